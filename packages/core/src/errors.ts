@@ -1,0 +1,105 @@
+/** Base class of every error Tandem throws on purpose; `code` is stable for programs to branch on. */
+export class TandemError extends Error {
+  /** Stable machine-readable code. */
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** Bad input: names the argument, the value received and the limit or rule it broke. */
+export class InvalidArgumentError extends TandemError {
+  /** Which argument was wrong, e.g. `matmul.b.shape[0]`. */
+  readonly argument: string;
+  /** The offending value, printable. */
+  readonly value: unknown;
+  /** The rule it broke, e.g. `must equal a.shape[1] (64)`. */
+  readonly limit: string;
+  constructor(argument: string, value: unknown, limit: string) {
+    super('INVALID_ARGUMENT', `${argument} = ${formatValue(value)}: ${limit}`);
+    this.argument = argument;
+    this.value = value;
+    this.limit = limit;
+  }
+}
+
+/** A backend could not run an op: thrown by backends, caught by the engine, which falls back. */
+export class BackendError extends TandemError {
+  /** Backend that failed. */
+  readonly backend: string;
+  constructor(code: string, backend: string, message: string, options?: { cause?: unknown }) {
+    super(code, `[${backend}] ${message}`, options);
+    this.backend = backend;
+  }
+}
+
+/** A backend ran out of memory (device or wasm linear memory); names what was being allocated. */
+export class OutOfMemoryError extends BackendError {
+  /** Bytes requested. */
+  readonly requestedBytes: number;
+  /** Bytes the backend could give, when known. */
+  readonly limitBytes: number | undefined;
+  constructor(backend: string, what: string, requestedBytes: number, limitBytes?: number) {
+    super(
+      'OUT_OF_MEMORY',
+      backend,
+      `out of memory allocating ${what}: ${requestedBytes} bytes requested` +
+        (limitBytes === undefined ? '' : `, limit ${limitBytes} bytes`),
+    );
+    this.requestedBytes = requestedBytes;
+    this.limitBytes = limitBytes;
+  }
+}
+
+/** An op ran past its deadline; the engine abandons it and re-runs the op elsewhere. */
+export class DeadlineExceededError extends BackendError {
+  constructor(backend: string, op: string, deadlineMs: number) {
+    super('DEADLINE_EXCEEDED', backend, `${op} did not finish within ${deadlineMs} ms`);
+  }
+}
+
+/** The device behind a backend is gone (WebGPU device lost, GPU reset). */
+export class DeviceLostError extends BackendError {
+  constructor(backend: string, reason: string) {
+    super('DEVICE_LOST', backend, `device lost: ${reason}`);
+  }
+}
+
+/** One backend's failure inside an AllBackendsFailedError. */
+export interface BackendFailure {
+  /** Backend name. */
+  readonly backend: string;
+  /** What it threw, or why it was skipped. */
+  readonly error: string;
+}
+
+/** Every capable backend failed (or none was capable); lists each one's failure. */
+export class AllBackendsFailedError extends TandemError {
+  /** Failures in the order the backends were tried. */
+  readonly failures: readonly BackendFailure[];
+  constructor(op: string, failures: readonly BackendFailure[]) {
+    const detail = failures.length === 0 ? 'no backend is registered' : failures.map((f) => `${f.backend}: ${f.error}`).join('; ');
+    super('ALL_BACKENDS_FAILED', `${op} failed on every capable backend (${detail})`);
+    this.failures = failures;
+  }
+}
+
+/** The engine or a tensor was used after dispose(). */
+export class DisposedError extends TandemError {
+  constructor(what: string) {
+    super('DISPOSED', `${what} was used after dispose()`);
+  }
+}
+
+function formatValue(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.join(', ')}]`;
+  if (typeof value === 'string') return JSON.stringify(value);
+  return String(value);
+}
+
+/** The message of anything thrown. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
