@@ -6,3 +6,4 @@ export * from './shape.ts';
 export * from './op-info.ts';
 export * from './backend.ts';
 export * from './capability.ts';
+export * from './clock.ts';
