@@ -1,0 +1,521 @@
+// The engine: tensors in, tensors out, each op on the backend the scheduler picks, with transparent fallback.
+import type { BackendHealth, BoundTensor, CapableBackend, DeviceBuffer, PerformanceProfile, RunResult } from './backend.ts';
+import { backendSupports } from './capability.ts';
+import { monotonicClock, type Clock } from './clock.ts';
+import { byteLengthOf, type DType, type HostArray } from './dtype.ts';
+import { AllBackendsFailedError, BackendError, DeadlineExceededError, DisposedError, errorMessage, InvalidArgumentError, type BackendFailure } from './errors.ts';
+import { inferOutputs, opWork, type OpWork } from './op-info.ts';
+import { mapOpTensors, opInputs, type Op, type TensorSpec } from './ops.ts';
+import { Residency } from './residency.ts';
+import { CostModel, type CostModelConfig } from './scheduler/cost-model.ts';
+import { DEFAULT_PROFILES, rooflineMs } from './scheduler/roofline.ts';
+import { Scheduler } from './scheduler/scheduler.ts';
+import type { Candidate, SchedulePlan, SchedulerConfig, SelectionReason, Strategy } from './scheduler/selection.ts';
+import { Tracker, type TrackerConfig } from './scheduler/tracker.ts';
+import { assertValidShape, numel } from './shape.ts';
+import { Telemetry } from './telemetry/telemetry.ts';
+import { contiguousBytes, Storage, Tensor, type TensorHost } from './tensor.ts';
+import { cancelTimer, startTimer } from './timers.ts';
+
+/** Everything createEngine / new Engine accept; only `backends` is required. */
+export interface EngineOptions {
+  /** Backends to schedule over (initialised by Engine.create). */
+  readonly backends: readonly CapableBackend[];
+  /** Default strategy for every call (default 'auto'). */
+  readonly strategy?: Strategy;
+  /** Use CPU backends only. */
+  readonly forceCpu?: boolean;
+  /** Scheduler tuning (hysteresis, min batch, exploration). */
+  readonly scheduler?: Partial<Omit<SchedulerConfig, 'forceCpu'>>;
+  /** Cost model tuning (window, half-life). */
+  readonly costModel?: Partial<CostModelConfig>;
+  /** Circuit breaker tuning (success-rate threshold, cool-down). */
+  readonly tracker?: Partial<TrackerConfig>;
+  /** Events kept in the telemetry ring (default 10,000). */
+  readonly telemetryCapacity?: number;
+  /** An attempt running longer than this is abandoned and re-run elsewhere, ms (default 60,000). */
+  readonly opDeadlineMs?: number;
+  /** Minimum time between attempts to re-initialise an unhealthy backend, ms (default 5,000). */
+  readonly recoveryIntervalMs?: number;
+  /** Time source (tests inject a fake one). */
+  readonly clock?: Clock;
+}
+
+/** A registered backend and what the engine knows about it. */
+export interface BackendStatus {
+  /** Backend name. */
+  readonly name: string;
+  /** cpu or gpu. */
+  readonly kind: 'cpu' | 'gpu';
+  /** Whether init() succeeded. */
+  readonly available: boolean;
+  /** Why init() failed, when it did. */
+  readonly unavailableReason: string | undefined;
+  /** Device name, when available. */
+  readonly device: string | undefined;
+  /** Health now. */
+  readonly health: BackendHealth;
+}
+
+/** The decision explain() reports, without running anything. */
+export interface Explanation extends SchedulePlan {
+  /** Op id. */
+  readonly op: string;
+  /** Work of the call. */
+  readonly work: OpWork;
+}
+
+/** Host data accepted by engine.tensor(), per dtype. */
+export type TensorData = Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array | readonly number[];
+
+/** Which array type carries which dtype by default. */
+function inferDType(data: TensorData): DType {
+  if (data instanceof Int32Array) return 'i32';
+  if (data instanceof Uint32Array) return 'u32';
+  if (data instanceof Uint16Array) return 'f16';
+  if (data instanceof Uint8Array) throw new InvalidArgumentError('tensor.dtype', undefined, "is required for Uint8Array data ('q8_0' or 'q4_0')");
+  return 'f32';
+}
+
+/** Copies host data into bytes of `dtype`, checking that the array type fits the dtype. */
+function toBytes(data: TensorData, dtype: DType): Uint8Array {
+  const fits =
+    (dtype === 'f32' && (data instanceof Float32Array || Array.isArray(data))) ||
+    (dtype === 'i32' && data instanceof Int32Array) ||
+    (dtype === 'u32' && data instanceof Uint32Array) ||
+    (dtype === 'f16' && data instanceof Uint16Array) ||
+    ((dtype === 'q8_0' || dtype === 'q4_0') && data instanceof Uint8Array);
+  if (!fits) throw new InvalidArgumentError('tensor.data', data.constructor.name, `does not carry dtype ${dtype} (f32: Float32Array or number[], f16: Uint16Array bits, i32: Int32Array, u32: Uint32Array, q8_0/q4_0: Uint8Array blocks)`);
+  if (Array.isArray(data)) return new Uint8Array(Float32Array.from(data).buffer);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice();
+  return new Uint8Array(0);
+}
+
+interface BackendState {
+  readonly backend: CapableBackend;
+  available: boolean;
+  unavailableReason: string | undefined;
+  profile: PerformanceProfile;
+  lastRecoveryAt: number;
+  recovering: boolean;
+}
+
+/** Runs ops on the best backend for each call; see README for the rules. */
+export class Engine {
+  /** What happened: per-op events, summary, Chrome trace, Prometheus. */
+  readonly telemetry: Telemetry;
+  /** Strategy used when a call does not name one. */
+  strategy: Strategy;
+  private readonly states = new Map<string, BackendState>();
+  private readonly scheduler: Scheduler;
+  private readonly costModel: CostModel;
+  private readonly tracker: Tracker;
+  private readonly residency: Residency;
+  private readonly clock: Clock;
+  private readonly deadlineMs: number;
+  private readonly recoveryIntervalMs: number;
+  private readonly host: TensorHost;
+  private nextCallId = 0;
+  private disposed = false;
+
+  /** Builds an engine and initialises every backend (failures are recorded, not thrown). */
+  static async create(options: EngineOptions): Promise<Engine> {
+    const engine = new Engine(options);
+    await engine.init();
+    return engine;
+  }
+
+  constructor(options: EngineOptions) {
+    const names = new Set<string>();
+    for (const b of options.backends) {
+      if (names.has(b.name)) throw new InvalidArgumentError('backends', b.name, 'backend names must be unique');
+      names.add(b.name);
+    }
+    this.clock = options.clock ?? monotonicClock;
+    this.strategy = options.strategy ?? 'auto';
+    this.deadlineMs = options.opDeadlineMs ?? 60_000;
+    this.recoveryIntervalMs = options.recoveryIntervalMs ?? 5_000;
+    this.telemetry = new Telemetry(this.clock, options.telemetryCapacity);
+    this.costModel = new CostModel(options.costModel);
+    this.tracker = new Tracker(this.clock, options.tracker);
+    this.tracker.onTransition = (op, backend, to, rate) => this.telemetry.notice(`circuit-${to}`, backend, `success rate ${rate.toFixed(2)}`, op);
+    this.scheduler = new Scheduler(this.costModel, this.tracker, { ...options.scheduler, forceCpu: options.forceCpu ?? false });
+    for (const backend of options.backends) {
+      this.states.set(backend.name, { backend, available: false, unavailableReason: 'not initialised', profile: DEFAULT_PROFILES[backend.kind], lastRecoveryAt: -Infinity, recovering: false });
+    }
+    const backends = new Map(options.backends.map((b) => [b.name, b]));
+    this.residency = new Residency(backends, this.clock, (name) => this.states.get(name)?.profile.transferBytesPerMs ?? Infinity);
+    this.host = {
+      hostBytes: (storage) => this.residency.hostBytes(storage),
+      release: (storage) => this.residency.release(storage),
+    };
+  }
+
+  /** Initialises every backend concurrently; a failure marks that backend unavailable with its reason. */
+  async init(): Promise<void> {
+    await Promise.all([...this.states.values()].map((s) => this.initBackend(s)));
+  }
+
+  /** Registered backends with availability, device and health. */
+  backends(): BackendStatus[] {
+    return [...this.states.values()].map((s) => ({
+      name: s.backend.name,
+      kind: s.backend.kind,
+      available: s.available,
+      unavailableReason: s.unavailableReason,
+      device: s.available ? s.backend.describe().name : undefined,
+      health: s.available ? s.backend.health() : { state: 'unavailable', reason: s.unavailableReason ?? 'unknown' },
+    }));
+  }
+
+  /** A tensor from host data (copied). dtype defaults from the array type (Float32Array -> f32, ...). */
+  tensor(data: TensorData, shape: readonly number[], dtype?: DType): Tensor {
+    this.assertLive();
+    assertValidShape('tensor.shape', shape);
+    const dt = dtype ?? inferDType(data);
+    const bytes = toBytes(data, dt);
+    const expected = byteLengthOf(dt, numel(shape));
+    if ((dt === 'q8_0' || dt === 'q4_0') && (shape[shape.length - 1] ?? 0) % 32 !== 0) {
+      throw new InvalidArgumentError('tensor.shape', [...shape], `last dimension must be a multiple of 32 for ${dt}`);
+    }
+    if (bytes.byteLength !== expected) {
+      throw new InvalidArgumentError('tensor.data', `${bytes.byteLength} bytes`, `must be ${expected} bytes for shape [${shape.join(', ')}] ${dt}`);
+    }
+    const storage = new Storage(dt, expected, bytes);
+    this.residency.track(storage);
+    return new Tensor(this.host, storage, dt, shape);
+  }
+
+  /** Runs one op; resolves with its outputs (topK has two: values, indices). */
+  async run(op: Op<Tensor>, strategy?: Strategy): Promise<Tensor[]> {
+    this.assertLive();
+    const spec = this.specOf(op);
+    const outputs = inferOutputs(spec);
+    const work = opWork(spec);
+    const planned = this.scheduler.plan(this.requestFor(spec, work, outputs), strategy ?? this.strategy, true);
+    if (!planned.ok) throw new AllBackendsFailedError(op.op, planned.skipped.map((s) => ({ backend: s.backend, error: s.reason })));
+    return this.execute(op, spec, outputs, work, planned.plan);
+  }
+
+  /** The decision and its reason for an op, without running it or changing what the scheduler learned. */
+  explain(op: Op<Tensor>, strategy?: Strategy): Explanation {
+    this.assertLive();
+    const spec = this.specOf(op);
+    const outputs = inferOutputs(spec);
+    const work = opWork(spec);
+    const planned = this.scheduler.plan(this.requestFor(spec, work, outputs), strategy ?? this.strategy, false);
+    if (!planned.ok) throw new AllBackendsFailedError(op.op, planned.skipped.map((s) => ({ backend: s.backend, error: s.reason })));
+    return { ...planned.plan, op: op.op, work };
+  }
+
+  /** Per (op, backend) success counts, circuit state and latency percentiles. */
+  trackerStats(): ReturnType<Tracker['stats']> {
+    return this.tracker.stats();
+  }
+
+  /** Frees every backend. Tensors created by this engine become unusable. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await Promise.all([...this.states.values()].map((s) => s.backend.dispose().catch(() => undefined)));
+  }
+
+  // ---- convenience wrappers, one per op ----
+
+  /** a [M, K] x b [K, N]. */
+  async matmul(a: Tensor, b: Tensor): Promise<Tensor> {
+    return this.single({ op: 'matmul', a, b });
+  }
+  /** x [M, K] f32 times quantized weights w [N, K] -> [M, N]. */
+  async quantizedMatmul(x: Tensor, w: Tensor): Promise<Tensor> {
+    return this.single({ op: 'quantizedMatmul', x, w });
+  }
+  /** q8_0 / q4_0 / f16 -> f32. */
+  async dequantize(x: Tensor): Promise<Tensor> {
+    return this.single({ op: 'dequantize', x });
+  }
+  /** a + b (b may broadcast over a's leading dimensions). */
+  async add(a: Tensor, b: Tensor): Promise<Tensor> {
+    return this.single({ op: 'add', a, b });
+  }
+  /** a * b elementwise (b may broadcast). */
+  async mul(a: Tensor, b: Tensor): Promise<Tensor> {
+    return this.single({ op: 'mul', a, b });
+  }
+  /** x * factor. */
+  async scale(x: Tensor, factor: number): Promise<Tensor> {
+    return this.single({ op: 'scale', x, factor });
+  }
+  /** Row-wise softmax, optionally causal. */
+  async softmax(x: Tensor, options: { causal?: boolean } = {}): Promise<Tensor> {
+    return this.single({ op: 'softmax', x, causal: options.causal ?? false });
+  }
+  /** RMSNorm over the last dimension. */
+  async rmsNorm(x: Tensor, weight?: Tensor, eps = 1e-5): Promise<Tensor> {
+    return this.single({ op: 'rmsNorm', x, weight, eps });
+  }
+  /** Rotary position embedding on [seq, heads, headDim]. */
+  async rope(x: Tensor, options: { positionOffset?: number; base?: number; mode?: 'interleaved' | 'neox' } = {}): Promise<Tensor> {
+    return this.single({ op: 'rope', x, positionOffset: options.positionOffset ?? 0, base: options.base ?? 10000, mode: options.mode ?? 'interleaved' });
+  }
+  /** x * sigmoid(x). */
+  async silu(x: Tensor): Promise<Tensor> {
+    return this.single({ op: 'silu', x });
+  }
+  /** silu(gate) * up. */
+  async swiglu(gate: Tensor, up: Tensor): Promise<Tensor> {
+    return this.single({ op: 'swiglu', gate, up });
+  }
+  /** Multi-head attention over q [Sq, H, D], k/v [Sk, Hkv, D]. */
+  async attention(q: Tensor, k: Tensor, v: Tensor, options: { causal?: boolean; scale?: number } = {}): Promise<Tensor> {
+    return this.single({ op: 'attention', q, k, v, causal: options.causal ?? false, scale: options.scale });
+  }
+  /** Cosine similarity [Q, D] x [T, D] -> [Q, T]. */
+  async cosineSimilarity(queries: Tensor, targets: Tensor): Promise<Tensor> {
+    return this.single({ op: 'cosineSimilarity', queries, targets });
+  }
+  /** The k largest values per row and their indices. */
+  async topK(x: Tensor, k: number): Promise<{ values: Tensor; indices: Tensor }> {
+    const [values, indices] = await this.run({ op: 'topK', x, k });
+    if (values === undefined || indices === undefined) throw new BackendError('BAD_OUTPUT', 'engine', 'topK returned fewer than two outputs');
+    return { values, indices };
+  }
+  /** Spreading activation over a CSR graph. */
+  async spreadActivation(graph: { rowPtr: Tensor; colIdx: Tensor; weights: Tensor }, initial: Tensor, options: { decay: number; threshold: number; iterations: number }): Promise<Tensor> {
+    return this.single({ op: 'spreadActivation', ...graph, initial, ...options });
+  }
+
+  private async single(op: Op<Tensor>): Promise<Tensor> {
+    const [out] = await this.run(op);
+    if (out === undefined) throw new BackendError('BAD_OUTPUT', 'engine', `${op.op} returned no output`);
+    return out;
+  }
+
+  // ---- internals ----
+
+  private assertLive(): void {
+    if (this.disposed) throw new DisposedError('engine');
+  }
+
+  private specOf(op: Op<Tensor>): Op<TensorSpec> {
+    return mapOpTensors(op, (t, name) => {
+      if (!(t instanceof Tensor)) throw new InvalidArgumentError(`${op.op}.${name}`, typeof t, 'must be a Tensor from engine.tensor() or an op');
+      if (t.disposed) throw new DisposedError(`${op.op}.${name}`);
+      return t;
+    });
+  }
+
+  private requestFor(spec: Op<TensorSpec>, work: OpWork, outputs: readonly TensorSpec[]): { op: string; opKey: string; work: OpWork; candidates: Candidate[] } {
+    const inputs = opInputs(spec);
+    const dtype = inputs[0]?.tensor.dtype ?? 'f32';
+    const outBytes = outputs.reduce((s, o) => s + byteLengthOf(o.dtype, numel(o.shape)), 0);
+    const candidates: Candidate[] = [];
+    for (const s of this.states.values()) {
+      const b = s.backend;
+      let unusable: string | undefined;
+      if (!s.available) unusable = `unavailable: ${s.unavailableReason ?? 'unknown'}`;
+      else {
+        const health = b.health();
+        if (health.state === 'unhealthy' || health.state === 'unavailable') {
+          unusable = `${health.state}: ${health.reason}`;
+          this.maybeRecover(s);
+        } else {
+          const verdict = backendSupports(b, spec);
+          if (!verdict.ok) unusable = verdict.reason;
+        }
+      }
+      let transferMs = 0;
+      let missing = 0;
+      for (const { tensor } of inputs) {
+        if (tensor instanceof Tensor) {
+          const storage = tensor.isContiguous ? tensor.storage : tensor.contiguousCache;
+          if (storage === undefined) {
+            const bytes = byteLengthOf(tensor.dtype, tensor.size);
+            transferMs += bytes / s.profile.transferBytesPerMs;
+            missing += bytes;
+          } else {
+            transferMs += this.residency.estimateMs(storage, b.name);
+            missing += this.residency.missingBytes(storage, b.name);
+          }
+        }
+      }
+      const priorMs = (unusable === undefined ? b.estimateCost?.(spec, work) : undefined) ?? rooflineMs(work, s.profile);
+      const availableBytes = unusable === undefined ? b.describe().availableMemoryBytes : undefined;
+      candidates.push({ name: b.name, kind: b.kind, priority: b.priority, unusable, priorMs, transferMs, requiredBytes: missing + outBytes, availableBytes });
+    }
+    return { op: spec.op, opKey: `${spec.op}|${dtype}`, work, candidates };
+  }
+
+  private async execute(op: Op<Tensor>, spec: Op<TensorSpec>, outputs: readonly TensorSpec[], work: OpWork, plan: SchedulePlan): Promise<Tensor[]> {
+    const callId = ++this.nextCallId;
+    const order = [plan.selection.backend, ...plan.fallbacks];
+    const failures: BackendFailure[] = plan.skipped.map((s) => ({ backend: s.backend, error: `skipped: ${s.reason}` }));
+    const inputs = opInputs(spec);
+    const dtype = inputs[0]?.tensor.dtype ?? 'f32';
+    const opKey = `${op.op}|${dtype}`;
+    const shapes = inputs.map((i) => i.tensor.shape.join('x')).join(', ');
+    let reason: SelectionReason = plan.selection.reason;
+    let estimatedMs = plan.selection.estimatedMs;
+    for (let attempt = 1; attempt <= order.length; attempt++) {
+      const name = order[attempt - 1] ?? '';
+      const state = this.states.get(name);
+      if (state === undefined) continue;
+      // Fallbacks go through the breaker too; an open circuit is still tried as a last resort.
+      const admission = this.tracker.admit(op.op, name);
+      const probe = admission.admitted && admission.probe;
+      const startMs = this.clock();
+      const moved = { bytes: 0, ms: 0 };
+      let runMs = 0;
+      try {
+        const bound = await this.bind(op, state.backend, moved);
+        const t0 = this.clock();
+        const result = await this.withDeadline(state.backend, op.op, state.backend.run(bound, outputs));
+        runMs = this.clock() - t0;
+        const tensors = this.adopt(state.backend, result, outputs);
+        const priorMs = state.backend.estimateCost?.(spec, work) ?? rooflineMs(work, state.profile);
+        this.costModel.observe(opKey, name, work.flops, priorMs, runMs);
+        this.tracker.record(op.op, name, true, runMs, probe);
+        this.telemetry.recordOp({
+          seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, dtype, shapes, backend: name, reason, ok: true, error: undefined,
+          startMs, durationMs: this.clock() - startMs, kernelMs: result.kernelMs, estimatedMs, flops: work.flops, bytesMoved: moved.bytes,
+        });
+        return tensors;
+      } catch (error) {
+        const message = errorMessage(error);
+        failures.push({ backend: name, error: message });
+        this.tracker.record(op.op, name, false, runMs, probe);
+        this.telemetry.recordOp({
+          seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, dtype, shapes, backend: name, reason, ok: false, error: message,
+          startMs, durationMs: this.clock() - startMs, kernelMs: undefined, estimatedMs, flops: work.flops, bytesMoved: moved.bytes,
+        });
+        const health = state.backend.health();
+        if (health.state === 'unhealthy') {
+          this.telemetry.notice('backend-unhealthy', name, health.reason);
+          for (const { tensor } of opInputs(op)) this.residency.forgetReplica(tensor.storage, name);
+        }
+        reason = { kind: 'error-fallback', failed: name, error: message };
+        const next = order[attempt];
+        estimatedMs = next === undefined ? 0 : plan.costsMs[next] ?? 0;
+      }
+    }
+    throw new AllBackendsFailedError(op.op, failures);
+  }
+
+  /** Makes every input resident on `backend` (gathering views into contiguous copies first). */
+  private async bind(op: Op<Tensor>, backend: CapableBackend, moved: { bytes: number; ms: number }): Promise<Op<BoundTensor>> {
+    const bound = new Map<Tensor, BoundTensor>();
+    for (const { tensor } of opInputs(op)) {
+      if (bound.has(tensor)) continue;
+      const storage = await this.contiguousStorage(tensor, moved);
+      const { buffer, cost } = await this.residency.ensureOn(storage, tensor, backend);
+      moved.bytes += cost.bytes;
+      moved.ms += cost.ms;
+      bound.set(tensor, { dtype: tensor.dtype, shape: tensor.shape, buffer });
+    }
+    return mapOpTensors(op, (t) => {
+      const b = bound.get(t);
+      if (b === undefined) throw new BackendError('BIND_FAILED', backend.name, 'an input was not bound');
+      return b;
+    });
+  }
+
+  private async contiguousStorage(t: Tensor, moved: { bytes: number }): Promise<Storage> {
+    if (t.isContiguous) return t.storage;
+    if (t.contiguousCache !== undefined) return t.contiguousCache;
+    const spent = { bytes: 0 };
+    const bytes = contiguousBytes(t, await this.residency.hostBytes(t.storage, spent));
+    moved.bytes += spent.bytes;
+    const storage = new Storage(t.dtype, bytes.byteLength, bytes.slice());
+    this.residency.track(storage);
+    t.contiguousCache = storage;
+    return storage;
+  }
+
+  /** Wraps a backend's output buffers as tensors resident there, after checking them. */
+  private adopt(backend: CapableBackend, result: RunResult, outputs: readonly TensorSpec[]): Tensor[] {
+    const problem =
+      result.outputs.length !== outputs.length
+        ? `returned ${result.outputs.length} outputs, expected ${outputs.length}`
+        : result.outputs.findIndex((b, i) => b.backend !== backend.name || b.byteLength !== byteLengthOf(outputs[i]?.dtype ?? 'f32', numel(outputs[i]?.shape ?? [])));
+    if (typeof problem === 'string' || problem >= 0) {
+      for (const b of result.outputs) if (b.backend === backend.name) backend.free(b);
+      throw new BackendError('BAD_OUTPUT', backend.name, typeof problem === 'string' ? problem : `output ${problem} has the wrong size or owner`);
+    }
+    return result.outputs.map((buffer, i) => {
+      const spec = outputs[i] ?? { dtype: 'f32', shape: [] };
+      const storage = new Storage(spec.dtype, buffer.byteLength, undefined);
+      storage.replicas.set(backend.name, buffer);
+      this.residency.track(storage);
+      return new Tensor(this.host, storage, spec.dtype, spec.shape);
+    });
+  }
+
+  /** Rejects with DeadlineExceededError past the deadline; a late result's buffers are freed. */
+  private withDeadline(backend: CapableBackend, op: string, run: Promise<RunResult>): Promise<RunResult> {
+    return new Promise((resolve, reject) => {
+      let expired = false;
+      const timer = startTimer(() => {
+        expired = true;
+        reject(new DeadlineExceededError(backend.name, op, this.deadlineMs));
+      }, this.deadlineMs);
+      run.then(
+        (result) => {
+          cancelTimer(timer);
+          if (expired) for (const b of result.outputs) freeQuietly(backend, b);
+          else resolve(result);
+        },
+        (error: unknown) => {
+          cancelTimer(timer);
+          if (!expired) reject(error);
+        },
+      );
+    });
+  }
+
+  private async initBackend(s: BackendState): Promise<void> {
+    try {
+      const result = await s.backend.init();
+      if (result.ok) {
+        s.available = true;
+        s.unavailableReason = undefined;
+        const d = s.backend.describe();
+        s.profile = d.performance ?? DEFAULT_PROFILES[s.backend.kind];
+        this.telemetry.notice('backend-ready', s.backend.name, d.name);
+      } else {
+        s.available = false;
+        s.unavailableReason = result.reason;
+        this.telemetry.notice('backend-unavailable', s.backend.name, result.reason);
+      }
+    } catch (error) {
+      s.available = false;
+      s.unavailableReason = `init threw: ${errorMessage(error)}`;
+      this.telemetry.notice('backend-unavailable', s.backend.name, s.unavailableReason);
+    }
+  }
+
+  /** Re-initialises an unhealthy backend in the background, at most once per recoveryIntervalMs. */
+  private maybeRecover(s: BackendState): void {
+    const now = this.clock();
+    if (s.recovering || now - s.lastRecoveryAt < this.recoveryIntervalMs) return;
+    s.recovering = true;
+    s.lastRecoveryAt = now;
+    void this.initBackend(s).then(() => {
+      s.recovering = false;
+      const health = s.backend.health();
+      if (s.available && health.state !== 'unhealthy' && health.state !== 'unavailable') this.telemetry.notice('backend-recovered', s.backend.name, 'init succeeded after failure');
+    });
+  }
+}
+
+function freeQuietly(backend: CapableBackend, buffer: DeviceBuffer): void {
+  try {
+    backend.free(buffer);
+  } catch {
+    // free must not throw; nothing more to do for a late result.
+  }
+}
+
+/** Reads a tensor as the array type of its dtype (a convenience over tensor.read()). */
+export async function readTensor(t: Tensor): Promise<HostArray> {
+  return t.read();
+}

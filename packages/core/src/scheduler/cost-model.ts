@@ -1,0 +1,194 @@
+// The learned cost model: per (op, dtype, backend), size buckets of measured time relative to the roofline prior.
+//
+// Each bucket (half an octave of work) keeps a window of samples of `measured / prior`: the time per unit of
+// predicted work. Its estimate is a recency-weighted mean (weights halve every `halfLifeDecisions` decisions of
+// that op), so a backend that has not been measured for a while is out-voted by any new sample. Between measured
+// buckets the correction is interpolated in log space; outside them the nearest bucket's correction applies.
+// A run of samples far off their bucket's estimate (a regime change: the GPU got throttled, another process
+// took the CPU) starts a new epoch: buckets without a sample from the new epoch stop counting until measured.
+
+/** Tuning of the cost model. */
+export interface CostModelConfig {
+  /** Samples kept per bucket (the moving-average window). */
+  readonly window: number;
+  /** Decisions of an op after which an old sample weighs half as much as a new one. */
+  readonly halfLifeDecisions: number;
+  /** A sample this many times off its bucket's estimate (either way) is a surprise. */
+  readonly surpriseFactor: number;
+  /** Consecutive surprises in the same direction that start a new epoch. */
+  readonly surprisesForRegimeChange: number;
+}
+
+export const DEFAULT_COST_MODEL_CONFIG: CostModelConfig = {
+  window: 100,
+  halfLifeDecisions: 1000,
+  surpriseFactor: 2.5,
+  surprisesForRegimeChange: 3,
+};
+
+interface Sample {
+  /** log2 of the op's work (flops) when measured. */
+  readonly logWork: number;
+  /** log2(measured / prior). */
+  readonly logRatio: number;
+  /** The op's decision counter at measurement. */
+  readonly at: number;
+}
+
+class Bucket {
+  readonly samples: Sample[] = [];
+  epoch = 0;
+  meanLogWork = 0;
+  meanLogRatio = 0;
+
+  add(sample: Sample, window: number, halfLife: number, epoch: number): void {
+    if (epoch !== this.epoch) {
+      this.samples.length = 0;
+      this.epoch = epoch;
+    }
+    this.samples.push(sample);
+    if (this.samples.length > window) this.samples.shift();
+    // Weights relative to the newest sample: the normalised mean does not depend on "now".
+    let wSum = 0;
+    let work = 0;
+    let ratio = 0;
+    for (const s of this.samples) {
+      const w = 2 ** ((s.at - sample.at) / halfLife);
+      wSum += w;
+      work += w * s.logWork;
+      ratio += w * s.logRatio;
+    }
+    this.meanLogWork = work / wSum;
+    this.meanLogRatio = ratio / wSum;
+  }
+}
+
+/** Everything measured for one (op, dtype, backend). */
+class Series {
+  readonly buckets = new Map<number, Bucket>();
+  /** Fresh buckets (current epoch), sorted by meanLogWork; rebuilt when it changes. */
+  fresh: Bucket[] = [];
+  epoch = 0;
+  surpriseRun = 0;
+  lastSampleAt = -Infinity;
+  samples = 0;
+}
+
+/** An estimate and whether it rests on measurements. */
+export interface CostEstimate {
+  /** Predicted time, ms. */
+  readonly ms: number;
+  /** True when at least one measurement of this (op, dtype, backend) informs it. */
+  readonly measured: boolean;
+}
+
+/** Learns per-backend latency from measurements; see the file comment. */
+export class CostModel {
+  private readonly series = new Map<string, Series>();
+  private readonly decisions = new Map<string, number>();
+  readonly config: CostModelConfig;
+
+  constructor(config: Partial<CostModelConfig> = {}) {
+    this.config = { ...DEFAULT_COST_MODEL_CONFIG, ...config };
+  }
+
+  /** Counts one decision for (op, dtype); ages every sample of that op. Returns the new count. */
+  tick(opKey: string): number {
+    const n = (this.decisions.get(opKey) ?? 0) + 1;
+    this.decisions.set(opKey, n);
+    return n;
+  }
+
+  /** Decisions made so far for (op, dtype). */
+  decisionCount(opKey: string): number {
+    return this.decisions.get(opKey) ?? 0;
+  }
+
+  /** Decisions of (op, dtype) since `backend` was last measured on it (Infinity if never). */
+  decisionsSinceMeasured(opKey: string, backend: string): number {
+    const s = this.series.get(`${opKey}|${backend}`);
+    return s === undefined ? Infinity : this.decisionCount(opKey) - s.lastSampleAt;
+  }
+
+  /** Predicted time of `backend` on an op of this much work, given the roofline prior for it. */
+  estimate(opKey: string, backend: string, flops: number, priorMs: number): CostEstimate {
+    const s = this.series.get(`${opKey}|${backend}`);
+    if (s === undefined || s.fresh.length === 0) return { ms: priorMs, measured: false };
+    const logRatio = interpolate(s.fresh, Math.log2(flops + 1));
+    return { ms: priorMs * 2 ** logRatio, measured: true };
+  }
+
+  /** Records a measured run. */
+  observe(opKey: string, backend: string, flops: number, priorMs: number, measuredMs: number): void {
+    const key = `${opKey}|${backend}`;
+    let s = this.series.get(key);
+    if (s === undefined) {
+      s = new Series();
+      this.series.set(key, s);
+    }
+    const logWork = Math.log2(flops + 1);
+    const logRatio = Math.log2(Math.max(measuredMs, 1e-6) / Math.max(priorMs, 1e-9));
+    this.detectRegimeChange(s, logWork, logRatio);
+    const id = Math.floor(logWork * 2);
+    let bucket = s.buckets.get(id);
+    if (bucket === undefined) {
+      bucket = new Bucket();
+      s.buckets.set(id, bucket);
+    }
+    const at = this.decisionCount(opKey);
+    bucket.add({ logWork, logRatio, at }, this.config.window, this.config.halfLifeDecisions, s.epoch);
+    s.lastSampleAt = at;
+    s.samples += 1;
+    s.fresh = [...s.buckets.values()].filter((b) => b.epoch === s.epoch).sort((a, b) => a.meanLogWork - b.meanLogWork);
+  }
+
+  /** Measurements recorded for (op, dtype, backend). */
+  sampleCount(opKey: string, backend: string): number {
+    return this.series.get(`${opKey}|${backend}`)?.samples ?? 0;
+  }
+
+  /** Forgets everything measured for a backend (e.g. after it re-acquired a new device). */
+  forget(backend: string): void {
+    for (const key of [...this.series.keys()]) if (key.endsWith(`|${backend}`)) this.series.delete(key);
+  }
+
+  private detectRegimeChange(s: Series, logWork: number, logRatio: number): void {
+    if (s.fresh.length === 0) return;
+    const predicted = interpolate(s.fresh, logWork);
+    const off = logRatio - predicted;
+    const limit = Math.log2(this.config.surpriseFactor);
+    const direction = off > limit ? 1 : off < -limit ? -1 : 0;
+    if (direction === 0 || Math.sign(s.surpriseRun) !== direction) {
+      s.surpriseRun = direction;
+    } else {
+      s.surpriseRun += direction;
+    }
+    if (Math.abs(s.surpriseRun) >= this.config.surprisesForRegimeChange) {
+      s.epoch += 1;
+      s.surpriseRun = 0;
+    }
+  }
+}
+
+/** Log-ratio at `x` from buckets sorted by meanLogWork: linear between neighbours, flat outside. */
+function interpolate(buckets: readonly Bucket[], x: number): number {
+  const first = buckets[0];
+  const last = buckets[buckets.length - 1];
+  if (first === undefined || last === undefined) return 0;
+  if (x <= first.meanLogWork) return first.meanLogRatio;
+  if (x >= last.meanLogWork) return last.meanLogRatio;
+  let lo = 0;
+  let hi = buckets.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    const b = buckets[mid];
+    if (b !== undefined && b.meanLogWork <= x) lo = mid;
+    else hi = mid;
+  }
+  const a = buckets[lo];
+  const b = buckets[hi];
+  if (a === undefined || b === undefined) return 0;
+  const span = b.meanLogWork - a.meanLogWork;
+  const t = span <= 0 ? 0 : (x - a.meanLogWork) / span;
+  return a.meanLogRatio + t * (b.meanLogRatio - a.meanLogRatio);
+}

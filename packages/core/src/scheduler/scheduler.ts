@@ -1,0 +1,205 @@
+// Chooses a backend per op. Rules, in order:
+//  1. Backends that can't take the op (unsupported, unavailable, unhealthy) are skipped with their reason.
+//  2. forceCpu drops GPUs; `{ only }` keeps one backend and never falls back elsewhere.
+//  3. Open circuits and backends short of memory are skipped (open circuits stay as last-resort fallbacks).
+//  4. The strategy picks among the rest: preferences by kind, or `auto`: the lowest estimated time
+//     (learned compute + transfers of non-resident inputs), with gpuMinBatchSize as a prior-only rule,
+//     hysteresis per size bucket, and bounded exploration of close, stale or unmeasured backends.
+//  5. Everything else eligible becomes the fallback list, cheapest first.
+import type { OpWork } from '../op-info.ts';
+import type { CostModel } from './cost-model.ts';
+import type { Tracker } from './tracker.ts';
+import {
+  DEFAULT_SCHEDULER_CONFIG,
+  type BackendSelection,
+  type Candidate,
+  type SchedulePlan,
+  type SchedulerConfig,
+  type SelectionReason,
+  type SkippedBackend,
+  type Strategy,
+} from './selection.ts';
+
+/** What the scheduler needs to know about one op call. */
+export interface ScheduleRequest {
+  /** Op id, for the circuit breaker. */
+  readonly op: string;
+  /** Op id and dtype, e.g. 'matmul|f32': the cost model's key. */
+  readonly opKey: string;
+  /** Work of the call. */
+  readonly work: OpWork;
+  /** Every registered backend, as seen for this call. */
+  readonly candidates: readonly Candidate[];
+}
+
+/** Result of planning: a plan, or nothing usable with every backend's reason. */
+export type PlanResult = { readonly ok: true; readonly plan: SchedulePlan } | { readonly ok: false; readonly skipped: readonly SkippedBackend[] };
+
+interface BucketState {
+  current: string;
+  streak: number;
+}
+
+interface Costed {
+  readonly c: Candidate;
+  readonly ms: number;
+  readonly measured: boolean;
+}
+
+/** The hybrid scheduler: stateless about backends, stateful about what it learned. */
+export class Scheduler {
+  readonly config: SchedulerConfig;
+  private readonly costModel: CostModel;
+  private readonly tracker: Tracker;
+  private readonly buckets = new Map<string, BucketState>();
+
+  constructor(costModel: CostModel, tracker: Tracker, config: Partial<SchedulerConfig> = {}) {
+    this.costModel = costModel;
+    this.tracker = tracker;
+    this.config = { ...DEFAULT_SCHEDULER_CONFIG, ...config };
+  }
+
+  /** Plans one call. `commit: false` (explain) changes no state: no decision is counted and no probe is taken. */
+  plan(req: ScheduleRequest, strategy: Strategy, commit: boolean): PlanResult {
+    const skipped: SkippedBackend[] = [];
+    const usable: Candidate[] = [];
+    for (const c of req.candidates) {
+      if (c.unusable !== undefined) skipped.push({ backend: c.name, reason: c.unusable });
+      else if (this.config.forceCpu && c.kind === 'gpu') skipped.push({ backend: c.name, reason: 'forceCpu' });
+      else if (typeof strategy === 'object' && c.name !== strategy.only) skipped.push({ backend: c.name, reason: `strategy only: ${strategy.only}` });
+      else usable.push(c);
+    }
+    const eligible: Candidate[] = [];
+    const circuitOpen: Candidate[] = [];
+    let memoryReason: SelectionReason | undefined;
+    let circuitReason: SelectionReason | undefined;
+    for (const c of usable) {
+      if (c.availableBytes !== undefined && c.requiredBytes > c.availableBytes) {
+        skipped.push({ backend: c.name, reason: `needs ${c.requiredBytes} bytes, ${c.availableBytes} available` });
+        memoryReason ??= { kind: 'memory-constraint', backend: c.name, requiredBytes: c.requiredBytes, availableBytes: c.availableBytes };
+      } else if (!this.tracker.wouldAdmit(req.op, c.name)) {
+        const successRate = this.tracker.successRate(req.op, c.name);
+        skipped.push({ backend: c.name, reason: `circuit open (success rate ${successRate.toFixed(2)})` });
+        circuitReason ??= { kind: 'circuit-open', backend: c.name, successRate };
+        circuitOpen.push(c);
+      } else {
+        eligible.push(c);
+      }
+    }
+    if (eligible.length === 0 && circuitOpen.length === 0) return { ok: false, skipped };
+
+    const flops = req.work.flops;
+    const cost = (c: Candidate): Costed => {
+      const e = this.costModel.estimate(req.opKey, c.name, flops, c.priorMs);
+      return { c, ms: e.ms + c.transferMs, measured: e.measured };
+    };
+    const costed = eligible.map(cost).sort(byCostThenPriority);
+    const costsMs: Record<string, number> = {};
+    for (const x of costed) costsMs[x.c.name] = x.ms;
+    if (commit) this.costModel.tick(req.opKey);
+
+    let chosen: Costed | undefined;
+    let reason: SelectionReason;
+    let probe = false;
+    if (costed.length === 0) {
+      // Every eligible backend has an open circuit: try them anyway rather than fail the call.
+      const lastResort = circuitOpen.map(cost).sort(byCostThenPriority);
+      chosen = lastResort[0];
+      reason = circuitReason ?? { kind: 'cpu-fallback', why: 'every backend has an open circuit' };
+    } else if (typeof strategy === 'object') {
+      chosen = costed[0];
+      reason = { kind: 'user-preference', strategy: `only ${strategy.only}` };
+    } else if (this.config.forceCpu) {
+      chosen = costed[0];
+      reason = { kind: 'force-cpu' };
+    } else if (strategy === 'gpu-preferred') {
+      chosen = costed.find((x) => x.c.kind === 'gpu');
+      if (chosen !== undefined) reason = { kind: 'gpu-available' };
+      else {
+        chosen = costed[0];
+        reason = { kind: 'gpu-unavailable', why: gpuAbsence(skipped) };
+      }
+    } else if (strategy === 'cpu-preferred') {
+      chosen = costed.find((x) => x.c.kind === 'cpu');
+      if (chosen !== undefined) reason = { kind: 'user-preference', strategy: 'cpu-preferred' };
+      else {
+        chosen = costed[0];
+        reason = { kind: 'only-capable', skipped };
+      }
+    } else {
+      const auto = this.chooseAuto(req, costed, costsMs, commit);
+      chosen = auto.chosen;
+      reason = auto.reason;
+      probe = auto.probe;
+      if (reason.kind === 'cost-model' && chosen?.c.kind === 'cpu') reason = circuitReason ?? memoryReason ?? reason;
+    }
+    if (chosen === undefined) return { ok: false, skipped };
+    if (commit && !probe && this.tracker.state(req.op, chosen.c.name) === 'half-open') probe = true;
+    const pick = chosen;
+    const fallbacks = [...costed.filter((x) => x !== pick).map((x) => x.c.name), ...circuitOpen.filter((c) => c !== pick.c).map((c) => c.name)];
+    const selection: BackendSelection = { backend: pick.c.name, reason, estimatedMs: pick.ms };
+    return { ok: true, plan: { selection, fallbacks, skipped, costsMs, probe } };
+  }
+
+  private chooseAuto(
+    req: ScheduleRequest,
+    costed: readonly Costed[],
+    costsMs: Readonly<Record<string, number>>,
+    commit: boolean,
+  ): { chosen: Costed | undefined; reason: SelectionReason; probe: boolean } {
+    const hasCpu = costed.some((x) => x.c.kind === 'cpu');
+    const belowMinBatch = (x: Costed): boolean =>
+      x.c.kind === 'gpu' && hasCpu && req.work.batch < this.config.gpuMinBatchSize && this.costModel.sampleCount(req.opKey, x.c.name) === 0;
+    const pool = costed.filter((x) => !belowMinBatch(x));
+    const best = pool[0];
+    if (best === undefined) return { chosen: undefined, reason: { kind: 'cpu-fallback', why: 'no backend' }, probe: false };
+    const measured = pool.every((x) => x.measured);
+    if (pool.length === 1) {
+      const minBatchApplied = pool.length < costed.length;
+      const reason: SelectionReason = minBatchApplied
+        ? { kind: 'below-min-batch', batch: req.work.batch, minBatch: this.config.gpuMinBatchSize }
+        : { kind: 'cost-model', costsMs, measured };
+      return { chosen: best, reason, probe: false };
+    }
+
+    // Hysteresis per size bucket: switch at once for a big win, or after a streak of smaller ones.
+    const bucketKey = `${req.opKey}|${Math.floor(Math.log2(req.work.flops + 1) * 2)}`;
+    let chosen = best;
+    let reason: SelectionReason = { kind: 'cost-model', costsMs, measured };
+    const state = this.buckets.get(bucketKey);
+    const current = state === undefined ? undefined : pool.find((x) => x.c.name === state.current);
+    if (state !== undefined && current !== undefined && current !== best) {
+      const bigWin = current.ms >= best.ms * this.config.gpuSpeedupThreshold;
+      const streak = state.streak + 1;
+      if (!bigWin && streak < this.config.switchAfter) {
+        chosen = current;
+        reason = { kind: 'hysteresis', kept: current.c.name, costsMs };
+        if (commit) state.streak = streak;
+      }
+    }
+    if (commit) {
+      if (state === undefined || state.current !== chosen.c.name) this.buckets.set(bucketKey, { current: chosen.c.name, streak: 0 });
+      else if (chosen === best) state.streak = 0;
+    }
+
+    // Bounded exploration: re-measure a close alternative that is unmeasured, stale, or whose circuit wants a probe.
+    for (const x of pool) {
+      if (x === chosen || x.ms > chosen.ms * this.config.exploreMaxRatio) continue;
+      if (this.tracker.state(req.op, x.c.name) === 'half-open') {
+        return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'probe' }, probe: true };
+      }
+      const since = this.costModel.decisionsSinceMeasured(req.opKey, x.c.name);
+      if (since === Infinity) return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'unmeasured' }, probe: false };
+      if (since >= this.config.exploreEvery) return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'stale' }, probe: false };
+    }
+    return { chosen, reason, probe: false };
+  }
+}
+
+function byCostThenPriority(a: Costed, b: Costed): number {
+  return a.ms - b.ms || a.c.priority - b.c.priority;
+}
+
+function gpuAbsence(skipped: readonly SkippedBackend[]): string {
+  return skipped.length === 0 ? 'no GPU backend registered' : skipped.map((s) => `${s.backend}: ${s.reason}`).join('; ');
+}

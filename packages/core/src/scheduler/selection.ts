@@ -1,0 +1,141 @@
+import type { BackendKind } from '../backend.ts';
+
+/** How the engine chooses a backend for each op. */
+export type Strategy = 'auto' | 'gpu-preferred' | 'cpu-preferred' | { readonly only: string };
+
+/** Why a backend was chosen (or skipped): every decision carries one, and telemetry records it. */
+export type SelectionReason =
+  | { readonly kind: 'gpu-available' }
+  | { readonly kind: 'gpu-unavailable'; readonly why: string }
+  | { readonly kind: 'cpu-fallback'; readonly why: string }
+  | { readonly kind: 'cost-model'; readonly costsMs: Readonly<Record<string, number>>; readonly measured: boolean }
+  | { readonly kind: 'memory-constraint'; readonly backend: string; readonly requiredBytes: number; readonly availableBytes: number }
+  | { readonly kind: 'user-preference'; readonly strategy: string }
+  | { readonly kind: 'force-cpu' }
+  | { readonly kind: 'below-min-batch'; readonly batch: number; readonly minBatch: number }
+  | { readonly kind: 'error-fallback'; readonly failed: string; readonly error: string }
+  | { readonly kind: 'circuit-open'; readonly backend: string; readonly successRate: number }
+  | { readonly kind: 'exploring'; readonly backend: string; readonly why: 'unmeasured' | 'stale' | 'probe' }
+  | { readonly kind: 'hysteresis'; readonly kept: string; readonly costsMs: Readonly<Record<string, number>> }
+  | { readonly kind: 'only-capable'; readonly skipped: readonly SkippedBackend[] };
+
+/** A backend left out of a decision, and why. */
+export interface SkippedBackend {
+  /** Backend name. */
+  readonly backend: string;
+  /** Why it was left out. */
+  readonly reason: string;
+}
+
+/** The scheduler's answer for one op. */
+export interface BackendSelection {
+  /** Backend to run on first. */
+  readonly backend: string;
+  /** Why. */
+  readonly reason: SelectionReason;
+  /** Estimated time on it including transfers, ms. */
+  readonly estimatedMs: number;
+}
+
+/** A decision plus what to try if the chosen backend fails. */
+export interface SchedulePlan {
+  /** The choice. */
+  readonly selection: BackendSelection;
+  /** Backends to try next, in order, if the choice fails. */
+  readonly fallbacks: readonly string[];
+  /** Backends not considered, with reasons. */
+  readonly skipped: readonly SkippedBackend[];
+  /** Estimated time per considered backend (compute + transfers), ms. */
+  readonly costsMs: Readonly<Record<string, number>>;
+  /** The call takes a half-open circuit's probe slot on the chosen backend. */
+  readonly probe: boolean;
+}
+
+/** Scheduler settings; every field has a default. */
+export interface SchedulerConfig {
+  /** Hysteresis: switching a size bucket to another backend needs it to be this many times faster at once… */
+  readonly gpuSpeedupThreshold: number;
+  /** …or estimated faster on this many consecutive decisions. */
+  readonly switchAfter: number;
+  /** Prior only: with no GPU measurement yet, ops with a batch below this stay on the CPU. */
+  readonly gpuMinBatchSize: number;
+  /** A backend not measured on an op for this many decisions of it is re-measured (if its cost is close). */
+  readonly exploreEvery: number;
+  /** Exploration is allowed only when the explored backend's estimate is within this factor of the best. */
+  readonly exploreMaxRatio: number;
+  /** Only CPU backends are used. */
+  readonly forceCpu: boolean;
+}
+
+export const DEFAULT_SCHEDULER_CONFIG: SchedulerConfig = {
+  gpuSpeedupThreshold: 1.5,
+  switchAfter: 3,
+  gpuMinBatchSize: 64,
+  exploreEvery: 50,
+  exploreMaxRatio: 2,
+  forceCpu: false,
+};
+
+/** One backend as the scheduler sees it for one op (built by the engine). */
+export interface Candidate {
+  /** Backend name. */
+  readonly name: string;
+  /** cpu or gpu. */
+  readonly kind: BackendKind;
+  /** Tie-break and fallback order, lower first. */
+  readonly priority: number;
+  /** Why it can't take this op at all (unsupported, unavailable, unhealthy); undefined when it can. */
+  readonly unusable: string | undefined;
+  /** Compute-time prior for this op, ms (roofline or the backend's own estimate). */
+  readonly priorMs: number;
+  /** Time to move the inputs that are not resident there yet, ms. */
+  readonly transferMs: number;
+  /** Bytes it would need to allocate (outputs + inputs not resident). */
+  readonly requiredBytes: number;
+  /** Bytes it has free, when known. */
+  readonly availableBytes: number | undefined;
+}
+
+/** Readable one-line form of a reason, for logs and debug tables. */
+export function describeReason(reason: SelectionReason): string {
+  const costs = (c: Readonly<Record<string, number>>): string =>
+    Object.entries(c)
+      .map(([b, ms]) => `${b} ${formatMs(ms)}`)
+      .join(', ');
+  switch (reason.kind) {
+    case 'gpu-available':
+      return 'GPU available';
+    case 'gpu-unavailable':
+      return `GPU unavailable: ${reason.why}`;
+    case 'cpu-fallback':
+      return `CPU fallback: ${reason.why}`;
+    case 'cost-model':
+      return `cost model (${reason.measured ? 'measured' : 'prior'}): ${costs(reason.costsMs)}`;
+    case 'memory-constraint':
+      return `memory: ${reason.backend} needs ${reason.requiredBytes} B, has ${reason.availableBytes} B`;
+    case 'user-preference':
+      return `user preference: ${reason.strategy}`;
+    case 'force-cpu':
+      return 'forceCpu';
+    case 'below-min-batch':
+      return `batch ${reason.batch} below gpuMinBatchSize ${reason.minBatch} (no GPU measurement yet)`;
+    case 'error-fallback':
+      return `fallback after ${reason.failed} failed: ${reason.error}`;
+    case 'circuit-open':
+      return `circuit open on ${reason.backend} (success rate ${reason.successRate.toFixed(2)})`;
+    case 'exploring':
+      return `exploring ${reason.backend} (${reason.why})`;
+    case 'hysteresis':
+      return `kept ${reason.kept} (hysteresis): ${costs(reason.costsMs)}`;
+    case 'only-capable':
+      return `only capable backend (${reason.skipped.map((s) => `${s.backend}: ${s.reason}`).join('; ')})`;
+  }
+}
+
+/** Milliseconds with sensible precision. */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return String(ms);
+  if (ms < 0.01) return `${(ms * 1000).toFixed(2)}us`;
+  if (ms < 10) return `${ms.toFixed(3)}ms`;
+  return `${ms.toFixed(1)}ms`;
+}

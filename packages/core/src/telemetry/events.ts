@@ -1,0 +1,55 @@
+import type { DType } from '../dtype.ts';
+import type { OpKind } from '../ops.ts';
+import type { SelectionReason } from '../scheduler/selection.ts';
+
+/** One attempt to run an op on one backend (a fallback adds a second event for the same call). */
+export interface OpEvent {
+  /** Increasing per engine. */
+  readonly seq: number;
+  /** Call this attempt belongs to (shared by its fallbacks). */
+  readonly callId: number;
+  /** 1 for the first backend tried, 2+ for fallbacks. */
+  readonly attempt: number;
+  /** Op id. */
+  readonly op: OpKind;
+  /** Dtype of the op's first input. */
+  readonly dtype: DType;
+  /** Shapes of the inputs, e.g. "64x64, 64x64". */
+  readonly shapes: string;
+  /** Backend tried. */
+  readonly backend: string;
+  /** Why that backend. */
+  readonly reason: SelectionReason;
+  /** Whether it produced the result. */
+  readonly ok: boolean;
+  /** The error, when it failed. */
+  readonly error: string | undefined;
+  /** Clock time at start, ms. */
+  readonly startMs: number;
+  /** Wall time of the attempt including transfers, ms. */
+  readonly durationMs: number;
+  /** Time the backend reported for the kernel, ms (undefined when it failed). */
+  readonly kernelMs: number | undefined;
+  /** Scheduler's estimate, ms. */
+  readonly estimatedMs: number;
+  /** Work, FLOP. */
+  readonly flops: number;
+  /** Bytes moved between host and backends for this attempt. */
+  readonly bytesMoved: number;
+}
+
+/** Something that happened to a backend rather than to one op. */
+export interface NoticeEvent {
+  /** Increasing per engine (shared with OpEvent). */
+  readonly seq: number;
+  /** Clock time, ms. */
+  readonly atMs: number;
+  /** What happened. */
+  readonly kind: 'backend-ready' | 'backend-unavailable' | 'backend-unhealthy' | 'backend-recovered' | 'circuit-open' | 'circuit-half-open' | 'circuit-closed';
+  /** Backend concerned. */
+  readonly backend: string;
+  /** Op concerned, for circuit changes. */
+  readonly op: string | undefined;
+  /** Human-readable detail (the reason). */
+  readonly detail: string;
+}

@@ -1,0 +1,46 @@
+/** A fixed-capacity ring: pushing past capacity drops the oldest item. */
+export class Ring<T> {
+  private readonly items: (T | undefined)[];
+  private start = 0;
+  private count = 0;
+  /** Items dropped because the ring was full. */
+  dropped = 0;
+
+  constructor(readonly capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`Ring capacity must be an integer >= 1, got ${capacity}`);
+    this.items = new Array<T | undefined>(capacity);
+  }
+
+  /** Number of items held. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Appends an item, evicting the oldest when full. */
+  push(item: T): void {
+    const end = (this.start + this.count) % this.capacity;
+    this.items[end] = item;
+    if (this.count < this.capacity) this.count++;
+    else {
+      this.start = (this.start + 1) % this.capacity;
+      this.dropped++;
+    }
+  }
+
+  /** Items oldest first. */
+  toArray(): T[] {
+    const out: T[] = [];
+    for (let i = 0; i < this.count; i++) {
+      const item = this.items[(this.start + i) % this.capacity];
+      if (item !== undefined) out.push(item);
+    }
+    return out;
+  }
+
+  /** Removes everything. */
+  clear(): void {
+    this.items.fill(undefined);
+    this.start = 0;
+    this.count = 0;
+  }
+}

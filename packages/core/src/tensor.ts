@@ -1,0 +1,209 @@
+// Tensors: immutable data with shape metadata. Views and permutes share storage and cost nothing;
+// the data lives on the host and/or on backends (its residency) and moves only when an op needs it there.
+import type { DeviceBuffer } from './backend.ts';
+import { byteLengthOf, isQuantized, type DType } from './dtype.ts';
+import { DisposedError, InvalidArgumentError } from './errors.ts';
+import { contiguousStrides, numel } from './shape.ts';
+
+/** The JS array each dtype reads back as: f16 as raw binary16 bits, quantized types as raw blocks. */
+export interface HostArrayOf {
+  /** 32-bit floats. */
+  f32: Float32Array;
+  /** binary16 bit patterns (decode with halfToFloat / decodeF16). */
+  f16: Uint16Array;
+  /** Raw Q8_0 blocks. */
+  q8_0: Uint8Array;
+  /** Raw Q4_0 blocks. */
+  q4_0: Uint8Array;
+  /** 32-bit signed integers. */
+  i32: Int32Array;
+  /** 32-bit unsigned integers. */
+  u32: Uint32Array;
+}
+
+/** Data of one dtype from raw bytes (copied into an aligned buffer). */
+const fromBytes: { [K in DType]: (bytes: Uint8Array) => HostArrayOf[K] } = {
+  f32: (b) => new Float32Array(aligned(b).buffer),
+  f16: (b) => new Uint16Array(aligned(b).buffer),
+  q8_0: (b) => aligned(b),
+  q4_0: (b) => aligned(b),
+  i32: (b) => new Int32Array(aligned(b).buffer),
+  u32: (b) => new Uint32Array(aligned(b).buffer),
+};
+
+function aligned(bytes: Uint8Array): Uint8Array {
+  return bytes.slice();
+}
+
+/** What a tensor needs from its engine: moving bytes and releasing memory. */
+export interface TensorHost {
+  /** Host copy of a storage's bytes, downloading from a backend if needed. */
+  hostBytes(storage: Storage): Promise<Uint8Array>;
+  /** Frees every backend replica of a storage. */
+  release(storage: Storage): void;
+}
+
+/** Bytes shared by a tensor and its views: a host copy and/or copies on backends. */
+export class Storage {
+  /** Size in bytes. */
+  readonly byteLength: number;
+  /** Dtype of the elements. */
+  readonly dtype: DType;
+  /** Host copy, when there is one. */
+  host: Uint8Array | undefined;
+  /** Valid copies on backends, by backend name. */
+  readonly replicas = new Map<string, DeviceBuffer>();
+  /** Uploads in flight, so concurrent ops share one transfer. */
+  readonly pending = new Map<string, Promise<DeviceBuffer>>();
+  /** Set by dispose(). */
+  disposed = false;
+
+  constructor(dtype: DType, byteLength: number, host: Uint8Array | undefined) {
+    this.dtype = dtype;
+    this.byteLength = byteLength;
+    this.host = host;
+  }
+
+  /** Where the data is: 'host' and/or backend names. */
+  residency(): string[] {
+    return [...(this.host === undefined ? [] : ['host']), ...this.replicas.keys()];
+  }
+}
+
+/** An n-dimensional array. Create with engine.tensor(); ops return new tensors. */
+export class Tensor<D extends DType = DType> {
+  /** Element type. */
+  readonly dtype: D;
+  /** Dimensions, row-major. */
+  readonly shape: readonly number[];
+  /** Elements to step per dimension (views and permutes change these, not the data). */
+  readonly strides: readonly number[];
+  /** First element's index in the storage. */
+  readonly offset: number;
+  /** The shared bytes. */
+  readonly storage: Storage;
+  private readonly host: TensorHost;
+  /** Contiguous copy of a non-contiguous view, made once when an op first needs it. */
+  contiguousCache: Storage | undefined;
+
+  constructor(host: TensorHost, storage: Storage, dtype: D, shape: readonly number[], strides?: readonly number[], offset = 0) {
+    this.host = host;
+    this.storage = storage;
+    this.dtype = dtype;
+    this.shape = Object.freeze([...shape]);
+    this.strides = Object.freeze([...(strides ?? contiguousStrides(shape))]);
+    this.offset = offset;
+  }
+
+  /** Number of elements. */
+  get size(): number {
+    return numel(this.shape);
+  }
+
+  /** True when the tensor covers its whole storage in row-major order (no copy needed to bind it). */
+  get isContiguous(): boolean {
+    const expected = contiguousStrides(this.shape);
+    const stridesMatch = this.shape.every((d, i) => d <= 1 || this.strides[i] === expected[i]);
+    return this.offset === 0 && stridesMatch && byteLengthOf(this.dtype, this.size) === this.storage.byteLength;
+  }
+
+  /** Where the data is now: 'host' and/or backend names. */
+  residency(): string[] {
+    return this.storage.residency();
+  }
+
+  /** Same data, new shape (same element count); needs a contiguous tensor. */
+  reshape(shape: readonly number[]): Tensor<D> {
+    this.assertLive();
+    if (numel(shape) !== this.size) throw new InvalidArgumentError('reshape.shape', [...shape], `must have ${this.size} elements like [${this.shape.join(', ')}]`);
+    if (!this.isContiguous) throw new InvalidArgumentError('reshape.this', [...this.shape], 'must be contiguous (a permuted view cannot be reshaped; run an op on it first)');
+    return new Tensor(this.host, this.storage, this.dtype, shape);
+  }
+
+  /** Reorders dimensions without moving data: result.shape[i] = shape[axes[i]]. */
+  permute(axes: readonly number[]): Tensor<D> {
+    this.assertLive();
+    if (isQuantized(this.dtype)) throw new InvalidArgumentError('permute.this.dtype', this.dtype, 'quantized tensors cannot be permuted (blocks run along the last dimension)');
+    const sorted = [...axes].sort((a, b) => a - b);
+    if (axes.length !== this.shape.length || sorted.some((a, i) => a !== i)) {
+      throw new InvalidArgumentError('permute.axes', [...axes], `must be a permutation of 0..${this.shape.length - 1}`);
+    }
+    const shape = axes.map((a) => this.shape[a] ?? 1);
+    const strides = axes.map((a) => this.strides[a] ?? 1);
+    return new Tensor(this.host, this.storage, this.dtype, shape, strides, this.offset);
+  }
+
+  /** Swaps the last two dimensions (a view). */
+  transpose(): Tensor<D> {
+    const n = this.shape.length;
+    if (n < 2) throw new InvalidArgumentError('transpose.this.shape', [...this.shape], 'must have rank >= 2');
+    const axes = [...Array(n).keys()];
+    axes[n - 2] = n - 1;
+    axes[n - 1] = n - 2;
+    return this.permute(axes);
+  }
+
+  /** Rows [start, end) of the first dimension (a view). */
+  slice(start: number, end: number): Tensor<D> {
+    this.assertLive();
+    const rows = this.shape[0] ?? 0;
+    if (this.shape.length === 0) throw new InvalidArgumentError('slice.this.shape', [], 'must have rank >= 1');
+    if (!Number.isInteger(start) || start < 0 || start > rows) throw new InvalidArgumentError('slice.start', start, `must be an integer in [0, ${rows}]`);
+    if (!Number.isInteger(end) || end < start || end > rows) throw new InvalidArgumentError('slice.end', end, `must be an integer in [${start}, ${rows}]`);
+    if (isQuantized(this.dtype) && !this.isContiguous) throw new InvalidArgumentError('slice.this', this.dtype, 'quantized slices need a contiguous tensor');
+    const shape = [end - start, ...this.shape.slice(1)];
+    return new Tensor(this.host, this.storage, this.dtype, shape, this.strides, this.offset + start * (this.strides[0] ?? 0));
+  }
+
+  /** Copies the data to the host, in row-major order of this view. */
+  async read(): Promise<HostArrayOf[D]> {
+    this.assertLive();
+    const bytes = await this.host.hostBytes(this.storage);
+    return fromBytes[this.dtype](contiguousBytes(this, bytes));
+  }
+
+  /** Frees the data everywhere (this tensor and every view sharing its storage). Idempotent. */
+  dispose(): void {
+    if (this.storage.disposed) return;
+    this.storage.disposed = true;
+    this.host.release(this.storage);
+    this.storage.host = undefined;
+  }
+
+  /** Whether dispose() was called on this tensor or a view of it. */
+  get disposed(): boolean {
+    return this.storage.disposed;
+  }
+
+  private assertLive(): void {
+    if (this.storage.disposed) throw new DisposedError(`tensor [${this.shape.join(', ')}] ${this.dtype}`);
+  }
+}
+
+/** The bytes of a view in row-major order, gathered from its storage's bytes. */
+export function contiguousBytes(t: Tensor, storageBytes: Uint8Array): Uint8Array {
+  if (t.isContiguous) return storageBytes;
+  if (isQuantized(t.dtype)) {
+    // Only row slices of contiguous quantized tensors exist: one byte range.
+    const start = byteLengthOf(t.dtype, t.offset);
+    return storageBytes.subarray(start, start + byteLengthOf(t.dtype, t.size));
+  }
+  const elemBytes = t.dtype === 'f16' ? 2 : 4;
+  const out = new Uint8Array(t.size * elemBytes);
+  const rank = t.shape.length;
+  const index = new Array<number>(rank).fill(0);
+  for (let i = 0; i < t.size; i++) {
+    let src = t.offset;
+    for (let d = 0; d < rank; d++) src += (index[d] ?? 0) * (t.strides[d] ?? 0);
+    out.set(storageBytes.subarray(src * elemBytes, src * elemBytes + elemBytes), i * elemBytes);
+    for (let d = rank - 1; d >= 0; d--) {
+      const next = (index[d] ?? 0) + 1;
+      if (next < (t.shape[d] ?? 1)) {
+        index[d] = next;
+        break;
+      }
+      index[d] = 0;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,3 @@
+export * from './manual-clock.ts';
+export * from './simulated-backend.ts';
+export * from './fault-injecting-backend.ts';

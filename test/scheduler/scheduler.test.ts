@@ -1,0 +1,284 @@
+import { describe, expect, it } from 'vitest';
+import { AllBackendsFailedError, DEFAULT_PROFILES, type OpWork } from '@tandem/core';
+import { FaultInjectingBackend, faultSchedule, ManualClock, SimulatedBackend } from '@tandem/testing';
+import { cpuLatency, gpuLatency, simulatedEngine, square } from './harness.ts';
+
+describe('auto: cost model', () => {
+  it('learns the crossover: small matmuls on the CPU, large ones on the GPU', async () => {
+    const { engine } = await simulatedEngine();
+    const sizes = [16, 32, 64, 96, 160, 256, 512];
+    for (let round = 0; round < 30; round++) for (const n of sizes) await engine.matmul(square(engine, n), square(engine, n));
+    const pick = (n: number) => engine.explain({ op: 'matmul', a: square(engine, n), b: square(engine, n) }).selection;
+    expect(pick(16).backend).toBe('cpu');
+    expect(pick(64).backend).toBe('cpu');
+    expect(pick(256).backend).toBe('gpu');
+    expect(pick(512).backend).toBe('gpu');
+    expect(pick(512).reason.kind).toBe('cost-model');
+  });
+
+  it('counts transfers: a GPU-resident input tips a borderline op to the GPU', async () => {
+    const performance = { ...DEFAULT_PROFILES.gpu, transferBytesPerMs: 1e3 };
+    const { engine } = await simulatedEngine({ gpu: { transferBytesPerMs: 1e3, performance } });
+    const n = 160; // GPU is faster on compute, but moving 2 x 100 KB at 1 MB/s costs 200 ms
+    const hostA = square(engine, n);
+    const fresh = engine.explain({ op: 'matmul', a: hostA, b: square(engine, n) });
+    expect(fresh.selection.backend).toBe('cpu');
+    expect(fresh.costsMs['gpu']).toBeGreaterThan(100);
+    const onGpu = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { only: 'gpu' });
+    const [c] = onGpu;
+    expect(c?.residency()).toEqual(['gpu']);
+    const b = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { only: 'gpu' });
+    const next = engine.explain({ op: 'matmul', a: c!, b: b[0]! });
+    expect(next.selection.backend).toBe('gpu');
+  });
+
+  it('applies gpuMinBatchSize only until the GPU has been measured', async () => {
+    const { engine } = await simulatedEngine();
+    const x = engine.tensor(new Float32Array(8 * 4096), [8, 4096]);
+    const w = engine.tensor(new Float32Array(4096 * 4096), [4096, 4096]);
+    const first = engine.explain({ op: 'matmul', a: x, b: w });
+    expect(first.selection).toMatchObject({ backend: 'cpu', reason: { kind: 'below-min-batch', batch: 8, minBatch: 64 } });
+    await engine.run({ op: 'matmul', a: x, b: w }, { only: 'gpu' });
+    const after = engine.explain({ op: 'matmul', a: x, b: w });
+    expect(after.selection.backend).toBe('gpu');
+    expect(after.selection.reason.kind).toBe('cost-model');
+  });
+
+  it('explain() changes nothing the scheduler learned', async () => {
+    const { engine, cpu, gpu } = await simulatedEngine();
+    const a = square(engine, 64);
+    const before = engine.explain({ op: 'matmul', a, b: a });
+    for (let i = 0; i < 100; i++) engine.explain({ op: 'matmul', a, b: a });
+    expect(engine.explain({ op: 'matmul', a, b: a })).toEqual(before);
+    expect(cpu.calls + gpu.calls).toBe(0);
+    expect(engine.telemetry.summary().totalOps).toBe(0);
+  });
+});
+
+describe('auto: hysteresis and exploration', () => {
+  // Two backends whose speeds we set directly; each decision's bucket is the same size.
+  async function twoCpus(ratio: { a: number; b: number }) {
+    const clock = new ManualClock();
+    const lat = { a: ratio.a, b: ratio.b };
+    const a = new SimulatedBackend({ name: 'a', kind: 'cpu', priority: 1, latencyMs: () => lat.a, clock });
+    const b = new SimulatedBackend({ name: 'b', kind: 'cpu', priority: 2, latencyMs: () => lat.b, clock });
+    const { engine } = await simulatedEngine({ backends: [a, b], clock: clock.clock });
+    return { engine, lat, a, b };
+  }
+
+  it('keeps a bucket on its backend for small wins until the win persists (switchAfter)', async () => {
+    const { engine, lat } = await twoCpus({ a: 1, b: 2 });
+    const x = square(engine, 32);
+    for (let i = 0; i < 5; i++) await engine.matmul(x, x); // learn: a wins
+    expect(engine.explain({ op: 'matmul', a: x, b: x }).selection.backend).toBe('a');
+    lat.b = 0.9; // b is now faster, but by less than the 1.5x threshold
+    // Measure b directly until its moving average (one old 2 ms sample, ten 0.9 ms) drops just below a's 1 ms.
+    for (let i = 0; i < 10; i++) await engine.run({ op: 'matmul', a: x, b: x }, { only: 'b' });
+    const costs = engine.explain({ op: 'matmul', a: x, b: x }).costsMs;
+    expect(costs['b']).toBeLessThan(costs['a'] ?? 0);
+    expect((costs['a'] ?? 0) / (costs['b'] ?? 1)).toBeLessThan(1.5);
+    const picks: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const [out] = await engine.run({ op: 'matmul', a: x, b: x });
+      picks.push(engine.telemetry.opEvents().at(-1)!.backend);
+      out?.dispose();
+    }
+    expect(picks.slice(0, 2)).toEqual(['a', 'a']); // hysteresis holds twice
+    expect(picks.at(-1)).toBe('b'); // then the persistent win switches it
+    const reasons = engine.telemetry.opEvents().map((e) => e.reason.kind);
+    expect(reasons).toContain('hysteresis');
+  });
+
+  it('switches at once for a win above gpuSpeedupThreshold', async () => {
+    const { engine, lat } = await twoCpus({ a: 1, b: 2 });
+    const x = square(engine, 32);
+    for (let i = 0; i < 5; i++) await engine.matmul(x, x);
+    lat.b = 0.2;
+    await engine.run({ op: 'matmul', a: x, b: x }, { only: 'b' });
+    await engine.matmul(x, x);
+    expect(engine.telemetry.opEvents().at(-1)!.backend).toBe('b');
+  });
+
+  it('re-measures a close backend every exploreEvery decisions, never a far one', async () => {
+    const close = await twoCpus({ a: 1, b: 1.5 });
+    const x = square(close.engine, 32);
+    for (let i = 0; i < 200; i++) await close.engine.matmul(x, x);
+    const explored = close.engine.telemetry.opEvents().filter((e) => e.reason.kind === 'exploring');
+    expect(explored.length).toBeGreaterThanOrEqual(3);
+    expect(explored.length).toBeLessThanOrEqual(6); // bounded: ~1 per 50 decisions
+    const far = await twoCpus({ a: 1, b: 10 });
+    const y = square(far.engine, 32);
+    for (let i = 0; i < 200; i++) await far.engine.matmul(y, y);
+    expect(far.b.calls).toBeLessThanOrEqual(1); // measured once (unmeasured), never again
+  });
+});
+
+describe('strategies', () => {
+  it('gpu-preferred picks the GPU, cpu-preferred the CPU, only: never falls back', async () => {
+    const { engine } = await simulatedEngine();
+    const x = square(engine, 8);
+    expect(engine.explain({ op: 'matmul', a: x, b: x }, 'gpu-preferred').selection).toMatchObject({ backend: 'gpu', reason: { kind: 'gpu-available' } });
+    expect(engine.explain({ op: 'matmul', a: x, b: x }, 'cpu-preferred').selection.backend).toBe('cpu');
+    const only = engine.explain({ op: 'matmul', a: x, b: x }, { only: 'gpu' });
+    expect(only.selection.backend).toBe('gpu');
+    expect(only.fallbacks).toEqual([]);
+  });
+
+  it('gpu-preferred says why when no GPU can take the op', async () => {
+    const clock = new ManualClock();
+    const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
+    const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock, capabilities: [{ op: 'add', dtypes: ['f32'] }] });
+    const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock });
+    const x = square(engine, 8);
+    const sel = engine.explain({ op: 'matmul', a: x, b: x }, 'gpu-preferred').selection;
+    expect(sel.backend).toBe('cpu');
+    expect(sel.reason).toEqual({ kind: 'gpu-unavailable', why: 'gpu: matmul is not implemented' });
+  });
+
+  it('forceCpu keeps everything on the CPU', async () => {
+    const { engine, gpu } = await simulatedEngine({ forceCpu: true });
+    const x = square(engine, 512);
+    for (let i = 0; i < 5; i++) await engine.matmul(x, x);
+    expect(gpu.calls).toBe(0);
+    const plan = engine.explain({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    expect(plan.selection.reason.kind).toBe('force-cpu');
+    expect(plan.skipped).toContainEqual({ backend: 'gpu', reason: 'forceCpu' });
+  });
+
+  it('memory constraint: a GPU short of memory is skipped with the numbers', async () => {
+    const { engine } = await simulatedEngine({ gpu: { availableMemoryBytes: 1000 } });
+    const x = square(engine, 512);
+    const plan = engine.explain({ op: 'matmul', a: x, b: x }, 'auto');
+    expect(plan.selection.backend).toBe('cpu');
+    expect(plan.selection.reason).toMatchObject({ kind: 'memory-constraint', backend: 'gpu', availableBytes: 1000, requiredBytes: 3 * 512 * 512 * 4 });
+  });
+});
+
+describe('fallback and circuit breaker', () => {
+  it('re-runs a failed op on the next backend and records the error and the fallback', async () => {
+    const clock = new ManualClock();
+    const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
+    const inner = new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock });
+    const gpu = new FaultInjectingBackend(inner, faultSchedule({ 1: 'reject', 2: 'throw', 3: 'oom' }));
+    const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock });
+    const x = square(engine, 8);
+    for (let i = 0; i < 3; i++) await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    const events = engine.telemetry.opEvents();
+    expect(events.map((e) => [e.backend, e.ok])).toEqual([
+      ['gpu', false], ['cpu', true], ['gpu', false], ['cpu', true], ['gpu', false], ['cpu', true],
+    ]);
+    expect(events[0]?.error).toContain('injected rejection');
+    expect(events[1]?.reason).toMatchObject({ kind: 'error-fallback', failed: 'gpu' });
+    expect(events[5]?.reason).toMatchObject({ kind: 'error-fallback', error: expect.stringContaining('out of memory') });
+    expect(engine.telemetry.summary().fallbacks).toBe(3);
+  });
+
+  it('fails only when every backend failed, naming each failure', async () => {
+    const clock = new ManualClock();
+    const a = new FaultInjectingBackend(new SimulatedBackend({ name: 'a', kind: 'cpu', latencyMs: cpuLatency, clock }), () => 'reject');
+    const b = new FaultInjectingBackend(new SimulatedBackend({ name: 'b', kind: 'gpu', latencyMs: gpuLatency, clock }), () => 'oom');
+    const { engine } = await simulatedEngine({ backends: [a, b], clock: clock.clock });
+    const x = square(engine, 8);
+    const error = await engine.matmul(x, x).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AllBackendsFailedError);
+    if (!(error instanceof AllBackendsFailedError)) return;
+    expect(error.failures.map((f) => f.backend).sort()).toEqual(['a', 'b']);
+    expect(error.message).toMatch(/a: .*injected rejection/);
+    expect(error.message).toMatch(/b: .*out of memory/);
+  });
+
+  it('{ only } does not fall back', async () => {
+    const clock = new ManualClock();
+    const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
+    const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), () => 'reject');
+    const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock });
+    const x = square(engine, 8);
+    await expect(engine.run({ op: 'matmul', a: x, b: x }, { only: 'gpu' })).rejects.toThrow(AllBackendsFailedError);
+    expect(cpu.calls).toBe(0);
+  });
+
+  it('opens the circuit below the success-rate threshold, probes after the cool-down, closes on success', async () => {
+    const clock = new ManualClock();
+    const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
+    let failing = true;
+    const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), () => (failing ? 'reject' : undefined));
+    const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, tracker: { coolDownMs: 1000 } });
+    const x = square(engine, 8);
+    for (let i = 0; i < 5; i++) await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    expect(gpu.calls).toBe(5);
+    const open = engine.explain({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    expect(open.selection.backend).toBe('cpu');
+    expect(open.selection.reason).toEqual({ kind: 'gpu-unavailable', why: 'gpu: circuit open (success rate 0.00)' });
+    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    expect(gpu.calls).toBe(5); // not called while open
+    failing = false;
+    clock.advance(1001);
+    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred'); // the probe
+    expect(gpu.calls).toBe(6);
+    const stats = engine.trackerStats().find((s) => s.backend === 'gpu');
+    expect(stats?.circuit).toBe('closed');
+    const notices = engine.telemetry.noticeEvents().map((n) => n.kind);
+    expect(notices).toEqual(expect.arrayContaining(['circuit-open', 'circuit-half-open', 'circuit-closed']));
+  });
+
+  it('a failed probe re-opens the circuit', async () => {
+    const clock = new ManualClock();
+    const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
+    const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), () => 'reject');
+    const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, tracker: { coolDownMs: 1000 } });
+    const x = square(engine, 8);
+    for (let i = 0; i < 5; i++) await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    clock.advance(1001);
+    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    expect(gpu.calls).toBe(6);
+    expect(engine.trackerStats().find((s) => s.backend === 'gpu')?.circuit).toBe('open');
+  });
+
+  it('abandons an attempt past its deadline and re-runs it elsewhere', async () => {
+    const clock = new ManualClock();
+    const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
+    const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), faultSchedule({ 1: 'hang' }));
+    // Deadlines use real timers; the manual clock only measures.
+    const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, opDeadlineMs: 30 });
+    const x = square(engine, 8);
+    const [out] = await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    expect(out?.shape).toEqual([8, 8]);
+    const [first, second] = engine.telemetry.opEvents();
+    expect(first?.error).toMatch(/did not finish within 30 ms/);
+    expect(second?.backend).toBe('cpu');
+  });
+
+  it('skips a backend whose device was lost and re-initialises it later', async () => {
+    const clock = new ManualClock();
+    const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
+    const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), faultSchedule({ 2: 'device-lost' }));
+    const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, recoveryIntervalMs: 100 });
+    const x = square(engine, 8);
+    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred'); // device lost here, falls back
+    expect(gpu.health().state).toBe('unhealthy');
+    const plan = engine.explain({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    expect(plan.skipped[0]?.reason).toMatch(/unhealthy: injected device loss/);
+    clock.advance(101);
+    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred'); // triggers re-init in the background
+    await new Promise((r) => setTimeout(r, 0));
+    expect(gpu.health().state).toBe('healthy');
+    expect(engine.telemetry.noticeEvents().map((n) => n.kind)).toEqual(expect.arrayContaining(['backend-unhealthy', 'backend-recovered']));
+  });
+});
+
+describe('init failures', () => {
+  it('an unavailable backend is reported with its reason and never chosen', async () => {
+    const clock = new ManualClock();
+    const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
+    const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock });
+    gpu.init = async () => ({ ok: false, reason: 'no adapter' });
+    const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock });
+    expect(engine.backends().find((b) => b.name === 'gpu')).toMatchObject({ available: false, unavailableReason: 'no adapter' });
+    const x = square(engine, 512);
+    expect(engine.explain({ op: 'matmul', a: x, b: x }, 'gpu-preferred').selection.reason).toEqual({ kind: 'gpu-unavailable', why: 'gpu: unavailable: no adapter' });
+    expect(engine.telemetry.noticeEvents()).toContainEqual(expect.objectContaining({ kind: 'backend-unavailable', backend: 'gpu', detail: 'no adapter' }));
+  });
+});
+
+export type { OpWork };
