@@ -1,0 +1,145 @@
+// Scheduler suite: (1) decision overhead against the time of a 64x64 matmul on each real backend;
+// (2) cost-model accuracy on a synthetic two-backend workload whose true crossover is known, and how many
+// calls it takes to recover when the crossover moves (GPU slower, then faster).
+import { Engine, monotonicClock, type CapableBackend, type Op, type OpWork, type TensorSpec } from '@tandem/core';
+import { ManualClock, SimulatedBackend } from '@tandem/testing';
+import { createEngine } from 'tandem';
+import { progress, type Row, type SuiteResult } from '../report.ts';
+import { stats } from '../stats.ts';
+
+const cpuLatency = (w: OpWork): number => 0.003 + w.flops / 4e7; // 40 GFLOP/s + 3 us
+const gpuLatency = (launchMs: number) => (w: OpWork): number => launchMs + w.flops / 2e9; // 2 TFLOP/s + launch
+
+/** Times `fn` `reps` times in batches of `inner`, returning per-call microseconds. */
+function timeCalls(fn: () => void, reps: number, inner: number): number[] {
+  const out: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    const t0 = monotonicClock();
+    for (let i = 0; i < inner; i++) fn();
+    out.push(((monotonicClock() - t0) * 1000) / inner);
+  }
+  return out;
+}
+
+async function decisionOverhead(rows: Row[], verdicts: string[], backends?: readonly CapableBackend[]): Promise<void> {
+  const engine = await createEngine(backends === undefined ? {} : { backends });
+  const n = 64;
+  const a = engine.tensor(Float32Array.from({ length: n * n }, (_, i) => (i % 7) - 3), [n, n]);
+  const op: Op<typeof a> = { op: 'matmul', a, b: a };
+  for (let i = 0; i < 2000; i++) engine.explain(op); // warm up the JIT
+  // Single decisions for the percentiles (timer resolution is ~1 us in Node, so also batch for the median).
+  const single = timeCalls(() => engine.explain(op), 20000, 1);
+  const batched = timeCalls(() => engine.explain(op), 200, 100);
+  const decision = { ...stats(single), median: stats(batched).median };
+  for (const status of engine.backends().filter((b) => b.available)) {
+    for (let i = 0; i < 5; i++) (await engine.run(op, { only: status.name }))[0]?.dispose();
+    const runs: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const t0 = monotonicClock();
+      const [c] = await engine.run(op, { only: status.name });
+      runs.push((monotonicClock() - t0) * 1000);
+      c?.dispose();
+    }
+    const matmulUs = stats(runs).median;
+    rows.push({
+      measurement: `decision vs 64x64 matmul on ${status.name}`,
+      decisionMedianUs: decision.median,
+      decisionP99Us: decision.p99,
+      matmulMedianUs: matmulUs,
+      decisionShareOfMatmul: decision.median / matmulUs,
+    });
+    verdicts.push(
+      `decision overhead median ${decision.median.toFixed(2)} us (target < 2), p99 ${decision.p99.toFixed(2)} us (target < 10); ` +
+        `${((100 * decision.median) / matmulUs).toFixed(2)}% of a 64x64 matmul on ${status.name} (${matmulUs.toFixed(1)} us; target < 1%)`,
+    );
+  }
+  await engine.dispose();
+}
+
+interface Phase {
+  readonly name: string;
+  readonly calls: number;
+  readonly gpuLaunchMs: number;
+}
+
+async function costModelAccuracy(rows: Row[], verdicts: string[]): Promise<void> {
+  const clock = new ManualClock();
+  let launch = 0.1;
+  const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', priority: 10, clock, latencyMs: (_o: Op<TensorSpec>, w) => cpuLatency(w) });
+  const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', priority: 20, clock, latencyMs: (_o: Op<TensorSpec>, w) => gpuLatency(launch)(w) });
+  const engine = await Engine.create({ backends: [cpu, gpu], clock: clock.clock });
+  // Matmul sizes log-uniform over n = 8..512 (work 1e3..2.7e8 FLOP), seeded.
+  let seed = 12345;
+  const rand = (): number => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const tensors = new Map<number, ReturnType<Engine['tensor']>>();
+  const square = (n: number) => {
+    let t = tensors.get(n);
+    if (t === undefined) {
+      t = engine.tensor(new Float32Array(n * n), [n, n]);
+      tensors.set(n, t);
+    }
+    return t;
+  };
+  const phases: Phase[] = [
+    { name: 'warm-up', calls: 500, gpuLaunchMs: 0.1 },
+    { name: 'steady (crossover n~126)', calls: 3000, gpuLaunchMs: 0.1 },
+    { name: 'GPU launch x4 (crossover n~200)', calls: 3000, gpuLaunchMs: 0.4 },
+    { name: 'GPU launch /8 (crossover n~58)', calls: 3000, gpuLaunchMs: 0.0125 },
+  ];
+  const total = phases.reduce((s, p) => s + p.calls, 0);
+  let done = 0;
+  for (const phase of phases) {
+    launch = phase.gpuLaunchMs;
+    const correct: boolean[] = [];
+    let oracleMs = 0;
+    let lostMs = 0;
+    for (let i = 0; i < phase.calls; i++) {
+      const n = Math.round(2 ** (3 + rand() * 6));
+      const a = square(n);
+      const work: OpWork = { flops: 2 * n * n * n, bytes: 12 * n * n, batch: n };
+      const times = { cpu: cpuLatency(work), gpu: gpuLatency(launch)(work) };
+      const [c] = await engine.run({ op: 'matmul', a, b: a });
+      c?.dispose();
+      const last = engine.telemetry.opEvents().at(-1);
+      const chosen = last?.backend === 'gpu' ? 'gpu' : 'cpu';
+      const best = Math.min(times.cpu, times.gpu);
+      correct.push(times[chosen] <= best * (1 + 1e-9));
+      oracleMs += best;
+      lostMs += times[chosen] - best;
+      progress('cost model', ++done, total);
+    }
+    const accuracy = correct.filter(Boolean).length / correct.length;
+    // Recovery: first call after which every 100-call window is >= 98% correct.
+    let recoveredAt = -1;
+    for (let start = 0; start + 100 <= correct.length; start++) {
+      let ok = true;
+      for (let s = start; s + 100 <= correct.length; s += 100) {
+        if (correct.slice(s, s + 100).filter(Boolean).length < 98) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) {
+        recoveredAt = start;
+        break;
+      }
+    }
+    rows.push({ measurement: `cost model: ${phase.name}`, calls: phase.calls, accuracy, timeLostShare: lostMs / oracleMs, recoveredAfterCalls: recoveredAt });
+    if (phase.name !== 'warm-up') {
+      verdicts.push(
+        `${phase.name}: ${(accuracy * 100).toFixed(2)}% of decisions picked the faster backend (target >= 98% after warm-up), ` +
+          `time lost ${((100 * lostMs) / oracleMs).toFixed(2)}% of the oracle's, windows >= 98% from call ${recoveredAt} on (target <= 200 after a change)`,
+      );
+    }
+  }
+  await engine.dispose();
+}
+
+/** Runs the scheduler suite. */
+export async function schedulerSuite(): Promise<SuiteResult> {
+  const rows: Row[] = [];
+  const verdicts: string[] = [];
+  await decisionOverhead(rows, verdicts);
+  await costModelAccuracy(rows, verdicts);
+  return { suite: 'scheduler', rows, verdicts };
+}

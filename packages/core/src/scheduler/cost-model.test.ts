@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { CostModel } from './cost-model.ts';
+
+const KEY = 'matmul|f32';
+
+describe('CostModel', () => {
+  it('returns the prior until something is measured', () => {
+    const m = new CostModel();
+    expect(m.estimate(KEY, 'wasm', 1e6, 0.5)).toEqual({ ms: 0.5, measured: false });
+    expect(m.decisionsSinceMeasured(KEY, 'wasm')).toBe(Infinity);
+  });
+
+  it('corrects the prior by the measured ratio, everywhere when one bucket is known', () => {
+    const m = new CostModel();
+    for (let i = 0; i < 10; i++) m.observe(KEY, 'wasm', 1e6, 1, 3);
+    expect(m.estimate(KEY, 'wasm', 1e6, 1).ms).toBeCloseTo(3, 9);
+    expect(m.estimate(KEY, 'wasm', 1e9, 100).ms).toBeCloseTo(300, 6); // nearest bucket's correction
+    expect(m.estimate(KEY, 'webgpu', 1e6, 1).measured).toBe(false); // per backend
+    expect(m.estimate('add|f32', 'wasm', 1e6, 1).measured).toBe(false); // per op
+  });
+
+  it('interpolates the correction between measured buckets in log space', () => {
+    const m = new CostModel();
+    m.observe(KEY, 'wasm', 2 ** 10 - 1, 1, 1); // ratio 1 at log2(work + 1) = 10
+    m.observe(KEY, 'wasm', 2 ** 20 - 1, 1, 4); // ratio 4 at 20
+    expect(m.estimate(KEY, 'wasm', 2 ** 15 - 1, 1).ms).toBeCloseTo(2, 9); // halfway in log: 2
+  });
+
+  it('keeps at most `window` samples per bucket, weighting recent decisions more', () => {
+    const m = new CostModel({ window: 4, halfLifeDecisions: 1 });
+    for (let i = 0; i < 4; i++) m.observe(KEY, 'wasm', 1e6, 1, 1);
+    for (let i = 0; i < 10; i++) m.tick(KEY);
+    m.observe(KEY, 'wasm', 1e6, 1, 2); // 10 half-lives newer: dominates
+    expect(m.estimate(KEY, 'wasm', 1e6, 1).ms).toBeGreaterThan(1.99);
+  });
+
+  it('starts a new epoch after consecutive surprises, so stale buckets stop counting', () => {
+    const m = new CostModel({ surpriseFactor: 2, surprisesForRegimeChange: 3 });
+    for (let i = 0; i < 50; i++) {
+      m.observe(KEY, 'gpu', 1e4, 1, 10);
+      m.observe(KEY, 'gpu', 1e8, 1, 10);
+    }
+    for (let i = 0; i < 3; i++) m.observe(KEY, 'gpu', 1e8, 1, 1); // 10x faster now
+    expect(m.estimate(KEY, 'gpu', 1e8, 1).ms).toBeCloseTo(1, 6);
+    // The small bucket has only old-epoch samples: it follows the new epoch's correction until re-measured.
+    expect(m.estimate(KEY, 'gpu', 1e4, 1).ms).toBeCloseTo(1, 6);
+  });
+
+  it('does not treat a lone outlier as a regime change', () => {
+    const m = new CostModel({ window: 100 });
+    for (let i = 0; i < 50; i++) m.observe(KEY, 'wasm', 1e6, 1, 1);
+    m.observe(KEY, 'wasm', 1e6, 1, 50); // one GC pause
+    m.observe(KEY, 'wasm', 1e6, 1, 1);
+    expect(m.estimate(KEY, 'wasm', 1e6, 1).ms).toBeLessThan(1.1);
+  });
+});

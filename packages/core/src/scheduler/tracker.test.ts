@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { percentile, Tracker } from './tracker.ts';
+
+function tracker(config = {}) {
+  let now = 0;
+  const t = new Tracker(() => now, { minCalls: 5, coolDownMs: 100, ...config });
+  return { t, advance: (ms: number) => (now += ms) };
+}
+
+describe('Tracker', () => {
+  it('stays closed while the success rate is at or above the threshold', () => {
+    const { t } = tracker({ window: 20 });
+    for (let i = 0; i < 19; i++) t.record('matmul', 'gpu', true, 1, false);
+    t.record('matmul', 'gpu', false, 1, false); // 19/20 = 0.95: not below
+    expect(t.state('matmul', 'gpu')).toBe('closed');
+    t.record('matmul', 'gpu', false, 1, false); // 18/20 = 0.90
+    expect(t.state('matmul', 'gpu')).toBe('open');
+  });
+
+  it('needs minCalls outcomes before opening', () => {
+    const { t } = tracker();
+    for (let i = 0; i < 4; i++) t.record('add', 'gpu', false, 1, false);
+    expect(t.state('add', 'gpu')).toBe('closed');
+    t.record('add', 'gpu', false, 1, false);
+    expect(t.state('add', 'gpu')).toBe('open');
+  });
+
+  it('admits exactly one probe after the cool-down, even under concurrent callers', () => {
+    const { t, advance } = tracker();
+    for (let i = 0; i < 5; i++) t.record('add', 'gpu', false, 1, false);
+    expect(t.admit('add', 'gpu')).toMatchObject({ admitted: false });
+    advance(100);
+    const admissions = Array.from({ length: 10 }, () => t.admit('add', 'gpu'));
+    expect(admissions.filter((a) => a.admitted)).toEqual([{ admitted: true, probe: true }]);
+    t.record('add', 'gpu', true, 1, true);
+    expect(t.state('add', 'gpu')).toBe('closed');
+    expect(t.successRate('add', 'gpu')).toBe(1); // window cleared on close
+  });
+
+  it('keeps circuits per (op, backend)', () => {
+    const { t } = tracker();
+    for (let i = 0; i < 5; i++) t.record('add', 'gpu', false, 1, false);
+    expect(t.state('matmul', 'gpu')).toBe('closed');
+    expect(t.state('add', 'wasm')).toBe('closed');
+  });
+
+  it('reports counts and latency percentiles; no NaN when empty', () => {
+    const { t } = tracker();
+    for (let i = 1; i <= 100; i++) t.record('add', 'wasm', true, i, false);
+    t.record('add', 'wasm', false, 0, false);
+    const [s] = t.stats();
+    expect(s).toMatchObject({ op: 'add', backend: 'wasm', successes: 100, failures: 1, p50Ms: 50, p99Ms: 99 });
+    expect(percentile([], 0.5)).toBe(0);
+  });
+});

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import type { OpEvent } from './events.ts';
+import { Ring } from './ring.ts';
+import { Telemetry } from './telemetry.ts';
+
+function event(overrides: Partial<OpEvent> = {}): OpEvent {
+  return {
+    seq: 1, callId: 1, attempt: 1, op: 'matmul', dtype: 'f32', shapes: '4x4, 4x4', backend: 'wasm',
+    reason: { kind: 'cost-model', costsMs: { wasm: 0.1 }, measured: true }, ok: true, error: undefined,
+    startMs: 10, durationMs: 0.5, kernelMs: 0.4, estimatedMs: 0.45, flops: 128, bytesMoved: 64, ...overrides,
+  };
+}
+
+describe('Ring', () => {
+  it('keeps the newest `capacity` items and counts the dropped ones', () => {
+    const r = new Ring<number>(3);
+    for (let i = 0; i < 10; i++) r.push(i);
+    expect(r.toArray()).toEqual([7, 8, 9]);
+    expect(r.dropped).toBe(7);
+    expect(() => new Ring(0)).toThrow(RangeError);
+  });
+});
+
+describe('Telemetry', () => {
+  it('summarises to zeros, never NaN, when nothing ran', () => {
+    const s = new Telemetry(() => 0).summary();
+    expect(s).toEqual({ totalOps: 0, totalFailures: 0, fallbacks: 0, byBackend: {}, byOp: {}, droppedEvents: 0 });
+    expect(new Telemetry(() => 0).debugTable()).not.toMatch(/NaN/);
+  });
+
+  it('stays bounded while counters keep the totals', () => {
+    const t = new Telemetry(() => 0, 100);
+    for (let i = 0; i < 1000; i++) t.recordOp(event({ seq: i }));
+    expect(t.opEvents()).toHaveLength(100);
+    expect(t.summary().totalOps).toBe(1000);
+    expect(t.summary().droppedEvents).toBe(900);
+  });
+
+  it('summarises by backend and op with shares that add up', () => {
+    const t = new Telemetry(() => 0);
+    t.recordOp(event());
+    t.recordOp(event({ backend: 'webgpu', durationMs: 1.5 }));
+    t.recordOp(event({ backend: 'webgpu', op: 'add', ok: false, error: 'lost' }));
+    t.recordOp(event({ backend: 'wasm', op: 'add', attempt: 2, reason: { kind: 'error-fallback', failed: 'webgpu', error: 'lost' } }));
+    const s = t.summary();
+    expect(s.totalOps).toBe(3);
+    expect(s.totalFailures).toBe(1);
+    expect(s.fallbacks).toBe(1);
+    expect(s.byBackend['webgpu']).toMatchObject({ ops: 1, failures: 1, totalMs: 1.5, meanMs: 1.5 });
+    expect(Object.values(s.byBackend).reduce((a, r) => a + r.share, 0)).toBeCloseTo(1, 12);
+    expect(t.debugTable()).toMatch(/webgpu\s+1\s+1/);
+  });
+
+  it('exports a Chrome trace with one named track per backend', () => {
+    const t = new Telemetry(() => 10);
+    t.recordOp(event({ startMs: 12, durationMs: 0.25 }));
+    t.recordOp(event({ backend: 'webgpu', startMs: 13 }));
+    t.notice('circuit-open', 'webgpu', 'success rate 0.50', 'matmul');
+    const trace = JSON.parse(JSON.stringify(t.toChromeTrace()));
+    const names = trace.traceEvents.filter((e: { ph: string }) => e.ph === 'M').map((e: { args: { name: string } }) => e.args.name);
+    expect(names).toEqual(['tandem', 'wasm', 'webgpu']);
+    const ops = trace.traceEvents.filter((e: { ph: string }) => e.ph === 'X');
+    expect(ops[0]).toMatchObject({ name: 'matmul', cat: 'wasm', ts: 2000, dur: 250, pid: 1 });
+    expect(ops[0].args.reason).toMatch(/cost model \(measured\)/);
+    expect(trace.traceEvents.some((e: { ph: string; name: string }) => e.ph === 'i' && e.name === 'circuit-open')).toBe(true);
+  });
+
+  it('exports valid Prometheus text: counters, a cumulative histogram, escaped labels', () => {
+    const t = new Telemetry(() => 0);
+    t.recordOp(event({ durationMs: 0.02 }));
+    t.recordOp(event({ durationMs: 3 }));
+    t.recordOp(event({ backend: 'we"ird\\', ok: false }));
+    const text = t.toPrometheus();
+    const sample = /^[a-z_]+\{([a-z_]+="(?:[^"\\]|\\.)*",?)*\} -?[0-9.e+-]+$/;
+    for (const line of text.trim().split('\n')) {
+      if (!line.startsWith('#')) expect(line).toMatch(sample);
+    }
+    expect(text).toContain('tandem_ops_total{op="matmul",backend="wasm",status="ok"} 2');
+    expect(text).toContain('tandem_op_duration_seconds_bucket{op="matmul",backend="wasm",le="0.00005"} 1');
+    expect(text).toContain('tandem_op_duration_seconds_bucket{op="matmul",backend="wasm",le="0.005"} 2');
+    expect(text).toContain('tandem_op_duration_seconds_bucket{op="matmul",backend="wasm",le="+Inf"} 2');
+    expect(text).toContain('backend="we\\"ird\\\\"');
+  });
+});

@@ -1,0 +1,134 @@
+// Tensor views, residency and the typed errors bad input gets.
+import { describe, expect, it } from 'vitest';
+import { DisposedError, InvalidArgumentError, type Op, type Tensor } from '@tandem/core';
+import { simulatedEngine } from '../scheduler/harness.ts';
+
+function caught(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
+
+describe('tensors', () => {
+  it('reads back what was written, per dtype', async () => {
+    const { engine } = await simulatedEngine();
+    expect(await engine.tensor(new Float32Array([1, 2, 3]), [3]).read()).toEqual(new Float32Array([1, 2, 3]));
+    expect(await engine.tensor([1.5, -2], [2]).read()).toEqual(new Float32Array([1.5, -2]));
+    expect(await engine.tensor(new Int32Array([-7]), [1]).read()).toEqual(new Int32Array([-7]));
+    expect(await engine.tensor(new Uint32Array([7]), [1]).read()).toEqual(new Uint32Array([7]));
+    expect(await engine.tensor(new Uint16Array([0x3c00]), [1]).read()).toEqual(new Uint16Array([0x3c00]));
+    const q = new Uint8Array(34);
+    expect(await engine.tensor(q, [32], 'q8_0').read()).toEqual(q);
+  });
+
+  it('copies input data, so later writes by the caller change nothing', async () => {
+    const { engine } = await simulatedEngine();
+    const data = new Float32Array([1, 2]);
+    const t = engine.tensor(data, [2]);
+    data[0] = 99;
+    expect((await t.read())[0]).toBe(1);
+  });
+
+  it('permutes, transposes and slices as metadata, gathering on read', async () => {
+    const { engine } = await simulatedEngine();
+    const t = engine.tensor(Float32Array.from({ length: 6 }, (_, i) => i), [2, 3]);
+    const tt = t.transpose();
+    expect(tt.shape).toEqual([3, 2]);
+    expect(tt.isContiguous).toBe(false);
+    expect(tt.storage).toBe(t.storage);
+    expect(await tt.read()).toEqual(new Float32Array([0, 3, 1, 4, 2, 5]));
+    expect(await t.slice(1, 2).read()).toEqual(new Float32Array([3, 4, 5]));
+    expect(await tt.transpose().read()).toEqual(new Float32Array([0, 1, 2, 3, 4, 5]));
+    const cube = engine.tensor(Float32Array.from({ length: 24 }, (_, i) => i), [2, 3, 4]);
+    const p = cube.permute([2, 0, 1]);
+    const got = await p.read();
+    expect(p.shape).toEqual([4, 2, 3]);
+    expect(got[1 * 6 + 1 * 3 + 2]).toBe(1 * 12 + 2 * 4 + 1); // p[k=1][i=1][j=2] = cube[1][2][1]
+    expect(await t.reshape([3, 2]).read()).toEqual(new Float32Array([0, 1, 2, 3, 4, 5]));
+  });
+
+  it('binds a view to a backend as a contiguous copy made once', async () => {
+    const { engine, cpu } = await simulatedEngine();
+    const a = engine.tensor(new Float32Array(6), [2, 3]).transpose();
+    const b = engine.tensor(new Float32Array(6), [2, 3]);
+    await engine.run({ op: 'matmul', a, b }, { only: 'cpu' });
+    const cached = a.contiguousCache;
+    expect(cached?.residency()).toEqual(['host', 'cpu']);
+    await engine.run({ op: 'matmul', a, b }, { only: 'cpu' });
+    expect(a.contiguousCache).toBe(cached);
+    expect(cpu.calls).toBe(2);
+  });
+
+  it('shows residency: host after creation, backend after an op, both after read', async () => {
+    const { engine } = await simulatedEngine();
+    const x = engine.tensor(new Float32Array(4), [2, 2]);
+    expect(x.residency()).toEqual(['host']);
+    const [y] = await engine.run({ op: 'matmul', a: x, b: x }, { only: 'gpu' });
+    expect(x.residency()).toEqual(['host', 'gpu']);
+    expect(y?.residency()).toEqual(['gpu']);
+    await y?.read();
+    expect(y?.residency()).toEqual(['host', 'gpu']);
+  });
+
+  it('refuses use after dispose with a DisposedError', async () => {
+    const { engine } = await simulatedEngine();
+    const x = engine.tensor(new Float32Array(4), [2, 2]);
+    x.dispose();
+    x.dispose(); // idempotent
+    await expect(x.read()).rejects.toThrow(DisposedError);
+    await expect(engine.matmul(x, x)).rejects.toThrow(DisposedError);
+    await engine.dispose();
+    expect(() => engine.tensor(new Float32Array(1), [1])).toThrow(DisposedError);
+  });
+});
+
+describe('bad input gets a typed error naming the argument, the value and the limit', () => {
+  const cases: Array<[string, (t: (shape: number[]) => Tensor, raw: Awaited<ReturnType<typeof simulatedEngine>>['engine']) => unknown, string, RegExp]> = [
+    ['data length', (_t, e) => e.tensor(new Float32Array(5), [2, 3]), 'tensor.data', /20 bytes.*must be 24 bytes/],
+    ['negative dim', (_t, e) => e.tensor(new Float32Array(0), [-1]), 'tensor.shape[0]', /-1: must be a non-negative integer/],
+    ['fractional dim', (_t, e) => e.tensor(new Float32Array(0), [1.5]), 'tensor.shape[0]', /1\.5/],
+    ['dtype mismatch', (_t, e) => e.tensor(new Int32Array(1), [1], 'f32'), 'tensor.data', /Int32Array.*does not carry dtype f32/],
+    ['quantized row length', (_t, e) => e.tensor(new Uint8Array(34), [1, 16], 'q8_0'), 'tensor.shape', /multiple of 32/],
+    ['permute axes', (t) => t([2, 3]).permute([0, 0]), 'permute.axes', /permutation of 0\.\.1/],
+    ['slice range', (t) => t([2, 3]).slice(1, 5), 'slice.end', /5: must be an integer in \[1, 2\]/],
+    ['reshape count', (t) => t([2, 3]).reshape([4]), 'reshape.shape', /must have 6 elements/],
+  ];
+  for (const [name, fn, argument, message] of cases) {
+    it(name, async () => {
+      const { engine } = await simulatedEngine();
+      const t = (shape: number[]) => engine.tensor(new Float32Array(shape.reduce((a, b) => a * b, 1)), shape);
+      const error = caught(() => fn(t, engine));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      if (!(error instanceof InvalidArgumentError)) return;
+      expect(error.argument).toBe(argument);
+      expect(error.message).toMatch(message);
+    });
+  }
+
+  const opCases: Array<[string, (t: (shape: number[]) => Tensor) => Op<Tensor>, string, RegExp]> = [
+    ['matmul inner dims', (t) => ({ op: 'matmul', a: t([2, 3]), b: t([4, 5]) }), 'matmul.b.shape[0]', /4: must equal a.shape\[1\] \(3\)/],
+    ['matmul rank', (t) => ({ op: 'matmul', a: t([2, 3, 4]), b: t([4, 5]) }), 'matmul.a.shape', /must have rank 2/],
+    ['add broadcast', (t) => ({ op: 'add', a: t([2, 3]), b: t([2]) }), 'add.b.shape', /suffix/],
+    ['topK k', (t) => ({ op: 'topK', x: t([2, 3]), k: 4 }), 'topK.k', /4: must be an integer in \[1, 3\]/],
+    ['softmax causal rank', (t) => ({ op: 'softmax', x: t([3]), causal: true }), 'softmax.x.shape', /rank >= 2/],
+    ['attention heads', (t) => ({ op: 'attention', q: t([1, 3, 4]), k: t([2, 2, 4]), v: t([2, 2, 4]), causal: false, scale: undefined }), 'attention.k.shape[1]', /must divide q.shape\[1\] \(3\)/],
+    ['rope odd head dim', (t) => ({ op: 'rope', x: t([1, 1, 3]), positionOffset: 0, base: 10000, mode: 'neox' }), 'rope.x.shape[2]', /must be even/],
+    ['scale NaN', (t) => ({ op: 'scale', x: t([2]), factor: NaN }), 'scale.factor', /finite/],
+    ['cosine dims', (t) => ({ op: 'cosineSimilarity', queries: t([768]), targets: t([10, 384]) }), 'cosineSimilarity.targets.shape[1]', /384: must equal the query dimension \(768\)/],
+  ];
+  for (const [name, build, argument, message] of opCases) {
+    it(name, async () => {
+      const { engine, cpu, gpu } = await simulatedEngine();
+      const t = (shape: number[]) => engine.tensor(new Float32Array(shape.reduce((a, b) => a * b, 1)), shape);
+      const error = await engine.run(build(t)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      if (!(error instanceof InvalidArgumentError)) return;
+      expect(error.argument).toBe(argument);
+      expect(error.message).toMatch(message);
+      expect(cpu.calls + gpu.calls).toBe(0); // rejected before any backend ran
+    });
+  }
+});
