@@ -1,24 +1,30 @@
 import type { Capability, CapableBackend, SupportVerdict } from './backend.ts';
 import type { Op, TensorSpec } from './ops.ts';
-import { opInputs } from './ops.ts';
+import { opInputs, primaryInput } from './ops.ts';
 import { inferOutputs } from './op-info.ts';
 import { numel } from './shape.ts';
 
 /** Checks an op against a capability table and the device's features: the default `supportsOp`. */
 export function checkCapabilities(capabilities: readonly Capability[], features: readonly string[], op: Op<TensorSpec>): SupportVerdict {
-  const inputs = opInputs(op);
-  const first = inputs[0]?.tensor;
-  if (first === undefined) return { ok: false, reason: `${op.op} has no inputs` };
-  const rows = capabilities.filter((c) => c.op === op.op);
-  if (rows.length === 0) return { ok: false, reason: `${op.op} is not implemented` };
-  const row = rows.find((c) => c.dtypes.includes(first.dtype));
+  const first = primaryInput(op);
+  let implemented = false;
+  let row: Capability | undefined;
+  for (const c of capabilities) {
+    if (c.op !== op.op) continue;
+    implemented = true;
+    if (c.dtypes.includes(first.dtype)) {
+      row = c;
+      break;
+    }
+  }
+  if (!implemented) return { ok: false, reason: `${op.op} is not implemented` };
   if (row === undefined) return { ok: false, reason: `${op.op} does not support dtype ${first.dtype}` };
   if (row.requiresFeature !== undefined && !features.includes(row.requiresFeature)) {
     return { ok: false, reason: `${op.op} on ${first.dtype} needs device feature '${row.requiresFeature}'` };
   }
   if (row.maxElements !== undefined) {
     const limit = row.maxElements;
-    const tensors = [...inputs.map((i) => i.tensor), ...inferOutputs(op)];
+    const tensors = [...opInputs(op).map((i) => i.tensor), ...inferOutputs(op)];
     const largest = Math.max(...tensors.map((t) => numel(t.shape)));
     if (largest > limit) return { ok: false, reason: `${op.op} has a tensor of ${largest} elements; the limit is ${limit}` };
   }

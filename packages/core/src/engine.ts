@@ -1,6 +1,6 @@
 // The engine: tensors in, tensors out, each op on the backend the scheduler picks, with transparent fallback.
 import type { BackendHealth, BoundTensor, CapableBackend, DeviceBuffer, PerformanceProfile, RunResult } from './backend.ts';
-import { backendSupports } from './capability.ts';
+import { checkCapabilities } from './capability.ts';
 import { monotonicClock, type Clock } from './clock.ts';
 import { byteLengthOf, type DType, type HostArray } from './dtype.ts';
 import { AllBackendsFailedError, BackendError, DeadlineExceededError, DisposedError, errorMessage, InvalidArgumentError, type BackendFailure } from './errors.ts';
@@ -96,6 +96,8 @@ interface BackendState {
   available: boolean;
   unavailableReason: string | undefined;
   profile: PerformanceProfile;
+  /** describe().features, read once at init (capability checks run on every decision). */
+  features: readonly string[];
   lastRecoveryAt: number;
   recovering: boolean;
 }
@@ -141,7 +143,7 @@ export class Engine {
     this.tracker.onTransition = (op, backend, to, rate) => this.telemetry.notice(`circuit-${to}`, backend, `success rate ${rate.toFixed(2)}`, op);
     this.scheduler = new Scheduler(this.costModel, this.tracker, { ...options.scheduler, forceCpu: options.forceCpu ?? false });
     for (const backend of options.backends) {
-      this.states.set(backend.name, { backend, available: false, unavailableReason: 'not initialised', profile: DEFAULT_PROFILES[backend.kind], lastRecoveryAt: -Infinity, recovering: false });
+      this.states.set(backend.name, { backend, available: false, unavailableReason: 'not initialised', profile: DEFAULT_PROFILES[backend.kind], features: [], lastRecoveryAt: -Infinity, recovering: false });
     }
     const backends = new Map(options.backends.map((b) => [b.name, b]));
     this.residency = new Residency(backends, this.clock, (name) => this.states.get(name)?.profile.transferBytesPerMs ?? Infinity);
@@ -191,7 +193,7 @@ export class Engine {
     this.assertLive();
     const spec = this.specOf(op);
     const outputs = inferOutputs(spec);
-    const work = opWork(spec);
+    const work = opWork(spec, outputs);
     const planned = this.scheduler.plan(this.requestFor(spec, work, outputs), strategy ?? this.strategy, true);
     if (!planned.ok) throw new AllBackendsFailedError(op.op, planned.skipped.map((s) => ({ backend: s.backend, error: s.reason })));
     return this.execute(op, spec, outputs, work, planned.plan);
@@ -202,7 +204,7 @@ export class Engine {
     this.assertLive();
     const spec = this.specOf(op);
     const outputs = inferOutputs(spec);
-    const work = opWork(spec);
+    const work = opWork(spec, outputs);
     const planned = this.scheduler.plan(this.requestFor(spec, work, outputs), strategy ?? this.strategy, false);
     if (!planned.ok) throw new AllBackendsFailedError(op.op, planned.skipped.map((s) => ({ backend: s.backend, error: s.reason })));
     return { ...planned.plan, op: op.op, work };
@@ -320,7 +322,7 @@ export class Engine {
           unusable = `${health.state}: ${health.reason}`;
           this.maybeRecover(s);
         } else {
-          const verdict = backendSupports(b, spec);
+          const verdict = b.supportsOp === undefined ? checkCapabilities(b.capabilities, s.features, spec) : b.supportsOp(spec);
           if (!verdict.ok) unusable = verdict.reason;
         }
       }
@@ -480,6 +482,7 @@ export class Engine {
         s.unavailableReason = undefined;
         const d = s.backend.describe();
         s.profile = d.performance ?? DEFAULT_PROFILES[s.backend.kind];
+        s.features = d.features;
         this.telemetry.notice('backend-ready', s.backend.name, d.name);
       } else {
         s.available = false;

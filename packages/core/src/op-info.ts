@@ -170,18 +170,21 @@ export function inferOutputs(op: Op<TensorSpec>): TensorSpec[] {
   }
 }
 
+function rows(t: TensorSpec): number {
+  return t.shape.length <= 1 ? 1 : numel(t.shape) / Math.max(1, lastDim(t));
+}
+
 function bytesOf(t: TensorSpec): number {
   const n = numel(t.shape);
   if (isQuantized(t.dtype)) return (n / QUANT_BLOCK) * (t.dtype === 'q8_0' ? 34 : 18);
   return n * (t.dtype === 'f16' ? 2 : 4);
 }
 
-/** How much work an op is (call after inferOutputs has validated it). */
-export function opWork(op: Op<TensorSpec>): OpWork {
-  const [out] = inferOutputs(op);
+/** How much work an op is; pass inferOutputs' result when you have it (it also validates). */
+export function opWork(op: Op<TensorSpec>, outputs: readonly TensorSpec[] = inferOutputs(op)): OpWork {
+  const [out] = outputs;
   const outBytes = out === undefined ? 0 : bytesOf(out);
   const outElems = out === undefined ? 0 : numel(out.shape);
-  const rows = (t: TensorSpec): number => (t.shape.length <= 1 ? 1 : numel(t.shape) / Math.max(1, lastDim(t)));
   switch (op.op) {
     case 'matmul':
       return { flops: 2 * dim(op.a, 0) * dim(op.a, 1) * dim(op.b, 1), bytes: bytesOf(op.a) + bytesOf(op.b) + outBytes, batch: dim(op.a, 0) };

@@ -252,3 +252,30 @@ export function opInputs<T>(op: Op<T>): Array<{ name: string; tensor: T }> {
   });
   return inputs;
 }
+
+/** The op's first input (the one whose dtype selects the kernel), without allocating. */
+export function primaryInput<T>(op: Op<T>): T {
+  switch (op.op) {
+    case 'matmul':
+    case 'add':
+    case 'mul':
+      return op.a;
+    case 'quantizedMatmul':
+    case 'dequantize':
+    case 'scale':
+    case 'softmax':
+    case 'rmsNorm':
+    case 'rope':
+    case 'silu':
+    case 'topK':
+      return op.x;
+    case 'swiglu':
+      return op.gate;
+    case 'attention':
+      return op.q;
+    case 'cosineSimilarity':
+      return op.queries;
+    case 'spreadActivation':
+      return op.rowPtr;
+  }
+}

@@ -85,6 +85,10 @@ export class Tensor<D extends DType = DType> {
   private readonly host: TensorHost;
   /** Contiguous copy of a non-contiguous view, made once when an op first needs it. */
   contiguousCache: Storage | undefined;
+  /** True when the tensor covers its whole storage in row-major order (no copy needed to bind it). */
+  readonly isContiguous: boolean;
+  /** Number of elements. */
+  readonly size: number;
 
   constructor(host: TensorHost, storage: Storage, dtype: D, shape: readonly number[], strides?: readonly number[], offset = 0) {
     this.host = host;
@@ -93,18 +97,10 @@ export class Tensor<D extends DType = DType> {
     this.shape = Object.freeze([...shape]);
     this.strides = Object.freeze([...(strides ?? contiguousStrides(shape))]);
     this.offset = offset;
-  }
-
-  /** Number of elements. */
-  get size(): number {
-    return numel(this.shape);
-  }
-
-  /** True when the tensor covers its whole storage in row-major order (no copy needed to bind it). */
-  get isContiguous(): boolean {
+    this.size = numel(shape);
     const expected = contiguousStrides(this.shape);
     const stridesMatch = this.shape.every((d, i) => d <= 1 || this.strides[i] === expected[i]);
-    return this.offset === 0 && stridesMatch && byteLengthOf(this.dtype, this.size) === this.storage.byteLength;
+    this.isContiguous = offset === 0 && stridesMatch && byteLengthOf(dtype, this.size) === storage.byteLength;
   }
 
   /** Where the data is now: 'host' and/or backend names. */

@@ -1,7 +1,7 @@
 // Scheduler suite: (1) decision overhead against the time of a 64x64 matmul on each real backend;
 // (2) cost-model accuracy on a synthetic two-backend workload whose true crossover is known, and how many
 // calls it takes to recover when the crossover moves (GPU slower, then faster).
-import { Engine, monotonicClock, type CapableBackend, type Op, type OpWork, type TensorSpec } from '@tandem/core';
+import { CostModel, Engine, monotonicClock, Scheduler, Tracker, type CapableBackend, type Candidate, type Op, type OpWork, type TensorSpec } from '@tandem/core';
 import { ManualClock, SimulatedBackend } from '@tandem/testing';
 import { createEngine } from 'tandem';
 import { progress, type Row, type SuiteResult } from '../report.ts';
@@ -19,6 +19,23 @@ function timeCalls(fn: () => void, reps: number, inner: number): number[] {
     out.push(((monotonicClock() - t0) * 1000) / inner);
   }
   return out;
+}
+
+/** The scheduler's plan() alone, for a 64x64 matmul with a CPU and a GPU candidate, both measured. */
+function planOnlyUs(): { median: number; p99: number } {
+  const costModel = new CostModel();
+  const scheduler = new Scheduler(costModel, new Tracker(monotonicClock));
+  const work: OpWork = { flops: 2 * 64 ** 3, bytes: 3 * 64 * 64 * 4, batch: 64 };
+  const candidate = (name: string, kind: 'cpu' | 'gpu', priorMs: number): Candidate => ({
+    name, kind, priority: kind === 'cpu' ? 10 : 20, unusable: undefined, priorMs, transferMs: 0, requiredBytes: 49152, availableBytes: undefined,
+  });
+  const request = { op: 'matmul', opKey: 'matmul|f32', work, candidates: [candidate('cpu', 'cpu', 0.01), candidate('gpu', 'gpu', 0.1)] };
+  costModel.observe('matmul|f32', 'cpu', work.flops, 0.01, 0.012);
+  costModel.observe('matmul|f32', 'gpu', work.flops, 0.1, 0.15);
+  for (let i = 0; i < 20000; i++) scheduler.plan(request, 'auto', true);
+  const single = stats(timeCalls(() => scheduler.plan(request, 'auto', true), 20000, 1));
+  const batched = stats(timeCalls(() => scheduler.plan(request, 'auto', true), 200, 100));
+  return { median: batched.median, p99: single.p99 };
 }
 
 async function decisionOverhead(rows: Row[], verdicts: string[], backends?: readonly CapableBackend[]): Promise<void> {
@@ -49,7 +66,7 @@ async function decisionOverhead(rows: Row[], verdicts: string[], backends?: read
       decisionShareOfMatmul: decision.median / matmulUs,
     });
     verdicts.push(
-      `decision overhead median ${decision.median.toFixed(2)} us (target < 2), p99 ${decision.p99.toFixed(2)} us (target < 10); ` +
+      `full engine decision (validate + candidates + plan, engine.explain) median ${decision.median.toFixed(2)} us (target < 2), p99 ${decision.p99.toFixed(2)} us (target < 10); ` +
         `${((100 * decision.median) / matmulUs).toFixed(2)}% of a 64x64 matmul on ${status.name} (${matmulUs.toFixed(1)} us; target < 1%)`,
     );
   }
@@ -139,6 +156,9 @@ async function costModelAccuracy(rows: Row[], verdicts: string[]): Promise<void>
 export async function schedulerSuite(): Promise<SuiteResult> {
   const rows: Row[] = [];
   const verdicts: string[] = [];
+  const plan = planOnlyUs();
+  rows.push({ measurement: 'scheduler.plan() alone (2 candidates)', decisionMedianUs: plan.median, decisionP99Us: plan.p99, matmulMedianUs: 0, decisionShareOfMatmul: 0 });
+  verdicts.push(`scheduler.plan() alone: median ${plan.median.toFixed(2)} us, p99 ${plan.p99.toFixed(2)} us`);
   await decisionOverhead(rows, verdicts);
   await costModelAccuracy(rows, verdicts);
   return { suite: 'scheduler', rows, verdicts };

@@ -84,7 +84,8 @@ export interface CostEstimate {
 
 /** Learns per-backend latency from measurements; see the file comment. */
 export class CostModel {
-  private readonly series = new Map<string, Series>();
+  /** opKey -> backend -> series. */
+  private readonly series = new Map<string, Map<string, Series>>();
   private readonly decisions = new Map<string, number>();
   readonly config: CostModelConfig;
 
@@ -106,13 +107,13 @@ export class CostModel {
 
   /** Decisions of (op, dtype) since `backend` was last measured on it (Infinity if never). */
   decisionsSinceMeasured(opKey: string, backend: string): number {
-    const s = this.series.get(`${opKey}|${backend}`);
+    const s = this.series.get(opKey)?.get(backend);
     return s === undefined ? Infinity : this.decisionCount(opKey) - s.lastSampleAt;
   }
 
   /** Predicted time of `backend` on an op of this much work, given the roofline prior for it. */
   estimate(opKey: string, backend: string, flops: number, priorMs: number): CostEstimate {
-    const s = this.series.get(`${opKey}|${backend}`);
+    const s = this.series.get(opKey)?.get(backend);
     if (s === undefined || s.fresh.length === 0) return { ms: priorMs, measured: false };
     const logRatio = interpolate(s.fresh, Math.log2(flops + 1));
     return { ms: priorMs * 2 ** logRatio, measured: true };
@@ -120,11 +121,15 @@ export class CostModel {
 
   /** Records a measured run. */
   observe(opKey: string, backend: string, flops: number, priorMs: number, measuredMs: number): void {
-    const key = `${opKey}|${backend}`;
-    let s = this.series.get(key);
+    let byBackend = this.series.get(opKey);
+    if (byBackend === undefined) {
+      byBackend = new Map();
+      this.series.set(opKey, byBackend);
+    }
+    let s = byBackend.get(backend);
     if (s === undefined) {
       s = new Series();
-      this.series.set(key, s);
+      byBackend.set(backend, s);
     }
     const logWork = Math.log2(flops + 1);
     const logRatio = Math.log2(Math.max(measuredMs, 1e-6) / Math.max(priorMs, 1e-9));
@@ -144,12 +149,12 @@ export class CostModel {
 
   /** Measurements recorded for (op, dtype, backend). */
   sampleCount(opKey: string, backend: string): number {
-    return this.series.get(`${opKey}|${backend}`)?.samples ?? 0;
+    return this.series.get(opKey)?.get(backend)?.samples ?? 0;
   }
 
   /** Forgets everything measured for a backend (e.g. after it re-acquired a new device). */
   forget(backend: string): void {
-    for (const key of [...this.series.keys()]) if (key.endsWith(`|${backend}`)) this.series.delete(key);
+    for (const byBackend of this.series.values()) byBackend.delete(backend);
   }
 
   private detectRegimeChange(s: Series, logWork: number, logRatio: number): void {

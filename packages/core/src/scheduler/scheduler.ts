@@ -51,7 +51,8 @@ export class Scheduler {
   readonly config: SchedulerConfig;
   private readonly costModel: CostModel;
   private readonly tracker: Tracker;
-  private readonly buckets = new Map<string, BucketState>();
+  /** opKey -> size bucket -> the backend that bucket is on (for hysteresis). */
+  private readonly buckets = new Map<string, Map<number, BucketState>>();
 
   constructor(costModel: CostModel, tracker: Tracker, config: Partial<SchedulerConfig> = {}) {
     this.costModel = costModel;
@@ -88,12 +89,7 @@ export class Scheduler {
     }
     if (eligible.length === 0 && circuitOpen.length === 0) return { ok: false, skipped };
 
-    const flops = req.work.flops;
-    const cost = (c: Candidate): Costed => {
-      const e = this.costModel.estimate(req.opKey, c.name, flops, c.priorMs);
-      return { c, ms: e.ms + c.transferMs, measured: e.measured };
-    };
-    const costed = eligible.map(cost).sort(byCostThenPriority);
+    const costed = eligible.map((c) => this.cost(req, c)).sort(byCostThenPriority);
     const costsMs: Record<string, number> = {};
     for (const x of costed) costsMs[x.c.name] = x.ms;
     if (commit) this.costModel.tick(req.opKey);
@@ -103,7 +99,7 @@ export class Scheduler {
     let probe = false;
     if (costed.length === 0) {
       // Every eligible backend has an open circuit: try them anyway rather than fail the call.
-      const lastResort = circuitOpen.map(cost).sort(byCostThenPriority);
+      const lastResort = circuitOpen.map((c) => this.cost(req, c)).sort(byCostThenPriority);
       chosen = lastResort[0];
       reason = circuitReason ?? { kind: 'cpu-fallback', why: 'every backend has an open circuit' };
     } else if (typeof strategy === 'object') {
@@ -141,16 +137,21 @@ export class Scheduler {
     return { ok: true, plan: { selection, fallbacks, skipped, costsMs, probe } };
   }
 
+  private cost(req: ScheduleRequest, c: Candidate): Costed {
+    const e = this.costModel.estimate(req.opKey, c.name, req.work.flops, c.priorMs);
+    return { c, ms: e.ms + c.transferMs, measured: e.measured };
+  }
+
   private chooseAuto(
     req: ScheduleRequest,
     costed: readonly Costed[],
     costsMs: Readonly<Record<string, number>>,
     commit: boolean,
   ): { chosen: Costed | undefined; reason: SelectionReason; probe: boolean } {
+    // gpuMinBatchSize is a prior: it applies to a GPU only until that GPU has been measured on this op.
     const hasCpu = costed.some((x) => x.c.kind === 'cpu');
-    const belowMinBatch = (x: Costed): boolean =>
-      x.c.kind === 'gpu' && hasCpu && req.work.batch < this.config.gpuMinBatchSize && this.costModel.sampleCount(req.opKey, x.c.name) === 0;
-    const pool = costed.filter((x) => !belowMinBatch(x));
+    const smallBatch = hasCpu && req.work.batch < this.config.gpuMinBatchSize;
+    const pool = smallBatch ? costed.filter((x) => x.c.kind !== 'gpu' || this.costModel.sampleCount(req.opKey, x.c.name) > 0) : costed;
     const best = pool[0];
     if (best === undefined) return { chosen: undefined, reason: { kind: 'cpu-fallback', why: 'no backend' }, probe: false };
     const measured = pool.every((x) => x.measured);
@@ -163,10 +164,15 @@ export class Scheduler {
     }
 
     // Hysteresis per size bucket: switch at once for a big win, or after a streak of smaller ones.
-    const bucketKey = `${req.opKey}|${Math.floor(Math.log2(req.work.flops + 1) * 2)}`;
+    const bucketId = Math.floor(Math.log2(req.work.flops + 1) * 2);
+    let opBuckets = this.buckets.get(req.opKey);
+    if (opBuckets === undefined) {
+      opBuckets = new Map();
+      this.buckets.set(req.opKey, opBuckets);
+    }
     let chosen = best;
     let reason: SelectionReason = { kind: 'cost-model', costsMs, measured };
-    const state = this.buckets.get(bucketKey);
+    const state = opBuckets.get(bucketId);
     const current = state === undefined ? undefined : pool.find((x) => x.c.name === state.current);
     if (state !== undefined && current !== undefined && current !== best) {
       const bigWin = current.ms >= best.ms * this.config.gpuSpeedupThreshold;
@@ -178,7 +184,7 @@ export class Scheduler {
       }
     }
     if (commit) {
-      if (state === undefined || state.current !== chosen.c.name) this.buckets.set(bucketKey, { current: chosen.c.name, streak: 0 });
+      if (state === undefined || state.current !== chosen.c.name) opBuckets.set(bucketId, { current: chosen.c.name, streak: 0 });
       else if (chosen === best) state.streak = 0;
     }
 

@@ -74,7 +74,8 @@ class Entry {
 
 /** Tracks outcomes per (op, backend) and decides whether a backend may be called. */
 export class Tracker {
-  private readonly entries = new Map<string, Entry>();
+  /** op -> backend -> entry. */
+  private readonly entries = new Map<string, Map<string, Entry>>();
   readonly config: TrackerConfig;
   private readonly clock: Clock;
   /** Called when a circuit changes state, for telemetry. */
@@ -87,7 +88,7 @@ export class Tracker {
 
   /** Circuit state for (op, backend), moving open -> half-open when the cool-down has passed. */
   state(op: string, backend: string): CircuitState {
-    const e = this.entries.get(`${op}|${backend}`);
+    const e = this.entries.get(op)?.get(backend);
     if (e === undefined) return 'closed';
     if (e.state === 'open' && this.clock() - e.openedAt >= this.config.coolDownMs) this.transition(op, backend, e, 'half-open');
     return e.state;
@@ -96,7 +97,7 @@ export class Tracker {
   /** Whether a call may go to (op, backend) now; a half-open circuit admits one probe and marks it taken. */
   admit(op: string, backend: string): Admission {
     const state = this.state(op, backend);
-    const e = this.entries.get(`${op}|${backend}`);
+    const e = this.entries.get(op)?.get(backend);
     if (e === undefined || state === 'closed') return { admitted: true, probe: false };
     if (state === 'half-open' && !e.probeInFlight) {
       e.probeInFlight = true;
@@ -110,13 +111,13 @@ export class Tracker {
   wouldAdmit(op: string, backend: string): boolean {
     const state = this.state(op, backend);
     if (state === 'closed') return true;
-    const e = this.entries.get(`${op}|${backend}`);
+    const e = this.entries.get(op)?.get(backend);
     return state === 'half-open' && e !== undefined && !e.probeInFlight;
   }
 
   /** Success rate of (op, backend) over the recent window. */
   successRate(op: string, backend: string): number {
-    return this.entries.get(`${op}|${backend}`)?.successRate() ?? 1;
+    return this.entries.get(op)?.get(backend)?.successRate() ?? 1;
   }
 
   /** Records the outcome of a call that admit() let through. */
@@ -150,8 +151,9 @@ export class Tracker {
 
   /** Stats of every (op, backend) seen. */
   stats(): TrackerStats[] {
-    return [...this.entries.entries()].map(([key, e]) => {
-      const [op = '', backend = ''] = key.split('|');
+    const all: Array<[string, string, Entry]> = [];
+    for (const [op, byBackend] of this.entries) for (const [backend, e] of byBackend) all.push([op, backend, e]);
+    return all.map(([op, backend, e]) => {
       const sorted = [...e.latencies].sort((a, b) => a - b);
       return {
         op,
@@ -167,11 +169,15 @@ export class Tracker {
   }
 
   private entry(op: string, backend: string): Entry {
-    const key = `${op}|${backend}`;
-    let e = this.entries.get(key);
+    let byBackend = this.entries.get(op);
+    if (byBackend === undefined) {
+      byBackend = new Map();
+      this.entries.set(op, byBackend);
+    }
+    let e = byBackend.get(backend);
     if (e === undefined) {
       e = new Entry();
-      this.entries.set(key, e);
+      byBackend.set(backend, e);
     }
     return e;
   }
