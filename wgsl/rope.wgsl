@@ -1,8 +1,7 @@
 // rope: rotary position embedding on x [seq, heads, head_dim]; token s has position position_offset + s.
 // Pair i (0 <= i < head_dim / 2) rotates by angle pos * base^(-2i / head_dim):
 //   interleaved (ggml 'normal'): dimensions (2i, 2i + 1);  neox: dimensions (i, i + head_dim / 2).
-// One invocation per pair. Angles are range-reduced to [-pi, pi] before sin/cos (WGSL only bounds
-// their error there).
+// One invocation per pair. sin and cos are computed in-shader to ~1 ulp (see sin_cos).
 //
 // Bindings (group 0):
 //   @binding(0) x       storage, read        array<f32>  input [seq, heads, head_dim]
@@ -26,10 +25,26 @@ override WG: u32 = 256u;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 @group(0) @binding(2) var<uniform> params: Params;
 
-// 2*pi split in two (Cody-Waite): TWO_PI_HI has few mantissa bits so k * TWO_PI_HI is exact.
-const TWO_PI_HI: f32 = 6.28125;
-const TWO_PI_LO: f32 = 0.0019353071795864769;
-const INV_TWO_PI: f32 = 0.15915494309189535;
+// pi/2 split in three (Cody-Waite): PIO2_1 has few mantissa bits so k * PIO2_1 is exact for |k| < 2^16.
+const PIO2_1: f32 = 1.5703125;
+const PIO2_2: f32 = 4.837512969970703125e-4;
+const PIO2_3: f32 = 7.54978995489188216e-8;
+const TWO_OVER_PI: f32 = 0.6366197723675814;
+
+// (sin, cos) of an angle to about 1 ulp: range-reduced to [-pi/4, pi/4] and evaluated by polynomials
+// (cephes sinf/cosf), because WGSL only bounds sin/cos to 2^-11 absolute error and software GPUs use that.
+fn sin_cos(angle: f32) -> vec2<f32> {
+  let k = round(angle * TWO_OVER_PI);
+  let r = ((angle - k * PIO2_1) - k * PIO2_2) - k * PIO2_3;
+  let z = r * r;
+  let s = r + r * z * (-1.6666654611e-1 + z * (8.3321608736e-3 + z * -1.9515295891e-4));
+  let c = 1.0 - 0.5 * z + z * z * (4.166664568298827e-2 + z * (-1.388731625493765e-3 + z * 2.443315711809948e-5));
+  let quadrant = i32(k) & 3;
+  if (quadrant == 0) { return vec2<f32>(s, c); }
+  if (quadrant == 1) { return vec2<f32>(c, -s); }
+  if (quadrant == 2) { return vec2<f32>(-s, -c); }
+  return vec2<f32>(-c, s);
+}
 
 @compute @workgroup_size(WG)
 fn main(
@@ -52,10 +67,9 @@ fn main(
   let pos = f32(params.position_offset + s);
   let freq = exp2(-f32(2u * i) / f32(params.head_dim) * params.log2_base);
   let angle = pos * freq;
-  let k = round(angle * INV_TWO_PI);
-  let reduced = (angle - k * TWO_PI_HI) - k * TWO_PI_LO;
-  let c = cos(reduced);
-  let sn = sin(reduced);
+  let sc = sin_cos(angle);
+  let sn = sc.x;
+  let c = sc.y;
   let x0 = x[i0];
   let x1 = x[i1];
   out[i0] = x0 * c - x1 * sn;

@@ -1,1 +1,8 @@
-export {};
+// @tandem/webgpu: the WebGPU backend. Host-neutral: Node's dawn.node setup lives in '@tandem/webgpu/node'.
+/// <reference types="@webgpu/types" />
+export { WebGpuBackend, type GpuSource, type WebGpuBackendOptions, type WebGpuDeviceDescription } from './backend.ts';
+export { WEBGPU_CAPABILITIES } from './capabilities.ts';
+export { directWaiter, type GpuWaiter } from './waiter.ts';
+export { ALL_KERNELS } from './kernels.ts';
+export type { KernelSpec, BindingSpec, ParamSpec } from './kernel-spec.ts';
+export { WGSL_SOURCES, type ShaderName } from './wgsl-sources.generated.ts';

@@ -1,0 +1,66 @@
+// Runs one resolved op on a device: allocates its outputs from the pool, plans and encodes it, submits, and
+// waits for completion inside guarded() (so failures come out as BackendErrors and nothing leaks).
+import { monotonicClock, type Op, type TensorSpec } from '@tandem/core';
+import type { DeviceContext } from './device-context.ts';
+import { deviceByteLength } from './device-layout.ts';
+import { encodeAndSubmit, hasDispatch } from './encode.ts';
+import { MAP_READ_MODE, TENSOR_USAGE } from './gpu-constants.ts';
+import { guarded } from './guarded.ts';
+import { planOp } from './ops/plan-op.ts';
+import type { DeviceTensor, DispatchStep, PlanContext } from './plan.ts';
+import { TimestampPair } from './timestamps.ts';
+
+/** The outputs of an executed op and the time it took. */
+export interface ExecutedOp {
+  /** One resident tensor per output spec (pooled buffers now owned by the caller). */
+  readonly outputs: readonly DeviceTensor[];
+  /** Kernel time from timestamps when available and plausible, else wall time around submit + completion. */
+  readonly kernelMs: number;
+}
+
+/** Executes `op` (inputs already resolved to this context's buffers) into new outputs. */
+export async function executeOp(ctx: DeviceContext, op: Op<DeviceTensor>, outputs: readonly TensorSpec[]): Promise<ExecutedOp> {
+  const allocated: GPUBuffer[] = [];
+  const transient: GPUBuffer[] = [];
+  const dispatched: DispatchStep[] = [];
+  const timer: { pair?: TimestampPair } = {};
+  const requestedBytes = outputs.reduce((sum, spec) => sum + deviceByteLength(spec), 0);
+  const started = monotonicClock();
+  const outTensors = await guarded(
+    ctx,
+    { what: op.op, requestedBytes },
+    () => {
+      const outs = outputs.map((spec): DeviceTensor => {
+        const gpu = ctx.pool.acquire(deviceByteLength(spec), TENSOR_USAGE);
+        allocated.push(gpu);
+        return { dtype: spec.dtype, shape: spec.shape, gpu };
+      });
+      const planContext: PlanContext = {
+        limits: ctx.limits,
+        scratch: (bytes) => {
+          const gpu = ctx.pool.acquire(bytes, TENSOR_USAGE);
+          transient.push(gpu);
+          return gpu;
+        },
+      };
+      const steps = planOp(op, outs, planContext);
+      dispatched.push(...steps.flatMap((step) => (step.kind === 'dispatch' ? [step] : [])));
+      if (ctx.timestamps && hasDispatch(steps)) timer.pair = new TimestampPair(ctx);
+      transient.push(...encodeAndSubmit(ctx, steps, op.op, timer.pair));
+      return outs;
+    },
+    () => (timer.pair !== undefined ? timer.pair.readback.mapAsync(MAP_READ_MODE, 0, 16) : ctx.device.queue.onSubmittedWorkDone()),
+    () => {
+      for (const gpu of [...allocated, ...transient]) gpu.destroy();
+      timer.pair?.discard();
+      // A pipeline that failed to build stays invalid: rebuild this run's pipelines next time.
+      for (const step of dispatched) ctx.pipelines.forget(step.spec, step.overrides);
+    },
+  );
+  const wallMs = monotonicClock() - started;
+  const measured = timer.pair?.readMs();
+  timer.pair?.release();
+  for (const gpu of transient) ctx.pool.release(gpu);
+  // Timestamps can be quantized (browsers) or missing; never report more than the wall time around the op.
+  return { outputs: outTensors, kernelMs: measured !== undefined && measured <= wallMs ? measured : wallMs };
+}
