@@ -1,12 +1,12 @@
 import { Engine, errorMessage, type CapableBackend, type EngineOptions } from '@tandem/core';
-import { DEFAULT_BACKENDS, type BackendFactory } from './default-backends.ts';
+import type { BackendFactory } from './default-backends.ts';
 import { forceCpuFromEnv } from './env.ts';
 
 /** createEngine options: EngineOptions with `backends` optional (defaults to what the environment has). */
 export interface CreateEngineOptions extends Omit<EngineOptions, 'backends'> {
   /** Backends to use instead of the defaults. */
   readonly backends?: readonly CapableBackend[];
-  /** Factories to try instead of DEFAULT_BACKENDS (ignored when `backends` is given). */
+  /** Factories to try instead of this host's defaults (ignored when `backends` is given). */
   readonly factories?: readonly BackendFactory[];
 }
 
@@ -19,15 +19,15 @@ export interface FactoryFailure {
 }
 
 /**
- * An engine over the backends present in this environment, initialised and ready.
+ * An engine over the backends `defaults` can build here (or `options.backends`), initialised and ready.
  * TANDEM_FORCE_CPU=1 in Node (or `forceCpu: true`) keeps every op on the CPU.
  */
-export async function createEngine(options: CreateEngineOptions = {}): Promise<Engine> {
+export async function createEngineWith(defaults: readonly BackendFactory[], options: CreateEngineOptions = {}): Promise<Engine> {
   const failures: FactoryFailure[] = [];
   let backends = options.backends;
   if (backends === undefined) {
     const built = await Promise.all(
-      (options.factories ?? DEFAULT_BACKENDS).map(async (f) => {
+      (options.factories ?? defaults).map(async (f) => {
         try {
           return await f.create();
         } catch (error) {

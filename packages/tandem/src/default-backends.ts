@@ -1,5 +1,7 @@
-// The composition root: which backends a default engine gets. Each entry is a lazy factory, so a host that
-// lacks a backend (no WebGPU, no ROCm toolchain) never loads its code; a factory that throws is reported, not fatal.
+/// <reference types="@webgpu/types" />
+// Which backends a default engine gets in a browser or worker. Each entry is a lazy factory, so a host
+// that lacks a backend never loads its code; a factory that throws is reported as a notice, not fatal.
+// Node has its own list in node-backends.ts (Dawn instead of navigator.gpu, plus ROCm).
 import type { CapableBackend } from '@tandem/core';
 import { ReferenceBackend } from '@tandem/reference';
 
@@ -11,7 +13,31 @@ export interface BackendFactory {
   readonly create: () => Promise<CapableBackend>;
 }
 
-/** Backends in preference order; the reference (plain TypeScript) is always last, as the answer of last resort. */
-export const DEFAULT_BACKENDS: readonly BackendFactory[] = [
-  { name: 'reference', create: async () => new ReferenceBackend() },
+/** navigator.gpu when the page or worker has WebGPU. */
+function navigatorGpu(): GPU | undefined {
+  const nav: unknown = Reflect.get(globalThis, 'navigator');
+  if (typeof nav !== 'object' || nav === null || !('gpu' in nav)) return undefined;
+  const gpu: unknown = nav.gpu;
+  return isGpu(gpu) ? gpu : undefined;
+}
+
+function isGpu(value: unknown): value is GPU {
+  return typeof value === 'object' && value !== null && 'requestAdapter' in value && typeof value.requestAdapter === 'function';
+}
+
+/** The reference backend: plain TypeScript, always present, the answer of last resort. */
+export const REFERENCE_FACTORY: BackendFactory = { name: 'reference', create: async () => new ReferenceBackend() };
+
+/** Backends for browsers and workers, in preference order. */
+export const BROWSER_BACKENDS: readonly BackendFactory[] = [
+  {
+    name: 'webgpu',
+    create: async () => {
+      const gpu = navigatorGpu();
+      if (gpu === undefined) throw new Error('navigator.gpu is not available in this browser or context');
+      const { WebGpuBackend } = await import('@tandem/webgpu');
+      return new WebGpuBackend({ gpu });
+    },
+  },
+  REFERENCE_FACTORY,
 ];
