@@ -21,3 +21,5 @@ export * from './telemetry/ring.ts';
 export * from './telemetry/telemetry.ts';
 export * from './telemetry/chrome-trace.ts';
 export * from './telemetry/prometheus.ts';
+export * from './quant.ts';
+export * from './random.ts';

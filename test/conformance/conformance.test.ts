@@ -1,0 +1,98 @@
+// The conformance suite: every available backend runs every case through the CapableBackend interface, and its
+// outputs are compared with the reference kernels' outputs computed directly (computeReference, not the backend).
+import { backendSupports, DTYPES, inferOutputs, mapOpTensors, OP_KINDS, opInputs, primaryInput, type Op, type TensorSpec } from '@tandem/core';
+import { computeReference, ReferenceBackend, type HostTensor } from '@tandem/reference';
+import { afterAll, describe, expect, it } from 'vitest';
+import { availableBackends } from './backends.ts';
+import { CASES, caseRng } from './cases.ts';
+import { compareOutputs } from './compare.ts';
+import { runCaseOnBackend, specOf } from './run-case.ts';
+
+const backends = await availableBackends();
+
+afterAll(async () => {
+  await Promise.all(backends.map((b) => b.dispose()));
+});
+
+describe('conformance', () => {
+  for (const backend of backends) {
+    for (const c of CASES) {
+      it(`${backend.name} ${c.name}`, async (context) => {
+        const op = c.build(caseRng(c.name));
+        const verdict = backendSupports(backend, specOf(op));
+        if (!verdict.ok) context.skip(`${backend.name} does not support this case: ${verdict.reason}`);
+        const want = computeReference(op);
+        const got = await runCaseOnBackend(backend, op);
+        const comparison = compareOutputs(op, got, want, c.tolerance);
+        expect(comparison.ok, comparison.message).toBe(true);
+      });
+    }
+  }
+});
+
+/** An FNV-1a checksum of each input's bytes. */
+function inputChecksums(op: Op<HostTensor>): number[] {
+  return opInputs(op).map(({ tensor }) => {
+    let hash = 0x811c9dc5;
+    for (const byte of tensor.data) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+    return hash;
+  });
+}
+
+/** `op.input:dtype` for each input of an op. */
+function inputKeys(op: Op<TensorSpec>): string[] {
+  return opInputs(op).map(({ name, tensor }) => `${op.op}.${name}:${tensor.dtype}`);
+}
+
+/** Input dtypes inferOutputs would also accept, changing one input at a time. */
+function acceptedAlternatives(op: Op<TensorSpec>): string[] {
+  const keys: string[] = [];
+  for (const { name } of opInputs(op)) {
+    for (const dtype of DTYPES) {
+      const variant = mapOpTensors(op, (t, n): TensorSpec => (n === name ? { dtype, shape: t.shape } : t));
+      try {
+        inferOutputs(variant);
+        keys.push(`${op.op}.${name}:${dtype}`);
+      } catch {
+        // not accepted: nothing to cover
+      }
+    }
+  }
+  return keys;
+}
+
+describe('conformance case list', () => {
+  const built: Array<Op<HostTensor>> = CASES.map((c) => c.build(caseRng(c.name)));
+  const specs = built.map(specOf);
+
+  it('has unique names', () => {
+    const names = CASES.map((c) => c.name);
+    expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+  });
+
+  it('builds valid, deterministic ops', () => {
+    CASES.forEach((c, i) => {
+      const op = built[i];
+      if (op === undefined) throw new Error(`case ${c.name} did not build`);
+      expect(() => inferOutputs(op), c.name).not.toThrow();
+      expect(inputChecksums(c.build(caseRng(c.name))), c.name).toEqual(inputChecksums(op));
+    });
+  });
+
+  it('covers every op id in OP_KINDS', () => {
+    const covered = new Set(built.map((op) => op.op));
+    expect(OP_KINDS.filter((kind) => !covered.has(kind))).toEqual([]);
+  });
+
+  it("covers every (op, dtype) pair in the reference backend's capability table", () => {
+    const covered = new Set(specs.map((op) => `${op.op}:${primaryInput(op).dtype}`));
+    const listed = new ReferenceBackend().capabilities.flatMap((c) => c.dtypes.map((d) => `${c.op}:${d}`));
+    expect(listed.filter((key) => !covered.has(key))).toEqual([]);
+  });
+
+  it('covers every dtype each input accepts (e.g. q8_0 and q4_0 weights of quantizedMatmul)', () => {
+    const covered = new Set(specs.flatMap(inputKeys));
+    const required = new Set(specs.flatMap(acceptedAlternatives));
+    expect([...required].filter((key) => !covered.has(key))).toEqual([]);
+  });
+});
