@@ -27,12 +27,11 @@ export function machine(): Record<string, string | number> {
   return { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length, memoryGiB: Math.round(os.totalmem() / 2 ** 30) };
 }
 
-/** A markdown table of rows (columns from the first row). */
+/** A markdown table of rows (columns: every key any row has, in first-seen order; blank where a row lacks one). */
 export function markdownTable(rows: readonly Row[]): string {
-  const first = rows[0];
-  if (first === undefined) return '(no rows)';
-  const cols = Object.keys(first);
-  const cell = (v: unknown): string => (typeof v === 'number' ? formatNumber(v) : String(v));
+  if (rows.length === 0) return '(no rows)';
+  const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const cell = (v: unknown): string => (v === undefined ? '' : typeof v === 'number' ? formatNumber(v) : String(v));
   return [`| ${cols.join(' | ')} |`, `| ${cols.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${cols.map((c) => cell(r[c])).join(' | ')} |`)].join('\n');
 }
 

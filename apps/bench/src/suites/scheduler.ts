@@ -157,7 +157,7 @@ export async function schedulerSuite(): Promise<SuiteResult> {
   const rows: Row[] = [];
   const verdicts: string[] = [];
   const plan = planOnlyUs();
-  rows.push({ measurement: 'scheduler.plan() alone (2 candidates)', decisionMedianUs: plan.median, decisionP99Us: plan.p99, matmulMedianUs: 0, decisionShareOfMatmul: 0 });
+  rows.push({ measurement: 'scheduler.plan() alone (2 candidates)', decisionMedianUs: plan.median, decisionP99Us: plan.p99 });
   verdicts.push(`scheduler.plan() alone: median ${plan.median.toFixed(2)} us, p99 ${plan.p99.toFixed(2)} us`);
   await decisionOverhead(rows, verdicts);
   await costModelAccuracy(rows, verdicts);
