@@ -188,15 +188,15 @@ export class Engine {
     return new Tensor(this.host, storage, dt, shape);
   }
 
-  /** Runs one op; resolves with its outputs (topK has two: values, indices). */
-  async run(op: Op<Tensor>, strategy?: Strategy): Promise<Tensor[]> {
+  /** Runs one op; resolves with its outputs (topK has two: values, indices). `label` names it in telemetry. */
+  async run(op: Op<Tensor>, strategy?: Strategy, label?: string): Promise<Tensor[]> {
     this.assertLive();
     const spec = this.specOf(op);
     const outputs = inferOutputs(spec);
     const work = opWork(spec, outputs);
     const planned = this.scheduler.plan(this.requestFor(spec, work, outputs), strategy ?? this.strategy, true);
     if (!planned.ok) throw new AllBackendsFailedError(op.op, planned.skipped.map((s) => ({ backend: s.backend, error: s.reason })));
-    return this.execute(op, spec, outputs, work, planned.plan);
+    return this.execute(op, spec, outputs, work, planned.plan, label);
   }
 
   /** The decision and its reason for an op, without running it or changing what the scheduler learned. */
@@ -348,7 +348,7 @@ export class Engine {
     return { op: spec.op, opKey: `${spec.op}|${dtype}`, work, candidates };
   }
 
-  private async execute(op: Op<Tensor>, spec: Op<TensorSpec>, outputs: readonly TensorSpec[], work: OpWork, plan: SchedulePlan): Promise<Tensor[]> {
+  private async execute(op: Op<Tensor>, spec: Op<TensorSpec>, outputs: readonly TensorSpec[], work: OpWork, plan: SchedulePlan, label: string | undefined): Promise<Tensor[]> {
     const callId = ++this.nextCallId;
     const order = [plan.selection.backend, ...plan.fallbacks];
     const failures: BackendFailure[] = plan.skipped.map((s) => ({ backend: s.backend, error: `skipped: ${s.reason}` }));
@@ -378,7 +378,7 @@ export class Engine {
         this.costModel.observe(opKey, name, work.flops, priorMs, runMs);
         this.tracker.record(op.op, name, true, runMs, probe);
         this.telemetry.recordOp({
-          seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, dtype, shapes, backend: name, reason, ok: true, error: undefined,
+          seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, ok: true, error: undefined,
           startMs, durationMs: this.clock() - startMs, kernelMs: result.kernelMs, estimatedMs, flops: work.flops, bytesMoved: moved.bytes,
         });
         return tensors;
@@ -387,7 +387,7 @@ export class Engine {
         failures.push({ backend: name, error: message });
         this.tracker.record(op.op, name, false, runMs, probe);
         this.telemetry.recordOp({
-          seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, dtype, shapes, backend: name, reason, ok: false, error: message,
+          seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, ok: false, error: message,
           startMs, durationMs: this.clock() - startMs, kernelMs: undefined, estimatedMs, flops: work.flops, bytesMoved: moved.bytes,
         });
         const health = state.backend.health();

@@ -46,7 +46,7 @@ export function toChromeTrace(events: readonly OpEvent[], notices: readonly Noti
   const out: TraceEvent[] = [];
   for (const e of events) {
     out.push({
-      name: e.op,
+      name: e.label === undefined ? e.op : `${e.label} (${e.op})`,
       cat: e.backend,
       ph: 'X',
       ts: Math.round((e.startMs - originMs) * 1000),

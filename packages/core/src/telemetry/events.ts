@@ -12,6 +12,8 @@ export interface OpEvent {
   readonly attempt: number;
   /** Op id. */
   readonly op: OpKind;
+  /** Caller's name for the call (e.g. a graph node, 'layer0.attn.q_proj'), when given. */
+  readonly label: string | undefined;
   /** Dtype of the op's first input. */
   readonly dtype: DType;
   /** Shapes of the inputs, e.g. "64x64, 64x64". */

@@ -5,7 +5,7 @@ import { Telemetry } from './telemetry.ts';
 
 function event(overrides: Partial<OpEvent> = {}): OpEvent {
   return {
-    seq: 1, callId: 1, attempt: 1, op: 'matmul', dtype: 'f32', shapes: '4x4, 4x4', backend: 'wasm',
+    seq: 1, callId: 1, attempt: 1, op: 'matmul', label: undefined, dtype: 'f32', shapes: '4x4, 4x4', backend: 'wasm',
     reason: { kind: 'cost-model', costsMs: { wasm: 0.1 }, measured: true }, ok: true, error: undefined,
     startMs: 10, durationMs: 0.5, kernelMs: 0.4, estimatedMs: 0.45, flops: 128, bytesMoved: 64, ...overrides,
   };
@@ -54,7 +54,7 @@ describe('Telemetry', () => {
   it('exports a Chrome trace with one named track per backend', () => {
     const t = new Telemetry(() => 10);
     t.recordOp(event({ startMs: 12, durationMs: 0.25 }));
-    t.recordOp(event({ backend: 'webgpu', startMs: 13 }));
+    t.recordOp(event({ backend: 'webgpu', startMs: 13, label: 'layer0.q_proj' }));
     t.notice('circuit-open', 'webgpu', 'success rate 0.50', 'matmul');
     const trace = JSON.parse(JSON.stringify(t.toChromeTrace()));
     const names = trace.traceEvents.filter((e: { ph: string }) => e.ph === 'M').map((e: { args: { name: string } }) => e.args.name);
@@ -62,6 +62,7 @@ describe('Telemetry', () => {
     const ops = trace.traceEvents.filter((e: { ph: string }) => e.ph === 'X');
     expect(ops[0]).toMatchObject({ name: 'matmul', cat: 'wasm', ts: 2000, dur: 250, pid: 1 });
     expect(ops[0].args.reason).toMatch(/cost model \(measured\)/);
+    expect(ops[1].name).toBe('layer0.q_proj (matmul)');
     expect(trace.traceEvents.some((e: { ph: string; name: string }) => e.ph === 'i' && e.name === 'circuit-open')).toBe(true);
   });
 
