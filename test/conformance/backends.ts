@@ -2,6 +2,7 @@
 // init() fails (no GPU, no WebGPU adapter, no toolchain) is skipped with a note naming it and the reason.
 import { errorMessage, type CapableBackend } from '@tandem/core';
 import { ReferenceBackend } from '@tandem/reference';
+import { WasmBackend } from '@tandem/wasm';
 import { createNodeWebGpuBackend, useSwiftShader } from '@tandem/webgpu/node';
 
 /** WebGPU through Dawn: on SwiftShader (Debian's chromium) unless TANDEM_TEST_GPU=native picks the machine's GPU. */
@@ -24,6 +25,7 @@ interface Candidate {
 /** One line per backend. */
 const CANDIDATES: readonly Candidate[] = [
   { name: 'reference', create: () => new ReferenceBackend() },
+  { name: 'wasm', create: () => new WasmBackend() },
   { name: 'webgpu', create: webGpu },
 ];
 

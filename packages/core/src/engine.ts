@@ -299,12 +299,13 @@ export class Engine {
     if (this.disposed) throw new DisposedError('engine');
   }
 
+  /** Checks every input is a live Tensor; a Tensor is its own TensorSpec, so the op needs no copy. */
   private specOf(op: Op<Tensor>): Op<TensorSpec> {
-    return mapOpTensors(op, (t, name) => {
-      if (!(t instanceof Tensor)) throw new InvalidArgumentError(`${op.op}.${name}`, typeof t, 'must be a Tensor from engine.tensor() or an op');
-      if (t.disposed) throw new DisposedError(`${op.op}.${name}`);
-      return t;
-    });
+    for (const { name, tensor } of opInputs(op)) {
+      if (!(tensor instanceof Tensor)) throw new InvalidArgumentError(`${op.op}.${name}`, typeof tensor, 'must be a Tensor from engine.tensor() or an op');
+      if (tensor.disposed) throw new DisposedError(`${op.op}.${name}`);
+    }
+    return op;
   }
 
   private requestFor(spec: Op<TensorSpec>, work: OpWork, outputs: readonly TensorSpec[]): { op: string; opKey: string; work: OpWork; candidates: Candidate[] } {

@@ -28,8 +28,18 @@ function isGpu(value: unknown): value is GPU {
 /** The reference backend: plain TypeScript, always present, the answer of last resort. */
 export const REFERENCE_FACTORY: BackendFactory = { name: 'reference', create: async () => new ReferenceBackend() };
 
+/** The WASM-SIMD backend: the CPU, always there; threads when the host allows shared memory. */
+export const WASM_FACTORY: BackendFactory = {
+  name: 'wasm',
+  create: async () => {
+    const { WasmBackend } = await import('@tandem/wasm');
+    return new WasmBackend({ threads: 'auto' });
+  },
+};
+
 /** Backends for browsers and workers, in preference order. */
 export const BROWSER_BACKENDS: readonly BackendFactory[] = [
+  WASM_FACTORY,
   {
     name: 'webgpu',
     create: async () => {

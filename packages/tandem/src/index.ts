@@ -5,7 +5,7 @@ import { BROWSER_BACKENDS } from './default-backends.ts';
 
 export * from '@tandem/core';
 export type { CreateEngineOptions, FactoryFailure } from './create-engine.ts';
-export { BROWSER_BACKENDS, REFERENCE_FACTORY, type BackendFactory } from './default-backends.ts';
+export { BROWSER_BACKENDS, REFERENCE_FACTORY, WASM_FACTORY, type BackendFactory } from './default-backends.ts';
 export { forceCpuFromEnv, readEnv } from './env.ts';
 
 /** An engine over the backends this browser has (WebGPU when navigator.gpu exists, then the CPU ones). */

@@ -5,7 +5,7 @@ import { NODE_BACKENDS } from './node-backends.ts';
 
 export * from '@tandem/core';
 export type { CreateEngineOptions, FactoryFailure } from './create-engine.ts';
-export { REFERENCE_FACTORY, type BackendFactory } from './default-backends.ts';
+export { REFERENCE_FACTORY, WASM_FACTORY, type BackendFactory } from './default-backends.ts';
 export { NODE_BACKENDS } from './node-backends.ts';
 export { forceCpuFromEnv, readEnv } from './env.ts';
 

@@ -1,0 +1,41 @@
+// The host-specific part of loading: Node reads file: URLs with node:fs (fetch cannot), browsers and Vite-built
+// pages fetch the URL Vite rewrote. Everything else in the package is host-neutral.
+
+/** The bytes of a .wasm file, or why they could not be read. */
+export type LoadedBytes = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly reason: string };
+
+/** How to produce the missing files; appended to every "not found" reason. */
+export const BUILD_HINT = 'build the kernels with `npm run build -w @tandem/wasm` (node packages/wasm/scripts/build.mjs)';
+
+/** Reads a .wasm file from a file: URL (Node) or over fetch (browsers); never throws. */
+export async function loadWasmBytes(url: URL): Promise<LoadedBytes> {
+  try {
+    const bytes = url.protocol === 'file:' ? await readFileUrl(url) : await fetchBytes(url);
+    if (bytes === undefined) return { ok: false, reason: `${url.href} not found: ${BUILD_HINT}` };
+    if (!hasWasmMagic(bytes)) return { ok: false, reason: `${url.href} is not a WebAssembly module: ${BUILD_HINT}` };
+    return { ok: true, bytes };
+  } catch (error) {
+    return { ok: false, reason: `${url.href} could not be read (${error instanceof Error ? error.message : String(error)}): ${BUILD_HINT}` };
+  }
+}
+
+async function readFileUrl(url: URL): Promise<Uint8Array | undefined> {
+  const fs = await import('node:fs/promises');
+  try {
+    return new Uint8Array(await fs.readFile(url));
+  } catch (error) {
+    if (error instanceof Error && Reflect.get(error, 'code') === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function fetchBytes(url: URL): Promise<Uint8Array | undefined> {
+  const response = await fetch(url);
+  if (response.status === 404) return undefined;
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+function hasWasmMagic(bytes: Uint8Array): boolean {
+  return bytes[0] === 0x00 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d;
+}

@@ -1,0 +1,253 @@
+// @tandem/wasm's backend: the AssemblyScript kernels behind CapableBackend. Tensors live in one wasm linear memory
+// (WasmHeap); run() passes pointers, so resident tensors are never copied per call. Large matmul, quantized matmul,
+// attention and cosine similarity can split rows across a worker pool over shared memory.
+import {
+  BackendError,
+  byteLengthOf,
+  checkCapabilities,
+  errorMessage,
+  inferOutputs,
+  monotonicClock,
+  numel,
+  opInputs,
+  sameShape,
+  TandemError,
+  type BackendHealth,
+  type BoundTensor,
+  type CapableBackend,
+  type Capability,
+  type Clock,
+  type DeviceBuffer,
+  type DeviceDescription,
+  type InitResult,
+  type Op,
+  type RunResult,
+  type SupportVerdict,
+  type TensorSpec,
+} from '@tandem/core';
+import type { AllocatorStats } from './allocator.ts';
+import { WASM_CAPABILITIES } from './capabilities.ts';
+import { loadKernels, type LoadedKernels, type SimdChoice } from './instantiate.ts';
+import { KernelPool } from './kernel-pool.ts';
+import { KERNEL_NAMES } from './kernels.ts';
+import { LinearMemory, WASM32_LIMIT_BYTES } from './linear-memory.ts';
+import type { DerivedBlock, RunContext } from './run-context.ts';
+import { runOp } from './run-op.ts';
+import { hostThreads } from './spawn-worker.ts';
+import { describeSpec, WasmHeap } from './wasm-heap.ts';
+import { CONTROL_SLOT_BYTES } from './worker-source.ts';
+
+/** Options of a WasmBackend; all optional. */
+export interface WasmBackendOptions {
+  /** 'auto' (default) loads the relaxed-SIMD build when the engine validates it, else plain SIMD. */
+  readonly simd?: SimdChoice;
+  /**
+   * Threads for large matmul / quantized matmul / attention / cosine similarity: 1 (default) runs everything on the
+   * calling thread; n > 1 starts n - 1 workers over shared memory (Node worker_threads; Web Workers in
+   * cross-origin-isolated pages); 'auto' uses the host's hardware threads, at most 8. Where shared memory is not
+   * available the backend runs single-threaded and says why in health().
+   */
+  readonly threads?: number | 'auto';
+  /** Cap on linear memory, bytes (default and most: 4 GiB, the wasm32 limit). */
+  readonly maxMemoryBytes?: number;
+  /** Folder URL (ending in '/') holding the tandem-*.wasm files; default: this package's dist/. */
+  readonly distUrl?: URL;
+  /** Clock for kernelMs (default: performance.now). */
+  readonly clock?: Clock;
+}
+
+/** Backend name, as in telemetry and `{ only: 'wasm' }`. */
+export const WASM_BACKEND_NAME = 'wasm';
+
+/** What init() set up. */
+interface Running {
+  readonly loaded: LoadedKernels;
+  readonly heap: WasmHeap;
+  readonly pool: KernelPool | undefined;
+  /** Why fewer threads run than were asked for, if so. */
+  readonly threadsNote: string | undefined;
+}
+
+/** The CPU backend: WebAssembly SIMD kernels over one linear memory. */
+export class WasmBackend implements CapableBackend {
+  readonly name = WASM_BACKEND_NAME;
+  readonly kind = 'cpu';
+  readonly priority = 10;
+  readonly capabilities: readonly Capability[] = WASM_CAPABILITIES;
+  private readonly options: WasmBackendOptions;
+  private readonly clock: Clock;
+  private running: Running | undefined;
+  private failure: string | undefined;
+  private starting: Promise<InitResult> | undefined;
+
+  constructor(options: WasmBackendOptions = {}) {
+    this.options = options;
+    this.clock = options.clock ?? monotonicClock;
+  }
+
+  /** Loads the kernels; resolves { ok: false, reason } (naming a missing .wasm and the build command) instead of throwing. */
+  init(): Promise<InitResult> {
+    this.starting ??= this.start();
+    return this.starting;
+  }
+
+  private async start(): Promise<InitResult> {
+    const maxBytes = Math.min(WASM32_LIMIT_BYTES, this.options.maxMemoryBytes ?? WASM32_LIMIT_BYTES);
+    const requested = this.options.threads ?? 1;
+    const threads = requested === 'auto' ? Math.min(8, await hostThreads()) : Math.max(1, Math.floor(requested));
+    const result = await loadKernels({ simd: this.options.simd ?? 'auto', threads: threads > 1, maxBytes, distUrl: this.options.distUrl });
+    if (!result.ok) {
+      this.failure = result.reason;
+      return { ok: false, reason: result.reason };
+    }
+    const loaded = result.loaded;
+    const heap = new WasmHeap(this.name, new LinearMemory(loaded.memory, loaded.maxBytes), loaded.kernels.heap_base());
+    let pool: KernelPool | undefined;
+    let threadsNote: string | undefined;
+    if (threads > 1 && !loaded.build.threads) {
+      threadsNote = `${threads} threads were requested but this host cannot share wasm memory (no SharedArrayBuffer, or the page is not cross-origin isolated): running on one thread`;
+    } else if (threads > 1) {
+      try {
+        const slots = heap.allocateBlock((threads - 1) * CONTROL_SLOT_BYTES, 'worker control slots');
+        pool = await KernelPool.start(loaded.module, loaded.memory, threads - 1, slots, KERNEL_NAMES);
+      } catch (error) {
+        threadsNote = `the worker pool did not start (${errorMessage(error)}): running on one thread`;
+      }
+    }
+    this.running = { loaded, heap, pool, threadsNote };
+    return { ok: true };
+  }
+
+  /** The build in use, its features ('simd', 'relaxed-simd', 'threads') and memory. */
+  describe(): DeviceDescription {
+    const running = this.running;
+    if (running === undefined) return { name: 'WebAssembly (not loaded)', memoryBytes: WASM32_LIMIT_BYTES, features: [] };
+    const { loaded, heap, pool } = running;
+    const threads = pool?.threads ?? 1;
+    const features = loaded.build.relaxed ? ['simd', 'relaxed-simd'] : ['simd'];
+    if (pool !== undefined) features.push('threads');
+    return {
+      name: `WebAssembly ${loaded.build.relaxed ? 'relaxed SIMD' : 'SIMD128'} (${loaded.build.file}, ${threads} thread${threads === 1 ? '' : 's'})`,
+      memoryBytes: heap.limitBytes,
+      availableMemoryBytes: heap.limitBytes - heap.stats().usedBytes,
+      features,
+      // One Zen 5 core (scripts/bench.ts): ~50 GFLOP/s matmul, ~20-30 GB/s streaming; copies in at ~10 GB/s.
+      performance: { flopsPerMs: 45e6 * (1 + 0.9 * (threads - 1)), bytesPerMs: 15e6, launchMs: 0.005, transferBytesPerMs: 8e6 },
+    };
+  }
+
+  /** The capability table, plus a check that every tensor fits in the wasm32 memory. */
+  supportsOp(op: Op<TensorSpec>): SupportVerdict {
+    const verdict = checkCapabilities(this.capabilities, this.describe().features, op);
+    if (!verdict.ok) return verdict;
+    const limit = this.running?.heap.limitBytes ?? WASM32_LIMIT_BYTES;
+    const tensors = [...opInputs(op).map((i) => ({ name: i.name, spec: i.tensor })), ...inferOutputs(op).map((spec, i) => ({ name: `output ${i}`, spec }))];
+    for (const { name, spec } of tensors) {
+      const bytes = byteLengthOf(spec.dtype, numel(spec.shape));
+      if (bytes > limit) return { ok: false, reason: `${op.op} ${name} ${describeSpec(spec)} needs ${bytes} bytes; wasm32 memory holds at most ${limit}` };
+    }
+    return { ok: true };
+  }
+
+  /** Copies host bytes into a new block of linear memory. */
+  async upload(data: Uint8Array, spec: TensorSpec): Promise<DeviceBuffer> {
+    const { heap } = this.ready();
+    const buffer = heap.allocateBuffer(data.byteLength, `upload of ${describeSpec(spec)}`);
+    heap.write(buffer, data);
+    return buffer;
+  }
+
+  /** Copies a buffer out of linear memory. */
+  async download(buffer: DeviceBuffer): Promise<Uint8Array> {
+    return this.ready().heap.read(buffer);
+  }
+
+  /** Returns a buffer's block to the allocator; unknown or foreign buffers are ignored. */
+  free(buffer: DeviceBuffer): void {
+    this.running?.heap.free(buffer);
+  }
+
+  /** Runs one op on resident inputs; kernelMs covers the kernel calls (f16 conversions and thread hand-offs included), not allocation. */
+  async run(op: Op<BoundTensor>, outputs: readonly TensorSpec[]): Promise<RunResult> {
+    const { loaded, heap, pool } = this.ready();
+    const kernels = loaded.kernels;
+    const expected = inferOutputs(op);
+    if (expected.length !== outputs.length || expected.some((e, i) => e.dtype !== outputs[i]?.dtype || !sameShape(e.shape, outputs[i]?.shape ?? []))) {
+      throw new BackendError('BAD_OUTPUTS', this.name, `${op.op}: outputs ${outputs.map(describeSpec).join(', ')} do not match the op (${expected.map(describeSpec).join(', ')})`);
+    }
+    const results: DeviceBuffer[] = [];
+    const scratch: number[] = [];
+    const created: DerivedBlock[] = [];
+    try {
+      for (const [i, spec] of outputs.entries()) {
+        results.push(heap.allocateBuffer(byteLengthOf(spec.dtype, numel(spec.shape)), `${op.op} output ${i} ${describeSpec(spec)}`));
+      }
+      const context: RunContext = {
+        kernels,
+        threads: pool?.threads ?? 1,
+        parallel: (calls) => {
+          if (pool !== undefined && calls.length > 1) return pool.run(kernels, calls);
+          for (const call of calls) kernels.invoke(call);
+          return Promise.resolve();
+        },
+        pointer: (tensor) => heap.inputPointer(op.op, tensor),
+        scratch: (bytes, what) => {
+          const pointer = heap.allocateBlock(bytes, `${op.op} scratch (${what})`);
+          scratch.push(pointer);
+          return pointer;
+        },
+        derived: (tensor, tag, bytes) => {
+          const block = heap.derived(tensor, tag, bytes);
+          if (block !== undefined && !block.ready) created.push(block);
+          return block;
+        },
+      };
+      const pointers = results.map((b) => heap.pointerOf(b));
+      const t0 = this.clock();
+      if (outputs.some((o) => numel(o.shape) > 0)) await runOp(op, pointers, context);
+      const kernelMs = this.clock() - t0;
+      heap.settleDerived(created, true);
+      return { outputs: results, kernelMs };
+    } catch (error) {
+      for (const b of results) heap.free(b);
+      heap.settleDerived(created, false);
+      if (error instanceof TandemError) throw error;
+      throw new BackendError('KERNEL_FAILED', this.name, `${op.op} failed: ${errorMessage(error)}`, { cause: error });
+    } finally {
+      for (const pointer of scratch) heap.releaseBlock(pointer);
+    }
+  }
+
+  /** Healthy once loaded; degraded when fewer threads run than were asked for; unavailable before init or after a failed one. */
+  health(): BackendHealth {
+    const running = this.running;
+    if (running === undefined) return { state: 'unavailable', reason: this.failure ?? 'init() has not run' };
+    return running.threadsNote === undefined ? { state: 'healthy' } : { state: 'degraded', reason: running.threadsNote };
+  }
+
+  /** Drops every buffer, the workers and the module; init() may be called again. */
+  async dispose(): Promise<void> {
+    this.running?.pool?.terminate();
+    this.running = undefined;
+    this.starting = undefined;
+    this.failure = 'disposed';
+  }
+
+  /** Threads in use and how many ops ran split across them (tests, diagnostics). */
+  threadStats(): { threads: number; parallelOps: number } {
+    const pool = this.running?.pool;
+    return { threads: pool?.threads ?? 1, parallelOps: pool?.parallelOps ?? 0 };
+  }
+
+  /** Allocator counters (tests, diagnostics). */
+  memoryStats(): AllocatorStats | undefined {
+    return this.running?.heap.stats();
+  }
+
+  private ready(): Running {
+    if (this.running === undefined) {
+      throw new BackendError('NOT_INITIALIZED', this.name, this.failure === undefined ? 'init() has not succeeded' : `unavailable: ${this.failure}`);
+    }
+    return this.running;
+  }
+}
