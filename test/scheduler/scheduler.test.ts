@@ -38,6 +38,8 @@ describe('auto: cost model', () => {
     const w = engine.tensor(new Float32Array(4096 * 4096), [4096, 4096]);
     const first = engine.explain({ op: 'matmul', a: x, b: w });
     expect(first.selection).toMatchObject({ backend: 'cpu', reason: { kind: 'below-min-batch', batch: 8, minBatch: 64 } });
+    await engine.run({ op: 'matmul', a: x, b: w }, { only: 'gpu' }); // warm-up run: timed, not learned from
+    expect(engine.explain({ op: 'matmul', a: x, b: w }).selection.reason.kind).toBe('below-min-batch');
     await engine.run({ op: 'matmul', a: x, b: w }, { only: 'gpu' });
     const after = engine.explain({ op: 'matmul', a: x, b: w });
     expect(after.selection.backend).toBe('gpu');
@@ -109,7 +111,7 @@ describe('auto: hysteresis and exploration', () => {
     const far = await twoCpus({ a: 1, b: 10 });
     const y = square(far.engine, 32);
     for (let i = 0; i < 200; i++) await far.engine.matmul(y, y);
-    expect(far.b.calls).toBeLessThanOrEqual(1); // measured once (unmeasured), never again
+    expect(far.b.calls).toBeLessThanOrEqual(2); // a warm-up run and one learned run, never again
   });
 });
 
@@ -282,3 +284,20 @@ describe('init failures', () => {
 });
 
 export type { OpWork };
+
+describe('fallback-only backends', () => {
+  it('are never chosen while another backend can run the op, but answer when it fails', async () => {
+    const clock = new ManualClock();
+    const oracle = new SimulatedBackend({ name: 'oracle', kind: 'cpu', latencyMs: () => 0.001, clock, fallbackOnly: true });
+    let failing = false;
+    const cpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: () => 1, clock }), () => (failing ? 'reject' : undefined));
+    const { engine } = await simulatedEngine({ backends: [cpu, oracle], clock: clock.clock });
+    const x = square(engine, 16);
+    for (let i = 0; i < 100; i++) await engine.matmul(x, x); // the oracle would be 1000x faster: still not chosen
+    expect(oracle.calls).toBe(0);
+    expect(engine.explain({ op: 'matmul', a: x, b: x }).fallbacks).toEqual(['oracle']);
+    failing = true;
+    await engine.matmul(x, x);
+    expect(oracle.calls).toBe(1);
+  });
+});

@@ -19,6 +19,9 @@ async function main(): Promise<void> {
   for (const b of engine.backends()) {
     console.log(`  ${b.name.padEnd(10)} ${b.kind}  ${b.available ? `ready: ${b.device ?? ''}` : `unavailable: ${b.unavailableReason ?? ''}`}`);
   }
+  if (!engine.backends().some((b) => b.kind === 'gpu' && b.available) && process.env['TANDEM_WEBGPU'] === undefined) {
+    console.log('  (no GPU here: TANDEM_WEBGPU=swiftshader npm start adds a software WebGPU, which the scheduler learns to avoid)');
+  }
 
   const steps: Array<[string, () => Promise<Tensor[]>]> = [];
   for (const n of [8, 64, 256]) {

@@ -89,6 +89,8 @@ export interface CapableBackend {
   readonly kind: BackendKind;
   /** Lower runs first among equals (tie-break and fallback order). */
   readonly priority: number;
+  /** Never chosen by a strategy: tried only when no other backend can take the op or all of them failed (the reference). */
+  readonly fallbackOnly?: boolean;
   /** Ops and dtypes this backend implements, as data. */
   readonly capabilities: readonly Capability[];
   /** Acquires the device; resolves { ok: false, reason } instead of throwing when it can't. */

@@ -344,7 +344,7 @@ export class Engine {
       }
       const priorMs = (unusable === undefined ? b.estimateCost?.(spec, work) : undefined) ?? rooflineMs(work, s.profile);
       const availableBytes = unusable === undefined ? b.describe().availableMemoryBytes : undefined;
-      candidates.push({ name: b.name, kind: b.kind, priority: b.priority, unusable, priorMs, transferMs, requiredBytes: missing + outBytes, availableBytes });
+      candidates.push({ name: b.name, kind: b.kind, priority: b.priority, fallbackOnly: b.fallbackOnly ?? false, unusable, priorMs, transferMs, requiredBytes: missing + outBytes, availableBytes });
     }
     return { op: spec.op, opKey: `${spec.op}|${dtype}`, work, candidates };
   }

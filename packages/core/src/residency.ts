@@ -8,12 +8,17 @@ import type { TensorSpec } from './ops.ts';
 /** Transfer speed of one backend, bytes per ms: the backend's prior until measured, then a moving average. */
 class Bandwidth {
   private measured: number | undefined;
+  private warmedUp = false;
   constructor(private readonly prior: () => number) {}
   get bytesPerMs(): number {
     return this.measured ?? this.prior();
   }
   observe(bytes: number, ms: number): void {
     if (bytes < 4096) return; // tiny copies measure call overhead, not bandwidth
+    if (!this.warmedUp) {
+      this.warmedUp = true; // the first copy also pays for allocation and memory growth
+      return;
+    }
     const sample = bytes / Math.max(ms, 1e-3);
     this.measured = this.measured === undefined ? sample : 0.8 * this.measured + 0.2 * sample;
   }

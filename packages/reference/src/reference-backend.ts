@@ -42,8 +42,15 @@ export class ReferenceBackend implements CapableBackend {
   readonly priority = 100;
   /** Every op and dtype inferOutputs accepts. */
   readonly capabilities: readonly Capability[] = REFERENCE_CAPABILITIES;
+  /** When true, the scheduler uses it only as the last resort (how default engines register it). */
+  readonly fallbackOnly: boolean;
   private readonly memory = new Map<number, Uint8Array>();
   private nextId = 1;
+
+  /** `fallbackOnly: true` keeps it out of every strategy's choice unless nothing else can run the op. */
+  constructor(options: { fallbackOnly?: boolean } = {}) {
+    this.fallbackOnly = options.fallbackOnly ?? false;
+  }
 
   /** Nothing to acquire. */
   async init(): Promise<InitResult> {

@@ -25,8 +25,8 @@ function isGpu(value: unknown): value is GPU {
   return typeof value === 'object' && value !== null && 'requestAdapter' in value && typeof value.requestAdapter === 'function';
 }
 
-/** The reference backend: plain TypeScript, always present, the answer of last resort. */
-export const REFERENCE_FACTORY: BackendFactory = { name: 'reference', create: async () => new ReferenceBackend() };
+/** The reference backend: plain TypeScript, always present, only the answer of last resort. */
+export const REFERENCE_FACTORY: BackendFactory = { name: 'reference', create: async () => new ReferenceBackend({ fallbackOnly: true }) };
 
 /** The WASM-SIMD backend: the CPU, always there; threads when the host allows shared memory. */
 export const WASM_FACTORY: BackendFactory = {

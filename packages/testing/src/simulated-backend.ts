@@ -33,6 +33,8 @@ export interface SimulatedBackendOptions {
   readonly kind: BackendKind;
   /** Tie-break order (default 50). */
   readonly priority?: number;
+  /** Last resort only (like the reference in a default engine). */
+  readonly fallbackOnly?: boolean;
   /** True time of an op, ms; may change between calls to move the crossover. */
   latencyMs: (op: Op<TensorSpec>, work: OpWork) => number;
   /** The clock the engine reads; run() advances it by the latency. */
@@ -52,6 +54,7 @@ export class SimulatedBackend implements CapableBackend {
   readonly name: string;
   readonly kind: BackendKind;
   readonly priority: number;
+  readonly fallbackOnly: boolean;
   readonly capabilities: readonly Capability[];
   /** Ops run, for assertions. */
   calls = 0;
@@ -64,6 +67,7 @@ export class SimulatedBackend implements CapableBackend {
     this.name = options.name;
     this.kind = options.kind;
     this.priority = options.priority ?? 50;
+    this.fallbackOnly = options.fallbackOnly ?? false;
     this.capabilities = options.capabilities ?? OP_KINDS.map((op) => ({ op, dtypes: DTYPES }));
   }
 

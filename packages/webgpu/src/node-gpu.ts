@@ -6,6 +6,12 @@ import { createThrottledWaiter, type ThrottledWaiterOptions } from './node-wait.
 
 export { createThrottledWaiter, type ThrottledWaiterOptions } from './node-wait.ts';
 export { useSwiftShader, type SoftwareVulkanResult } from './swiftshader.ts';
+export {
+  createProcessWebGpuBackend,
+  ProcessWebGpuBackend,
+  type ProcessDeviceDescription,
+  type ProcessWebGpuOptions,
+} from './process/process-backend.ts';
 
 /**
  * Dawn flags used by default: timestamp quantization (a browser anti-fingerprinting measure that rounds

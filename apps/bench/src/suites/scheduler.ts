@@ -27,7 +27,7 @@ function planOnlyUs(): { median: number; p99: number } {
   const scheduler = new Scheduler(costModel, new Tracker(monotonicClock));
   const work: OpWork = { flops: 2 * 64 ** 3, bytes: 3 * 64 * 64 * 4, batch: 64 };
   const candidate = (name: string, kind: 'cpu' | 'gpu', priorMs: number): Candidate => ({
-    name, kind, priority: kind === 'cpu' ? 10 : 20, unusable: undefined, priorMs, transferMs: 0, requiredBytes: 49152, availableBytes: undefined,
+    name, kind, priority: kind === 'cpu' ? 10 : 20, fallbackOnly: false, unusable: undefined, priorMs, transferMs: 0, requiredBytes: 49152, availableBytes: undefined,
   });
   const request = { op: 'matmul', opKey: 'matmul|f32', work, candidates: [candidate('cpu', 'cpu', 0.01), candidate('gpu', 'gpu', 0.1)] };
   costModel.observe('matmul|f32', 'cpu', work.flops, 0.01, 0.012);

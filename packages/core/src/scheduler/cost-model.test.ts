@@ -19,15 +19,24 @@ describe('CostModel', () => {
     expect(m.estimate('add|f32', 'wasm', 1e6, 1).measured).toBe(false); // per op
   });
 
-  it('interpolates the correction between measured buckets in log space', () => {
+  it('does not learn from the first (warm-up) run', () => {
     const m = new CostModel();
+    m.observe(KEY, 'wasm', 1e6, 1, 500); // cold: JIT, instantiation
+    expect(m.estimate(KEY, 'wasm', 1e6, 1)).toEqual({ ms: 1, measured: false });
+    expect(m.decisionsSinceMeasured(KEY, 'wasm')).toBe(0);
+    m.observe(KEY, 'wasm', 1e6, 1, 2);
+    expect(m.estimate(KEY, 'wasm', 1e6, 1)).toEqual({ ms: 2, measured: true });
+  });
+
+  it('interpolates the correction between measured buckets in log space', () => {
+    const m = new CostModel({ warmupSamples: 0 });
     m.observe(KEY, 'wasm', 2 ** 10 - 1, 1, 1); // ratio 1 at log2(work + 1) = 10
     m.observe(KEY, 'wasm', 2 ** 20 - 1, 1, 4); // ratio 4 at 20
     expect(m.estimate(KEY, 'wasm', 2 ** 15 - 1, 1).ms).toBeCloseTo(2, 9); // halfway in log: 2
   });
 
   it('keeps at most `window` samples per bucket, weighting recent decisions more', () => {
-    const m = new CostModel({ window: 4, halfLifeDecisions: 1 });
+    const m = new CostModel({ window: 4, halfLifeDecisions: 1, warmupSamples: 0 });
     for (let i = 0; i < 4; i++) m.observe(KEY, 'wasm', 1e6, 1, 1);
     for (let i = 0; i < 10; i++) m.tick(KEY);
     m.observe(KEY, 'wasm', 1e6, 1, 2); // 10 half-lives newer: dominates

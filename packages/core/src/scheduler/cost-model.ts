@@ -17,6 +17,8 @@ export interface CostModelConfig {
   readonly surpriseFactor: number;
   /** Consecutive surprises in the same direction that start a new epoch. */
   readonly surprisesForRegimeChange: number;
+  /** First runs per (op, dtype, backend) not learned from: they time JIT, instantiation and allocation. */
+  readonly warmupSamples: number;
 }
 
 export const DEFAULT_COST_MODEL_CONFIG: CostModelConfig = {
@@ -24,6 +26,7 @@ export const DEFAULT_COST_MODEL_CONFIG: CostModelConfig = {
   halfLifeDecisions: 1000,
   surpriseFactor: 2.5,
   surprisesForRegimeChange: 3,
+  warmupSamples: 1,
 };
 
 interface Sample {
@@ -72,6 +75,7 @@ class Series {
   surpriseRun = 0;
   lastSampleAt = -Infinity;
   samples = 0;
+  warmups = 0;
 }
 
 /** An estimate and whether it rests on measurements. */
@@ -131,6 +135,12 @@ export class CostModel {
       s = new Series();
       byBackend.set(backend, s);
     }
+    const at = this.decisionCount(opKey);
+    if (s.warmups < this.config.warmupSamples) {
+      s.warmups++;
+      s.lastSampleAt = at;
+      return;
+    }
     const logWork = Math.log2(flops + 1);
     const logRatio = Math.log2(Math.max(measuredMs, 1e-6) / Math.max(priorMs, 1e-9));
     this.detectRegimeChange(s, logWork, logRatio);
@@ -140,14 +150,13 @@ export class CostModel {
       bucket = new Bucket();
       s.buckets.set(id, bucket);
     }
-    const at = this.decisionCount(opKey);
     bucket.add({ logWork, logRatio, at }, this.config.window, this.config.halfLifeDecisions, s.epoch);
     s.lastSampleAt = at;
     s.samples += 1;
     s.fresh = [...s.buckets.values()].filter((b) => b.epoch === s.epoch).sort((a, b) => a.meanLogWork - b.meanLogWork);
   }
 
-  /** Measurements recorded for (op, dtype, backend). */
+  /** Measurements learned from for (op, dtype, backend), warm-up runs excluded. */
   sampleCount(opKey: string, backend: string): number {
     return this.series.get(opKey)?.get(backend)?.samples ?? 0;
   }

@@ -5,7 +5,8 @@
 //  4. The strategy picks among the rest: preferences by kind, or `auto`: the lowest estimated time
 //     (learned compute + transfers of non-resident inputs), with gpuMinBatchSize as a prior-only rule,
 //     hysteresis per size bucket, and bounded exploration of close, stale or unmeasured backends.
-//  5. Everything else eligible becomes the fallback list, cheapest first.
+//  5. Everything else eligible becomes the fallback list, cheapest first; fallback-only backends (the
+//     reference) come last and are chosen only when nothing else can take the op.
 import type { OpWork } from '../op-info.ts';
 import type { CostModel } from './cost-model.ts';
 import type { Tracker } from './tracker.ts';
@@ -89,7 +90,10 @@ export class Scheduler {
     }
     if (eligible.length === 0 && circuitOpen.length === 0) return { ok: false, skipped };
 
-    const costed = eligible.map((c) => this.cost(req, c)).sort(byCostThenPriority);
+    // Fallback-only backends (the reference) compete only when nothing else is eligible.
+    const primary = eligible.filter((c) => !c.fallbackOnly);
+    const lastResorts = primary.length === 0 ? [] : eligible.filter((c) => c.fallbackOnly);
+    const costed = (primary.length === 0 ? eligible : primary).map((c) => this.cost(req, c)).sort(byCostThenPriority);
     const costsMs: Record<string, number> = {};
     for (const x of costed) costsMs[x.c.name] = x.ms;
     if (commit) this.costModel.tick(req.opKey);
@@ -132,7 +136,11 @@ export class Scheduler {
     if (chosen === undefined) return { ok: false, skipped };
     if (commit && !probe && this.tracker.state(req.op, chosen.c.name) === 'half-open') probe = true;
     const pick = chosen;
-    const fallbacks = [...costed.filter((x) => x !== pick).map((x) => x.c.name), ...circuitOpen.filter((c) => c !== pick.c).map((c) => c.name)];
+    const fallbacks = [
+      ...costed.filter((x) => x !== pick).map((x) => x.c.name),
+      ...lastResorts.map((c) => c.name),
+      ...circuitOpen.filter((c) => c !== pick.c).map((c) => c.name),
+    ];
     const selection: BackendSelection = { backend: pick.c.name, reason, estimatedMs: pick.ms };
     return { ok: true, plan: { selection, fallbacks, skipped, costsMs, probe } };
   }

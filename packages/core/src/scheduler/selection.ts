@@ -84,6 +84,8 @@ export interface Candidate {
   readonly kind: BackendKind;
   /** Tie-break and fallback order, lower first. */
   readonly priority: number;
+  /** Only a last resort: chosen when nothing else is eligible, else placed at the end of the fallbacks. */
+  readonly fallbackOnly: boolean;
   /** Why it can't take this op at all (unsupported, unavailable, unhealthy); undefined when it can. */
   readonly unusable: string | undefined;
   /** Compute-time prior for this op, ms (roofline or the backend's own estimate). */

@@ -1,0 +1,271 @@
+// The executor: runs a built graph's nodes in order through one Engine (labels = node names, so each node is a
+// slice in the Chrome trace), lets the scheduler place each node, frees every intermediate right after its last
+// reader, and reports per-node backend, reason, time and bytes moved.
+import { InvalidArgumentError, mapOpTensors, sameShape, Tensor, type Clock, type Engine, type TensorData, type TensorSpec } from '@tandem/core';
+import { GraphRunError } from './errors.ts';
+import type { ExecutionPlan } from './plan.ts';
+import { latestCallEvents, nodeRecord, totalsOf, type NodeRecord, type RunReport } from './report.ts';
+import { resolveStrategy, strategyName, type BackendPreference, type GraphStrategy } from './strategy.ts';
+import type { SymbolicTensor } from './symbolic.ts';
+import { applyView } from './views.ts';
+
+/** What run() accepts for an input: an engine tensor (used as is, never disposed) or host data (uploaded, freed after use). */
+export type GraphInput = Tensor | TensorData;
+
+/** Options of one run. */
+export interface RunOptions extends BackendPreference {
+  /** Placement of every node (default 'auto'). */
+  readonly strategy?: GraphStrategy;
+}
+
+/** A run's outputs by name; the caller owns them. */
+export class GraphOutputs {
+  private readonly tensors: ReadonlyMap<string, Tensor>;
+  constructor(tensors: ReadonlyMap<string, Tensor>) {
+    this.tensors = tensors;
+  }
+  /** The output `name`; throws naming the outputs there are. */
+  get(name: string): Tensor {
+    const t = this.tensors.get(name);
+    if (t === undefined) throw new InvalidArgumentError('outputs.get.name', name, `is not an output (outputs: ${[...this.tensors.keys()].join(', ')})`);
+    return t;
+  }
+  /** Output names, in the order they were declared. */
+  names(): string[] {
+    return [...this.tensors.keys()];
+  }
+  /** Disposes every output. */
+  dispose(): void {
+    for (const t of this.tensors.values()) t.dispose();
+  }
+}
+
+/** What run() resolves with. */
+export interface GraphRun {
+  /** The outputs (owned by the caller: dispose them when done). */
+  readonly outputs: GraphOutputs;
+  /** Per-node placement, time and bytes moved, and totals. */
+  readonly report: RunReport;
+}
+
+/** Everything a Graph is made of (GraphBuilder.build() makes it). */
+export interface GraphParts {
+  /** Engine every node runs on. */
+  readonly engine: Engine;
+  /** Graph name. */
+  readonly name: string;
+  /** Clock for wall times. */
+  readonly clock: Clock;
+  /** Declared inputs by name. */
+  readonly inputs: ReadonlyMap<string, SymbolicTensor>;
+  /** Declared outputs by name. */
+  readonly outputs: ReadonlyMap<string, SymbolicTensor>;
+  /** Order, pruning and release points. */
+  readonly plan: ExecutionPlan;
+  /** Constants the graph uploaded itself (freed by dispose()). */
+  readonly ownedConstants: readonly Tensor[];
+}
+
+/** Live tensors the executor owns during one run, with the peak (the buffer plan's effect, measured). */
+class LiveSet {
+  readonly tensors = new Map<number, Tensor>();
+  bytes = 0;
+  peakCount = 0;
+  peakBytes = 0;
+  add(id: number, t: Tensor): void {
+    this.tensors.set(id, t);
+    this.bytes += t.storage.byteLength;
+    this.peakCount = Math.max(this.peakCount, this.tensors.size);
+    this.peakBytes = Math.max(this.peakBytes, this.bytes);
+  }
+  release(id: number): void {
+    const t = this.tensors.get(id);
+    if (t === undefined) return;
+    this.tensors.delete(id);
+    this.bytes -= t.storage.byteLength;
+    t.dispose();
+  }
+  /** Stops owning `id` without disposing it (an output handed to the caller). */
+  handOver(id: number): void {
+    const t = this.tensors.get(id);
+    if (t === undefined) return;
+    this.tensors.delete(id);
+    this.bytes -= t.storage.byteLength;
+  }
+}
+
+/** A built graph: run(inputs) as many times as needed. */
+export class Graph {
+  /** Graph name. */
+  readonly name: string;
+  private readonly parts: GraphParts;
+  /** Views of constants, materialised once so a gathered copy of a permuted weight is made once and stays resident. */
+  private readonly constantViews = new Map<number, Tensor>();
+  private disposed = false;
+
+  constructor(parts: GraphParts) {
+    this.parts = parts;
+    this.name = parts.name;
+  }
+
+  /** Nodes that run, in order (node names and op ids). */
+  get nodes(): ReadonlyArray<{ readonly name: string; readonly op: string }> {
+    return this.parts.plan.steps.map((n) => ({ name: n.name, op: n.op.op }));
+  }
+  /** Nodes dropped at build because no output depends on them. */
+  get pruned(): readonly string[] {
+    return this.parts.plan.pruned;
+  }
+  /** Declared inputs: name -> dtype and shape. */
+  get inputSpecs(): ReadonlyMap<string, TensorSpec> {
+    return this.parts.inputs;
+  }
+  /** Declared outputs: name -> dtype and shape. */
+  get outputSpecs(): ReadonlyMap<string, TensorSpec> {
+    return this.parts.outputs;
+  }
+
+  /** Runs every node once; intermediates are freed after their last reader, outputs go to the caller. */
+  async run(inputs: Readonly<Record<string, GraphInput>>, options: RunOptions = {}): Promise<GraphRun> {
+    if (this.disposed) throw new GraphRunError(this.name, 'the graph was disposed');
+    const { engine, clock, plan } = this.parts;
+    const started = clock();
+    const strategyChoice = options.strategy ?? 'auto';
+    const strategy = resolveStrategy(engine, strategyChoice, options);
+    const live = new LiveSet();
+    const values = this.bindInputs(inputs, live);
+    const views = new Map<number, Tensor>();
+    const records: NodeRecord[] = [];
+    try {
+      for (let step = 0; step < plan.steps.length; step++) {
+        const node = plan.steps[step];
+        if (node === undefined) continue;
+        const op = mapOpTensors(node.op, (t) => this.tensorOf(t, values, views));
+        const t0 = clock();
+        let outs: Tensor[];
+        try {
+          outs = await engine.run(op, strategy, node.name);
+        } catch (error) {
+          throw new GraphRunError(node.name, error);
+        }
+        records.push(nodeRecord(node.name, node.op.op, latestCallEvents(engine, node.name), clock() - t0));
+        node.outputs.forEach((sym, i) => {
+          const t = outs[i];
+          if (t === undefined) throw new GraphRunError(node.name, `${node.op.op} returned ${outs.length} outputs`);
+          values.set(sym.id, t);
+          live.add(sym.id, t);
+        });
+        for (const id of plan.releaseAfter[step] ?? []) {
+          live.release(id);
+          values.delete(id);
+        }
+      }
+    } catch (error) {
+      for (const id of [...live.tensors.keys()]) live.release(id);
+      throw error;
+    }
+    const outputs = new Map<string, Tensor>();
+    for (const [name, sym] of this.parts.outputs) {
+      outputs.set(name, this.tensorOf(sym, values, views));
+      live.handOver(sym.root);
+    }
+    const leaked = [...live.tensors.keys()].filter((id) => !this.isInput(id)).length;
+    for (const id of [...live.tensors.keys()]) live.release(id); // inputs uploaded here that no node read
+    const totalMs = clock() - started;
+    const totals = totalsOf(records);
+    const report: RunReport = {
+      graph: this.name,
+      strategy: strategyName(strategyChoice),
+      totalMs,
+      hostMs: Math.max(0, totalMs - records.reduce((s, r) => s + r.ms, 0)),
+      nodes: records,
+      byBackend: totals.byBackend,
+      bytesMoved: totals.nodeBytes,
+      nodesWithTransfers: totals.nodesWithTransfers,
+      backendSwitches: totals.backendSwitches,
+      peakLiveTensors: live.peakCount,
+      peakLiveBytes: live.peakBytes,
+      leakedTensors: leaked,
+    };
+    return { outputs: new GraphOutputs(outputs), report };
+  }
+
+  /** Frees the constants this graph uploaded itself (constants given as tensors stay with their owner). */
+  dispose(): void {
+    this.disposed = true;
+    for (const t of this.parts.ownedConstants) t.dispose();
+    this.constantViews.clear();
+  }
+
+  private isInput(id: number): boolean {
+    for (const sym of this.parts.inputs.values()) if (sym.id === id) return true;
+    return false;
+  }
+
+  /** Checks the given inputs against the declared ones; uploads host data (owned by the run). */
+  private bindInputs(given: Readonly<Record<string, GraphInput>>, live: LiveSet): Map<number, Tensor> {
+    const declared = this.parts.inputs;
+    for (const name of Object.keys(given)) {
+      if (!declared.has(name)) throw new GraphRunError(`${this.name}.inputs.${name}`, `is not an input of this graph (inputs: ${[...declared.keys()].join(', ')})`);
+    }
+    const values = new Map<number, Tensor>();
+    try {
+      for (const [name, sym] of declared) {
+        const where = `${this.name}.inputs.${name}`;
+        const value = given[name];
+        if (value === undefined) throw new GraphRunError(where, `is missing (${sym.dtype} [${sym.shape.join(', ')}])`);
+        if (value instanceof Tensor) {
+          if (value.dtype !== sym.dtype || !sameShape(value.shape, sym.shape)) {
+            throw new GraphRunError(where, `is ${value.dtype} [${value.shape.join(', ')}]; the graph was built for ${sym.dtype} [${sym.shape.join(', ')}]`);
+          }
+          if (value.disposed) throw new GraphRunError(where, 'was disposed');
+          values.set(sym.id, value);
+        } else {
+          let t: Tensor;
+          try {
+            t = this.parts.engine.tensor(value, sym.shape, sym.dtype);
+          } catch (error) {
+            throw new GraphRunError(where, error);
+          }
+          values.set(sym.id, t);
+          live.add(sym.id, t);
+        }
+      }
+    } catch (error) {
+      for (const id of [...live.tensors.keys()]) live.release(id);
+      throw error;
+    }
+    return values;
+  }
+
+  /** The real tensor behind a symbolic one: an input, a constant, an op output, or a view of one (made here, free). */
+  private tensorOf(sym: SymbolicTensor, values: ReadonlyMap<number, Tensor>, views: Map<number, Tensor>): Tensor {
+    const source = sym.source;
+    switch (source.kind) {
+      case 'constant':
+        return source.tensor;
+      case 'input':
+      case 'op': {
+        const t = values.get(sym.id);
+        if (t === undefined) throw new GraphRunError(sym.name, 'was freed before a reader ran (a bug in the buffer plan)');
+        return t;
+      }
+      case 'view': {
+        const fromConstant = this.isConstantRooted(sym);
+        const cache = fromConstant ? this.constantViews : views;
+        let t = cache.get(sym.id);
+        if (t === undefined || t.disposed) {
+          t = applyView(this.tensorOf(source.base, values, views), source.step);
+          cache.set(sym.id, t);
+        }
+        return t;
+      }
+    }
+  }
+
+  private isConstantRooted(sym: SymbolicTensor): boolean {
+    let t = sym;
+    while (t.source.kind === 'view') t = t.source.base;
+    return t.source.kind === 'constant';
+  }
+}

@@ -1,0 +1,108 @@
+// The two graphs of one decoder step. The KV-cache append sits between them on the host (core has no concat op):
+//   attention inputs:  x -> attn_norm -> q/k/v projections -> (views to heads) -> rope(q), rope(k)   => q, k, v
+//   attention output:  attention(q, K cache, V cache) -> o_proj -> + x -> ffn_norm -> gate, up -> swiglu -> down -> + h
+import type { Clock, Engine, Tensor } from '@tandem/core';
+import type { Graph } from '../graph.ts';
+import { GraphBuilder } from '../graph-builder.ts';
+import type { SymbolicTensor } from '../symbolic.ts';
+import { headDimOf, type DecoderConfig } from './config.ts';
+import type { DecoderWeights, ProjectionWeights } from './weights.ts';
+
+/** A block's weights as engine tensors (resident wherever the scheduler first moves them, across runs). */
+export interface DecoderTensors {
+  /** RMSNorm gain before attention. */
+  readonly attnNorm: Tensor;
+  /** RMSNorm gain before the MLP. */
+  readonly ffnNorm: Tensor;
+  /** Query projection. */
+  readonly wq: Tensor;
+  /** Key projection. */
+  readonly wk: Tensor;
+  /** Value projection. */
+  readonly wv: Tensor;
+  /** Output projection. */
+  readonly wo: Tensor;
+  /** MLP gate. */
+  readonly wGate: Tensor;
+  /** MLP up. */
+  readonly wUp: Tensor;
+  /** MLP down. */
+  readonly wDown: Tensor;
+}
+
+/** Uploads host weights as engine tensors (f32 as [in, out], quantized as ggml blocks [out, in]). */
+export function decoderTensors(engine: Engine, weights: DecoderWeights): DecoderTensors {
+  const projection = (p: ProjectionWeights): Tensor =>
+    p.dtype === 'f32' ? engine.tensor(p.values, [p.inFeatures, p.outFeatures]) : engine.tensor(p.blocks, [p.outFeatures, p.inFeatures], p.dtype);
+  return {
+    attnNorm: engine.tensor(weights.attnNorm, [weights.config.dim]),
+    ffnNorm: engine.tensor(weights.ffnNorm, [weights.config.dim]),
+    wq: projection(weights.wq),
+    wk: projection(weights.wk),
+    wv: projection(weights.wv),
+    wo: projection(weights.wo),
+    wGate: projection(weights.wGate),
+    wUp: projection(weights.wUp),
+    wDown: projection(weights.wDown),
+  };
+}
+
+/** What both graphs need to know. */
+export interface DecoderGraphContext {
+  /** Engine the graphs run on. */
+  readonly engine: Engine;
+  /** Sizes. */
+  readonly config: DecoderConfig;
+  /** Weights. */
+  readonly tensors: DecoderTensors;
+  /** Node name prefix, e.g. 'layer0'. */
+  readonly prefix: string;
+  /** Clock for reports. */
+  readonly clock: Clock | undefined;
+}
+
+/** x W^T with the op the weight's dtype calls for. */
+function project(g: GraphBuilder, name: string, x: SymbolicTensor, w: SymbolicTensor): SymbolicTensor {
+  return w.dtype === 'f32' ? g.matmul(name, x, w) : g.quantizedMatmul(name, x, w);
+}
+
+function builder(ctx: DecoderGraphContext, name: string): GraphBuilder {
+  return new GraphBuilder(ctx.engine, ctx.clock === undefined ? { name } : { name, clock: ctx.clock });
+}
+
+/** x [seq, dim] at positions [position, position + seq) -> q [seq, heads, hd], k and v [seq, kvHeads, hd] (roped q, k). */
+export function buildAttentionInputGraph(ctx: DecoderGraphContext, seq: number, position: number): Graph {
+  const { config, tensors, prefix: p } = ctx;
+  const hd = headDimOf(config);
+  const g = builder(ctx, `${p}.attn_in[seq ${seq} @ ${position}]`);
+  const x = g.input('x', 'f32', [seq, config.dim]);
+  const h = g.rmsNorm(`${p}.attn_norm`, x, g.constant(`${p}.attn_norm.weight`, tensors.attnNorm), config.eps);
+  const q = project(g, `${p}.attn.q_proj`, h, g.constant(`${p}.attn.q_proj.weight`, tensors.wq));
+  const k = project(g, `${p}.attn.k_proj`, h, g.constant(`${p}.attn.k_proj.weight`, tensors.wk));
+  const v = project(g, `${p}.attn.v_proj`, h, g.constant(`${p}.attn.v_proj.weight`, tensors.wv));
+  const rope = { positionOffset: position, base: config.ropeBase, mode: config.ropeMode };
+  g.output('q', g.rope(`${p}.attn.q_rope`, g.reshape(q, [seq, config.heads, hd], `${p}.attn.q_heads`), rope));
+  g.output('k', g.rope(`${p}.attn.k_rope`, g.reshape(k, [seq, config.kvHeads, hd], `${p}.attn.k_heads`), rope));
+  g.output('v', g.reshape(v, [seq, config.kvHeads, hd], `${p}.attn.v_heads`));
+  return g.build();
+}
+
+/** x [seq, dim], q [seq, heads, hd], keys and values [kvLength, kvHeads, hd] -> the block's output [seq, dim]. */
+export function buildAttentionOutputGraph(ctx: DecoderGraphContext, seq: number, kvLength: number): Graph {
+  const { config, tensors, prefix: p } = ctx;
+  const hd = headDimOf(config);
+  const g = builder(ctx, `${p}.attn_out[seq ${seq}, kv ${kvLength}]`);
+  const x = g.input('x', 'f32', [seq, config.dim]);
+  const q = g.input('q', 'f32', [seq, config.heads, hd]);
+  const k = g.input('k', 'f32', [kvLength, config.kvHeads, hd]);
+  const v = g.input('v', 'f32', [kvLength, config.kvHeads, hd]);
+  const attended = g.attention(`${p}.attn.attention`, q, k, v, { causal: true });
+  const o = project(g, `${p}.attn.o_proj`, g.reshape(attended, [seq, config.dim], `${p}.attn.merge_heads`), g.constant(`${p}.attn.o_proj.weight`, tensors.wo));
+  const h = g.add(`${p}.attn.residual`, x, o);
+  const n = g.rmsNorm(`${p}.ffn_norm`, h, g.constant(`${p}.ffn_norm.weight`, tensors.ffnNorm), config.eps);
+  const gate = project(g, `${p}.ffn.gate_proj`, n, g.constant(`${p}.ffn.gate_proj.weight`, tensors.wGate));
+  const up = project(g, `${p}.ffn.up_proj`, n, g.constant(`${p}.ffn.up_proj.weight`, tensors.wUp));
+  const down = project(g, `${p}.ffn.down_proj`, g.swiglu(`${p}.ffn.swiglu`, gate, up), g.constant(`${p}.ffn.down_proj.weight`, tensors.wDown));
+  g.output('out', g.add(`${p}.ffn.residual`, h, down));
+  return g.build();
+}

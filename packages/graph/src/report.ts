@@ -1,0 +1,144 @@
+// Per-run report: one record per node (backend, reason, time, bytes moved) from the engine's telemetry, and totals.
+import { describeReason, formatMs, type Engine, type OpEvent, type OpKind, type SelectionReason } from '@tandem/core';
+
+/** What happened to one node in one run. */
+export interface NodeRecord {
+  /** Node name (its label in telemetry and the Chrome trace). */
+  readonly name: string;
+  /** Op id. */
+  readonly op: OpKind;
+  /** Backend that produced the result. */
+  readonly backend: string;
+  /** Kind of the scheduler's reason for that backend. */
+  readonly reasonKind: SelectionReason['kind'];
+  /** The reason, readable (costs per backend for the cost model). */
+  readonly reason: string;
+  /** Backends tried (1 + fallbacks). */
+  readonly attempts: number;
+  /** Wall time of the node seen by the executor, ms: decision, transfers and kernel. */
+  readonly ms: number;
+  /** Time the backend reported for the kernel, ms (undefined when unknown). */
+  readonly kernelMs: number | undefined;
+  /** Bytes moved between the host and backends to bind this node's inputs. */
+  readonly bytesMoved: number;
+  /** Scheduler's estimate for the chosen backend, ms. */
+  readonly estimatedMs: number;
+}
+
+/** Totals of one backend in one run. */
+export interface BackendTotals {
+  /** Nodes it ran. */
+  readonly nodes: number;
+  /** Their wall time, ms. */
+  readonly ms: number;
+  /** Bytes moved to bind their inputs. */
+  readonly bytesMoved: number;
+}
+
+/** A small summary of one run (or of several runs combined, such as a decoder step). */
+export interface RunReport {
+  /** Graph name. */
+  readonly graph: string;
+  /** Strategy the run used. */
+  readonly strategy: string;
+  /** Wall time of the run, ms. */
+  readonly totalMs: number;
+  /** Wall time spent outside nodes (input upload, host steps such as the KV-cache append), ms. */
+  readonly hostMs: number;
+  /** Per node, in execution order. */
+  readonly nodes: readonly NodeRecord[];
+  /** Per backend. */
+  readonly byBackend: Readonly<Record<string, BackendTotals>>;
+  /** Bytes moved in total (node inputs plus host steps). */
+  readonly bytesMoved: number;
+  /** Nodes that moved bytes (each is at least one transfer). */
+  readonly nodesWithTransfers: number;
+  /** Consecutive nodes placed on different backends. */
+  readonly backendSwitches: number;
+  /** Most executor-owned tensors (intermediates and inputs it uploaded) alive at once. */
+  readonly peakLiveTensors: number;
+  /** Bytes of those at the peak. */
+  readonly peakLiveBytes: number;
+  /** Executor-owned tensors still alive after the run, outputs excluded (0 unless something leaked). */
+  readonly leakedTensors: number;
+}
+
+/** The attempts of the engine's latest call, oldest first; empty when its label is not `label` (another caller ran in between). */
+export function latestCallEvents(engine: Engine, label: string): OpEvent[] {
+  const events = engine.telemetry.opEvents();
+  const last = events[events.length - 1];
+  if (last === undefined || last.label !== label) return [];
+  const call: OpEvent[] = [];
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e === undefined || e.callId !== last.callId) break;
+    call.unshift(e);
+  }
+  return call;
+}
+
+/** A node's record from its call's telemetry events and the executor's wall time. */
+export function nodeRecord(name: string, op: OpKind, events: readonly OpEvent[], ms: number): NodeRecord {
+  const final = events[events.length - 1];
+  return {
+    name,
+    op,
+    backend: final?.backend ?? 'unknown',
+    reasonKind: final?.reason.kind ?? 'cpu-fallback',
+    reason: final === undefined ? 'no telemetry event (the engine was used concurrently)' : describeReason(final.reason),
+    attempts: events.length,
+    ms,
+    kernelMs: final?.kernelMs,
+    bytesMoved: events.reduce((s, e) => s + e.bytesMoved, 0),
+    estimatedMs: final?.estimatedMs ?? 0,
+  };
+}
+
+/** Per-backend totals, transfer count and backend switches of a list of node records. */
+export function totalsOf(nodes: readonly NodeRecord[]): Pick<RunReport, 'byBackend' | 'nodesWithTransfers' | 'backendSwitches'> & { nodeBytes: number } {
+  const byBackend: Record<string, BackendTotals> = {};
+  let switches = 0;
+  nodes.forEach((n, i) => {
+    const t = byBackend[n.backend] ?? { nodes: 0, ms: 0, bytesMoved: 0 };
+    byBackend[n.backend] = { nodes: t.nodes + 1, ms: t.ms + n.ms, bytesMoved: t.bytesMoved + n.bytesMoved };
+    const previous = nodes[i - 1];
+    if (previous !== undefined && previous.backend !== n.backend) switches++;
+  });
+  return {
+    byBackend,
+    nodesWithTransfers: nodes.filter((n) => n.bytesMoved > 0).length,
+    backendSwitches: switches,
+    nodeBytes: nodes.reduce((s, n) => s + n.bytesMoved, 0),
+  };
+}
+
+/** Several runs as one report (e.g. the two graphs of a decoder step plus the KV-cache append between them). */
+export function combineReports(graph: string, reports: readonly RunReport[], extra: { hostMs: number; bytesMoved: number; totalMs: number }): RunReport {
+  const nodes = reports.flatMap((r) => r.nodes);
+  const totals = totalsOf(nodes);
+  return {
+    graph,
+    strategy: [...new Set(reports.map((r) => r.strategy))].join(', '),
+    totalMs: extra.totalMs,
+    hostMs: reports.reduce((s, r) => s + r.hostMs, extra.hostMs),
+    nodes,
+    byBackend: totals.byBackend,
+    bytesMoved: reports.reduce((s, r) => s + r.bytesMoved, extra.bytesMoved),
+    nodesWithTransfers: totals.nodesWithTransfers,
+    backendSwitches: totals.backendSwitches,
+    peakLiveTensors: Math.max(0, ...reports.map((r) => r.peakLiveTensors)),
+    peakLiveBytes: Math.max(0, ...reports.map((r) => r.peakLiveBytes)),
+    leakedTensors: reports.reduce((s, r) => s + r.leakedTensors, 0),
+  };
+}
+
+/** A fixed-width table of a report, for logs. */
+export function formatReport(report: RunReport): string {
+  const pad = (s: string, n: number): string => (s.length >= n ? `${s} ` : s + ' '.repeat(n - s.length));
+  const lines = [
+    `${report.graph} [${report.strategy}]: ${formatMs(report.totalMs)}, ${report.bytesMoved} bytes moved, ${report.backendSwitches} backend switches, peak ${report.peakLiveTensors} live tensors`,
+    pad('node', 30) + pad('backend', 12) + pad('ms', 11) + pad('bytes', 12) + 'reason',
+  ];
+  for (const n of report.nodes) lines.push(pad(n.name, 30) + pad(n.backend, 12) + pad(formatMs(n.ms), 11) + pad(String(n.bytesMoved), 12) + n.reason);
+  return lines.join('\n');
+}

@@ -1,0 +1,98 @@
+// The shape of tandem_rocm.node (native-rocm/src/addon.cc, device.h), and a runtime check that a loaded module has it.
+
+/** Which runtime a build targets: hipcc for AMD, nvcc through native-rocm/include/tandem_hip.h, or the CPU emulation (tests). */
+export type AddonPlatform = 'amd' | 'nvidia' | 'emulated';
+
+/** One GPU as the runtime describes it. */
+export interface NativeDeviceInfo {
+  /** Runtime device index. */
+  readonly index: number;
+  /** Marketing name, e.g. "NVIDIA H100 80GB HBM3". */
+  readonly name: string;
+  /** gfx target (gfx90a) on AMD, sm_XY on NVIDIA. */
+  readonly arch: string;
+  /** Device memory, bytes. */
+  readonly totalMemory: number;
+  /** Compute units / streaming multiprocessors. */
+  readonly multiProcessors: number;
+  /** Threads per warp (wavefront): 32 or 64. */
+  readonly warpSize: number;
+  /** Shared memory (LDS) per block, bytes. */
+  readonly sharedMemoryPerBlock: number;
+  /** Compute capability major (NVIDIA) or GCN major (AMD). */
+  readonly computeMajor: number;
+  /** Compute capability minor. */
+  readonly computeMinor: number;
+  /** Peak core clock, kHz (0 when the runtime does not say). */
+  readonly clockKHz: number;
+  /** Peak memory clock, kHz (0 when unknown). */
+  readonly memoryClockKHz: number;
+  /** Memory bus width, bits (0 when unknown). */
+  readonly memoryBusWidthBits: number;
+}
+
+/** devices(): never throws; with no usable device, count is 0 and error names the runtime's answer. */
+export interface NativeDeviceList {
+  /** Devices the runtime reports. */
+  readonly count: number;
+  /** hipGetDeviceCount's error name (hipErrorNoDevice, cudaErrorInsufficientDriver, ...), when it failed. */
+  readonly error?: string;
+  /** The runtime's description of that error. */
+  readonly message?: string;
+  /** Runtime version number. */
+  readonly runtimeVersion: number;
+  /** Driver version number (0 without a driver). */
+  readonly driverVersion: number;
+  /** One entry per device that answered. */
+  readonly devices: readonly NativeDeviceInfo[];
+}
+
+/** What a native run resolves with. */
+export interface NativeRunResult {
+  /** Ids of the new output buffers, in order. */
+  readonly outputs: readonly number[];
+  /** Time between the events around the op's kernels, ms. */
+  readonly kernelMs: number;
+}
+
+/** An opened device: every method queues work on the device's worker thread, in call order. */
+export interface NativeDevice {
+  /** Runtime device index. */
+  readonly index: number;
+  /** Copies bytes into a new device buffer; resolves with its id. */
+  upload(data: Uint8Array): Promise<number>;
+  /** Copies a buffer into a new Uint8Array. */
+  download(id: number): Promise<Uint8Array>;
+  /** Releases a buffer after the work queued before it; false for unknown ids. */
+  free(id: number): boolean;
+  /** Runs a native kernel on input buffers into new outputs of the given sizes. Rejects with error.code = HIP error name. */
+  run(kernel: string, inputs: readonly number[], outputBytes: readonly number[], params: Readonly<Record<string, number>>): Promise<NativeRunResult>;
+  /** Free and total device memory, bytes. */
+  memoryInfo(): { readonly free: number; readonly total: number };
+  /** Waits for queued work, frees every buffer and stops the worker. */
+  close(): void;
+}
+
+/** The module itself. */
+export interface RocmAddon {
+  /** Runtime the build targets. */
+  readonly platform: AddonPlatform;
+  /** Enumerates devices. */
+  devices(): NativeDeviceList;
+  /** Native kernel ids. */
+  kernels(): string[];
+  /** Opens device `index`; throws an Error with code = HIP error name when it can't. */
+  readonly Device: new (index: number) => NativeDevice;
+}
+
+/** Whether a loaded module looks like tandem_rocm.node. */
+export function isRocmAddon(value: unknown): value is RocmAddon {
+  if (typeof value !== 'object' || value === null) return false;
+  const platform: unknown = Reflect.get(value, 'platform');
+  return (
+    (platform === 'amd' || platform === 'nvidia' || platform === 'emulated') &&
+    typeof Reflect.get(value, 'devices') === 'function' &&
+    typeof Reflect.get(value, 'kernels') === 'function' &&
+    typeof Reflect.get(value, 'Device') === 'function'
+  );
+}

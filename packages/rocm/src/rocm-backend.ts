@@ -1,0 +1,267 @@
+// RocmBackend: Tandem's CapableBackend over HIP (AMD through hipcc, NVIDIA through nvcc and tandem_hip.h).
+// The native addon (packages/rocm/build/<variant>/tandem_rocm.node) owns the device: buffers stay resident, each
+// run executes on the device's worker thread off the JS thread, and kernel time comes from events around it.
+// init() never throws: no build, a build that fails to load, or no device all resolve { ok: false, reason }.
+import {
+  BackendError,
+  byteLengthOf,
+  errorMessage,
+  InvalidArgumentError,
+  mapOpTensors,
+  numel,
+  type BackendHealth,
+  type BoundTensor,
+  type CapableBackend,
+  type Capability,
+  type DeviceBuffer,
+  type DeviceDescription,
+  type InitResult,
+  type Op,
+  type RunResult,
+  type SupportVerdict,
+  type TensorSpec,
+} from '@tandem/core';
+import type { AddonPlatform, NativeDevice, NativeDeviceInfo } from './addon-api.ts';
+import { ROCM_CAPABILITIES } from './capabilities.ts';
+import { encodeOp } from './encode-op.ts';
+import { BACKEND_NAME, isDeviceLoss, toBackendError } from './hip-errors.ts';
+import { addonCandidates, BUILD_COMMAND, loadAddon } from './load-addon.ts';
+import { performanceProfile } from './profile.ts';
+import { checkRocmSupport } from './support.ts';
+
+/** Construction options. */
+export interface RocmBackendOptions {
+  /** A tandem_rocm.node to load instead of the built variants (default: $TANDEM_ROCM_ADDON). */
+  readonly addonPath?: string;
+  /** Folder holding the built variants (<buildDir>/<amd|nvidia>/tandem_rocm.node; default packages/rocm/build). */
+  readonly buildDir?: string;
+  /** Runtime device index (default 0, on the first build that has a device). */
+  readonly deviceIndex?: number;
+  /** Scheduling priority (default 5). */
+  readonly priority?: number;
+}
+
+/** describe() of the ROCm backend: the core description plus what the runtime reported. */
+export interface RocmDeviceDescription extends DeviceDescription {
+  /** 'amd' (hipcc build), 'nvidia' (nvcc build) or 'emulated' (CPU emulation, tests only); absent before init. */
+  readonly platform?: AddonPlatform;
+  /** The runtime's view of the device; absent before init. */
+  readonly device?: NativeDeviceInfo;
+  /** The .node file in use; absent before init. */
+  readonly addonPath?: string;
+}
+
+/** An opened device. */
+interface Session {
+  readonly platform: AddonPlatform;
+  readonly path: string;
+  readonly info: NativeDeviceInfo;
+  readonly device: NativeDevice;
+  lostReason: string | undefined;
+}
+
+/** What a DeviceBuffer handle stands for. */
+interface BufferRecord {
+  readonly nativeId: number;
+  readonly session: Session;
+  readonly handle: DeviceBuffer;
+}
+
+/** Tandem's ROCm / HIP backend. */
+export class RocmBackend implements CapableBackend {
+  /** Backend name in telemetry and errors. */
+  readonly name = BACKEND_NAME;
+  /** An offload target. */
+  readonly kind = 'gpu' as const;
+  /** Tried before other backends among equals (default 5). */
+  readonly priority: number;
+  /** Ops and dtypes implemented. */
+  readonly capabilities: readonly Capability[] = ROCM_CAPABILITIES;
+
+  private readonly options: RocmBackendOptions;
+  private readonly buffers = new Map<number, BufferRecord>();
+  private nextId = 1;
+  private session: Session | undefined;
+  private initFailure: string | undefined;
+  private disposed = false;
+
+  constructor(options: RocmBackendOptions = {}) {
+    this.options = options;
+    this.priority = options.priority ?? 5;
+  }
+
+  /** Loads the addon and opens the device (again, after a loss); resolves { ok: false, reason } when it can't. */
+  async init(): Promise<InitResult> {
+    if (this.disposed) return { ok: false, reason: 'the backend was disposed' };
+    if (this.session !== undefined && this.session.lostReason === undefined) return { ok: true };
+    this.closeSession();
+    const result = this.open();
+    this.initFailure = result.ok ? undefined : result.reason;
+    return result;
+  }
+
+  /** The device, its memory and features (hip-amd, hip-nvidia or hip-emulated; arch:...), and a roofline prior. */
+  describe(): RocmDeviceDescription {
+    const s = this.session;
+    if (s === undefined) return { name: 'ROCm/HIP (no device)', features: [] };
+    let available: number | undefined;
+    try {
+      available = s.lostReason === undefined ? s.device.memoryInfo().free : undefined;
+    } catch {
+      available = undefined;
+    }
+    return {
+      name: s.info.name,
+      memoryBytes: s.info.totalMemory,
+      ...(available === undefined ? {} : { availableMemoryBytes: available }),
+      features: [`hip-${s.platform}`, `arch:${s.info.arch}`],
+      performance: performanceProfile(s.info),
+      platform: s.platform,
+      device: s.info,
+      addonPath: s.path,
+    };
+  }
+
+  /** Capability table, then this device's kernel limits (attention head size, topK's k, grid sizes). */
+  supportsOp(op: Op<TensorSpec>): SupportVerdict {
+    const s = this.session;
+    return checkRocmSupport(op, { warpSize: s?.info.warpSize ?? 32, features: s === undefined ? [] : [`hip-${s.platform}`, `arch:${s.info.arch}`] });
+  }
+
+  /** Copies host bytes (in the dtype's layout) into a new device buffer. */
+  async upload(data: Uint8Array, spec: TensorSpec): Promise<DeviceBuffer> {
+    const expected = byteLengthOf(spec.dtype, numel(spec.shape));
+    if (data.byteLength !== expected) throw new InvalidArgumentError('upload.data.byteLength', data.byteLength, `must be ${expected} for ${spec.dtype}[${spec.shape.join(', ')}]`);
+    const what = `upload ${spec.dtype}[${spec.shape.join(', ')}]`;
+    const s = this.ready(what);
+    const nativeId = await this.call(s, what, expected, () => s.device.upload(data));
+    return this.register(nativeId, s, expected);
+  }
+
+  /** Copies a buffer back to the host. */
+  async download(buffer: DeviceBuffer): Promise<Uint8Array> {
+    const record = this.lookup(buffer, 'download');
+    return this.call(record.session, `download buffer ${buffer.id}`, 0, () => record.session.device.download(record.nativeId));
+  }
+
+  /** Releases a buffer (after the work queued before it); unknown handles are ignored. Never throws. */
+  free(buffer: DeviceBuffer): void {
+    const record = this.buffers.get(buffer.id);
+    if (buffer.backend !== BACKEND_NAME || record === undefined || record.handle.byteLength !== buffer.byteLength) return;
+    this.buffers.delete(buffer.id);
+    try {
+      record.session.device.free(record.nativeId);
+    } catch {
+      // a closed device has already released it
+    }
+  }
+
+  /** Runs one op on resident inputs into new outputs; resolves with the kernel time the device measured. */
+  async run(op: Op<BoundTensor>, outputs: readonly TensorSpec[]): Promise<RunResult> {
+    const s = this.ready(op.op);
+    const verdict = this.supportsOp(mapOpTensors(op, (t): TensorSpec => ({ dtype: t.dtype, shape: t.shape })));
+    if (!verdict.ok) throw new BackendError('UNSUPPORTED', BACKEND_NAME, verdict.reason);
+    const call = encodeOp(op);
+    const inputIds = call.inputs.map((t) => this.lookup(t.buffer, op.op, s).nativeId);
+    const outputBytes = outputs.map((o) => byteLengthOf(o.dtype, numel(o.shape)));
+    const requested = outputBytes.reduce((a, b) => a + b, 0);
+    const result = await this.call(s, `${op.op} (${call.kernel})`, requested, () => s.device.run(call.kernel, inputIds, outputBytes, call.params));
+    if (result.outputs.length !== outputs.length) throw new BackendError('BAD_RESULT', BACKEND_NAME, `${call.kernel} returned ${result.outputs.length} outputs, expected ${outputs.length}`);
+    const handles = result.outputs.map((nativeId, i) => this.register(nativeId, s, outputBytes[i] ?? 0));
+    return { outputs: handles, kernelMs: result.kernelMs };
+  }
+
+  /** 'healthy' with a device; 'unhealthy' after a device fault; 'unavailable' before init or when it failed. */
+  health(): BackendHealth {
+    if (this.disposed) return { state: 'unavailable', reason: 'the backend was disposed' };
+    const s = this.session;
+    if (s === undefined) return { state: 'unavailable', reason: this.initFailure ?? 'not initialised' };
+    if (s.lostReason !== undefined) return { state: 'unhealthy', reason: `device fault: ${s.lostReason}` };
+    return { state: 'healthy' };
+  }
+
+  /** Waits for queued work, frees every buffer and closes the device; later calls reject. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.closeSession();
+  }
+
+  private open(): InitResult {
+    const candidates = addonCandidates(this.options.addonPath ?? process.env['TANDEM_ROCM_ADDON'], this.options.buildDir);
+    if (candidates.length === 0) {
+      return { ok: false, reason: `the ROCm addon is not built: run \`${BUILD_COMMAND}\` (needs hipcc or nvcc), or set TANDEM_ROCM_ADDON to a tandem_rocm.node` };
+    }
+    const index = this.options.deviceIndex ?? 0;
+    const problems: string[] = [];
+    for (const path of candidates) {
+      const load = loadAddon(path);
+      if (!load.ok) {
+        problems.push(load.reason);
+        continue;
+      }
+      const addon = load.addon;
+      const label = `${addon.platform} build`;
+      const list = addon.devices();
+      if (list.count === 0) {
+        problems.push(`${label}: no device (${list.error ?? 'none reported'}${list.message === undefined ? '' : `: ${list.message}`})`);
+        continue;
+      }
+      const info = list.devices.find((d) => d.index === index);
+      if (info === undefined) {
+        problems.push(`${label}: no device ${index} (${list.count} found)`);
+        continue;
+      }
+      try {
+        this.session = { platform: addon.platform, path, info, device: new addon.Device(index), lostReason: undefined };
+        return { ok: true };
+      } catch (error) {
+        problems.push(`${label}: opening device ${index} failed: ${errorMessage(error)}`);
+      }
+    }
+    return { ok: false, reason: `no usable ROCm/HIP device: ${problems.join('; ')}` };
+  }
+
+  private closeSession(): void {
+    const s = this.session;
+    this.session = undefined;
+    this.buffers.clear();
+    if (s === undefined) return;
+    try {
+      s.device.close();
+    } catch {
+      // closing a faulted device may fail; its memory goes with the context
+    }
+  }
+
+  private ready(what: string): Session {
+    if (this.disposed) throw new BackendError('DISPOSED', BACKEND_NAME, `${what}: the backend was disposed`);
+    const s = this.session;
+    if (s === undefined) throw new BackendError('UNAVAILABLE', BACKEND_NAME, `${what}: ${this.initFailure ?? 'not initialised'}`);
+    if (s.lostReason !== undefined) throw new BackendError('DEVICE_LOST', BACKEND_NAME, `${what}: the device faulted earlier (${s.lostReason}); init() again`);
+    return s;
+  }
+
+  private async call<T>(s: Session, what: string, requestedBytes: number, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      if (isDeviceLoss(error)) s.lostReason = errorMessage(error);
+      throw toBackendError(error, what, requestedBytes);
+    }
+  }
+
+  private register(nativeId: number, session: Session, byteLength: number): DeviceBuffer {
+    const handle: DeviceBuffer = { backend: BACKEND_NAME, id: this.nextId++, byteLength };
+    this.buffers.set(handle.id, { nativeId, session, handle });
+    return handle;
+  }
+
+  private lookup(buffer: DeviceBuffer, what: string, session?: Session): BufferRecord {
+    const record = this.buffers.get(buffer.id);
+    if (buffer.backend !== BACKEND_NAME || record === undefined || record.handle.byteLength !== buffer.byteLength) {
+      throw new BackendError('UNKNOWN_BUFFER', BACKEND_NAME, `${what}: buffer ${buffer.id} is not a live ${BACKEND_NAME} buffer`);
+    }
+    if (session !== undefined && record.session !== session) throw new BackendError('UNKNOWN_BUFFER', BACKEND_NAME, `${what}: buffer ${buffer.id} belongs to a closed device`);
+    return record;
+  }
+}
