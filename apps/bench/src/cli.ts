@@ -1,9 +1,11 @@
 // npm run bench -- <suite>: runs one suite (or all) and writes bench-results/<suite>.json and .md.
 import { writeSuite, type SuiteResult } from './report.ts';
 import { schedulerSuite } from './suites/scheduler.ts';
+import { wasmSuite } from './suites/wasm.ts';
 
 const SUITES: Readonly<Record<string, () => Promise<SuiteResult>>> = {
   scheduler: schedulerSuite,
+  wasm: wasmSuite,
 };
 
 async function main(): Promise<void> {
