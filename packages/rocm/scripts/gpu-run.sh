@@ -31,7 +31,7 @@ if [ "${CEILINGS:-1}" != 0 ]; then
 fi
 
 stamp ncu
-timeout 90 ncu --clock-control none --kernel-name regex:quantized_matvec --metrics gpu__time_duration.sum,dram__bytes_read.sum \
+timeout 90 ncu --clock-control none --print-units base --kernel-name regex:quantized_matvec --metrics gpu__time_duration.sum,dram__bytes_read.sum \
   --csv node $check --addon "$addon" --bench-child --bench-only quantized > "$out/ncu.csv" 2>&1
 node -e '
   const lines = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter((l) => l.startsWith("\"") && l.includes("quantized_matvec"));
@@ -47,7 +47,7 @@ node -e '
     const t = rs.map((r) => r["gpu__time_duration.sum"]).sort((a, b) => a - b);
     const b = rs.map((r) => r["dram__bytes_read.sum"]).sort((a, b) => a - b);
     const tm = t[t.length >> 1], bm = b[b.length >> 1];
-    console.log(`${name.padEnd(28)} n=${rs.length} kernel ${tm} (ns|us, as ncu reports) dram read ${bm} -> ${(bm / tm).toFixed(2)} bytes per time unit`);
+    console.log(`${name.padEnd(28)} n=${rs.length} kernel ${(tm / 1e3).toFixed(2)} us, DRAM read ${(bm / 1e6).toFixed(1)} MB, ${(bm / tm).toFixed(0)} GB/s`);
   }' "$out/ncu.csv" 2>&1 | head -20
 
 stamp sanitizer

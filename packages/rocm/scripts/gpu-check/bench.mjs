@@ -66,7 +66,7 @@ export async function runBenchmarks(device, log, small = false, only = undefined
     const blocks = randomBlocks(format, n * k, 5).bytes;
     for (let s = 0; s < sets; s++) ws.push(await device.upload(blocks));
     const bytes = blocks.byteLength + k * 4 + n * 4;
-    for (const variant of [0, 1, 2, 3, 4]) {
+    for (const variant of [0, 1, 2, 3, 4, 5]) {
       const runs = only === 'quantized' ? 4 : 40; // under a profiler every launch is replayed: a few suffice
       const t = await timeRuns(device, `quantized_matmul_${format}`, ws.map((w) => [xs, w]), [n * 4], { m: 1, n, k, variant }, runs, only === 'quantized' ? 1 : 8);
       const key = `quantized_matvec_${format}_4096x11008_v${variant}`;

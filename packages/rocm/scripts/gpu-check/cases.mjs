@@ -34,7 +34,7 @@ function quantizedCases(quick) {
   const shapes = [[1, 1, 32], [1, 37, 96], [3, 37, 4096], [5, 16, 1056], [9, 20, 96], [2, 300, 160], ...(quick ? [] : [[1, 129, 4096], [4, 64, 11008], [12, 40, 512]])];
   for (const format of ['q8_0', 'q4_0'])
     for (const [m, n, k] of shapes)
-      for (const variant of [0, 1, 2, 3, 4]) {
+      for (const variant of [0, 1, 2, 3, 4, 5]) {
         const x = uniform(m * k, m + n + k);
         const w = randomBlocks(format, n * k, n * 7 + k);
         cases.push({

@@ -1,0 +1,100 @@
+// tandem_hip.h: the one vendor header. Every source of the addon writes HIP (hip* calls, <<<>>> launches);
+// this header makes that compile under hipcc for AMD GPUs and under nvcc for NVIDIA GPUs.
+//   hipcc -x hip (__HIP__, or __HIP_PLATFORM_AMD__ set by hand): HIP itself.
+//   nvcc  (__CUDACC__):            exactly the hip* names Tandem uses, mapped onto the CUDA runtime.
+// HIP's own NVIDIA layer (hip/nvidia_detail, ROCm 5.2) does not build against CUDA 13, hence this map.
+// Adding a hip* call to the addon means adding its line below. (A third branch, for tests only, emulates the
+// subset on the CPU: native-rocm/emulation/, `build.mjs --variant emulated`.)
+#pragma once
+
+#if defined(TANDEM_HIP_EMULATION)
+
+#include "../emulation/tandem_hip_emulated.h"
+
+#elif defined(__HIP__) || defined(__HIP_PLATFORM_AMD__)
+
+#include <hip/hip_fp16.h>
+#include <hip/hip_runtime.h>
+#include <string>
+
+/** Which runtime the addon was built for: "amd" or "nvidia". */
+#define TANDEM_HIP_PLATFORM "amd"
+
+/** Butterfly shuffle across the whole warp (wavefront) of the calling lane. */
+#define tandem_shfl_xor(value, lane_mask) __shfl_xor((value), (lane_mask))
+
+/** Device architecture name (gfx90a, ...) from a device's properties. */
+#define tandem_arch_name(prop) (std::string((prop).gcnArchName))
+
+/** binary16 bits -> float in one hardware conversion. */
+#define tandem_half_bits_to_float(bits) __half2float(__ushort_as_half(bits))
+
+#elif defined(__CUDACC__)
+
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <string>
+
+#define TANDEM_HIP_PLATFORM "nvidia"
+
+// Types and constants.
+typedef cudaError_t hipError_t;
+typedef cudaStream_t hipStream_t;
+typedef cudaEvent_t hipEvent_t;
+typedef cudaDeviceProp hipDeviceProp_t;  // fields read: name, totalGlobalMem, multiProcessorCount, warpSize,
+                                         // sharedMemPerBlock, major, minor
+typedef cudaDeviceAttr hipDeviceAttribute_t;
+#define hipSuccess cudaSuccess
+#define hipErrorNoDevice cudaErrorNoDevice
+#define hipErrorInvalidValue cudaErrorInvalidValue
+#define hipErrorOutOfMemory cudaErrorMemoryAllocation
+#define hipMemcpyHostToDevice cudaMemcpyHostToDevice
+#define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+#define hipStreamNonBlocking cudaStreamNonBlocking
+#define hipDeviceAttributeClockRate cudaDevAttrClockRate
+#define hipDeviceAttributeMemoryClockRate cudaDevAttrMemoryClockRate
+#define hipDeviceAttributeMemoryBusWidth cudaDevAttrGlobalMemoryBusWidth
+
+// Errors.
+#define hipGetErrorName cudaGetErrorName
+#define hipGetErrorString cudaGetErrorString
+#define hipGetLastError cudaGetLastError
+
+// Devices.
+#define hipGetDeviceCount cudaGetDeviceCount
+#define hipGetDeviceProperties cudaGetDeviceProperties
+#define hipDeviceGetAttribute cudaDeviceGetAttribute
+#define hipSetDevice cudaSetDevice
+#define hipDeviceSynchronize cudaDeviceSynchronize
+#define hipMemGetInfo cudaMemGetInfo
+#define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
+#define hipRuntimeGetVersion cudaRuntimeGetVersion
+#define hipDriverGetVersion cudaDriverGetVersion
+
+// Memory.
+#define hipMalloc cudaMalloc
+#define hipFree cudaFree
+#define hipMemcpy cudaMemcpy
+#define hipMemcpyAsync cudaMemcpyAsync
+#define hipMemsetAsync cudaMemsetAsync
+
+// Streams and events.
+#define hipStreamCreateWithFlags cudaStreamCreateWithFlags
+#define hipStreamDestroy cudaStreamDestroy
+#define hipStreamSynchronize cudaStreamSynchronize
+#define hipEventCreate cudaEventCreate
+#define hipEventDestroy cudaEventDestroy
+#define hipEventRecord cudaEventRecord
+#define hipEventSynchronize cudaEventSynchronize
+#define hipEventElapsedTime cudaEventElapsedTime
+
+#define tandem_shfl_xor(value, lane_mask) __shfl_xor_sync(0xffffffffu, (value), (lane_mask))
+#define tandem_half_bits_to_float(bits) __half2float(__ushort_as_half(bits))
+
+/** NVIDIA devices have no gfx name: report the SM version, e.g. sm_90. */
+#define tandem_arch_name(prop) ("sm_" + std::to_string((prop).major) + std::to_string((prop).minor))
+
+#else
+#error "tandem_hip.h: compile with hipcc (HIP_PLATFORM=amd) or nvcc (-x cu)"
+#endif

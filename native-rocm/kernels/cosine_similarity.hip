@@ -1,0 +1,165 @@
+// cosine_similarity: out[qi, t] = dot(queries[qi], targets[t]) / (|queries[qi]| |targets[t]|), 0 when either
+// norm is 0. queries [Q, D], targets [T, D], out [Q, T].
+//
+// Few queries (the search case, memory-bound on the targets): up to 8 queries are staged in shared memory with
+// their norms; one warp per target streams the target row with float4 loads (coalesced), accumulating its
+// squared norm and the dot with every staged query, then reduces across the warp. Targets are read once per
+// group of 8 queries. Many queries (compute-bound): norms of both sides, the f32 tiled matmul with the targets
+// as a transposed B, then a pass dividing by the norms.
+#include "device_common.h"
+#include "kernels.h"
+
+namespace tandem {
+namespace {
+
+constexpr int kMaxStagedQueries = 8;
+constexpr int kWarpQueryLimit = 16;      // above this many queries, the matmul path
+constexpr size_t kStageBytes = 48 * 1024;  // shared memory for staged queries
+
+template <int QT, bool kVec>
+__global__ void __launch_bounds__(kBlock)
+    cosine_warp(const float* __restrict__ queries, const float* __restrict__ targets, float* __restrict__ out, int numTargets, int dim, int q0) {
+  extern __shared__ __align__(16) float staged[];  // QT * dim query values, then QT norms
+  float* norms = staged + QT * dim;
+  const int ws = warpSize;
+  const int lane = threadIdx.x % ws;
+  const int warp = threadIdx.x / ws;
+  const int warps = blockDim.x / ws;
+  const float* src = queries + static_cast<long long>(q0) * dim;
+  for (int i = threadIdx.x; i < QT * dim; i += blockDim.x) staged[i] = src[i];
+  __syncthreads();
+  for (int qi = warp; qi < QT; qi += warps) {
+    float s = 0.0f;
+    for (int c = lane; c < dim; c += ws) s = fmaf(staged[qi * dim + c], staged[qi * dim + c], s);
+    s = warp_sum(s);
+    if (lane == 0) norms[qi] = sqrtf(s);
+  }
+  __syncthreads();
+
+  for (long long t = blockIdx.x * static_cast<long long>(warps) + warp; t < numTargets; t += static_cast<long long>(gridDim.x) * warps) {
+    const float* row = targets + t * dim;
+    float dot[QT];
+#pragma unroll
+    for (int qi = 0; qi < QT; ++qi) dot[qi] = 0.0f;
+    float tt = 0.0f;
+    if (kVec) {
+#pragma unroll 4
+      for (int c = lane * 4; c < dim; c += ws * 4) {
+        const float4 tv = *reinterpret_cast<const float4*>(row + c);
+        tt = fmaf(tv.x, tv.x, fmaf(tv.y, tv.y, fmaf(tv.z, tv.z, fmaf(tv.w, tv.w, tt))));
+#pragma unroll
+        for (int qi = 0; qi < QT; ++qi) {
+          const float4 qv = *reinterpret_cast<const float4*>(staged + qi * dim + c);
+          dot[qi] = fmaf(qv.x, tv.x, fmaf(qv.y, tv.y, fmaf(qv.z, tv.z, fmaf(qv.w, tv.w, dot[qi]))));
+        }
+      }
+    } else {
+      for (int c = lane; c < dim; c += ws) {
+        const float tv = row[c];
+        tt = fmaf(tv, tv, tt);
+#pragma unroll
+        for (int qi = 0; qi < QT; ++qi) dot[qi] = fmaf(staged[qi * dim + c], tv, dot[qi]);
+      }
+    }
+    tt = warp_sum(tt);
+#pragma unroll
+    for (int qi = 0; qi < QT; ++qi) dot[qi] = warp_sum(dot[qi]);
+    if (lane == 0) {
+      const float tn = sqrtf(tt);
+#pragma unroll
+      for (int qi = 0; qi < QT; ++qi) {
+        const float denom = norms[qi] * tn;
+        out[static_cast<long long>(q0 + qi) * numTargets + t] = denom == 0.0f ? 0.0f : dot[qi] / denom;
+      }
+    }
+  }
+}
+
+// norms[r] = |rows[r]|, one warp per row.
+__global__ void row_norms(const float* __restrict__ rows, float* __restrict__ norms, int count, int dim) {
+  const int ws = warpSize;
+  const int lane = threadIdx.x % ws;
+  const int warps = blockDim.x / ws;
+  for (long long r = blockIdx.x * static_cast<long long>(warps) + threadIdx.x / ws; r < count; r += static_cast<long long>(gridDim.x) * warps) {
+    float s = 0.0f;
+    for (int c = lane; c < dim; c += ws) s = fmaf(rows[r * dim + c], rows[r * dim + c], s);
+    s = warp_sum(s);
+    if (lane == 0) norms[r] = sqrtf(s);
+  }
+}
+
+// out[qi, t] /= qn[qi] * tn[t], or 0 when that is 0.
+__global__ void divide_by_norms(float* __restrict__ out, const float* __restrict__ qn, const float* __restrict__ tn, int numQueries, int numTargets) {
+  const long long total = static_cast<long long>(numQueries) * numTargets;
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < total; i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const float denom = qn[i / numTargets] * tn[i % numTargets];
+    out[i] = denom == 0.0f ? 0.0f : out[i] / denom;
+  }
+}
+
+// A persistent grid: as many blocks as fit at once (or as there are targets), so no partial second wave.
+template <int QT, bool kVec>
+hipError_t launch_staged(const LaunchContext& ctx, const float* queries, const float* targets, float* out, int numTargets, int dim, int q0) {
+  const size_t shared = (static_cast<size_t>(QT) * dim + QT) * sizeof(float);
+  const int warpsPerBlock = kBlock / ctx.warpSize;
+  long long blocks = (numTargets + warpsPerBlock - 1) / warpsPerBlock;
+  int resident = 0;
+  if (hipOccupancyMaxActiveBlocksPerMultiprocessor(&resident, cosine_warp<QT, kVec>, kBlock, shared) != hipSuccess || resident < 1) {
+    (void)hipGetLastError();
+    resident = 4;
+  }
+  const long long cap = static_cast<long long>(ctx.multiProcessors) * resident;
+  if (blocks > cap) blocks = cap;
+  cosine_warp<QT, kVec><<<static_cast<unsigned>(blocks < 1 ? 1 : blocks), kBlock, shared, ctx.stream>>>(queries, targets, out, numTargets, dim, q0);
+  return hipGetLastError();
+}
+
+template <bool kVec>
+hipError_t launch_warp_group(const LaunchContext& ctx, const float* queries, const float* targets, float* out, int numTargets, int dim, int q0, int qt) {
+  switch (qt) {
+    case 1: return launch_staged<1, kVec>(ctx, queries, targets, out, numTargets, dim, q0);
+    case 2: return launch_staged<2, kVec>(ctx, queries, targets, out, numTargets, dim, q0);
+    case 3: return launch_staged<3, kVec>(ctx, queries, targets, out, numTargets, dim, q0);
+    case 4: return launch_staged<4, kVec>(ctx, queries, targets, out, numTargets, dim, q0);
+    case 5: return launch_staged<5, kVec>(ctx, queries, targets, out, numTargets, dim, q0);
+    case 6: return launch_staged<6, kVec>(ctx, queries, targets, out, numTargets, dim, q0);
+    case 7: return launch_staged<7, kVec>(ctx, queries, targets, out, numTargets, dim, q0);
+    default: return launch_staged<8, kVec>(ctx, queries, targets, out, numTargets, dim, q0);
+  }
+}
+
+hipError_t launch_matmul_path(const LaunchContext& ctx, const float* queries, const float* targets, float* out, int numQueries, int numTargets, int dim) {
+  void* scratch = nullptr;
+  hipError_t err = ctx.scratch->Reserve((static_cast<size_t>(numQueries) + numTargets) * sizeof(float), &scratch);
+  if (err != hipSuccess) return err;
+  float* qn = static_cast<float*>(scratch);
+  float* tn = qn + numQueries;
+  row_norms<<<grid_for(numQueries, ctx.multiProcessors, kBlock / ctx.warpSize), kBlock, 0, ctx.stream>>>(queries, qn, numQueries, dim);
+  row_norms<<<grid_for(numTargets, ctx.multiProcessors, kBlock / ctx.warpSize), kBlock, 0, ctx.stream>>>(targets, tn, numTargets, dim);
+  err = hipGetLastError();
+  if (err != hipSuccess) return err;
+  err = launch_matmul_f32(ctx, queries, targets, out, numQueries, numTargets, dim, true, kMatmulDefaultVariant);
+  if (err != hipSuccess) return err;
+  divide_by_norms<<<grid_for(static_cast<long long>(numQueries) * numTargets, ctx.multiProcessors), kBlock, 0, ctx.stream>>>(out, qn, tn, numQueries, numTargets);
+  return hipGetLastError();
+}
+
+}  // namespace
+
+hipError_t launch_cosine_similarity(const LaunchContext& ctx, const float* queries, const float* targets, float* out, int numQueries, int numTargets, int dim) {
+  if (numQueries == 0 || numTargets == 0) return hipSuccess;
+  if (dim == 0) return hipMemsetAsync(out, 0, static_cast<size_t>(numQueries) * numTargets * sizeof(float), ctx.stream);
+  const int fit = static_cast<int>(kStageBytes / sizeof(float) / (static_cast<size_t>(dim) + 1));
+  const int perGroup = fit < kMaxStagedQueries ? fit : kMaxStagedQueries;
+  if (numQueries > kWarpQueryLimit || perGroup < 1) return launch_matmul_path(ctx, queries, targets, out, numQueries, numTargets, dim);
+  const bool vec = dim % 4 == 0;
+  for (int q0 = 0; q0 < numQueries; q0 += perGroup) {
+    const int qt = numQueries - q0 < perGroup ? numQueries - q0 : perGroup;
+    const hipError_t err = vec ? launch_warp_group<true>(ctx, queries, targets, out, numTargets, dim, q0, qt)
+                               : launch_warp_group<false>(ctx, queries, targets, out, numTargets, dim, q0, qt);
+    if (err != hipSuccess) return err;
+  }
+  return hipSuccess;
+}
+
+}  // namespace tandem

@@ -1,0 +1,65 @@
+// dequantize: Q8_0 / Q4_0 blocks (ggml layouts: f16 scale d, then 32 int8, or 16 bytes of nibbles with value j
+// in the low nibble of byte j and j + 16 in the high one, minus 8) or f16 bits -> f32. Grid-stride loops; a
+// thread expands one quantized block (two-byte loads: blocks are only 2-byte aligned) or one f16 value.
+#include "device_common.h"
+#include "kernels.h"
+
+namespace tandem {
+namespace {
+
+__global__ void dequantize_q8_0(const uint8_t* __restrict__ x, float* __restrict__ out, long long blocks) {
+  for (long long b = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; b < blocks; b += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const uint16_t* blk = reinterpret_cast<const uint16_t*>(x + b * 34);
+    const float d = half_to_float(blk[0]);
+    float4* dst = reinterpret_cast<float4*>(out + b * 32);
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      const uint16_t lo = blk[1 + 2 * i];
+      const uint16_t hi = blk[2 + 2 * i];
+      dst[i] = make_float4(d * static_cast<int8_t>(lo & 0xff), d * static_cast<int8_t>(lo >> 8), d * static_cast<int8_t>(hi & 0xff), d * static_cast<int8_t>(hi >> 8));
+    }
+  }
+}
+
+__global__ void dequantize_q4_0(const uint8_t* __restrict__ x, float* __restrict__ out, long long blocks) {
+  for (long long b = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; b < blocks; b += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const uint16_t* blk = reinterpret_cast<const uint16_t*>(x + b * 18);
+    const float d = half_to_float(blk[0]);
+    float* dst = out + b * 32;
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      const uint16_t u = blk[1 + i];
+      dst[2 * i] = d * (static_cast<int>(u & 0xf) - 8);
+      dst[2 * i + 1] = d * (static_cast<int>((u >> 8) & 0xf) - 8);
+      dst[2 * i + 16] = d * (static_cast<int>((u >> 4) & 0xf) - 8);
+      dst[2 * i + 17] = d * (static_cast<int>(u >> 12) - 8);
+    }
+  }
+}
+
+__global__ void dequantize_f16(const uint16_t* __restrict__ x, float* __restrict__ out, long long count) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count; i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    out[i] = half_to_float(x[i]);
+  }
+}
+
+}  // namespace
+
+hipError_t launch_dequantize(const LaunchContext& ctx, const void* x, float* out, long long count, QuantFormat format) {
+  if (count == 0) return hipSuccess;
+  const uint8_t* bytes = static_cast<const uint8_t*>(x);
+  switch (format) {
+    case QuantFormat::Q8_0:
+      dequantize_q8_0<<<grid_for(count / 32, ctx.multiProcessors), kBlock, 0, ctx.stream>>>(bytes, out, count / 32);
+      break;
+    case QuantFormat::Q4_0:
+      dequantize_q4_0<<<grid_for(count / 32, ctx.multiProcessors), kBlock, 0, ctx.stream>>>(bytes, out, count / 32);
+      break;
+    case QuantFormat::F16:
+      dequantize_f16<<<grid_for(count, ctx.multiProcessors), kBlock, 0, ctx.stream>>>(static_cast<const uint16_t*>(x), out, count);
+      break;
+  }
+  return hipGetLastError();
+}
+
+}  // namespace tandem

@@ -1,0 +1,198 @@
+// device.cc: argument checking on the JS thread (buffer ids, sizes, parameters), then a job on the queue.
+// Argument errors throw synchronously with code TANDEM_*; device errors reject the promise with the HIP name.
+#include "device.h"
+#include "jobs.h"
+#include "js_error.h"
+
+namespace tandem {
+namespace {
+
+[[noreturn]] void Throw(Napi::Env env, const Failure& failure) { throw ToJsError(env, failure); }
+
+uint32_t IdArg(Napi::Env env, const Napi::Value& value, const char* what) {
+  if (!value.IsNumber()) Throw(env, Failure("TANDEM_BAD_ARGUMENT", std::string(what) + " must be a buffer id (number)"));
+  const double id = value.As<Napi::Number>().DoubleValue();
+  if (!(id >= 1) || id > 4294967295.0 || static_cast<double>(static_cast<uint32_t>(id)) != id) Throw(env, Failure("TANDEM_BAD_ARGUMENT", std::string(what) + " is not a valid buffer id"));
+  return static_cast<uint32_t>(id);
+}
+
+Params ParamsArg(Napi::Env env, const Napi::Value& value) {
+  if (!value.IsObject()) Throw(env, Failure("TANDEM_BAD_ARGUMENT", "params must be an object of numbers"));
+  const Napi::Object object = value.As<Napi::Object>();
+  const Napi::Array names = object.GetPropertyNames();
+  Params params;
+  for (uint32_t i = 0; i < names.Length(); ++i) {
+    const std::string name = names.Get(i).ToString().Utf8Value();
+    const Napi::Value v = object.Get(name);
+    if (v.IsNumber()) {
+      params.Set(name, v.As<Napi::Number>().DoubleValue());
+    } else if (v.IsBoolean()) {
+      params.Set(name, v.As<Napi::Boolean>().Value() ? 1.0 : 0.0);
+    } else {
+      Throw(env, Failure("TANDEM_BAD_ARGUMENT", "params." + name + " must be a number or boolean"));
+    }
+  }
+  return params;
+}
+
+}  // namespace
+
+void Device::Init(Napi::Env env, Napi::Object exports) {
+  Napi::Function cls = DefineClass(env, "Device",
+                                   {InstanceMethod<&Device::Upload>("upload"), InstanceMethod<&Device::Download>("download"),
+                                    InstanceMethod<&Device::Free>("free"), InstanceMethod<&Device::Run>("run"),
+                                    InstanceMethod<&Device::MemoryInfo>("memoryInfo"), InstanceMethod<&Device::Close>("close"),
+                                    InstanceAccessor<&Device::Index>("index")});
+  exports.Set("Device", cls);
+}
+
+Device::Device(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Device>(info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsNumber()) Throw(env, Failure("TANDEM_BAD_ARGUMENT", "new Device(index): index must be a number"));
+  index_ = info[0].As<Napi::Number>().Int32Value();
+  auto state = std::make_unique<DeviceState>();
+  state->index = index_;
+  try {
+    check(hipSetDevice(index_), "hipSetDevice(" + std::to_string(index_) + ")");
+    hipDeviceProp_t prop;
+    check(hipGetDeviceProperties(&prop, index_), "hipGetDeviceProperties");
+    state->warpSize = prop.warpSize;
+    state->multiProcessors = prop.multiProcessorCount;
+    check(hipStreamCreateWithFlags(&state->stream, hipStreamNonBlocking), "hipStreamCreateWithFlags");
+    check(hipEventCreate(&state->start), "hipEventCreate");
+    check(hipEventCreate(&state->stop), "hipEventCreate");
+  } catch (const Failure& f) {
+    state->ReleaseAll();
+    Throw(env, f);
+  }
+  queue_ = DeviceQueue::Create(env, std::move(state), [this](Napi::Env, bool busy) {
+    // A device with work in flight stays alive even if JavaScript drops it.
+    if (busy) {
+      Ref();
+    } else {
+      Unref();
+    }
+  });
+}
+
+Device::~Device() {
+  if (queue_) {
+    queue_->Detach();
+    queue_->Shutdown();
+  }
+}
+
+DeviceQueue& Device::Open(Napi::Env env) {
+  if (!queue_ || queue_->closed()) Throw(env, Failure("TANDEM_CLOSED", "the device was closed"));
+  return *queue_;
+}
+
+Napi::Value Device::Upload(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  DeviceQueue& queue = Open(env);
+  if (info.Length() < 1 || !info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
+    Throw(env, Failure("TANDEM_BAD_ARGUMENT", "upload(data): data must be a Uint8Array"));
+  }
+  Napi::Uint8Array data = info[0].As<Napi::Uint8Array>();
+  const uint32_t id = queue.NewId(data.ByteLength());
+  auto job = std::make_unique<UploadJob>(env, id, data);
+  Napi::Promise promise = job->deferred->Promise();
+  queue.Push(env, std::move(job));
+  return promise;
+}
+
+Napi::Value Device::Download(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  DeviceQueue& queue = Open(env);
+  const uint32_t id = IdArg(env, info[0], "download(id): id");
+  const size_t* bytes = queue.SizeOf(id);
+  if (bytes == nullptr) Throw(env, Failure("TANDEM_UNKNOWN_BUFFER", "download: buffer " + std::to_string(id) + " does not exist (freed?)"));
+  auto job = std::make_unique<DownloadJob>(env, id, *bytes);
+  Napi::Promise promise = job->deferred->Promise();
+  queue.Push(env, std::move(job));
+  return promise;
+}
+
+Napi::Value Device::Free(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!queue_ || queue_->closed()) return Napi::Boolean::New(env, false);
+  const uint32_t id = IdArg(env, info[0], "free(id): id");
+  if (queue_->SizeOf(id) == nullptr) return Napi::Boolean::New(env, false);
+  queue_->Forget(id);
+  queue_->Push(env, std::make_unique<FreeJob>(id));
+  return Napi::Boolean::New(env, true);
+}
+
+Napi::Value Device::Run(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  DeviceQueue& queue = Open(env);
+  if (info.Length() < 4 || !info[0].IsString() || !info[1].IsArray() || !info[2].IsArray()) {
+    Throw(env, Failure("TANDEM_BAD_ARGUMENT", "run(kernel: string, inputIds: number[], outputBytes: number[], params: object)"));
+  }
+  const std::string kernel = info[0].As<Napi::String>().Utf8Value();
+  const OpDef* def = FindOp(kernel);
+  if (def == nullptr) Throw(env, Failure("TANDEM_UNKNOWN_KERNEL", "no native kernel named '" + kernel + "'"));
+  const Napi::Array inputArray = info[1].As<Napi::Array>();
+  const Napi::Array outputArray = info[2].As<Napi::Array>();
+  const int inputCount = static_cast<int>(inputArray.Length());
+  if (inputCount < def->minInputs || inputCount > def->maxInputs) Throw(env, Failure("TANDEM_BAD_ARGUMENT", kernel + ": wrong number of inputs"));
+  if (static_cast<int>(outputArray.Length()) != def->outputs) Throw(env, Failure("TANDEM_BAD_ARGUMENT", kernel + ": wrong number of outputs"));
+  Params params = ParamsArg(env, info[3]);
+
+  std::vector<double> need;
+  try {
+    need = def->sizes(params, inputCount);
+  } catch (const Failure& f) {
+    Throw(env, Failure(f.code(), kernel + ": " + f.what()));
+  }
+  std::vector<uint32_t> inputs;
+  for (int i = 0; i < inputCount; ++i) {
+    const uint32_t id = IdArg(env, inputArray.Get(static_cast<uint32_t>(i)), "run: input id");
+    const size_t* bytes = queue.SizeOf(id);
+    if (bytes == nullptr) Throw(env, Failure("TANDEM_UNKNOWN_BUFFER", kernel + ": input buffer " + std::to_string(id) + " does not exist (freed?)"));
+    if (static_cast<double>(*bytes) < need[i]) {
+      Throw(env, Failure("TANDEM_BAD_ARGUMENT", kernel + ": input " + std::to_string(i) + " has " + std::to_string(*bytes) + " bytes, the parameters need " + std::to_string(static_cast<long long>(need[i]))));
+    }
+    inputs.push_back(id);
+  }
+  std::vector<size_t> outputBytes;
+  for (int i = 0; i < def->outputs; ++i) {
+    const Napi::Value v = outputArray.Get(static_cast<uint32_t>(i));
+    const double bytes = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : -1;
+    if (!(bytes >= need[inputCount + i]) || bytes > 9007199254740991.0) {
+      Throw(env, Failure("TANDEM_BAD_ARGUMENT", kernel + ": output " + std::to_string(i) + " must have at least " + std::to_string(static_cast<long long>(need[inputCount + i])) + " bytes"));
+    }
+    outputBytes.push_back(static_cast<size_t>(bytes));
+  }
+  std::vector<uint32_t> outputs;
+  for (size_t bytes : outputBytes) outputs.push_back(queue.NewId(bytes));
+  auto job = std::make_unique<RunJob>(env, def, std::move(params), std::move(inputs), std::move(outputs), std::move(outputBytes));
+  Napi::Promise promise = job->deferred->Promise();
+  queue.Push(env, std::move(job));
+  return promise;
+}
+
+Napi::Value Device::MemoryInfo(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  size_t freeBytes = 0;
+  size_t totalBytes = 0;
+  try {
+    check(hipSetDevice(index_), "hipSetDevice");
+    check(hipMemGetInfo(&freeBytes, &totalBytes), "hipMemGetInfo");
+  } catch (const Failure& f) {
+    Throw(env, f);
+  }
+  Napi::Object result = Napi::Object::New(env);
+  result.Set("free", Napi::Number::New(env, static_cast<double>(freeBytes)));
+  result.Set("total", Napi::Number::New(env, static_cast<double>(totalBytes)));
+  return result;
+}
+
+Napi::Value Device::Close(const Napi::CallbackInfo& info) {
+  if (queue_) queue_->Shutdown();
+  return info.Env().Undefined();
+}
+
+Napi::Value Device::Index(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), index_); }
+
+}  // namespace tandem

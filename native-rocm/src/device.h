@@ -1,0 +1,35 @@
+// device.h: `new Device(index)` in JavaScript: one opened GPU with its worker queue. Methods:
+//   upload(Uint8Array): Promise<id>          download(id): Promise<Uint8Array>
+//   free(id): boolean                         run(kernel, inputIds, outputBytes, params): Promise<{outputs, kernelMs}>
+//   memoryInfo(): { free, total }             close(): void
+#pragma once
+#include <napi.h>
+#include <memory>
+#include "device_queue.h"
+
+namespace tandem {
+
+/** The JavaScript Device class. */
+class Device : public Napi::ObjectWrap<Device> {
+ public:
+  /** Registers the class on `exports`. */
+  static void Init(Napi::Env env, Napi::Object exports);
+  /** Opens device `index`: sets it current, creates its stream and events, starts its worker. */
+  explicit Device(const Napi::CallbackInfo& info);
+  ~Device() override;
+
+ private:
+  Napi::Value Upload(const Napi::CallbackInfo& info);
+  Napi::Value Download(const Napi::CallbackInfo& info);
+  Napi::Value Free(const Napi::CallbackInfo& info);
+  Napi::Value Run(const Napi::CallbackInfo& info);
+  Napi::Value MemoryInfo(const Napi::CallbackInfo& info);
+  Napi::Value Close(const Napi::CallbackInfo& info);
+  Napi::Value Index(const Napi::CallbackInfo& info);
+  DeviceQueue& Open(Napi::Env env);
+
+  int index_ = 0;
+  std::shared_ptr<DeviceQueue> queue_;
+};
+
+}  // namespace tandem

@@ -1,0 +1,95 @@
+// jobs.cc: what each job does on the worker thread, and what it hands back to JavaScript.
+#include "jobs.h"
+
+namespace tandem {
+
+UploadJob::UploadJob(Napi::Env env, uint32_t id, Napi::Uint8Array data)
+    : id_(id), keep_(Napi::Persistent(data)), data_(data.Data()), bytes_(data.ByteLength()) {
+  deferred.emplace(Napi::Promise::Deferred::New(env));
+}
+
+void UploadJob::Execute(DeviceState& state) {
+  void* ptr = state.pool.Allocate(bytes_, "upload of " + std::to_string(bytes_) + " bytes");
+  if (bytes_ > 0) {
+    hipError_t err = hipMemcpyAsync(ptr, data_, bytes_, hipMemcpyHostToDevice, state.stream);
+    if (err == hipSuccess) err = hipStreamSynchronize(state.stream);
+    if (err != hipSuccess) {
+      state.pool.Release(ptr, bytes_);
+      check(err, "upload copy");
+    }
+  }
+  state.buffers[id_] = Allocation{ptr, bytes_};
+}
+
+Napi::Value UploadJob::Result(Napi::Env env) { return Napi::Number::New(env, id_); }
+
+void UploadJob::Failed(DeviceQueue& queue) { queue.Forget(id_); }
+
+void UploadJob::Abandon() { keep_.SuppressDestruct(); }
+
+DownloadJob::DownloadJob(Napi::Env env, uint32_t id, size_t bytes) : id_(id), bytes_(bytes) {
+  Napi::Uint8Array target = Napi::Uint8Array::New(env, bytes);
+  data_ = target.Data();
+  target_ = Napi::Persistent(target);
+  deferred.emplace(Napi::Promise::Deferred::New(env));
+}
+
+void DownloadJob::Execute(DeviceState& state) {
+  const Allocation& a = state.Find(id_);
+  if (bytes_ == 0) return;
+  check(hipMemcpyAsync(data_, a.ptr, bytes_, hipMemcpyDeviceToHost, state.stream), "download copy");
+  check(hipStreamSynchronize(state.stream), "download copy");
+}
+
+Napi::Value DownloadJob::Result(Napi::Env) { return target_.Value(); }
+
+void DownloadJob::Abandon() { target_.SuppressDestruct(); }
+
+void FreeJob::Execute(DeviceState& state) {
+  const auto it = state.buffers.find(id_);
+  if (it == state.buffers.end()) return;
+  state.pool.Release(it->second.ptr, it->second.bytes);
+  state.buffers.erase(it);
+}
+
+RunJob::RunJob(Napi::Env env, const OpDef* def, Params params, std::vector<uint32_t> inputs, std::vector<uint32_t> outputs, std::vector<size_t> outputBytes)
+    : def_(def), params_(std::move(params)), inputs_(std::move(inputs)), outputs_(std::move(outputs)), outputBytes_(std::move(outputBytes)) {
+  deferred.emplace(Napi::Promise::Deferred::New(env));
+}
+
+void RunJob::Execute(DeviceState& state) {
+  LaunchContext ctx = state.Context();
+  OpCall call{{}, {}, &params_, &ctx};
+  for (uint32_t id : inputs_) call.inputs.push_back(state.Find(id).ptr);
+  try {
+    for (size_t i = 0; i < outputs_.size(); ++i) {
+      call.outputs.push_back(state.pool.Allocate(outputBytes_[i], std::string(def_->name) + " output " + std::to_string(i)));
+    }
+    check(hipEventRecord(state.start, state.stream), "hipEventRecord");
+    check(def_->launch(call), def_->name);
+    check(hipEventRecord(state.stop, state.stream), "hipEventRecord");
+    check(hipEventSynchronize(state.stop), std::string(def_->name) + " (kernel execution)");
+    float ms = 0;
+    check(hipEventElapsedTime(&ms, state.start, state.stop), "hipEventElapsedTime");
+    kernelMs_ = ms;
+  } catch (...) {
+    for (size_t i = 0; i < call.outputs.size(); ++i) state.pool.Release(call.outputs[i], outputBytes_[i]);
+    throw;
+  }
+  for (size_t i = 0; i < outputs_.size(); ++i) state.buffers[outputs_[i]] = Allocation{call.outputs[i], outputBytes_[i]};
+}
+
+Napi::Value RunJob::Result(Napi::Env env) {
+  Napi::Object result = Napi::Object::New(env);
+  Napi::Array ids = Napi::Array::New(env, outputs_.size());
+  for (size_t i = 0; i < outputs_.size(); ++i) ids.Set(static_cast<uint32_t>(i), Napi::Number::New(env, outputs_[i]));
+  result.Set("outputs", ids);
+  result.Set("kernelMs", Napi::Number::New(env, kernelMs_));
+  return result;
+}
+
+void RunJob::Failed(DeviceQueue& queue) {
+  for (uint32_t id : outputs_) queue.Forget(id);
+}
+
+}  // namespace tandem

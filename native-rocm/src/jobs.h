@@ -1,0 +1,70 @@
+// jobs.h: the four kinds of device work: upload, download, free, run.
+#pragma once
+#include <napi.h>
+#include <string>
+#include <vector>
+#include "device_queue.h"
+#include "op_table.h"
+#include "params.h"
+
+namespace tandem {
+
+/** Allocates a buffer and copies host bytes into it; resolves with the buffer id. */
+class UploadJob : public Job {
+ public:
+  UploadJob(Napi::Env env, uint32_t id, Napi::Uint8Array data);
+  void Execute(DeviceState& state) override;
+  Napi::Value Result(Napi::Env env) override;
+  void Failed(DeviceQueue& queue) override;
+  void Abandon() override;
+
+ private:
+  uint32_t id_;
+  Napi::Reference<Napi::Uint8Array> keep_;  // the source stays alive until the copy is done
+  const uint8_t* data_;
+  size_t bytes_;
+};
+
+/** Copies a buffer into a new Uint8Array; resolves with it. */
+class DownloadJob : public Job {
+ public:
+  DownloadJob(Napi::Env env, uint32_t id, size_t bytes);
+  void Execute(DeviceState& state) override;
+  Napi::Value Result(Napi::Env env) override;
+  void Abandon() override;
+
+ private:
+  uint32_t id_;
+  size_t bytes_;
+  Napi::Reference<Napi::Uint8Array> target_;
+  uint8_t* data_;
+};
+
+/** Releases a buffer (fire and forget: queued after every job that may still read it). */
+class FreeJob : public Job {
+ public:
+  explicit FreeJob(uint32_t id) : id_(id) {}
+  void Execute(DeviceState& state) override;
+
+ private:
+  uint32_t id_;
+};
+
+/** Allocates the outputs, runs one native kernel between two events; resolves with { outputs, kernelMs }. */
+class RunJob : public Job {
+ public:
+  RunJob(Napi::Env env, const OpDef* def, Params params, std::vector<uint32_t> inputs, std::vector<uint32_t> outputs, std::vector<size_t> outputBytes);
+  void Execute(DeviceState& state) override;
+  Napi::Value Result(Napi::Env env) override;
+  void Failed(DeviceQueue& queue) override;
+
+ private:
+  const OpDef* def_;
+  Params params_;
+  std::vector<uint32_t> inputs_;
+  std::vector<uint32_t> outputs_;
+  std::vector<size_t> outputBytes_;
+  double kernelMs_ = 0;
+};
+
+}  // namespace tandem
