@@ -301,3 +301,24 @@ describe('fallback-only backends', () => {
     expect(oracle.calls).toBe(1);
   });
 });
+
+describe('device replacement', () => {
+  it('re-uploads a tensor whose copy was on a lost device instead of failing on it forever', async () => {
+    const clock = new ManualClock();
+    const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
+    const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), faultSchedule({ 2: 'device-lost' }));
+    const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, recoveryIntervalMs: 0 });
+    const x = square(engine, 8);
+    const y = square(engine, 8);
+    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred'); // x now has a copy on the gpu
+    expect(x.residency()).toEqual(['host', 'gpu']);
+    await engine.run({ op: 'matmul', a: y, b: y }, 'gpu-preferred'); // device lost here; the cpu answers
+    await gpu.init(); // a new device
+    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred'); // x's old copy is stale: refused, dropped, cpu answers
+    expect(x.residency()).not.toContain('gpu');
+    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred'); // re-uploaded to the new device
+    const last = engine.telemetry.opEvents().at(-1);
+    expect(last).toMatchObject({ backend: 'gpu', ok: true });
+    expect(x.residency()).toContain('gpu');
+  });
+});

@@ -3,7 +3,7 @@ import type { BackendHealth, BoundTensor, CapableBackend, DeviceBuffer, Performa
 import { checkCapabilities } from './capability.ts';
 import { monotonicClock, type Clock } from './clock.ts';
 import { byteLengthOf, type DType, type HostArray } from './dtype.ts';
-import { AllBackendsFailedError, BackendError, DeadlineExceededError, DisposedError, errorMessage, InvalidArgumentError, type BackendFailure } from './errors.ts';
+import { AllBackendsFailedError, BackendError, DeadlineExceededError, DeviceLostError, DisposedError, errorMessage, InvalidArgumentError, type BackendFailure } from './errors.ts';
 import { inferOutputs, opWork, type OpWork } from './op-info.ts';
 import { mapOpTensors, opInputs, type Op, type TensorSpec } from './ops.ts';
 import { Residency } from './residency.ts';
@@ -392,9 +392,13 @@ export class Engine {
           startMs, durationMs: this.clock() - startMs, kernelMs: undefined, estimatedMs, flops: work.flops, bytesMoved: moved.bytes,
         });
         const health = state.backend.health();
-        if (health.state === 'unhealthy') {
-          this.telemetry.notice('backend-unhealthy', name, health.reason);
-          for (const { tensor } of opInputs(op)) this.residency.forgetReplica(tensor.storage, name);
+        if (health.state === 'unhealthy') this.telemetry.notice('backend-unhealthy', name, health.reason);
+        // Copies on a lost device are gone: drop them so the next call re-uploads from the host or another copy.
+        if (error instanceof DeviceLostError || health.state === 'unhealthy') {
+          for (const { tensor } of opInputs(op)) {
+            this.residency.forgetReplica(tensor.storage, name);
+            if (tensor.contiguousCache !== undefined) this.residency.forgetReplica(tensor.contiguousCache, name);
+          }
         }
         reason = { kind: 'error-fallback', failed: name, error: message };
         const next = order[attempt];

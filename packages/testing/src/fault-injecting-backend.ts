@@ -74,9 +74,11 @@ export class FaultInjectingBackend implements CapableBackend {
   plan: FaultPlan;
   private readonly inner: CapableBackend;
   private readonly hangMs: number | undefined;
-  private readonly buffers = new Map<number, DeviceBuffer>();
+  private readonly buffers = new Map<number, { inner: DeviceBuffer; epoch: number }>();
   private nextId = 1;
   private lost: string | undefined;
+  /** Bumped by each device loss: buffers from an earlier epoch are refused, as a real replaced device does. */
+  private epoch = 0;
 
   constructor(inner: CapableBackend, plan: FaultPlan, options: FaultInjectingOptions = {}) {
     this.inner = inner;
@@ -122,9 +124,9 @@ export class FaultInjectingBackend implements CapableBackend {
   }
 
   free(buffer: DeviceBuffer): void {
-    const inner = this.buffers.get(buffer.id);
+    const held = this.buffers.get(buffer.id);
     this.buffers.delete(buffer.id);
-    if (inner !== undefined) this.inner.free(inner);
+    if (held !== undefined) this.inner.free(held.inner);
   }
 
   run(op: Op<BoundTensor>, outputs: readonly TensorSpec[]): Promise<RunResult> {
@@ -141,6 +143,7 @@ export class FaultInjectingBackend implements CapableBackend {
         return Promise.reject(new OutOfMemoryError(this.name, `injected allocation on call ${this.calls}`, 2 ** 40));
       case 'device-lost':
         this.lost = `injected device loss on call ${this.calls}`;
+        this.epoch++;
         return Promise.reject(new DeviceLostError(this.name, this.lost));
       case 'hang':
         return this.hang(op, outputs);
@@ -176,13 +179,14 @@ export class FaultInjectingBackend implements CapableBackend {
 
   private wrap(inner: DeviceBuffer): DeviceBuffer {
     const id = this.nextId++;
-    this.buffers.set(id, inner);
+    this.buffers.set(id, { inner, epoch: this.epoch });
     return { backend: this.name, id, byteLength: inner.byteLength };
   }
 
   private unwrap(buffer: DeviceBuffer): DeviceBuffer {
-    const inner = this.buffers.get(buffer.id);
-    if (inner === undefined || buffer.backend !== this.name) throw new BackendError('INVALID_BUFFER', this.name, `buffer ${buffer.backend}#${buffer.id} is not held here`);
-    return inner;
+    const held = this.buffers.get(buffer.id);
+    if (held === undefined || buffer.backend !== this.name) throw new BackendError('INVALID_BUFFER', this.name, `buffer ${buffer.backend}#${buffer.id} is not held here`);
+    if (held.epoch !== this.epoch) throw new DeviceLostError(this.name, `buffer ${buffer.id} was on a device that is gone; upload it again`);
+    return held.inner;
   }
 }

@@ -47,6 +47,17 @@ const DRAIN_AFTER_EXIT_MS = 200;
 /** How long a child that closed its channel may take to exit before it is killed. */
 const EXIT_AFTER_DISCONNECT_MS = 1_000;
 
+/** Stack-trace lines Node prints on abort ("----- Native stack trace -----", " 1: 0xd3a3c0 [node]", "    at f (x.js:1)"). */
+const STACK_LINE = /^\s*(-{3,}.*-{3,}|\d+: .*|at .*)$/;
+
+/** The last few lines of stderr that are messages rather than stack frames (the abort reason, not the trace). */
+export function lastMessages(stderr: string, count = 3): string[] {
+  return stderr
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !STACK_LINE.test(line))
+    .slice(-count);
+}
+
 /** A running (or finished) GPU process. */
 export class GpuProcessConnection {
   /** The child's process id (undefined when it could not be spawned). */
@@ -71,10 +82,18 @@ export class GpuProcessConnection {
       ...(options.env === undefined ? {} : { env: options.env }),
     });
     this.pid = this.child.pid;
+    const prefix = `[gpu-process ${this.pid ?? '?'}] `;
+    let partialLine = '';
     this.child.stderr?.setEncoding('utf8');
     this.child.stderr?.on('data', (chunk: string) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
-      if (options.stderr === 'forward') process.stderr.write(chunk.replace(/^(?=.)/gm, `[gpu-process ${this.pid ?? '?'}] `));
+      if (options.stderr !== 'forward') return;
+      const lines = (partialLine + chunk).split('\n');
+      partialLine = lines.pop() ?? '';
+      for (const line of lines) process.stderr.write(`${prefix}${line}\n`);
+    });
+    this.child.stderr?.on('end', () => {
+      if (options.stderr === 'forward' && partialLine !== '') process.stderr.write(`${prefix}${partialLine}\n`);
     });
     this.child.on('message', (message: unknown) => this.receive(message));
     // A closed channel with a live process serves no one: make sure it ends, so pending requests settle.
@@ -207,7 +226,7 @@ export class GpuProcessConnection {
 
   private end(how: string): void {
     if (this.exitDescription !== undefined) return;
-    const lastWords = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
+    const lastWords = lastMessages(this.stderrTail).join(' | ');
     this.exitDescription = lastWords === '' ? how : `${how}; its last output: ${lastWords.slice(-500)}`;
     const pending = [...this.pending.values()];
     this.pending.clear();

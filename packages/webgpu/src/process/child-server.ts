@@ -7,7 +7,7 @@ import { BACKEND_NAME } from '../gpu-errors.ts';
 import { isOpOver } from './op-guard.ts';
 import type { GpuProcessSetup, GpuReply, GpuRequest, GpuResults, RemoteBuffer, RemoteDescription, RepliedRequestType } from './protocol.ts';
 import { toWireError } from './wire-errors.ts';
-import { isIndex, isRecord, isRemoteTensor, isTensorSpec } from './wire-guards.ts';
+import { isBytes, isIndex, isRecord, isRemoteTensor, isTensorSpec } from './wire-guards.ts';
 
 /** How the server talks to its parent (process.send / process.on('message') in the real child). */
 export interface ParentPort {
@@ -182,7 +182,7 @@ export function parseRequest(message: unknown): GpuRequest | string {
     case 'upload': {
       const data = message['data'];
       const spec = message['spec'];
-      return data instanceof Uint8Array && isTensorSpec(spec) ? { type, id, data, spec } : 'upload without bytes or a tensor spec';
+      return isBytes(data) && isTensorSpec(spec) ? { type, id, data, spec } : 'upload without bytes or a tensor spec';
     }
     case 'download':
       return isIndex(message['buffer']) ? { type, id, buffer: message['buffer'] } : 'download without a buffer id';

@@ -5,9 +5,9 @@
 //   exit-at-start  writes "boom" to stderr and exits with code 3 before answering anything
 //   silent         never answers (a hung init)
 //   stubborn       serves, but ignores 'dispose' and stays alive (dispose must kill it)
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** Failure modes of the fake child. */
 export type FakeGpuMode = 'serve' | 'abort-on-run' | 'exit-at-start' | 'silent' | 'stubborn';
@@ -50,4 +50,9 @@ export function writeFakeChild(): string {
 /** The environment that selects a mode. */
 export function fakeEnv(mode: FakeGpuMode): NodeJS.ProcessEnv {
   return { ...process.env, FAKE_GPU_MODE: mode };
+}
+
+/** Removes the folder writeFakeChild made (and anything else a test wrote there). */
+export function removeFakeChild(file: string): void {
+  rmSync(dirname(file), { recursive: true, force: true });
 }

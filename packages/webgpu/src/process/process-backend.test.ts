@@ -18,6 +18,7 @@ const proxy = local.ok ? await createTestProxy() : local;
 afterAll(async () => {
   if (local.ok) await local.backend.dispose();
   if (proxy.ok) await proxy.backend.dispose();
+  expect(childProcessIds(), 'no GPU process outlives the tests').toEqual([]);
 });
 
 describe.skipIf(!local.ok || !proxy.ok)('WebGPU in a GPU process, against in-process WebGPU', () => {

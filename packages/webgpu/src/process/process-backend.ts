@@ -20,48 +20,14 @@ import {
   type SupportVerdict,
   type TensorSpec,
 } from '@tandem/core';
-import type { WebGpuDeviceDescription } from '../backend.ts';
 import { WEBGPU_CAPABILITIES } from '../capabilities.ts';
 import { DEFAULT_LIMITS } from '../device-context.ts';
 import { BACKEND_NAME } from '../gpu-errors.ts';
 import { checkWebGpuSupport } from '../support.ts';
 import { GpuProcessConnection } from './child-connection.ts';
-import { resolveChildLaunch } from './launch.ts';
+import { resolveChildLaunch, type ChildLaunch } from './launch.ts';
+import type { ProcessDeviceDescription, ProcessWebGpuOptions } from './process-options.ts';
 import type { GpuProcessSetup, RemoteBuffer, RemoteDescription, RemoteTensor, RepliedRequestType } from './protocol.ts';
-
-/** Options of createProcessWebGpuBackend. */
-export interface ProcessWebGpuOptions {
-  /** Run Dawn on SwiftShader (Debian's chromium package) in the child (default false: the machine's GPU). */
-  readonly swiftShader?: boolean;
-  /** Dawn flags for create() in the child (default: the in-process default). */
-  readonly dawnFlags?: readonly string[];
-  /** Adapter preference (default 'high-performance'). */
-  readonly powerPreference?: 'low-power' | 'high-performance';
-  /** Most bytes of freed buffers the child keeps for reuse (default: the in-process default, 256 MiB). */
-  readonly maxPooledBytes?: number;
-  /** Scheduling priority (default 20, as in-process). */
-  readonly priority?: number;
-  /** The child's entry file (default: $TANDEM_GPU_PROCESS_ENTRY, then gpu-process-child.mjs, then child-entry.ts). */
-  readonly entry?: string | URL;
-  /** Extra Node flags for the child. */
-  readonly execArgv?: readonly string[];
-  /** The child's environment (default: this process's). */
-  readonly env?: NodeJS.ProcessEnv;
-  /** 'forward' (default) copies the child's stderr here, prefixed; 'capture' keeps only its tail for errors. */
-  readonly stderr?: 'forward' | 'capture';
-  /** How long init() waits for a new GPU process to start WebGPU before killing it, ms (default 30,000). */
-  readonly initTimeoutMs?: number;
-  /** How long dispose() waits for the child to exit before SIGKILL, ms (default 5,000). */
-  readonly closeGraceMs?: number;
-  /** Host <-> child bandwidth of the IPC channel for the cost prior, bytes/ms (default 1e6, measured here). */
-  readonly ipcBytesPerMs?: number;
-}
-
-/** describe() of the proxy: the child's device description plus the process serving it. */
-export interface ProcessDeviceDescription extends WebGpuDeviceDescription {
-  /** Process id of the GPU process (undefined while none runs). */
-  readonly processId: number | undefined;
-}
 
 /** One handle given out: which GPU process holds the buffer, and its id there. */
 interface ProxyBuffer {
@@ -71,7 +37,7 @@ interface ProxyBuffer {
   readonly remoteId: number;
 }
 
-/** 16 MB moved parent -> child -> parent in ~16-30 ms here (advanced serialization): ~1 GB/s each way. */
+/** 16 MiB crossed the IPC channel in ~7-25 ms each way here (advanced serialization): ~1 GB/s. */
 const DEFAULT_IPC_BYTES_PER_MS = 1e6;
 /** Round trips timed after start to add to the launch cost prior. */
 const PINGS = 5;
@@ -127,11 +93,11 @@ export class ProcessWebGpuBackend implements CapableBackend {
         processId,
       };
     }
-    const { performance, ...description } = remote.description;
+    const { performance: prior, ...description } = remote.description;
     return {
       ...description,
       name: `${description.name} (GPU process ${processId ?? 'gone'})`,
-      ...(performance === undefined ? {} : { performance: this.withIpc(performance) }),
+      ...(prior === undefined ? {} : { performance: this.withIpc(prior) }),
       processId,
     };
   }
@@ -145,8 +111,7 @@ export class ProcessWebGpuBackend implements CapableBackend {
   async upload(data: Uint8Array, spec: TensorSpec): Promise<DeviceBuffer> {
     const what = `upload ${spec.dtype}[${spec.shape.join(', ')}]`;
     const connection = await this.ready(what);
-    const remote = await connection.request('upload', { data, spec: plainSpec(spec) }, what);
-    return this.adopt(remote, connection);
+    return this.adopt(await connection.request('upload', { data, spec: plainSpec(spec) }, what), connection);
   }
 
   /** Copies a buffer back from the GPU process. */
@@ -238,14 +203,15 @@ export class ProcessWebGpuBackend implements CapableBackend {
       this.initFailure = undefined;
       return { ok: true };
     } catch (error) {
-      const why = timedOut ? `it did not finish within ${timeoutMs} ms and was killed` : errorMessage(error);
-      return await this.failInit(`the GPU process failed to start WebGPU: ${why}`, connection);
+      const pid = connection.pid ?? '?';
+      const why = timedOut ? `it did not finish within ${timeoutMs} ms and was killed` : connection.exited ? `process ${pid} ${connection.exit ?? 'ended'}` : errorMessage(error);
+      return await this.failInit(`could not start WebGPU in a GPU process: ${why}`, connection);
     } finally {
       clearTimeout(timer);
     }
   }
 
-  private spawn(launch: Exclude<ReturnType<typeof resolveChildLaunch>, { failed: string }>): GpuProcessConnection {
+  private spawn(launch: ChildLaunch): GpuProcessConnection {
     const generation = ++this.generation;
     this.remote = undefined;
     this.childHealth = { state: 'unavailable', reason: 'the GPU process is starting' };
@@ -345,6 +311,8 @@ export class ProcessWebGpuBackend implements CapableBackend {
 function plainSpec(spec: TensorSpec): TensorSpec {
   return { dtype: spec.dtype, shape: [...spec.shape] };
 }
+
+export type { ProcessDeviceDescription, ProcessWebGpuOptions } from './process-options.ts';
 
 /** A CapableBackend whose WebGPU device lives in a child Node process (see ProcessWebGpuBackend). */
 export function createProcessWebGpuBackend(options: ProcessWebGpuOptions = {}): ProcessWebGpuBackend {

@@ -104,7 +104,8 @@ function isNull(value: unknown): value is null {
   return value === null;
 }
 
-function isBytes(value: unknown): value is Uint8Array {
+/** Bytes (a Buffer or Uint8Array after deserialization). */
+export function isBytes(value: unknown): value is Uint8Array {
   return value instanceof Uint8Array;
 }
 

@@ -1,0 +1,21 @@
+// Browser tests (test/e2e/*.spec.ts): headless Debian Chromium, one worker (CI machines have 2 cores).
+// vitest never sees these files (it collects *.test.ts); run them with `npx playwright test`.
+import { defineConfig } from '@playwright/test';
+import { chromiumMissing } from './test/e2e/chromium.ts';
+
+// Each spec skips itself without Chromium; say why once, where the list reporter would not.
+const missing = chromiumMissing();
+if (missing !== undefined) console.warn(`[e2e] ${missing}`);
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  testMatch: '**/*.spec.ts',
+  timeout: 90_000,
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: process.env['CI'] !== undefined,
+  retries: 0,
+  reporter: [['list']],
+  outputDir: '.cache/playwright-results',
+  use: { browserName: 'chromium', headless: true, trace: 'off', screenshot: 'off', video: 'off' },
+});
