@@ -97,6 +97,8 @@ export interface CapableBackend {
   init(): Promise<InitResult>;
   /** The device, its memory and features; valid after a successful init(). */
   describe(): DeviceDescription;
+  /** Bytes free for new buffers now, if known; called on every decision, so keep it cheap (else describe() is used). */
+  availableMemory?(): number | undefined;
   /** Whether this op (shapes, dtypes, parameters) can run here; defaults to the capability table. */
   supportsOp?(op: Op<TensorSpec>): SupportVerdict;
   /** Optional prior cost in ms for an op, before any measurement; overrides the roofline. */

@@ -100,6 +100,8 @@ interface BackendState {
   features: readonly string[];
   lastRecoveryAt: number;
   recovering: boolean;
+  /** 'unavailable: <reason>', built once when init fails (decisions read it on every call). */
+  unusableText: string;
 }
 
 /** Runs ops on the best backend for each call; see README for the rules. */
@@ -143,7 +145,7 @@ export class Engine {
     this.tracker.onTransition = (op, backend, to, rate) => this.telemetry.notice(`circuit-${to}`, backend, `success rate ${rate.toFixed(2)}`, op);
     this.scheduler = new Scheduler(this.costModel, this.tracker, { ...options.scheduler, forceCpu: options.forceCpu ?? false });
     for (const backend of options.backends) {
-      this.states.set(backend.name, { backend, available: false, unavailableReason: 'not initialised', profile: DEFAULT_PROFILES[backend.kind], features: [], lastRecoveryAt: -Infinity, recovering: false });
+      this.states.set(backend.name, { backend, available: false, unavailableReason: 'not initialised', profile: DEFAULT_PROFILES[backend.kind], features: [], lastRecoveryAt: -Infinity, recovering: false, unusableText: 'unavailable: not initialised' });
     }
     const backends = new Map(options.backends.map((b) => [b.name, b]));
     this.residency = new Residency(backends, this.clock, (name) => this.states.get(name)?.profile.transferBytesPerMs ?? Infinity);
@@ -191,10 +193,11 @@ export class Engine {
   /** Runs one op; resolves with its outputs (topK has two: values, indices). `label` names it in telemetry. */
   async run(op: Op<Tensor>, strategy?: Strategy, label?: string): Promise<Tensor[]> {
     this.assertLive();
-    const spec = this.specOf(op);
+    const inputs = opInputs(op);
+    const spec = this.specOf(op, inputs);
     const outputs = inferOutputs(spec);
     const work = opWork(spec, outputs);
-    const planned = this.scheduler.plan(this.requestFor(spec, work, outputs), strategy ?? this.strategy, true);
+    const planned = this.scheduler.plan(this.requestFor(spec, inputs, work, outputs), strategy ?? this.strategy, true);
     if (!planned.ok) throw new AllBackendsFailedError(op.op, planned.skipped.map((s) => ({ backend: s.backend, error: s.reason })));
     return this.execute(op, spec, outputs, work, planned.plan, label);
   }
@@ -202,10 +205,11 @@ export class Engine {
   /** The decision and its reason for an op, without running it or changing what the scheduler learned. */
   explain(op: Op<Tensor>, strategy?: Strategy): Explanation {
     this.assertLive();
-    const spec = this.specOf(op);
+    const inputs = opInputs(op);
+    const spec = this.specOf(op, inputs);
     const outputs = inferOutputs(spec);
     const work = opWork(spec, outputs);
-    const planned = this.scheduler.plan(this.requestFor(spec, work, outputs), strategy ?? this.strategy, false);
+    const planned = this.scheduler.plan(this.requestFor(spec, inputs, work, outputs), strategy ?? this.strategy, false);
     if (!planned.ok) throw new AllBackendsFailedError(op.op, planned.skipped.map((s) => ({ backend: s.backend, error: s.reason })));
     return { ...planned.plan, op: op.op, work };
   }
@@ -300,23 +304,27 @@ export class Engine {
   }
 
   /** Checks every input is a live Tensor; a Tensor is its own TensorSpec, so the op needs no copy. */
-  private specOf(op: Op<Tensor>): Op<TensorSpec> {
-    for (const { name, tensor } of opInputs(op)) {
+  private specOf(op: Op<Tensor>, inputs: ReadonlyArray<{ name: string; tensor: Tensor }>): Op<TensorSpec> {
+    for (const { name, tensor } of inputs) {
       if (!(tensor instanceof Tensor)) throw new InvalidArgumentError(`${op.op}.${name}`, typeof tensor, 'must be a Tensor from engine.tensor() or an op');
       if (tensor.disposed) throw new DisposedError(`${op.op}.${name}`);
     }
     return op;
   }
 
-  private requestFor(spec: Op<TensorSpec>, work: OpWork, outputs: readonly TensorSpec[]): { op: string; opKey: string; work: OpWork; candidates: Candidate[] } {
-    const inputs = opInputs(spec);
+  private requestFor(
+    spec: Op<TensorSpec>,
+    inputs: ReadonlyArray<{ name: string; tensor: Tensor }>,
+    work: OpWork,
+    outputs: readonly TensorSpec[],
+  ): { op: string; opKey: string; work: OpWork; candidates: Candidate[] } {
     const dtype = inputs[0]?.tensor.dtype ?? 'f32';
     const outBytes = outputs.reduce((s, o) => s + byteLengthOf(o.dtype, numel(o.shape)), 0);
     const candidates: Candidate[] = [];
     for (const s of this.states.values()) {
       const b = s.backend;
       let unusable: string | undefined;
-      if (!s.available) unusable = `unavailable: ${s.unavailableReason ?? 'unknown'}`;
+      if (!s.available) unusable = s.unusableText;
       else {
         const health = b.health();
         if (health.state === 'unhealthy' || health.state === 'unavailable') {
@@ -327,23 +335,25 @@ export class Engine {
           if (!verdict.ok) unusable = verdict.reason;
         }
       }
+      if (unusable !== undefined) {
+        candidates.push({ name: b.name, kind: b.kind, priority: b.priority, fallbackOnly: b.fallbackOnly ?? false, unusable, priorMs: Infinity, transferMs: 0, requiredBytes: 0, availableBytes: undefined });
+        continue;
+      }
       let transferMs = 0;
       let missing = 0;
       for (const { tensor } of inputs) {
-        if (tensor instanceof Tensor) {
-          const storage = tensor.isContiguous ? tensor.storage : tensor.contiguousCache;
-          if (storage === undefined) {
-            const bytes = byteLengthOf(tensor.dtype, tensor.size);
-            transferMs += bytes / s.profile.transferBytesPerMs;
-            missing += bytes;
-          } else {
-            transferMs += this.residency.estimateMs(storage, b.name);
-            missing += this.residency.missingBytes(storage, b.name);
-          }
+        const storage = tensor.isContiguous ? tensor.storage : tensor.contiguousCache;
+        if (storage === undefined) {
+          const bytes = byteLengthOf(tensor.dtype, tensor.size);
+          transferMs += bytes / s.profile.transferBytesPerMs;
+          missing += bytes;
+        } else {
+          transferMs += this.residency.estimateMs(storage, b.name);
+          missing += this.residency.missingBytes(storage, b.name);
         }
       }
-      const priorMs = (unusable === undefined ? b.estimateCost?.(spec, work) : undefined) ?? rooflineMs(work, s.profile);
-      const availableBytes = unusable === undefined ? b.describe().availableMemoryBytes : undefined;
+      const priorMs = b.estimateCost?.(spec, work) ?? rooflineMs(work, s.profile);
+      const availableBytes = b.availableMemory !== undefined ? b.availableMemory() : b.describe().availableMemoryBytes;
       candidates.push({ name: b.name, kind: b.kind, priority: b.priority, fallbackOnly: b.fallbackOnly ?? false, unusable, priorMs, transferMs, requiredBytes: missing + outBytes, availableBytes });
     }
     return { op: spec.op, opKey: `${spec.op}|${dtype}`, work, candidates };
@@ -492,11 +502,13 @@ export class Engine {
       } else {
         s.available = false;
         s.unavailableReason = result.reason;
+        s.unusableText = `unavailable: ${result.reason}`;
         this.telemetry.notice('backend-unavailable', s.backend.name, result.reason);
       }
     } catch (error) {
       s.available = false;
       s.unavailableReason = `init threw: ${errorMessage(error)}`;
+      s.unusableText = `unavailable: ${s.unavailableReason}`;
       this.telemetry.notice('backend-unavailable', s.backend.name, s.unavailableReason);
     }
   }

@@ -102,6 +102,11 @@ export class FreeListAllocator {
   }
 
   /** Current counters. */
+  /** Bytes in live blocks (O(1), unlike stats()). */
+  get usedBytes(): number {
+    return this.used;
+  }
+
   stats(): AllocatorStats {
     return {
       usedBytes: this.used,

@@ -124,8 +124,7 @@ export class WasmBackend implements CapableBackend {
     if (running === undefined) return { name: 'WebAssembly (not loaded)', memoryBytes: WASM32_LIMIT_BYTES, features: [] };
     const { loaded, heap, pool } = running;
     const threads = pool?.threads ?? 1;
-    const features = loaded.build.relaxed ? ['simd', 'relaxed-simd'] : ['simd'];
-    if (pool !== undefined) features.push('threads');
+    const features = this.features();
     return {
       name: `WebAssembly ${loaded.build.relaxed ? 'relaxed SIMD' : 'SIMD128'} (${loaded.build.file}, ${threads} thread${threads === 1 ? '' : 's'})`,
       memoryBytes: heap.limitBytes,
@@ -137,8 +136,22 @@ export class WasmBackend implements CapableBackend {
   }
 
   /** The capability table, plus a check that every tensor fits in the wasm32 memory. */
+  /** Free linear memory before the limit, bytes (cheap: called on every decision). */
+  availableMemory(): number | undefined {
+    return this.running?.heap.availableBytes();
+  }
+
+  /** 'simd', 'relaxed-simd', 'threads' as loaded. */
+  private features(): string[] {
+    const running = this.running;
+    if (running === undefined) return [];
+    const features = running.loaded.build.relaxed ? ['simd', 'relaxed-simd'] : ['simd'];
+    if (running.pool !== undefined) features.push('threads');
+    return features;
+  }
+
   supportsOp(op: Op<TensorSpec>): SupportVerdict {
-    const verdict = checkCapabilities(this.capabilities, this.describe().features, op);
+    const verdict = checkCapabilities(this.capabilities, this.features(), op);
     if (!verdict.ok) return verdict;
     const limit = this.running?.heap.limitBytes ?? WASM32_LIMIT_BYTES;
     const tensors = [...opInputs(op).map((i) => ({ name: i.name, spec: i.tensor })), ...inferOutputs(op).map((spec, i) => ({ name: `output ${i}`, spec }))];

@@ -50,6 +50,11 @@ export class WasmHeap {
     return this.allocator.stats();
   }
 
+  /** Bytes still allocatable before the limit (O(1)). */
+  availableBytes(): number {
+    return this.limitBytes - this.allocator.usedBytes;
+  }
+
   /** A new buffer of `bytes`; throws OutOfMemoryError naming `what` and the limit. */
   allocateBuffer(bytes: number, what: string): DeviceBuffer {
     const pointer = this.allocateBlock(bytes, what);

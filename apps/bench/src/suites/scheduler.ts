@@ -30,8 +30,10 @@ function planOnlyUs(): { median: number; p99: number } {
     name, kind, priority: kind === 'cpu' ? 10 : 20, fallbackOnly: false, unusable: undefined, priorMs, transferMs: 0, requiredBytes: 49152, availableBytes: undefined,
   });
   const request = { op: 'matmul', opKey: 'matmul|f32', work, candidates: [candidate('cpu', 'cpu', 0.01), candidate('gpu', 'gpu', 0.1)] };
-  costModel.observe('matmul|f32', 'cpu', work.flops, 0.01, 0.012);
-  costModel.observe('matmul|f32', 'gpu', work.flops, 0.1, 0.15);
+  for (let i = 0; i < 3; i++) {
+    costModel.observe('matmul|f32', 'cpu', work.flops, 0.01, 0.012); // the first of each is a warm-up run
+    costModel.observe('matmul|f32', 'gpu', work.flops, 0.1, 0.15);
+  }
   for (let i = 0; i < 20000; i++) scheduler.plan(request, 'auto', true);
   const single = stats(timeCalls(() => scheduler.plan(request, 'auto', true), 20000, 1));
   const batched = stats(timeCalls(() => scheduler.plan(request, 'auto', true), 200, 100));

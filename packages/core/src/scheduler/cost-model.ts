@@ -43,26 +43,37 @@ class Bucket {
   epoch = 0;
   meanLogWork = 0;
   meanLogRatio = 0;
+  // Recency-weighted sums as of the newest sample's decision `lastAt` (weight 1 = a sample taken at lastAt).
+  private wSum = 0;
+  private wWork = 0;
+  private wRatio = 0;
+  private lastAt = 0;
 
+  /** Adds a sample in O(1): decay the sums to the new time, add it, subtract the one leaving the window. */
   add(sample: Sample, window: number, halfLife: number, epoch: number): void {
-    if (epoch !== this.epoch) {
+    if (epoch !== this.epoch || this.samples.length === 0) {
       this.samples.length = 0;
       this.epoch = epoch;
+      this.wSum = this.wWork = this.wRatio = 0;
+      this.lastAt = sample.at;
     }
+    const decay = 2 ** ((this.lastAt - sample.at) / halfLife);
+    this.wSum = this.wSum * decay + 1;
+    this.wWork = this.wWork * decay + sample.logWork;
+    this.wRatio = this.wRatio * decay + sample.logRatio;
+    this.lastAt = sample.at;
     this.samples.push(sample);
-    if (this.samples.length > window) this.samples.shift();
-    // Weights relative to the newest sample: the normalised mean does not depend on "now".
-    let wSum = 0;
-    let work = 0;
-    let ratio = 0;
-    for (const s of this.samples) {
-      const w = 2 ** ((s.at - sample.at) / halfLife);
-      wSum += w;
-      work += w * s.logWork;
-      ratio += w * s.logRatio;
+    if (this.samples.length > window) {
+      const old = this.samples.shift();
+      if (old !== undefined) {
+        const w = 2 ** ((old.at - sample.at) / halfLife);
+        this.wSum -= w;
+        this.wWork -= w * old.logWork;
+        this.wRatio -= w * old.logRatio;
+      }
     }
-    this.meanLogWork = work / wSum;
-    this.meanLogRatio = ratio / wSum;
+    this.meanLogWork = this.wWork / this.wSum;
+    this.meanLogRatio = this.wRatio / this.wSum;
   }
 }
 
