@@ -1,25 +1,42 @@
-// npm run bench -- <suite>: runs one suite (or all) and writes bench-results/<suite>.json and .md.
-import { writeSuite, type SuiteResult } from './report.ts';
-import { schedulerSuite } from './suites/scheduler.ts';
-import { wasmSuite } from './suites/wasm.ts';
+// npm run bench -- <suite> [--gpu]: runs one suite (or all) and writes bench-results/<suite>.json and .md.
+// Each suite is a file apps/bench/src/suites/<name>.ts whose default export runs it.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { writeSuite, type SuiteOptions, type SuiteResult } from './report.ts';
 
-const SUITES: Readonly<Record<string, () => Promise<SuiteResult>>> = {
-  scheduler: schedulerSuite,
-  wasm: wasmSuite,
-};
+/** The suites, in the order `all` runs them. */
+const SUITE_NAMES = ['scheduler', 'wasm', 'webgpu', 'rocm', 'memory', 'graph', 'dispatch'] as const;
+
+/** A suite module: its default export runs the suite. */
+interface SuiteModule {
+  /** Runs the suite. */
+  readonly default: (options: SuiteOptions) => Promise<SuiteResult>;
+}
+
+function suiteFile(name: string): string {
+  return path.join(import.meta.dirname, 'suites', `${name}.ts`);
+}
+
+async function loadSuite(name: string): Promise<SuiteModule> {
+  const loaded: SuiteModule = await import(suiteFile(name));
+  return loaded;
+}
 
 async function main(): Promise<void> {
-  const name = process.argv[2] ?? 'all';
-  const chosen = name === 'all' ? Object.keys(SUITES) : [name];
+  const args = process.argv.slice(2);
+  const options: SuiteOptions = { gpu: args.includes('--gpu') };
+  const name = args.find((a) => !a.startsWith('--')) ?? 'all';
+  const available = SUITE_NAMES.filter((n) => existsSync(suiteFile(n)));
+  const chosen = name === 'all' ? available : [name];
   for (const suite of chosen) {
-    const run = SUITES[suite];
-    if (run === undefined) {
-      console.error(`unknown suite '${suite}'; available: ${Object.keys(SUITES).join(', ')}, all`);
+    if (!available.some((n) => n === suite)) {
+      console.error(`unknown suite '${suite}'; available: ${available.join(', ')}, all`);
       process.exitCode = 2;
       return;
     }
     console.log(`== ${suite} ==`);
-    await writeSuite(await run());
+    const module = await loadSuite(suite);
+    await writeSuite(await module.default(options));
   }
 }
 

@@ -6,6 +6,12 @@ import path from 'node:path';
 /** One row of results: a name and its measured fields. */
 export type Row = Readonly<Record<string, string | number | boolean>>;
 
+/** How a suite was asked to run. */
+export interface SuiteOptions {
+  /** Running on the GPU machine (`--gpu`, through ../shared/gpu-kit): include the GPU backends and ceilings. */
+  readonly gpu: boolean;
+}
+
 /** What a suite produces. */
 export interface SuiteResult {
   /** Suite name. */

@@ -155,7 +155,7 @@ async function costModelAccuracy(rows: Row[], verdicts: string[]): Promise<void>
 }
 
 /** Runs the scheduler suite. */
-export async function schedulerSuite(): Promise<SuiteResult> {
+export default async function schedulerSuite(): Promise<SuiteResult> {
   const rows: Row[] = [];
   const verdicts: string[] = [];
   const plan = planOnlyUs();

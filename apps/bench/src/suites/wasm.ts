@@ -10,7 +10,7 @@ const SCRIPT = path.resolve(import.meta.dirname, '../../../../packages/wasm/scri
 const LINE = /^(\S+)\s+(.+?)\s+([0-9.]+) ms\s*(.*)$/;
 
 /** Runs the kernel benchmark and parses its report. */
-export async function wasmSuite(): Promise<SuiteResult> {
+export default async function wasmSuite(): Promise<SuiteResult> {
   const lines: string[] = [];
   const code = await new Promise<number>((resolve, reject) => {
     const child = spawn(process.execPath, ['--experimental-wasm-relaxed-simd', '--import', 'tsx', SCRIPT], { stdio: ['ignore', 'pipe', 'inherit'] });
