@@ -13,6 +13,7 @@ export * from './residency.ts';
 export * from './engine.ts';
 export * from './scheduler/roofline.ts';
 export * from './scheduler/cost-model.ts';
+export * from './scheduler/decision-cache.ts';
 export * from './scheduler/tracker.ts';
 export * from './scheduler/selection.ts';
 export * from './scheduler/scheduler.ts';

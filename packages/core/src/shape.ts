@@ -6,7 +6,7 @@ export const MAX_ELEMENTS = 2 ** 31 - 1;
 /** Number of elements of a shape (1 for a scalar shape []). */
 export function numel(shape: readonly number[]): number {
   let n = 1;
-  for (const d of shape) n *= d;
+  for (let i = 0; i < shape.length; i++) n *= shape[i] ?? 1; // indexed: for-of over frozen arrays is slow in V8
   return n;
 }
 

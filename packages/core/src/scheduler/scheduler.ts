@@ -34,7 +34,15 @@ export interface ScheduleRequest {
 }
 
 /** Result of planning: a plan, or nothing usable with every backend's reason. */
-export type PlanResult = { readonly ok: true; readonly plan: SchedulePlan } | { readonly ok: false; readonly skipped: readonly SkippedBackend[] };
+export type PlanResult =
+  | { readonly ok: true; readonly plan: SchedulePlan; readonly cacheable: boolean }
+  | { readonly ok: false; readonly skipped: readonly SkippedBackend[] };
+
+/** Reasons whose plan stays right while nothing else changes (see DecisionCache). */
+const STABLE_REASONS: ReadonlySet<SelectionReason['kind']> = new Set(['cost-model', 'below-min-batch', 'user-preference', 'force-cpu', 'gpu-available', 'gpu-unavailable', 'only-capable']);
+
+/** Memory headroom a reusable plan needs on every eligible backend: required x this <= available. */
+const CACHE_MEMORY_HEADROOM = 4;
 
 interface BucketState {
   current: string;
@@ -142,7 +150,14 @@ export class Scheduler {
       ...circuitOpen.filter((c) => c !== pick.c).map((c) => c.name),
     ];
     const selection: BackendSelection = { backend: pick.c.name, reason, estimatedMs: pick.ms };
-    return { ok: true, plan: { selection, fallbacks, skipped, costsMs, probe } };
+    const cacheable =
+      !probe &&
+      circuitOpen.length === 0 &&
+      memoryReason === undefined &&
+      STABLE_REASONS.has(reason.kind) &&
+      (reason.kind !== 'cost-model' || reason.measured) &&
+      eligible.every((c) => c.availableBytes === undefined || c.requiredBytes * CACHE_MEMORY_HEADROOM <= c.availableBytes);
+    return { ok: true, plan: { selection, fallbacks, skipped, costsMs, probe }, cacheable };
   }
 
   private cost(req: ScheduleRequest, c: Candidate): Costed {

@@ -1,0 +1,162 @@
+// The decision cache: identical calls reuse a plan, and nothing a plan depended on can change under it unseen.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DecisionCache, DEFAULT_DECISION_CACHE_CONFIG, Scheduler, type SchedulePlan } from '@tandem/core';
+import { FaultInjectingBackend, faultSchedule, ManualClock, SimulatedBackend } from '@tandem/testing';
+import { cpuLatency, gpuLatency, simulatedEngine, square } from './harness.ts';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Counts the scheduler's real planning calls (explain's included). */
+function countPlans(): { readonly count: () => number } {
+  const spy = vi.spyOn(Scheduler.prototype, 'plan');
+  return { count: () => spy.mock.calls.length };
+}
+
+async function warmEngine(options: { reuse?: number } = {}) {
+  const setup = await simulatedEngine(options.reuse === undefined ? {} : { decisionCache: { reuse: options.reuse } });
+  const x = square(setup.engine, 32);
+  for (let i = 0; i < 60; i++) await setup.engine.matmul(x, x); // measured on both, past exploration of the slow one
+  return { ...setup, x };
+}
+
+describe('decision cache', () => {
+  it('reuses a plan for identical calls and replans at least every `reuse` calls', async () => {
+    const { engine, x } = await warmEngine();
+    const plans = countPlans();
+    const calls = 320;
+    for (let i = 0; i < calls; i++) await engine.matmul(x, x);
+    // Replanned once per `reuse` decisions, plus the replans around exploring the other backend (every 50).
+    const { reuse } = DEFAULT_DECISION_CACHE_CONFIG;
+    expect(plans.count()).toBeGreaterThanOrEqual(Math.floor(calls / reuse));
+    expect(plans.count()).toBeLessThanOrEqual(Math.ceil(calls / reuse) + 3 * Math.ceil(calls / 50));
+    expect(plans.count()).toBeLessThan(calls / 4);
+    expect(engine.telemetry.opEvents().at(-1)?.backend).toBe('cpu');
+  });
+
+  it('plans every call when turned off', async () => {
+    const { engine, x } = await warmEngine({ reuse: 0 });
+    const plans = countPlans();
+    for (let i = 0; i < 40; i++) await engine.matmul(x, x);
+    expect(plans.count()).toBe(40);
+  });
+
+  it('makes the same choices as planning every call, in steady state and across sizes', async () => {
+    const picks = async (reuse: number): Promise<string[]> => {
+      const { engine } = await simulatedEngine({ decisionCache: { reuse } });
+      const sizes = [16, 64, 128, 256, 512];
+      const out: string[] = [];
+      for (let round = 0; round < 40; round++) {
+        for (const n of sizes) {
+          await engine.matmul(square(engine, n), square(engine, n));
+          if (round >= 30) out.push(engine.telemetry.opEvents().at(-1)?.backend ?? '');
+        }
+      }
+      return out;
+    };
+    const cached = await picks(16);
+    const uncached = await picks(0);
+    const agree = cached.filter((b, i) => b === uncached[i]).length;
+    expect(agree / cached.length).toBeGreaterThanOrEqual(0.9); // exploration may land on different calls
+  });
+
+  it('replans at once when the chosen backend gets much slower (drift)', async () => {
+    const { engine, x, cpu } = await warmEngine();
+    cpu.setLatency((op, w) => 100 * cpuLatency(op, w)); // the CPU is now far slower than the GPU for n = 32
+    await engine.matmul(x, x); // runs on the cached choice, measures the drift
+    const plans = countPlans();
+    await engine.matmul(x, x);
+    expect(plans.count()).toBe(1);
+  });
+
+  it('a failure empties the cache, and the fallback is in telemetry', async () => {
+    const clock = new ManualClock();
+    const inner = new SimulatedBackend({ name: 'cpu', kind: 'cpu', priority: 10, latencyMs: cpuLatency, clock });
+    const cpu = new FaultInjectingBackend(inner, () => undefined);
+    const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', priority: 20, latencyMs: gpuLatency, clock });
+    const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock });
+    const x = square(engine, 32);
+    for (let i = 0; i < 60; i++) await engine.matmul(x, x);
+    cpu.plan = faultSchedule({ [cpu.calls + 1]: 'throw' });
+    await engine.matmul(x, x);
+    const last = engine.telemetry.opEvents().slice(-2);
+    expect(last.map((e) => [e.backend, e.ok])).toEqual([['cpu', false], ['gpu', true]]);
+    expect(last[1]?.reason.kind).toBe('error-fallback');
+    const plans = countPlans();
+    await engine.matmul(x, x);
+    expect(plans.count()).toBe(1);
+  });
+
+  it('never reuses a plan whose backend became unhealthy: the next call avoids it without a failed attempt', async () => {
+    const clock = new ManualClock();
+    const inner = new SimulatedBackend({ name: 'cpu', kind: 'cpu', priority: 10, latencyMs: cpuLatency, clock });
+    const cpu = new FaultInjectingBackend(inner, () => undefined);
+    const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', priority: 20, latencyMs: gpuLatency, clock });
+    const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, recoveryIntervalMs: 1e9 });
+    const x = square(engine, 32);
+    for (let i = 0; i < 60; i++) await engine.matmul(x, x);
+    vi.spyOn(cpu, 'health').mockReturnValue({ state: 'unhealthy', reason: 'device lost (test)' });
+    const before = engine.telemetry.opEvents().length;
+    await engine.matmul(x, x);
+    const events = engine.telemetry.opEvents().slice(before);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ backend: 'gpu', ok: true });
+  });
+
+  it('a change of residency is a different call: it is planned afresh', async () => {
+    const { engine, x } = await warmEngine();
+    const plans = countPlans();
+    const onGpu = await engine.run({ op: 'scale', x, factor: 1 }, { only: 'gpu' });
+    const y = onGpu[0];
+    if (y === undefined) throw new Error('no output');
+    expect(y.residency()).toEqual(['gpu']);
+    const before = plans.count();
+    await engine.matmul(y, y);
+    expect(plans.count()).toBe(before + 1);
+  });
+
+  it('explain() reports the plan a call would reuse, without using it up', async () => {
+    const { engine, x } = await warmEngine();
+    await engine.matmul(x, x);
+    const op = { op: 'matmul', a: x, b: x } as const;
+    const explained = engine.explain(op);
+    const plans = countPlans();
+    for (let i = 0; i < 100; i++) expect(engine.explain(op).selection).toEqual(explained.selection);
+    expect(plans.count()).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('DecisionCache (unit)', () => {
+  const plan: SchedulePlan = { selection: { backend: 'cpu', reason: { kind: 'force-cpu' }, estimatedMs: 1 }, fallbacks: [], skipped: [], costsMs: { cpu: 1 }, probe: false };
+
+  it('keys on work, call kind and residency; expires after `reuse` decisions of its op; drift and other measurements end reuse', () => {
+    const cache = new DecisionCache({ reuse: 2, driftFactor: 2 });
+    let count = 10;
+    const decisions = (opKey: string): number => (opKey === 'matmul|f32' ? count : 0);
+    cache.store(100, 7, 3, 'matmul|f32', plan, count);
+    expect(cache.lookup(100, 7, 4, decisions)).toBeUndefined(); // other residency
+    expect(cache.lookup(101, 7, 3, decisions)).toBeUndefined(); // other work
+    expect(cache.lookup(100, 8, 3, decisions)).toBeUndefined(); // other kind
+    const entry = cache.lookup(100, 7, 3, decisions);
+    if (entry === undefined) throw new Error('no entry');
+    count = 11; // one more matmul decision (of any size)
+    cache.checkDrift(entry, 1.9); // within 2x: kept
+    expect(cache.lookup(100, 7, 3, decisions)).toBe(entry);
+    count = 12; // two decisions since the plan: expired
+    expect(cache.lookup(100, 7, 3, decisions)).toBeUndefined();
+    cache.store(100, 7, 3, 'matmul|f32', plan, count);
+    const fresh = cache.lookup(100, 7, 3, decisions);
+    if (fresh === undefined) throw new Error('no entry');
+    cache.checkDrift(fresh, 2.5); // 2.5x off: replan
+    expect(cache.lookup(100, 7, 3, decisions)).toBeUndefined();
+    cache.store(100, 7, 3, 'matmul|f32', plan, count);
+    cache.noteMeasured(100, 'matmul|f32', 'cpu'); // its own backend: keeps it
+    expect(cache.lookup(100, 7, 3, decisions)).toBeDefined();
+    cache.noteMeasured(100, 'matmul|f32', 'gpu'); // learned about another backend: replan
+    expect(cache.lookup(100, 7, 3, decisions)).toBeUndefined();
+    cache.store(100, 7, 3, 'matmul|f32', plan, count);
+    cache.clear();
+    expect(cache.lookup(100, 7, 3, decisions)).toBeUndefined();
+  });
+});
