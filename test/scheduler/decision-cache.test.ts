@@ -151,9 +151,11 @@ describe('DecisionCache (unit)', () => {
     cache.checkDrift(fresh, 2.5); // 2.5x off: replan
     expect(cache.lookup(100, 7, 3, decisions)).toBeUndefined();
     cache.store(100, 7, 3, 'matmul|f32', plan, count);
-    cache.noteMeasured(100, 'matmul|f32', 'cpu'); // its own backend: keeps it
+    cache.noteMeasured(100, 'matmul|f32', 'cpu', 0.5); // its own backend: keeps it
     expect(cache.lookup(100, 7, 3, decisions)).toBeDefined();
-    cache.noteMeasured(100, 'matmul|f32', 'gpu'); // learned about another backend: replan
+    cache.noteMeasured(100, 'matmul|f32', 'gpu', 5); // another backend, far slower than the plan's 1 ms: keeps it
+    expect(cache.lookup(100, 7, 3, decisions)).toBeDefined();
+    cache.noteMeasured(100, 'matmul|f32', 'gpu', 1.5); // another backend, close: it may win now, so replan
     expect(cache.lookup(100, 7, 3, decisions)).toBeUndefined();
     cache.store(100, 7, 3, 'matmul|f32', plan, count);
     cache.clear();

@@ -470,7 +470,7 @@ export class Engine {
         const priorMs = state.backend.estimateCost?.(spec, work) ?? rooflineMs(work, state.profile);
         this.costModel.observe(opKey, name, work.flops, priorMs, runMs);
         if (cached !== undefined && attempt === 1) this.decisions.checkDrift(cached, runMs);
-        else this.decisions.noteMeasured(work.flops, opKey, name);
+        else this.decisions.noteMeasured(work.flops, opKey, name, runMs);
         this.tracker.record(op.op, name, true, runMs, probe);
         this.telemetry.recordOp({
           seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, ok: true, error: undefined,

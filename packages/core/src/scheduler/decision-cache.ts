@@ -5,7 +5,8 @@
 // once anything it depended on may have changed:
 //  - any failure, circuit transition, backend (re)initialisation or health change empties the cache;
 //  - a measurement outside [estimate / driftFactor, estimate * driftFactor] ends that plan's reuse;
-//  - a measurement of another backend on the same work (an `only` call, a fallback) ends it too;
+//  - a measurement of another backend on the same work (an `only` call, a fallback) that is within
+//    driftFactor of the plan's estimate ends it too;
 //  - only plans the scheduler marks cacheable are kept (no exploration, probe, hysteresis, open circuit,
 //    memory pressure or unmeasured estimate).
 // The cost model still learns from every call, and its decision counter still ticks on every reuse, so
@@ -74,12 +75,17 @@ export class DecisionCache {
     if (!(measuredMs <= expected * f && measuredMs * f >= expected)) entry.expiresAt = -1;
   }
 
-  /** Ends the reuse of plans for this work that chose another backend than the one just measured (it learned). */
-  noteMeasured(flops: number, opKey: string, backend: string): void {
+  /**
+   * Ends the reuse of plans for this work that chose another backend than the one just measured, when that
+   * measurement is within driftFactor of the plan's estimate: the other backend may now win. A backend measured
+   * far slower (an `only` call on a software GPU, say) changes nothing.
+   */
+  noteMeasured(flops: number, opKey: string, backend: string, measuredMs: number): void {
     const byKind = this.byWork.get(flops);
     if (byKind === undefined) return;
     for (const entry of byKind.values()) {
-      if (entry.opKey === opKey && entry.plan.selection.backend !== backend) entry.expiresAt = -1;
+      const plan = entry.plan.selection;
+      if (entry.opKey === opKey && plan.backend !== backend && measuredMs < plan.estimatedMs * this.config.driftFactor) entry.expiresAt = -1;
     }
   }
 
