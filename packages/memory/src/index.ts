@@ -1,3 +1,5 @@
 // @tandem/memory: memory-graph workloads on the Tandem engine (vector search, batching, spreading activation, HNSW).
-// Each area exports from its own folder; see the folder's index.ts.
-export {};
+export * from './vectors/index.ts';
+export * from './batch/index.ts';
+export * from './spreading/index.ts';
+export * from './hnsw/index.ts';
