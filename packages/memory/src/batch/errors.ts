@@ -1,0 +1,19 @@
+// Errors of the batch engine.
+import { errorMessage, TandemError } from '@tandem/core';
+
+/** A batch's search failed: every caller of that batch (and only them) gets this, with the failure as `cause`. */
+export class BatchSearchError extends TandemError {
+  /** Queries in the failed batch. */
+  readonly batchSize: number;
+  constructor(batchSize: number, cause: unknown) {
+    super('BATCH_FAILED', `a batch of ${batchSize} queries failed: ${errorMessage(cause)}`, { cause });
+    this.batchSize = batchSize;
+  }
+}
+
+/** search() was called after close(). */
+export class BatchEngineClosedError extends TandemError {
+  constructor() {
+    super('CLOSED', 'BatchEngine.search was called after close()');
+  }
+}
