@@ -24,3 +24,4 @@ export * from './telemetry/chrome-trace.ts';
 export * from './telemetry/prometheus.ts';
 export * from './quant.ts';
 export * from './random.ts';
+export * from './crc32.ts';

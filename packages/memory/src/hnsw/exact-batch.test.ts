@@ -1,0 +1,60 @@
+import { Engine } from '@tandem/core';
+import { WasmBackend } from '@tandem/wasm';
+import { describe, expect, it } from 'vitest';
+import { HnswIndex } from './index.ts';
+
+/** Deterministic pseudo-random vectors (count x dim). */
+function vectors(count: number, dim: number, seed: number): Float32Array {
+  const out = new Float32Array(count * dim);
+  let s = seed;
+  for (let i = 0; i < out.length; i++) {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    out[i] = s / 2 ** 32 - 0.5;
+  }
+  return out;
+}
+
+function exactTop(data: Float32Array, dim: number, query: Float32Array, k: number): number[] {
+  const count = data.length / dim;
+  const scores: number[] = [];
+  for (let i = 0; i < count; i++) {
+    let s = 0;
+    for (let j = 0; j < dim; j++) s += (data[i * dim + j] ?? 0) * (query[j] ?? 0);
+    scores.push(s / Math.hypot(...data.subarray(i * dim, (i + 1) * dim)));
+  }
+  return Array.from(scores.keys()).sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b).slice(0, k);
+}
+
+describe('HnswIndex.searchBatch exact route', () => {
+  it('returns the exact top-k through the engine, seeing vectors inserted later', async () => {
+    const engine = await Engine.create({ backends: [new WasmBackend()] });
+    const dim = 24;
+    const data = vectors(600, dim, 5);
+    const index = await HnswIndex.build(data, dim, { M: 8, efConstruction: 40, engine });
+    const queries = vectors(30, dim, 77);
+    const exact = await index.searchBatch(queries, 5, { mode: 'exact' });
+    for (let q = 0; q < 30; q++) {
+      const query = queries.subarray(q * dim, (q + 1) * dim);
+      expect(exact[q]?.map((h) => h.index)).toEqual(exactTop(data, dim, query, 5));
+      const graph = index.search(query, 5, { ef: 100 });
+      expect(exact[q]?.[0]?.score ?? 0).toBeCloseTo(graph[0]?.score ?? 0, 5);
+    }
+    const added = index.insert(queries.slice(0, dim));
+    const again = await index.searchBatch(queries.subarray(0, dim), 1, { mode: 'exact' });
+    expect(again[0]?.[0]?.index).toBe(added);
+    expect(again[0]?.[0]?.score ?? 0).toBeCloseTo(1, 5);
+    index.dispose();
+    await engine.dispose();
+  });
+
+  it("'auto' stays on the graph when the engine has no GPU backend", async () => {
+    const engine = await Engine.create({ backends: [new WasmBackend()] });
+    const dim = 8;
+    const index = await HnswIndex.build(vectors(300, dim, 9), dim, { M: 6, efConstruction: 30, engine });
+    const queries = vectors(300, dim, 10);
+    const auto = await index.searchBatch(queries, 3, { ef: 20 });
+    const graph = await index.searchBatch(queries, 3, { ef: 20, mode: 'graph' });
+    expect(auto).toEqual(graph);
+    await engine.dispose();
+  });
+});

@@ -1,0 +1,233 @@
+import { InvalidArgumentError } from '@tandem/core';
+import { loadWinkEmbeddings, type WordVectors } from '@tandem/datasets';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { HnswFormatError, HnswIndex } from './index.ts';
+
+const N = 5000;
+const QUERIES = 200;
+let words: WordVectors;
+let index: HnswIndex;
+
+/** Exact top-k by cosine over the first `count` rows (ties to the lower index). */
+function bruteForce(vectors: Float32Array, count: number, dim: number, query: Float32Array, k: number): number[] {
+  const qn = Math.hypot(...query);
+  const scores = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    let s = 0;
+    let n = 0;
+    for (let j = 0; j < dim; j++) {
+      const v = vectors[i * dim + j] ?? 0;
+      s += v * (query[j] ?? 0);
+      n += v * v;
+    }
+    scores[i] = s / (Math.sqrt(n) * qn);
+  }
+  return Array.from(scores.keys())
+    .sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b)
+    .slice(0, k);
+}
+
+function row(data: Float32Array, i: number, dim: number): Float32Array {
+  return data.slice(i * dim, (i + 1) * dim);
+}
+
+/** Queries: the vectors of words 7, 32, 57, ... each perturbed so it is not exactly an indexed point. */
+function queryVector(i: number): Float32Array {
+  const q = row(words.vectors, (i * 25 + 7) % N, words.dim);
+  for (let j = 0; j < q.length; j++) q[j] = (q[j] ?? 0) + 0.05 * Math.sin(i * 31 + j);
+  return q;
+}
+
+beforeAll(async () => {
+  words = await loadWinkEmbeddings({ limit: N });
+  index = await HnswIndex.build(words.vectors, words.dim, { M: 16, efConstruction: 100, seed: 7 });
+});
+
+describe('HnswIndex on 5,000 wink word vectors', () => {
+  it('reaches recall@10 >= 0.95 against brute force at ef = 64', () => {
+    let found = 0;
+    for (let i = 0; i < QUERIES; i++) {
+      const q = queryVector(i);
+      const truth = new Set(bruteForce(words.vectors, N, words.dim, q, 10));
+      const hits = index.search(q, 10, { ef: 64 });
+      expect(hits.length).toBe(10);
+      for (const h of hits) if (truth.has(h.index)) found++;
+    }
+    expect(found / (QUERIES * 10)).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('returns cosine scores, best first, that match the stored vectors', () => {
+    const q = queryVector(3);
+    const hits = index.search(q, 5, { ef: 50 });
+    for (let i = 1; i < hits.length; i++) expect(hits[i]?.score ?? 0).toBeLessThanOrEqual(hits[i - 1]?.score ?? 0);
+    const best = hits[0];
+    expect(best).toBeDefined();
+    const v = row(words.vectors, best?.index ?? 0, words.dim);
+    let dotProduct = 0;
+    for (let j = 0; j < words.dim; j++) dotProduct += (v[j] ?? 0) * (q[j] ?? 0);
+    expect(best?.score ?? 0).toBeCloseTo(dotProduct / (Math.hypot(...v) * Math.hypot(...q)), 5);
+  });
+
+  it('finds "king" among the nearest words of "queen"', () => {
+    const queen = words.words.indexOf('queen');
+    const king = words.words.indexOf('king');
+    expect(queen).toBeGreaterThanOrEqual(0);
+    const hits = index.search(row(words.vectors, queen, words.dim), 5);
+    expect(hits[0]?.index).toBe(queen);
+    expect(hits.map((h) => h.index)).toContain(king);
+  });
+
+  it('searchBatch on the graph equals search query by query', async () => {
+    const queries = new Float32Array(20 * words.dim);
+    for (let i = 0; i < 20; i++) queries.set(queryVector(i), i * words.dim);
+    const batch = await index.searchBatch(queries, 10, { ef: 40 });
+    expect(batch.length).toBe(20);
+    for (let i = 0; i < 20; i++) expect(batch[i]).toEqual(index.search(queryVector(i), 10, { ef: 40 }));
+  });
+
+  it('is deterministic for a given seed', async () => {
+    const slice = words.vectors.subarray(0, 500 * words.dim);
+    const a = await HnswIndex.build(slice, words.dim, { M: 8, efConstruction: 40, seed: 3 });
+    const b = await HnswIndex.build(slice, words.dim, { M: 8, efConstruction: 40, seed: 3 });
+    expect(sameBytes(a.save(), b.save())).toBe(true);
+  });
+});
+
+describe('HnswIndex.insert', () => {
+  it('makes vectors inserted after build findable, with the next index', async () => {
+    const base = 1000;
+    const grown = await HnswIndex.build(words.vectors.subarray(0, base * words.dim), words.dim, { M: 12, efConstruction: 80 });
+    for (let i = base; i < base + 300; i++) expect(grown.insert(row(words.vectors, i, words.dim))).toBe(i);
+    expect(grown.count).toBe(base + 300);
+    let selfFound = 0;
+    for (let i = base; i < base + 300; i++) {
+      if (grown.search(row(words.vectors, i, words.dim), 1, { ef: 40 })[0]?.index === i) selfFound++;
+    }
+    expect(selfFound).toBeGreaterThanOrEqual(297);
+    let found = 0;
+    for (let i = 0; i < 50; i++) {
+      const q = queryVector(i);
+      const truth = new Set(bruteForce(words.vectors, base + 300, words.dim, q, 10));
+      for (const h of grown.search(q, 10, { ef: 64 })) if (truth.has(h.index)) found++;
+    }
+    expect(found / 500).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('grows an empty index one vector at a time', async () => {
+    const empty = await HnswIndex.build(new Float32Array(0), 3);
+    expect(empty.search(Float32Array.from([1, 0, 0]), 3)).toEqual([]);
+    expect(empty.insert(Float32Array.from([1, 0, 0]))).toBe(0);
+    expect(empty.insert(Float32Array.from([0, 1, 0]))).toBe(1);
+    expect(empty.insert(Float32Array.from([0.9, 0.1, 0]))).toBe(2);
+    const hits = empty.search(Float32Array.from([1, 0.05, 0]), 3);
+    expect(hits.map((h) => h.index)).toEqual([0, 2, 1]);
+    expect(hits[0]?.score ?? 0).toBeCloseTo(1 / Math.hypot(1, 0.05), 6);
+  });
+});
+
+describe('HnswIndex save/load', () => {
+  it('round-trips: same bytes, same answers, and inserts continue identically', async () => {
+    const small = await HnswIndex.build(words.vectors.subarray(0, 800 * words.dim), words.dim, { M: 10, efConstruction: 60, seed: 11 });
+    const bytes = small.save();
+    const loaded = HnswIndex.load(bytes);
+    expect(loaded.count).toBe(800);
+    expect(loaded.dim).toBe(100);
+    expect(loaded.M).toBe(10);
+    expect(sameBytes(loaded.save(), bytes)).toBe(true);
+    for (let i = 0; i < 20; i++) expect(loaded.search(queryVector(i), 10)).toEqual(small.search(queryVector(i), 10));
+    for (let i = 800; i < 900; i++) {
+      small.insert(row(words.vectors, i, words.dim));
+      loaded.insert(row(words.vectors, i, words.dim));
+    }
+    expect(sameBytes(loaded.save(), small.save())).toBe(true);
+  });
+
+  describe('rejects corrupt files with HnswFormatError', () => {
+    let bytes: Uint8Array;
+    beforeAll(async () => {
+      bytes = (await HnswIndex.build(words.vectors.subarray(0, 200 * words.dim), words.dim, { M: 4, efConstruction: 20 })).save();
+    });
+
+    function loadError(edit: (b: Uint8Array) => Uint8Array): HnswFormatError {
+      try {
+        HnswIndex.load(edit(bytes.slice()));
+      } catch (error) {
+        if (error instanceof HnswFormatError) return error;
+        throw error;
+      }
+      throw new Error('load accepted a corrupt file');
+    }
+
+    /** Writes an i32 then fixes the checksum, so the structural checks are what catches the edit. */
+    function patched(b: Uint8Array, offset: number, value: number): Uint8Array {
+      const view = new DataView(b.buffer);
+      view.setInt32(offset, value, true);
+      return resealed(b);
+    }
+
+    it('bad magic, unknown version, truncation, trailing bytes', () => {
+      expect(loadError((b) => ((b[0] = 0x58), b)).message).toMatch(/bad magic/);
+      expect(loadError((b) => ((b[4] = 2), b)).message).toMatch(/unsupported version 2/);
+      const truncated = loadError((b) => b.subarray(0, b.length - 10));
+      expect(truncated.message).toMatch(new RegExp(`truncated at offset ${bytes.length - 10}: the vectors section ends at ${bytes.length}`));
+      expect(truncated.offset).toBe(bytes.length - 10);
+      expect(loadError((b) => b.subarray(0, 20)).message).toMatch(/truncated at offset 20: the header needs 48 bytes/);
+      const longer = new Uint8Array(bytes.length + 4);
+      longer.set(bytes);
+      expect(loadError(() => longer).message).toMatch(/4 unexpected bytes after the vectors section/);
+    });
+
+    it('checksum mismatch', () => {
+      expect(loadError((b) => ((b[b.length - 1] = (b[b.length - 1] ?? 0) ^ 0x10), b)).message).toMatch(/checksum mismatch/);
+    });
+
+    it('a neighbour index out of range, naming node, level and offset', () => {
+      const links0At = 48 + Math.ceil(200 / 4) * 4;
+      const firstNeighbour = links0At + 4; // node 0's list: [count, neighbour, ...]
+      const error = loadError((b) => patched(b, firstNeighbour, 5000));
+      expect(error.message).toMatch(/neighbour index 5000 of node 0 on level 0 is out of range/);
+      expect(error.offset).toBe(firstNeighbour);
+      expect(loadError((b) => patched(b, links0At, 99)).message).toMatch(/node 0 level 0 has 99 neighbours, the limit is 8/);
+    });
+
+    it('an entry point out of range', () => {
+      expect(loadError((b) => patched(b, 28, 200)).message).toMatch(/entry point 200 out of range/);
+    });
+  });
+});
+
+describe('HnswIndex argument checks', () => {
+  it('rejects bad build options, vectors, queries, k and ef with InvalidArgumentError', async () => {
+    await expect(HnswIndex.build(new Float32Array(10), 3)).rejects.toThrow(InvalidArgumentError);
+    await expect(HnswIndex.build(new Float32Array(9), 0)).rejects.toThrow(InvalidArgumentError);
+    await expect(HnswIndex.build(new Float32Array(9), 3, { M: 1 })).rejects.toThrow(/M = 1/);
+    await expect(HnswIndex.build(new Float32Array(9), 3, { efConstruction: 0 })).rejects.toThrow(/efConstruction = 0/);
+    await expect(HnswIndex.build(Float32Array.from([1, Number.NaN, 0]), 3)).rejects.toThrow(/must be finite/);
+    const small = await HnswIndex.build(Float32Array.from([1, 0, 0, 0, 1, 0]), 3);
+    expect(() => small.search(new Float32Array(2), 1)).toThrow(/search\.query\.length = 2/);
+    expect(() => small.search(new Float32Array(3), 0)).toThrow(/search\.k = 0/);
+    expect(() => small.search(new Float32Array(3), 5, { ef: 4 })).toThrow(/search\.ef = 4: must be an integer >= k \(5\)/);
+    expect(() => small.insert(Float32Array.from([1, 2, Number.POSITIVE_INFINITY]))).toThrow(InvalidArgumentError);
+    await expect(small.searchBatch(new Float32Array(4), 1)).rejects.toThrow(/searchBatch\.queries\.length = 4/);
+    await expect(small.searchBatch(new Float32Array(3), 1, { mode: 'exact' })).rejects.toThrow(/needs the index to be built or loaded with an engine/);
+    expect(() => HnswIndex.load(new Uint8Array(3))).toThrow(HnswFormatError);
+  });
+});
+
+/** Byte-for-byte equality (toEqual on large typed arrays is slow). */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Recomputes the CRC-32 field (offset 44) over bytes 48.. so a deliberate edit passes the checksum. */
+function resealed(b: Uint8Array): Uint8Array {
+  let c = ~0 >>> 0;
+  for (let i = 48; i < b.length; i++) {
+    c ^= b[i] ?? 0;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  }
+  new DataView(b.buffer).setUint32(44, ~c >>> 0, true);
+  return b;
+}
