@@ -34,6 +34,8 @@ function queryIndices(count: number): number[] {
 export default async function memorySuite(options: SuiteOptions): Promise<SuiteResult> {
   const rows: Row[] = [];
   const verdicts: string[] = [];
+  // Without --gpu, WebGPU runs on SwiftShader (a software GPU) so every backend kind is measured here too.
+  if (!options.gpu && process.env['TANDEM_WEBGPU'] === undefined) process.env['TANDEM_WEBGPU'] = 'swiftshader';
   const engine = await createEngine();
   log(`backends: ${engine.backends().map((b) => `${b.name}${b.available ? '' : ` (unavailable: ${b.unavailableReason ?? '?'})`}`).join(', ')}`);
 
