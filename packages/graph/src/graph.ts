@@ -1,7 +1,9 @@
 // The executor: runs a built graph's nodes in order through one Engine (labels = node names, so each node is a
-// slice in the Chrome trace), lets the scheduler place each node, frees every intermediate right after its last
-// reader, and reports per-node backend, reason, time and bytes moved.
-import { InvalidArgumentError, mapOpTensors, sameShape, Tensor, type Clock, type Engine, type TensorData, type TensorSpec } from '@tandem/core';
+// slice in the Chrome trace), places them per the run's strategy ('auto': a whole-graph plan priced by the
+// engine's scheduler, see placement.ts), frees every intermediate right after its last reader, and reports
+// per-node backend, reason, time and bytes moved.
+import { InvalidArgumentError, mapOpTensors, sameShape, Tensor, type Clock, type Engine, type Op, type TensorData, type TensorSpec } from '@tandem/core';
+import { decideNode, PlanCache, type NodeDecision, type PlacementSummary } from './node-decision.ts';
 import { GraphRunError } from './errors.ts';
 import type { ExecutionPlan } from './plan.ts';
 import { latestCallEvents, nodeRecord, totalsOf, type NodeRecord, type RunReport } from './report.ts';
@@ -102,15 +104,25 @@ export class Graph {
   /** Views of constants, materialised once so a gathered copy of a permuted weight is made once and stays resident. */
   private readonly constantViews = new Map<number, Tensor>();
   private disposed = false;
+  /** The placement plan of 'auto' runs, reused while inputs and weights stay where they were. */
+  private readonly plans: PlanCache;
+  /** Step names, in order (for the plan's reasons). */
+  private readonly stepNames: readonly string[];
 
   constructor(parts: GraphParts) {
     this.parts = parts;
     this.name = parts.name;
+    this.plans = new PlanCache(parts.engine, parts.plan, parts.clock);
+    this.stepNames = parts.plan.steps.map((n) => n.name);
   }
 
   /** Nodes that run, in order (node names and op ids). */
   get nodes(): ReadonlyArray<{ readonly name: string; readonly op: string }> {
     return this.parts.plan.steps.map((n) => ({ name: n.name, op: n.op.op }));
+  }
+  /** Order, pruning and release points: what the executor follows (and what placement plans are made of). */
+  get execution(): ExecutionPlan {
+    return this.parts.plan;
   }
   /** Nodes dropped at build because no output depends on them. */
   get pruned(): readonly string[] {
@@ -131,24 +143,29 @@ export class Graph {
     const { engine, clock, plan } = this.parts;
     const started = clock();
     const strategyChoice = options.strategy ?? 'auto';
-    const strategy = resolveStrategy(engine, strategyChoice, options);
+    const placer = resolveStrategy(engine, strategyChoice, options);
     const live = new LiveSet();
     const values = this.bindInputs(inputs, live);
     const views = new Map<number, Tensor>();
     const records: NodeRecord[] = [];
+    let placement: PlacementSummary | undefined;
     try {
+      const planned = placer.kind === 'plan' ? this.plans.planFor(values) : undefined;
+      let current = planned?.plan;
+      let fresh = planned?.summary.reused === false;
+      let replanningMs = 0;
+      let replans = 0;
+      let overrides = 0;
       for (let step = 0; step < plan.steps.length; step++) {
         const node = plan.steps[step];
         if (node === undefined) continue;
         const op = mapOpTensors(node.op, (t) => this.tensorOf(t, values, views));
         const t0 = clock();
-        let outs: Tensor[];
-        try {
-          outs = await engine.run(op, strategy, node.name);
-        } catch (error) {
-          throw new GraphRunError(node.name, error);
-        }
-        records.push(nodeRecord(node.name, node.op.op, latestCallEvents(engine, node.name), clock() - t0));
+        const decision = decideNode(placer, current, fresh, step, op, this.stepNames);
+        const outs = await this.runNode(node.name, op, decision);
+        const record = nodeRecord(node.name, node.op.op, latestCallEvents(engine, node.name), clock() - t0);
+        records.push(decision.override === undefined ? record : { ...record, reasonKind: 'graph-plan', reason: decision.override });
+        if (decision.overridesEngine) overrides++;
         node.outputs.forEach((sym, i) => {
           const t = outs[i];
           if (t === undefined) throw new GraphRunError(node.name, `${node.op.op} returned ${outs.length} outputs`);
@@ -159,7 +176,17 @@ export class Graph {
           live.release(id);
           values.delete(id);
         }
+        if (decision.planned !== undefined && record.backend !== decision.planned && step + 1 < plan.steps.length) {
+          // The engine explored, kept a backend by hysteresis or fell back: the rest of the plan assumed otherwise.
+          // Plan the rest again once; if the engine departs again, let it place the remaining nodes itself.
+          const again = replans === 0 ? this.plans.replanFrom(step + 1, values) : { plan: undefined, planningMs: 0 };
+          current = again.plan;
+          fresh = true;
+          replanningMs += again.planningMs;
+          replans++;
+        }
       }
+      if (planned !== undefined) placement = { ...planned.summary, planningMs: planned.summary.planningMs + replanningMs, overrides };
     } catch (error) {
       for (const id of [...live.tensors.keys()]) live.release(id);
       throw error;
@@ -186,6 +213,7 @@ export class Graph {
       peakLiveTensors: live.peakCount,
       peakLiveBytes: live.peakBytes,
       leakedTensors: leaked,
+      placement,
     };
     return { outputs: new GraphOutputs(outputs), report };
   }
@@ -195,6 +223,20 @@ export class Graph {
     this.disposed = true;
     for (const t of this.parts.ownedConstants) t.dispose();
     this.constantViews.clear();
+  }
+
+  /** Runs one node; a plan's override that fails is retried with the engine's own choice (and its fallbacks). */
+  private async runNode(name: string, op: Op<Tensor>, decision: NodeDecision): Promise<Tensor[]> {
+    try {
+      return await this.parts.engine.run(op, decision.strategy, name);
+    } catch (error) {
+      if (decision.override === undefined) throw new GraphRunError(name, error);
+    }
+    try {
+      return await this.parts.engine.run(op, 'auto', name);
+    } catch (error) {
+      throw new GraphRunError(name, error);
+    }
   }
 
   private isInput(id: number): boolean {

@@ -1,5 +1,6 @@
 // Per-run report: one record per node (backend, reason, time, bytes moved) from the engine's telemetry, and totals.
-import { describeReason, formatMs, type Engine, type OpEvent, type OpKind, type SelectionReason } from '@tandem/core';
+import { describeReason, formatMs, type ChromeTrace, type Engine, type OpEvent, type OpKind, type SelectionReason } from '@tandem/core';
+import type { PlacementSummary } from './node-decision.ts';
 
 /** What happened to one node in one run. */
 export interface NodeRecord {
@@ -9,8 +10,8 @@ export interface NodeRecord {
   readonly op: OpKind;
   /** Backend that produced the result. */
   readonly backend: string;
-  /** Kind of the scheduler's reason for that backend. */
-  readonly reasonKind: SelectionReason['kind'];
+  /** Kind of the scheduler's reason for that backend, or 'graph-plan' when the graph's placement overrode it. */
+  readonly reasonKind: SelectionReason['kind'] | 'graph-plan';
   /** The reason, readable (costs per backend for the cost model). */
   readonly reason: string;
   /** Backends tried (1 + fallbacks). */
@@ -23,6 +24,8 @@ export interface NodeRecord {
   readonly bytesMoved: number;
   /** Scheduler's estimate for the chosen backend, ms. */
   readonly estimatedMs: number;
+  /** The engine call that ran it (its events' callId in telemetry; -1 when unknown). */
+  readonly callId: number;
 }
 
 /** Totals of one backend in one run. */
@@ -61,6 +64,8 @@ export interface RunReport {
   readonly peakLiveBytes: number;
   /** Executor-owned tensors still alive after the run, outputs excluded (0 unless something leaked). */
   readonly leakedTensors: number;
+  /** The 'auto' run's placement plan (undefined under other strategies). */
+  readonly placement: PlacementSummary | undefined;
 }
 
 /** The attempts of the engine's latest call, oldest first; empty when its label is not `label` (another caller ran in between). */
@@ -91,6 +96,7 @@ export function nodeRecord(name: string, op: OpKind, events: readonly OpEvent[],
     kernelMs: final?.kernelMs,
     bytesMoved: events.reduce((s, e) => s + e.bytesMoved, 0),
     estimatedMs: final?.estimatedMs ?? 0,
+    callId: final?.callId ?? -1,
   };
 }
 
@@ -129,6 +135,7 @@ export function combineReports(graph: string, reports: readonly RunReport[], ext
     peakLiveTensors: Math.max(0, ...reports.map((r) => r.peakLiveTensors)),
     peakLiveBytes: Math.max(0, ...reports.map((r) => r.peakLiveBytes)),
     leakedTensors: reports.reduce((s, r) => s + r.leakedTensors, 0),
+    placement: combinePlacements(reports.map((r) => r.placement)),
   };
 }
 
@@ -141,4 +148,35 @@ export function formatReport(report: RunReport): string {
   ];
   for (const n of report.nodes) lines.push(pad(n.name, 30) + pad(n.backend, 12) + pad(formatMs(n.ms), 11) + pad(String(n.bytesMoved), 12) + n.reason);
   return lines.join('\n');
+}
+
+/** The placements of several runs as one (sums; undefined when none of them planned). */
+function combinePlacements(placements: ReadonlyArray<PlacementSummary | undefined>): PlacementSummary | undefined {
+  const present = placements.filter((p): p is PlacementSummary => p !== undefined);
+  if (present.length === 0) return undefined;
+  return {
+    estimatedMs: present.reduce((s, p) => s + p.estimatedMs, 0),
+    greedyMs: present.reduce((s, p) => s + p.greedyMs, 0),
+    planningMs: present.reduce((s, p) => s + p.planningMs, 0),
+    explainCalls: present.reduce((s, p) => s + p.explainCalls, 0),
+    reused: present.every((p) => p.reused),
+    overrides: present.reduce((s, p) => s + p.overrides, 0),
+  };
+}
+
+/**
+ * The engine's Chrome trace (one track per backend, one slice per node labelled with its name) with the graph's
+ * reasons written over the engine's for the nodes a plan placed itself: there the engine only saw `{ only }`.
+ */
+export function graphChromeTrace(engine: Engine, reports: readonly RunReport[]): ChromeTrace {
+  const reasons = new Map<number, string>();
+  for (const report of reports) for (const n of report.nodes) if (n.reasonKind === 'graph-plan') reasons.set(n.callId, n.reason);
+  const trace = engine.telemetry.toChromeTrace();
+  return {
+    displayTimeUnit: trace.displayTimeUnit,
+    traceEvents: trace.traceEvents.map((e) => {
+      const reason = e.ph === 'X' ? reasons.get(Number(e.args['call'])) : undefined;
+      return reason === undefined ? e : { ...e, args: { ...e.args, reason } };
+    }),
+  };
 }

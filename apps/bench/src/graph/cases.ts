@@ -1,0 +1,166 @@
+// Runs one decoder size under every strategy: phases x strategies, interleaved in rounds (so drift hits every
+// strategy alike), medians per cell. On a software GPU the 7B layer's GPU runs are cut short (see skipGpu).
+import { DecoderBlock, createDecoderWeights, type DecoderConfig, type GraphStrategy, type KvCache } from '@tandem/graph';
+import { progress, type Row } from '../report.ts';
+import { stats } from '../stats.ts';
+import type { GraphBench } from './setup.ts';
+import { filledCache, phaseName, runPhase, type Phase, type Sample } from './measure.ts';
+
+/** One size to measure. */
+export interface SizeCase {
+  /** Block sizes and weight type. */
+  readonly config: DecoderConfig;
+  /** Phases to run. */
+  readonly phases: readonly Phase[];
+  /** Repetitions per (phase, strategy) with a fast GPU; `slowReps` on a software GPU for GPU-placing strategies. */
+  readonly reps: number;
+  /** Unmeasured runs per strategy before the measured rounds (graph building, JIT, first plans, pipelines). */
+  readonly warmups: number;
+  /** Repetitions of the strategies that put matmuls on the GPU when it is a software one. */
+  readonly slowReps: number;
+  /** On a software GPU, skip those strategies' prefills (too slow), quoting a 16-token probe instead. */
+  readonly cutSoftwareGpuPrefill: boolean;
+}
+
+/** The strategies compared; 'split' (a fixed ggml-style rule) and 'per-op' (greedy) are the naive placements. */
+export const STRATEGIES: readonly GraphStrategy[] = ['cpu-only', 'gpu-only', 'auto', 'split', 'per-op'];
+
+/** Per phase: samples per strategy name (missing = not run), and a note when the GPU runs were cut. */
+export interface SizeResult {
+  /** The case. */
+  readonly size: SizeCase;
+  /** phase name -> strategy -> samples. */
+  readonly samples: ReadonlyMap<string, ReadonlyMap<string, readonly Sample[]>>;
+  /** phase name -> why gpu-only was not measured, with an estimate. */
+  readonly gpuSkipped: ReadonlyMap<string, string>;
+}
+
+/** Strategies that put matmuls on the GPU, hence slow on a software one. */
+function placesMatmulsOnGpu(strategy: GraphStrategy): boolean {
+  return strategy === 'gpu-only' || strategy === 'split';
+}
+
+/** Measures one size; returns its samples. */
+export async function runSize(bench: GraphBench, size: SizeCase, label: string): Promise<SizeResult> {
+  const block = DecoderBlock.create(bench.engine, createDecoderWeights(size.config, 1));
+  const samples = new Map<string, Map<string, Sample[]>>();
+  const gpuSkipped = new Map<string, string>();
+  let probeMsPerToken: number | undefined;
+  try {
+    const kv = Math.max(0, ...size.phases.map((p) => (p.kind === 'decode' ? p.kv : 0)));
+    const filled: KvCache | undefined = kv > 0 ? await filledCache(block, kv, bench.preference) : undefined;
+    for (const phase of size.phases) {
+      const phaseStart = performance.now();
+      const byStrategy = new Map<string, Sample[]>();
+      samples.set(phaseName(phase), byStrategy);
+      const reps = (s: GraphStrategy): number => (bench.softwareGpu && placesMatmulsOnGpu(s) ? size.slowReps : size.reps);
+      if (bench.softwareGpu && size.cutSoftwareGpuPrefill && phase.kind === 'prefill') {
+        probeMsPerToken ??= await gpuProbe(block, bench);
+        gpuSkipped.set(phaseName(phase), `not run on ${bench.gpuDevice}: a 16-token prefill took ${(probeMsPerToken * 16).toFixed(0)} ms, so this one would take >= ${((probeMsPerToken * phase.tokens) / 1000).toFixed(0)} s`);
+      }
+      for (const strategy of STRATEGIES) {
+        const skip = (gpuSkipped.has(phaseName(phase)) && placesMatmulsOnGpu(strategy)) || (bench.softwareGpu && placesMatmulsOnGpu(strategy));
+        for (let w = 0; w < (skip ? 0 : size.warmups); w++) await runPhase(block, phase, strategy, bench.preference, filled);
+      }
+      // On a software GPU its runs are slow and leave the CPU busy for a while (Dawn / SwiftShader threads), which
+      // would perturb whichever strategy runs next: there, the CPU-placing strategies are interleaved among
+      // themselves first and the GPU-placing ones run after them.
+      const groups = bench.softwareGpu ? [STRATEGIES.filter((s) => !placesMatmulsOnGpu(s)), STRATEGIES.filter(placesMatmulsOnGpu)] : [STRATEGIES];
+      const total = groups.reduce((sum, g) => sum + g.length * Math.max(...g.map(reps)), 0);
+      let done = 0;
+      for (const group of groups) {
+        const rounds = Math.max(...group.map(reps));
+        for (let round = 0; round < rounds; round++) {
+          for (let i = 0; i < group.length; i++) {
+            const strategy = group[(i + round) % group.length] ?? 'auto';
+            done++;
+            if (round >= reps(strategy) || (gpuSkipped.has(phaseName(phase)) && placesMatmulsOnGpu(strategy))) continue;
+            progress(`${label} ${phaseName(phase)}`, done, total);
+            const sample = await runPhase(block, phase, strategy, bench.preference, filled);
+            const list = byStrategy.get(String(strategy)) ?? [];
+            list.push(sample);
+            byStrategy.set(String(strategy), list);
+          }
+        }
+      }
+      progress(`${label} ${phaseName(phase)}`, total, total);
+      console.log(`${label} ${phaseName(phase)}: measured (${((performance.now() - phaseStart) / 1000).toFixed(1)} s)`);
+    }
+  } finally {
+    block.dispose();
+  }
+  return { size, samples, gpuSkipped };
+}
+
+/** ms per token of a 16-token gpu-only prefill (one run): the evidence for skipping longer ones. */
+async function gpuProbe(block: DecoderBlock, bench: GraphBench): Promise<number> {
+  const sample = await runPhase(block, { kind: 'prefill', tokens: 16 }, 'gpu-only', bench.preference, undefined);
+  return sample.ms / 16;
+}
+
+/** Rows of one size: per phase and strategy, median and min time, tokens/s, bytes moved per token. */
+export function sizeRows(result: SizeResult, label: string): Row[] {
+  const rows: Row[] = [];
+  for (const [phase, byStrategy] of result.samples) {
+    for (const strategy of STRATEGIES) {
+      const list = byStrategy.get(String(strategy));
+      if (list === undefined || list.length === 0) {
+        const skipped = result.gpuSkipped.get(phase);
+        if (skipped !== undefined && placesMatmulsOnGpu(strategy)) rows.push({ size: label, phase, strategy: String(strategy), note: skipped });
+        continue;
+      }
+      const s = stats(list.map((x) => x.ms));
+      const last = list[list.length - 1];
+      const tokens = last?.tokens ?? 1;
+      const placement = last?.report.placement;
+      const gpuNodes = last?.report.nodes.filter((n) => n.backend !== 'wasm' && n.backend !== 'reference').length ?? 0;
+      rows.push({
+        size: label,
+        phase,
+        strategy: String(strategy),
+        medianMs: s.median,
+        minMs: s.min,
+        reps: s.reps,
+        tokensPerS: (tokens * 1000) / s.median,
+        bytesPerToken: Math.round((last?.report.bytesMoved ?? 0) / tokens),
+        gpuNodes: `${gpuNodes}/${last?.report.nodes.length ?? 0}`,
+        switches: last?.report.backendSwitches ?? 0,
+        ...(placement === undefined ? {} : { planMs: list.reduce((sum, x) => sum + (x.report.placement?.planningMs ?? 0), 0) / list.length, overrides: placement.overrides }),
+      });
+    }
+  }
+  return rows;
+}
+
+/** Median ms of a strategy in a phase, if measured. */
+export function medianOf(result: SizeResult, phase: string, strategy: GraphStrategy): number | undefined {
+  const list = result.samples.get(phase)?.get(String(strategy));
+  return list === undefined || list.length === 0 ? undefined : stats(list.map((x) => x.ms)).median;
+}
+
+/** Bytes moved per token in a phase under a strategy (last run), if measured. */
+export function bytesPerTokenOf(result: SizeResult, phase: string, strategy: GraphStrategy): number | undefined {
+  const list = result.samples.get(phase)?.get(String(strategy));
+  const last = list?.[list.length - 1];
+  return last === undefined ? undefined : last.report.bytesMoved / last.tokens;
+}
+
+/** Plans made during the measured 'auto' runs of a phase, and their mean planning time, ms. */
+export function planningOf(result: SizeResult, phase: string): { plans: number; runs: number; msPerPlan: number } {
+  const list = result.samples.get(phase)?.get('auto') ?? [];
+  const made = list.filter((x) => x.report.placement !== undefined && x.report.placement.explainCalls > 0);
+  const ms = made.reduce((sum, x) => sum + (x.report.placement?.planningMs ?? 0), 0);
+  return { plans: made.length, runs: list.length, msPerPlan: made.length === 0 ? 0 : ms / made.length };
+}
+
+/** Minimum ms of a strategy in a phase, if measured (the least noisy figure on a shared machine). */
+export function minOf(result: SizeResult, phase: string, strategy: GraphStrategy): number | undefined {
+  const list = result.samples.get(phase)?.get(String(strategy));
+  return list === undefined || list.length === 0 ? undefined : stats(list.map((x) => x.ms)).min;
+}
+
+/** Backend per node in the last run of a strategy (empty when not run): equal placements mean equal kernels. */
+export function placementOf(result: SizeResult, phase: string, strategy: GraphStrategy): string {
+  const list = result.samples.get(phase)?.get(String(strategy));
+  return (list?.[list.length - 1]?.report.nodes ?? []).map((n) => n.backend).join(',');
+}

@@ -1,0 +1,50 @@
+// One measurement of the decoder block: a prefill of `tokens` tokens from an empty cache, or a decode of one token
+// after a cache of `kv` tokens, timed from the call to the output read back on the host.
+import type { DecoderBlock, GraphStrategy, KvCache, RunReport } from '@tandem/graph';
+import { randomActivations } from '@tandem/graph';
+import type { BackendPreference } from '@tandem/graph';
+
+/** A phase of inference. */
+export type Phase = { readonly kind: 'prefill'; readonly tokens: number } | { readonly kind: 'decode'; readonly kv: number };
+
+/** What one run measured. */
+export interface Sample {
+  /** Wall time, ms (forward + reading the output). */
+  readonly ms: number;
+  /** Tokens processed. */
+  readonly tokens: number;
+  /** The step's report (placement, bytes moved). */
+  readonly report: RunReport;
+}
+
+/** The phase's name in rows, e.g. 'prefill 128' or 'decode @512'. */
+export function phaseName(phase: Phase): string {
+  return phase.kind === 'prefill' ? `prefill ${phase.tokens}` : `decode @${phase.kv}`;
+}
+
+/** Runs one phase once. For decode, `filled` holds at least `kv` tokens; it is cut back to `kv` first. */
+export async function runPhase(block: DecoderBlock, phase: Phase, strategy: GraphStrategy, preference: BackendPreference, filled: KvCache | undefined): Promise<Sample> {
+  const tokens = phase.kind === 'prefill' ? phase.tokens : 1;
+  let cache: KvCache;
+  if (phase.kind === 'prefill') cache = block.newCache(phase.tokens);
+  else {
+    if (filled === undefined || filled.length < phase.kv) throw new Error(`decode @${phase.kv} needs a filled cache`);
+    filled.truncate(phase.kv);
+    cache = filled;
+  }
+  const x = randomActivations(block.config, tokens, 3);
+  const t0 = performance.now();
+  const step = await block.forward(x, cache, { ...preference, strategy });
+  await step.output.read();
+  const ms = performance.now() - t0;
+  step.output.dispose();
+  return { ms, tokens, report: step.report };
+}
+
+/** A cache of `kv` tokens for decode runs, filled by one prefill on the CPU backend. */
+export async function filledCache(block: DecoderBlock, kv: number, preference: BackendPreference): Promise<KvCache> {
+  const cache = block.newCache(kv + 1);
+  const step = await block.forward(randomActivations(block.config, kv, 4), cache, { ...preference, strategy: 'cpu-only' });
+  step.output.dispose();
+  return cache;
+}

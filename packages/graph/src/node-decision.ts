@@ -1,0 +1,189 @@
+// Per-run placement for the executor: the graph plan (made, or reused while the inputs live where they did) and,
+// per node, the engine strategy that carries it out.
+import { formatMs, opInputs, type Engine, type Op, type Strategy, type Tensor } from '@tandem/core';
+import { backendBit, HOST_BIT, maskOf, type PlaceMask } from './phantom.ts';
+import { planPlacement, segmentOf, type PlacementPlan } from './placement.ts';
+import { rootOf, type ExecutionPlan } from './plan.ts';
+import { splitStrategy, type NodePlacer } from './strategy.ts';
+
+/** How one node is run: the engine strategy, and the graph's reason when the plan placed the node itself. */
+export interface NodeDecision {
+  /** Strategy passed to engine.run for this node. */
+  readonly strategy: Strategy;
+  /** The graph's reason when the plan placed the node itself with `{ only }` (undefined: the engine decided). */
+  readonly override: string | undefined;
+  /** Whether the plan put the node elsewhere than the engine's cost alone would have. */
+  readonly overridesEngine: boolean;
+  /** The backend the plan wanted (undefined when there is no plan); a node that ran elsewhere makes the rest be replanned. */
+  readonly planned: string | undefined;
+}
+
+/** What the report says about a run's plan. */
+export interface PlacementSummary {
+  /** The plan's estimated total, ms (sum of the engine's per-node estimates, transfers included). */
+  readonly estimatedMs: number;
+  /** The greedy per-op placement's estimated total, ms. */
+  readonly greedyMs: number;
+  /** Time spent planning in this run, ms (0 when a plan was reused). */
+  readonly planningMs: number;
+  /** explain() calls made to plan (0 when reused). */
+  readonly explainCalls: number;
+  /** Whether the plan was reused from an earlier run. */
+  readonly reused: boolean;
+  /** Nodes run where the plan said rather than where the engine's cost alone would have put them. */
+  readonly overrides: number;
+}
+
+/** Most runs a plan is reused for before it is made again from what the cost model learned since. */
+const MAX_PLAN_REUSE = 32;
+
+/** Structures remembered per engine before the shared plans are forgotten. */
+const MAX_SHARED_STRUCTURES = 64;
+
+/** A plan reused by every graph of one structure on one engine (a decoder's step graphs differ only in KV length). */
+interface SharedPlan {
+  /** Where each input lived when the plan was made. */
+  key: string;
+  /** The available backends the plan was made over (PlaceMask bit order). */
+  backends: readonly string[];
+  /** The plan (undefined: some node had no usable backend). */
+  plan: PlacementPlan | undefined;
+  /** Runs it may still serve. */
+  runsLeft: number;
+  /** Plans made so far for this structure. */
+  plansMade: number;
+}
+
+/** Engine -> structure key -> its plan. */
+const SHARED_PLANS = new WeakMap<Engine, Map<string, SharedPlan>>();
+
+/** Makes and caches a graph's placement plan (shared with graphs of the same structure on the same engine). */
+export class PlanCache {
+  private readonly constantRoots: ReadonlyMap<number, Tensor>;
+  private readonly engine: Engine;
+  private readonly execution: ExecutionPlan;
+  private readonly clock: () => number;
+  /** Node names, ops and input shapes rounded up to powers of two: graphs alike in all of these share plans. */
+  private readonly structure: string;
+
+  constructor(engine: Engine, execution: ExecutionPlan, clock: () => number) {
+    this.engine = engine;
+    this.execution = execution;
+    this.clock = clock;
+    this.constantRoots = constantRootsOf(execution);
+    this.structure = structureOf(execution);
+  }
+
+  /**
+   * The plan for a run whose inputs are bound to `values`: reused while every input lives where it did when the
+   * plan was made, for up to 32 runs (the very first plan, made on priors alone, for one run).
+   */
+  planFor(values: ReadonlyMap<number, Tensor>): { plan: PlacementPlan | undefined; summary: Omit<PlacementSummary, 'overrides'> } {
+    let byStructure = SHARED_PLANS.get(this.engine);
+    if (byStructure === undefined) {
+      byStructure = new Map();
+      SHARED_PLANS.set(this.engine, byStructure);
+    }
+    const shared = byStructure.get(this.structure);
+    // Reuse is checked against the backends the plan was made with (a lost backend shows up as a departure, which
+    // replans with a fresh list), so a reused plan costs a few residency lookups, not a backend survey.
+    if (shared !== undefined && shared.runsLeft > 0 && shared.key === keyOf(values, shared.backends)) {
+      shared.runsLeft--;
+      const plan = shared.plan;
+      return { plan, summary: { estimatedMs: plan?.estimatedMs ?? 0, greedyMs: plan?.greedyMs ?? 0, planningMs: 0, explainCalls: 0, reused: true } };
+    }
+    const started = this.clock();
+    const backends = this.availableBackends();
+    const plan = planPlacement({ engine: this.engine, steps: this.execution.steps, initial: this.placesOf(values, backends), backends });
+    const planningMs = this.clock() - started;
+    const plansMade = shared?.plansMade ?? 0;
+    if (shared === undefined && byStructure.size >= MAX_SHARED_STRUCTURES) byStructure.clear();
+    // The first plan rests on priors alone and serves one run; the next, made once that run was measured, serves 32.
+    byStructure.set(this.structure, { key: keyOf(values, backends), backends, plan, runsLeft: plansMade === 0 ? 0 : MAX_PLAN_REUSE - 1, plansMade: plansMade + 1 });
+    return { plan, summary: { estimatedMs: plan?.estimatedMs ?? 0, greedyMs: plan?.greedyMs ?? 0, planningMs, explainCalls: plan?.explainCalls ?? 0, reused: false } };
+  }
+
+  /** A plan of steps `firstStep`.. from where the live values are now (after a node ran off-plan); never cached. */
+  replanFrom(firstStep: number, values: ReadonlyMap<number, Tensor>): { plan: PlacementPlan | undefined; planningMs: number } {
+    const started = this.clock();
+    const backends = this.availableBackends();
+    const plan = planPlacement({ engine: this.engine, steps: this.execution.steps.slice(firstStep), firstStep, initial: this.placesOf(values, backends), backends });
+    return { plan, planningMs: this.clock() - started };
+  }
+
+  private availableBackends(): string[] {
+    return this.engine
+      .backends()
+      .filter((b) => b.available)
+      .map((b) => b.name);
+  }
+
+  /**
+   * Where every bound value (inputs, live intermediates) lives now. Weights count as resident everywhere: moving
+   * one is paid once and then serves every later run, so a plan charged for it would keep a weight on the backend
+   * it happened to land on first (greedy's trap) instead of where the steady state is fastest.
+   */
+  private placesOf(values: ReadonlyMap<number, Tensor>, backends: readonly string[]): Map<number, PlaceMask> {
+    const places = new Map<number, PlaceMask>();
+    for (const [id, t] of values) places.set(id, maskOf(t, backends));
+    const everywhere = backends.reduce((mask, _, i) => mask | backendBit(i), HOST_BIT);
+    for (const id of this.constantRoots.keys()) places.set(id, everywhere);
+    return places;
+  }
+}
+
+/**
+ * The strategy for step `step` under `placer`. Under a plan:
+ * - a node the plan places elsewhere than the engine's cost alone would runs with `{ only }` and the graph's reason;
+ * - on a run that made its plan (`fresh`), every other node runs with 'auto': the engine decides again, explores
+ *   backends it has not measured for a while, and records its own reason;
+ * - on runs that reuse a plan, those nodes run with `{ only }` too: the plan already holds the engine's decision for
+ *   them, and asking again per node costs more than a small node's kernel (exploration waits for the next plan).
+ * A node that fails under `{ only }` is retried with 'auto' by the executor.
+ */
+export function decideNode(placer: NodePlacer, plan: PlacementPlan | undefined, fresh: boolean, step: number, op: Op<Tensor>, names: readonly string[]): NodeDecision {
+  if (placer.kind === 'engine') return { strategy: placer.strategy, override: undefined, overridesEngine: false, planned: undefined };
+  if (placer.kind === 'split') return { strategy: splitStrategy(placer, op.op), override: undefined, overridesEngine: false, planned: undefined };
+  const planned = plan?.nodes[step - plan.firstStep];
+  if (plan === undefined || planned === undefined) return { strategy: 'auto', override: undefined, overridesEngine: false, planned: undefined };
+  const agrees = planned.engineAlone === planned.backend;
+  if (agrees && fresh) return { strategy: 'auto', override: undefined, overridesEngine: false, planned: planned.backend };
+  const { first, last } = segmentOf(plan, step);
+  const run = first === last ? (names[first] ?? '') : `${names[first] ?? ''} .. ${names[last] ?? ''}`;
+  const why = agrees ? `as the engine's cost alone would (estimate ${formatMs(planned.estimatedMs)})` : `engine alone: ${planned.engineAlone}`;
+  return {
+    strategy: { only: planned.backend },
+    planned: planned.backend,
+    overridesEngine: !agrees,
+    override: `graph plan: ${run} on ${planned.backend} (${why}); plan ${formatMs(plan.estimatedMs)} vs ${formatMs(plan.greedyMs)} placing each node alone`,
+  };
+}
+
+/** Constant roots (weights) the steps read: root id -> tensor. */
+function constantRootsOf(execution: ExecutionPlan): Map<number, Tensor> {
+  const found = new Map<number, Tensor>();
+  for (const node of execution.steps) {
+    for (const { tensor } of opInputs(node.op)) {
+      const root = rootOf(tensor);
+      if (root.source.kind === 'constant') found.set(root.id, root.source.tensor);
+    }
+  }
+  return found;
+}
+
+/** A graph's structure: node names, ops, and input dtypes and shapes rounded up to powers of two. */
+function structureOf(execution: ExecutionPlan): string {
+  return execution.steps
+    .map((node) => {
+      const inputs = opInputs(node.op).map(({ tensor }) => `${tensor.dtype}[${tensor.shape.map((d) => (d <= 1 ? d : 2 ** Math.ceil(Math.log2(d)))).join('x')}]`);
+      return `${node.name}:${node.op.op}(${inputs.join(',')})`;
+    })
+    .join(';');
+}
+
+/** Where the bound values live, as one string (masks over `backends`, in binding order). */
+function keyOf(values: ReadonlyMap<number, Tensor>, backends: readonly string[]): string {
+  let key = '';
+  for (const t of values.values()) key += `${maskOf(t, backends)},`;
+  return key;
+}

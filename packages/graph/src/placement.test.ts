@@ -1,0 +1,69 @@
+// The placement search against brute force: on random chains of matmuls and cheap ops over simulated backends
+// (CPU and GPU with the engine's default priors, a random bus), the plan's estimated total equals the best of
+// every possible assignment of nodes to backends, priced the same way.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { DEFAULT_PROFILES, Engine, rooflineMs } from '@tandem/core';
+import { ManualClock, SimulatedBackend } from '@tandem/testing';
+import { GraphBuilder } from './graph-builder.ts';
+import { backendBit, HOST_BIT } from './phantom.ts';
+import { planPlacement, priceAssignment, type PlacementRequest } from './placement.ts';
+import type { SymbolicTensor } from './symbolic.ts';
+
+const WIDTH = 128;
+type Step = 'matmul' | 'silu' | 'scale' | 'add' | 'rmsNorm';
+
+async function request(rows: number, busBytesPerMs: number, steps: readonly Step[]): Promise<PlacementRequest> {
+  const clock = new ManualClock();
+  const gpuProfile = { ...DEFAULT_PROFILES.gpu, transferBytesPerMs: busBytesPerMs };
+  const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', clock, performance: DEFAULT_PROFILES.cpu, latencyMs: (_op, w) => rooflineMs(w, DEFAULT_PROFILES.cpu) });
+  const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', clock, performance: gpuProfile, transferBytesPerMs: busBytesPerMs, latencyMs: (_op, w) => rooflineMs(w, gpuProfile) });
+  const engine = await Engine.create({ backends: [cpu, gpu], clock: clock.clock });
+  const g = new GraphBuilder(engine, { name: 'chain' });
+  const x = g.input('x', 'f32', [rows, WIDTH]);
+  const weight = g.constant('w', engine.tensor(new Float32Array(WIDTH * WIDTH), [WIDTH, WIDTH]));
+  let h: SymbolicTensor = x;
+  steps.forEach((kind, i) => {
+    const name = `n${i}.${kind}`;
+    if (kind === 'matmul') h = g.matmul(name, h, weight);
+    else if (kind === 'silu') h = g.silu(name, h);
+    else if (kind === 'scale') h = g.scale(name, h, 0.5);
+    else if (kind === 'add') h = g.add(name, h, x);
+    else h = g.rmsNorm(name, h, undefined);
+  });
+  g.output('y', h);
+  const graph = g.build();
+  const backends = ['cpu', 'gpu'];
+  const everywhere = HOST_BIT | backendBit(0) | backendBit(1);
+  return { engine, steps: graph.execution.steps, initial: new Map([[x.id, HOST_BIT], [weight.id, everywhere]]), backends };
+}
+
+function bruteForceMs(req: PlacementRequest): number {
+  const n = req.steps.length;
+  let best = Infinity;
+  for (let bits = 0; bits < 2 ** n; bits++) {
+    const assignment = Array.from({ length: n }, (_, i) => ((bits >> i) & 1 ? 'gpu' : 'cpu'));
+    best = Math.min(best, priceAssignment(req, assignment));
+  }
+  return best;
+}
+
+describe('placement search', () => {
+  it('finds the cheapest assignment on random chains (brute force over all 2^n)', async () => {
+    const step = fc.constantFrom<Step>('matmul', 'silu', 'scale', 'add', 'rmsNorm');
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(1, 16, 64, 256, 1024), fc.constantFrom(1e5, 1e6, 5e6, 2e7, 1e9), fc.array(step, { minLength: 2, maxLength: 7 }), async (rows, bus, steps) => {
+        const req = await request(rows, bus, steps);
+        const plan = planPlacement(req);
+        expect(plan).toBeDefined();
+        const optimum = bruteForceMs(req);
+        expect(plan?.estimatedMs ?? Infinity).toBeLessThanOrEqual(optimum * (1 + 1e-9));
+        expect(plan?.estimatedMs ?? Infinity).toBeLessThanOrEqual(plan?.greedyMs ?? 0);
+        // The plan's own total is what pricing its assignment gives.
+        expect(priceAssignment(req, plan?.nodes.map((n) => n.backend) ?? [])).toBeCloseTo(plan?.estimatedMs ?? 0, 9);
+        await req.engine.dispose();
+      }),
+      { numRuns: 40, seed: 7 },
+    );
+  });
+});
