@@ -28,6 +28,21 @@ describe('Telemetry', () => {
     expect(new Telemetry(() => 0).debugTable()).not.toMatch(/NaN/);
   });
 
+  it('tells subscribers of every op recorded until they unsubscribe; a throwing listener fails nothing', () => {
+    const t = new Telemetry(() => 0);
+    const seen: number[] = [];
+    const stop = t.subscribe((e) => seen.push(e.seq));
+    t.subscribe(() => {
+      throw new Error('listener bug');
+    });
+    t.recordOp(event({ seq: 1 }));
+    t.recordOp(event({ seq: 2 }));
+    stop();
+    t.recordOp(event({ seq: 3 }));
+    expect(seen).toEqual([1, 2]);
+    expect(t.summary().totalOps).toBe(3);
+  });
+
   it('stays bounded while counters keep the totals', () => {
     const t = new Telemetry(() => 0, 100);
     for (let i = 0; i < 1000; i++) t.recordOp(event({ seq: i }));

@@ -66,6 +66,7 @@ export class Telemetry {
   private readonly events: Ring<OpEvent>;
   private readonly notices: Ring<NoticeEvent>;
   private readonly counters = new Map<string, Counter>();
+  private readonly listeners = new Set<(event: OpEvent) => void>();
   private seq = 0;
   private readonly clock: Clock;
   /** Clock value when the telemetry started, ms (trace timestamps are relative to it). */
@@ -83,9 +84,24 @@ export class Telemetry {
     return ++this.seq;
   }
 
+  /** Calls `listener` with every op attempt recorded from now on (live charts, per-request reports); returns the unsubscribe function. */
+  subscribe(listener: (event: OpEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
   /** Records one op attempt. */
   recordOp(event: OpEvent): void {
     this.events.push(event);
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure must not fail the op that was recorded.
+      }
+    }
     const c = this.counter(event.op, event.backend);
     c.bytesMoved += event.bytesMoved;
     if (!event.ok) {
