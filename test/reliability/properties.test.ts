@@ -1,0 +1,210 @@
+// Property-based tests (fast-check, fixed seeds): random shapes (empty and one-element included) and values
+// (NaN, +-Inf, denormals, signed zeros, large and small magnitudes) through every real backend, compared with the
+// reference. "Agree" means: NaN where the reference has NaN, the same infinity where it has one, and otherwise
+// within the op's tolerance (the conformance suite's). Two documented exceptions: WGSL lets GPUs flush subnormal
+// inputs and outputs to zero, so GPU backends are compared with the reference on inputs flushed the same way;
+// and f32 accumulation overflows where the float64 reference does not, so dot-product properties keep values
+// away from the f32 limit. Invalid input must throw InvalidArgumentError naming the argument; nothing may crash.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { Engine, InvalidArgumentError, type CapableBackend, type Op, type Tensor } from '@tandem/core';
+import { ReferenceBackend } from '@tandem/reference';
+import { WasmBackend } from '@tandem/wasm';
+import { createNodeWebGpuBackend, useSwiftShader } from '@tandem/webgpu/node';
+import { EPS32, f32Dot, ONE_F32_ROUNDING, type Tolerance } from '../conformance/case.ts';
+
+let engine: Engine;
+let backends: { name: string; gpu: boolean }[];
+
+beforeAll(async () => {
+  const list: CapableBackend[] = [new WasmBackend({ threads: 1 }), new ReferenceBackend()];
+  if (useSwiftShader().ok) list.push(createNodeWebGpuBackend());
+  engine = await Engine.create({ backends: list });
+  backends = engine.backends().filter((b) => b.available && b.name !== 'reference').map((b) => ({ name: b.name, gpu: b.kind === 'gpu' }));
+}, 60_000);
+
+afterAll(async () => {
+  await engine.dispose();
+});
+
+const ordinary = fc.float({ min: -1000, max: 1000, noNaN: true, noDefaultInfinity: true });
+/** Special values without the f32 limits (no overflow in f32 sums of products that f64 would not overflow). */
+const dotSpecial = fc.constantFrom(Number.NaN, Infinity, -Infinity, 0, -0, 1e-40, -1e-40, 1.5e-45);
+const dotValue = fc.oneof({ arbitrary: ordinary, weight: 8 }, { arbitrary: dotSpecial, weight: 2 });
+const bounded = fc.float({ min: -8, max: 8, noNaN: true, noDefaultInfinity: true });
+
+function agree(got: Float32Array, want: Float32Array, tolerance: Tolerance): string | undefined {
+  if (got.length !== want.length) return `length ${got.length} vs ${want.length}`;
+  for (let i = 0; i < want.length; i++) {
+    const g = got[i] ?? 0;
+    const w = want[i] ?? 0;
+    if (Number.isNaN(w)) {
+      if (!Number.isNaN(g)) return `[${i}] got ${g}, want NaN`;
+    } else if (!Number.isFinite(w)) {
+      if (g !== w) return `[${i}] got ${g}, want ${w}`;
+    } else if (!(Math.abs(g - w) <= tolerance.abs + tolerance.rel * Math.abs(w))) {
+      return `[${i}] got ${g}, want ${w}`;
+    }
+  }
+  return undefined;
+}
+
+async function outputOn(op: Op<Tensor>, backend: string): Promise<Float32Array> {
+  const [out] = await engine.run(op, { only: backend });
+  if (out === undefined) throw new Error('no output');
+  const values = await out.read();
+  out.dispose();
+  if (!(values instanceof Float32Array)) throw new Error(`expected f32, got ${values.constructor.name}`);
+  return values;
+}
+
+/** Subnormals to (signed) zero, as a GPU may treat them. */
+function flushed(values: ArrayLike<number>): Float32Array {
+  return Float32Array.from(values, (v) => (v !== 0 && Math.abs(v) < 1.1754943508222875e-38 ? 0 * Math.sign(v) : v));
+}
+
+/** Runs the op built by `build` on every backend against the reference; GPU backends get flushed inputs (see top). */
+async function checkEveryBackend(build: (flush: boolean) => { op: Op<Tensor>; inputs: Tensor[] }, tolerance: Tolerance): Promise<void> {
+  for (const flush of [false, true]) {
+    const chosen = backends.filter((b) => b.gpu === flush);
+    if (chosen.length === 0) continue;
+    const { op, inputs } = build(flush);
+    const want = await outputOn(op, 'reference');
+    for (const backend of chosen) {
+      const got = await outputOn(op, backend.name);
+      const problem = agree(flush ? flushed(got) : got, want, tolerance);
+      if (problem !== undefined) throw new Error(`${op.op} on ${backend.name}${flush ? ' (subnormal inputs flushed)' : ''}: ${problem}`);
+    }
+    for (const t of inputs) t.dispose();
+  }
+}
+
+function f32(values: ArrayLike<number>, shape: number[], flush: boolean): Tensor {
+  return engine.tensor(flush ? flushed(values) : Float32Array.from(values), shape);
+}
+
+const RUNS = { numRuns: Number(process.env['TANDEM_PROPERTY_RUNS'] ?? 40), seed: Number(process.env['TANDEM_PROPERTY_SEED'] ?? 20261122) };
+
+describe('every backend agrees with the reference on random shapes and values', () => {
+  it('elementwise add, mul, scale, silu on any length (0 and 1 included) with NaN, infinities, denormals', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 300 }).chain((n) => fc.tuple(fc.float32Array({ minLength: n, maxLength: n }), fc.float32Array({ minLength: n, maxLength: n }))), async ([a, b]) => {
+        const pair = (flush: boolean): [Tensor, Tensor] => [f32(a, [a.length], flush), f32(b, [b.length], flush)];
+        await checkEveryBackend((flush) => {
+          const [x, y] = pair(flush);
+          return { op: { op: 'add', a: x, b: y }, inputs: [x, y] };
+        }, ONE_F32_ROUNDING);
+        await checkEveryBackend((flush) => {
+          const [x, y] = pair(flush);
+          return { op: { op: 'mul', a: x, b: y }, inputs: [x, y] };
+        }, ONE_F32_ROUNDING);
+        await checkEveryBackend((flush) => {
+          const x = f32(a, [a.length], flush);
+          return { op: { op: 'scale', x, factor: 0.75 }, inputs: [x] };
+        }, ONE_F32_ROUNDING);
+        await checkEveryBackend((flush) => {
+          const x = f32(b, [b.length], flush);
+          return { op: { op: 'silu', x }, inputs: [x] };
+        }, { abs: 1e-6, rel: 16 * EPS32 });
+      }),
+      RUNS,
+    );
+  }, 120_000);
+
+  it('matmul of any M, K, N in 0..17 with special values', async () => {
+    const dims = fc.tuple(fc.integer({ min: 0, max: 17 }), fc.integer({ min: 0, max: 17 }), fc.integer({ min: 0, max: 17 }));
+    await fc.assert(
+      fc.asyncProperty(
+        dims.chain(([m, k, n]) => fc.tuple(fc.constant([m, k, n] as const), fc.array(dotValue, { minLength: m * k, maxLength: m * k }), fc.array(dotValue, { minLength: k * n, maxLength: k * n }))),
+        async ([[m, k, n], a, b]) => {
+          // Products of values up to 1e3 summed in f32: the dot tolerance scaled by the magnitudes involved.
+          const scale = 1e6;
+          const t = f32Dot(Math.max(k, 1));
+          await checkEveryBackend((flush) => {
+            const x = f32(a, [m, k], flush);
+            const y = f32(b, [k, n], flush);
+            return { op: { op: 'matmul', a: x, b: y }, inputs: [x, y] };
+          }, { abs: t.abs * scale, rel: t.rel * 4 });
+        },
+      ),
+      RUNS,
+    );
+  }, 120_000);
+
+  it('softmax and rmsNorm rows of any width, with masked (-inf) entries', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 70 })).chain(([rows, cols]) =>
+          fc.tuple(fc.constant([rows, cols] as const), fc.array(fc.oneof({ arbitrary: bounded, weight: 9 }, { arbitrary: fc.constant(-Infinity), weight: 1 }), { minLength: rows * cols, maxLength: rows * cols })),
+        ),
+        async ([[rows, cols], values]) => {
+          await checkEveryBackend((flush) => {
+            const x = f32(values, [rows, cols], flush);
+            return { op: { op: 'softmax', x, causal: false }, inputs: [x] };
+          }, { abs: 1e-6, rel: 64 * EPS32 });
+          await checkEveryBackend((flush) => {
+            const x = f32(values.map((v) => (Number.isFinite(v) ? v : 0)), [rows, cols], flush);
+            return { op: { op: 'rmsNorm', x, weight: undefined, eps: 1e-5 }, inputs: [x] };
+          }, { abs: 1e-6, rel: 64 * EPS32 });
+        },
+      ),
+      RUNS,
+    );
+  }, 120_000);
+
+  it('dequantize of q8_0 blocks whose f16 scale is NaN, infinite or subnormal: the same values everywhere', async () => {
+    const scaleBits = fc.constantFrom(0x7e00, 0x7c00, 0xfc00, 0x0001, 0x03ff, 0x3c00, 0x0000, 0x8000);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(scaleBits, fc.array(fc.integer({ min: -128, max: 127 }), { minLength: 32, maxLength: 32 })), { minLength: 1, maxLength: 6 }), async (blocks) => {
+        const bytes = new Uint8Array(blocks.length * 34);
+        blocks.forEach(([scale, qs], b) => {
+          bytes[b * 34] = scale & 0xff;
+          bytes[b * 34 + 1] = scale >> 8;
+          qs.forEach((q, i) => (bytes[b * 34 + 2 + i] = q & 0xff));
+        });
+        await checkEveryBackend(() => {
+          const x = engine.tensor(bytes, [blocks.length, 32], 'q8_0');
+          return { op: { op: 'dequantize', x }, inputs: [x] };
+        }, ONE_F32_ROUNDING);
+      }),
+      RUNS,
+    );
+  }, 120_000);
+});
+
+describe('invalid input is a typed error naming the argument, never a crash', () => {
+  it('mismatched, negative, fractional or enormous shapes', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 }), async (m, k, j) => {
+        const a = engine.tensor(new Float32Array(m * k), [m, k]);
+        const b = engine.tensor(new Float32Array((k + j) * 3), [k + j, 3]);
+        const error = await engine.run({ op: 'matmul', a, b }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(InvalidArgumentError);
+        expect(error instanceof InvalidArgumentError ? error.argument : '').toMatch(/^matmul\./);
+        a.dispose();
+        b.dispose();
+      }),
+      RUNS,
+    );
+    for (const shape of [[-1, 4], [2.5, 2], [2 ** 40, 2 ** 40], [Number.NaN]]) {
+      const thrown = (() => {
+        try {
+          engine.tensor(new Float32Array(4), shape);
+          return undefined;
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(thrown).toBeInstanceOf(InvalidArgumentError);
+      expect(thrown instanceof InvalidArgumentError ? thrown.argument : '').toMatch(/^tensor\.shape/);
+    }
+  });
+
+  it('topK with k out of range, softmax of a 0-d tensor, data of the wrong length', async () => {
+    const x = engine.tensor(new Float32Array(10), [2, 5]);
+    await expect(engine.run({ op: 'topK', x, k: 6 })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(engine.run({ op: 'topK', x, k: 0 })).rejects.toBeInstanceOf(InvalidArgumentError);
+    expect(() => engine.tensor(new Float32Array(7), [2, 4])).toThrow(InvalidArgumentError);
+    x.dispose();
+  });
+});
