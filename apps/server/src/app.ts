@@ -6,6 +6,7 @@ import { DisposedError, InvalidArgumentError, monotonicClock, type OpEvent } fro
 import type { SearchHit } from '@tandem/memory';
 import { spreadActivation } from '@tandem/memory';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { createServer } from 'node:http';
 import type { ServerContext } from './context.ts';
 import { RequestError } from './errors.ts';
 import type { ServerMetrics } from './metrics.ts';
@@ -21,6 +22,8 @@ export const REQUEST_TIMEOUT_MS = 10_000;
 export interface AppOptions {
   /** A built demo to serve at / (apps/demo/dist), when present. */
   readonly demoDir?: string;
+  /** A request must arrive completely within this, ms (default REQUEST_TIMEOUT_MS). */
+  readonly requestTimeoutMs?: number;
 }
 
 interface NearestBody {
@@ -74,7 +77,16 @@ function named(ctx: ServerContext, hits: readonly SearchHit[], exclude: Readonly
 
 /** Builds the fastify app over a loaded context. */
 export async function buildApp(ctx: ServerContext, metrics: ServerMetrics, options: AppOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ bodyLimit: BODY_LIMIT, requestTimeout: REQUEST_TIMEOUT_MS, connectionTimeout: REQUEST_TIMEOUT_MS, logger: false, ajv: { customOptions: { allErrors: false, removeAdditional: false } } });
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    logger: false,
+    ajv: { customOptions: { allErrors: false, removeAdditional: false } },
+    // Node checks request deadlines every connectionsCheckingInterval (30 s by default): check every second so a
+    // body dribbled byte by byte is cut off near REQUEST_TIMEOUT_MS with a 408.
+    serverFactory: (handler) =>
+      createServer({ requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout / 2), keepAliveTimeout: 5000 }, handler),
+  });
 
   // Cross-origin isolation, so the demo's WASM threads (SharedArrayBuffer) work when served from here.
   app.addHook('onSend', async (_request, reply) => {

@@ -1,4 +1,5 @@
 // The API over real HTTP on a free port, with the 2,000 most frequent wink words and all of WordNet.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReferenceBackend } from '@tandem/reference';
 import { WasmBackend } from '@tandem/wasm';
@@ -27,7 +28,7 @@ function words(json: Record<string, unknown>): string[] {
 
 beforeAll(async () => {
   engine = await Engine.create({ backends: [new WasmBackend({ threads: 1 }), new ReferenceBackend({ fallbackOnly: true })] });
-  server = await startServer({ port: 0, words: 2000, engine });
+  server = await startServer({ port: 0, words: 2000, engine, requestTimeoutMs: 1500 });
 }, 120_000);
 
 afterAll(async () => {
@@ -104,6 +105,29 @@ describe('bad input gets a 4xx naming the field', () => {
     expect(huge.status).toBe(413);
     expect((await post('/api/nearest', { word: 'king', k: 1 })).status).toBe(200);
   });
+});
+
+describe('slow bodies', () => {
+  it('a body dribbled byte by byte is cut off with 408 soon after the request timeout, and serving goes on', async () => {
+    const url = new URL(server.url);
+    const started = performance.now();
+    const firstLine = await new Promise<string>((resolve) => {
+      let response = '';
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(`POST /api/nearest HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{`);
+      });
+      const timer = setInterval(() => socket.write(' '), 200);
+      socket.on('data', (d) => (response += d.toString()));
+      socket.on('close', () => {
+        clearInterval(timer);
+        resolve(response.split('\r\n')[0] ?? '');
+      });
+      socket.on('error', () => undefined);
+    });
+    expect(firstLine).toBe('HTTP/1.1 408 Request Timeout');
+    expect(performance.now() - started).toBeLessThan(6000);
+    expect((await post('/api/nearest', { word: 'king', k: 1 })).status).toBe(200);
+  }, 20_000);
 });
 
 describe('operations', () => {

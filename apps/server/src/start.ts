@@ -20,6 +20,8 @@ export interface StartOptions {
   readonly engine?: Engine;
   /** Progress lines while loading. */
   readonly log?: (line: string) => void;
+  /** A request must arrive completely within this, ms (default 10 s). */
+  readonly requestTimeoutMs?: number;
 }
 
 /** A running server. */
@@ -41,7 +43,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const ctx = await createContext(engine, { words: options.words ?? 50_000, log });
   const metrics = createMetrics(engine);
   const demoDir = options.demoDir !== undefined && existsSync(options.demoDir) ? options.demoDir : undefined;
-  const app = await buildApp(ctx, metrics, demoDir === undefined ? {} : { demoDir });
+  const app = await buildApp(ctx, metrics, { ...(demoDir === undefined ? {} : { demoDir }), ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }) });
   const port = options.port ?? Number(process.env['PORT'] ?? 8080);
   const url = await app.listen({ host: options.host ?? '127.0.0.1', port });
   let closing: Promise<void> | undefined;
