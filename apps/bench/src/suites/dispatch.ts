@@ -1,6 +1,7 @@
 // Dispatch accuracy (issue 9): a mixed workload over every op at sizes from tiny to large. Each round runs the
 // cases in shuffled order, and each case under `auto` and on every backend alone (`{ only }`), interleaved, so
-// all see the same conditions (each timed call follows an untimed one of the same strategy). The oracle is each case's median time per backend; each `auto` decision is
+// all see the same conditions (each timed call follows an untimed one of the same strategy; GPU-only calls go
+// first, with a pause after them, and auto and the CPU-only calls alternate their order by round). The oracle is each case's median time per backend; each `auto` decision is
 // compared with it: the share that picked the fastest backend (within 5%, the oracle's own noise; the strict
 // share is reported too), the time lost to wrong ones, and per case `auto` against the best single backend.
 // Training rounds (not counted) come first: the scheduler learns as it would from a user's first calls.
@@ -45,7 +46,13 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   if (!options.gpu && process.env['TANDEM_WEBGPU'] === undefined) process.env['TANDEM_WEBGPU'] = 'swiftshader';
   const engine = await createEngine();
   const backends = engine.backends().filter((b) => b.available && b.name !== 'reference').map((b) => b.name);
-  const strategies: Strategy[] = ['auto', ...backends.map((only) => ({ only }))];
+  // GPU-only strategies run first in each case, then a pause, then auto and the CPU-only ones in an order that
+  // alternates by round: a software GPU (SwiftShader) keeps the CPU busy for a while after a call, and on a
+  // 2-core machine that must not be charged to whichever strategy happens to run next.
+  const kinds = new Map(engine.backends().map((b) => [b.name, b.kind] as const));
+  const gpuFirst: Strategy[] = backends.filter((b) => kinds.get(b) === 'gpu').map((only) => ({ only }));
+  const cpuSide: Strategy[] = ['auto', ...backends.filter((b) => kinds.get(b) !== 'gpu').map((only) => ({ only }))];
+  const orderFor = (round: number): Strategy[] => [...gpuFirst, ...(round % 2 === 0 ? cpuSide : [...cpuSide].reverse())];
   const label = (s: Strategy): string => (typeof s === 'object' ? s.only : s);
   const cases = dispatchCases(engine);
   // samples.get(case).get('auto' | backend name) = times; picks.get(case) = auto's backends, measured rounds only.
@@ -57,8 +64,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   for (let round = 0; round < rounds; round++) {
     for (const c of shuffled(cases, 100 + round)) {
       progress('rounds', ++step, rounds * cases.length);
-      for (let i = 0; i < strategies.length; i++) {
-        const strategy = strategies[(i + round) % strategies.length] ?? 'auto';
+      for (const strategy of orderFor(round)) {
         const key = `${c.name}|${label(strategy)}`;
         if (unsupported.has(key)) continue;
         let timed: { ms: number; backend: string };
@@ -71,6 +77,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
           unsupported.add(key); // this backend cannot take this case (unsupported or too large)
           continue;
         }
+        if (typeof strategy === 'object' && kinds.get(strategy.only) === 'gpu') await new Promise((resolve) => setTimeout(resolve, 20));
         if (round < TRAIN_ROUNDS) continue;
         const perCase = samples.get(c) ?? new Map<string, number[]>();
         samples.set(c, perCase);
