@@ -1,0 +1,95 @@
+// Prepares the demo's data in apps/demo/public/data/ (gitignored): the most frequent wink words, their HNSW index
+// (vectors included), the WordNet graph, and the latest bench results. The HNSW build is cached in
+// <repo>/.cache/demo/ keyed by word count, build settings and a checksum of the vectors, so rebuilds take seconds.
+//   node --import tsx apps/demo/scripts/prepare-data.ts        (TANDEM_DEMO_WORDS=5000 for a small, fast build)
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { crc32, InvalidArgumentError } from '@tandem/core';
+import { loadWinkEmbeddings, loadWordNet } from '@tandem/datasets';
+import { HnswIndex } from '@tandem/memory';
+import { DATA_FILES, MANIFEST_VERSION, type DemoManifest } from '../src/data/manifest.ts';
+import { encodeWordNetCsr } from '../src/data/wordnet-format.ts';
+import { copyBenchResults } from './copy-bench-results.ts';
+
+const DEMO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REPO_ROOT = path.resolve(DEMO_DIR, '../..');
+const HNSW_SETTINGS = { M: 16, efConstruction: 200, seed: 42 } as const;
+
+/** Words to prepare: $TANDEM_DEMO_WORDS, default 50,000. */
+function wordCount(): number {
+  const raw = process.env['TANDEM_DEMO_WORDS'];
+  if (raw === undefined || raw === '') return 50_000;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 100 || n > 341_479) throw new InvalidArgumentError('TANDEM_DEMO_WORDS', raw, 'must be an integer in 100..341479');
+  return n;
+}
+
+/** The HNSW index of `vectors`: from the cache when it holds this exact build, else built and cached. */
+async function hnswBytes(vectors: Float32Array, dim: number, cacheDir: string): Promise<{ bytes: Uint8Array; seconds: number }> {
+  const count = vectors.length / dim;
+  const key = crc32(new Uint8Array(vectors.buffer, vectors.byteOffset, vectors.byteLength)).toString(16).padStart(8, '0');
+  const file = path.join(cacheDir, `hnsw-${count}w-M${HNSW_SETTINGS.M}-ef${HNSW_SETTINGS.efConstruction}-s${HNSW_SETTINGS.seed}-${key}.bin`);
+  const cached = await readFile(file).catch(() => undefined);
+  if (cached !== undefined) {
+    try {
+      const bytes = new Uint8Array(cached.buffer, cached.byteOffset, cached.byteLength);
+      if (HnswIndex.load(bytes).count === count) {
+        const meta: unknown = JSON.parse(await readFile(`${file}.json`, 'utf8').catch(() => '{}'));
+        const seconds: unknown = typeof meta === 'object' && meta !== null ? Reflect.get(meta, 'seconds') : undefined;
+        console.log(`[demo] HNSW index from the cache: ${path.relative(REPO_ROOT, file)}`);
+        return { bytes, seconds: typeof seconds === 'number' ? seconds : 0 };
+      }
+    } catch (error) {
+      console.warn(`[demo] cached index unusable, rebuilding: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  console.log(`[demo] building the HNSW index of ${count} words (M ${HNSW_SETTINGS.M}, efConstruction ${HNSW_SETTINGS.efConstruction})...`);
+  const started = performance.now();
+  let lastTenth = 0;
+  const index = await HnswIndex.build(vectors, dim, {
+    ...HNSW_SETTINGS,
+    onProgress: (done, total) => {
+      const tenth = Math.floor((done / total) * 10);
+      if (tenth > lastTenth) console.log(`[demo]   ${tenth * 10}% (${done}/${total})`);
+      lastTenth = tenth;
+    },
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const bytes = index.save();
+  await mkdir(cacheDir, { recursive: true });
+  await writeFile(`${file}.tmp`, bytes);
+  await rename(`${file}.tmp`, file);
+  await writeFile(`${file}.json`, JSON.stringify({ seconds }));
+  console.log(`[demo] built in ${seconds.toFixed(1)} s`);
+  return { bytes, seconds };
+}
+
+/** Writes every data file and the manifest (last, so a half-written folder has none). */
+async function prepare(): Promise<void> {
+  const started = performance.now();
+  const count = wordCount();
+  const outDir = path.join(DEMO_DIR, 'public', 'data');
+  await mkdir(outDir, { recursive: true });
+  const wink = await loadWinkEmbeddings({ limit: count });
+  const hnsw = await hnswBytes(wink.vectors, wink.dim, path.join(REPO_ROOT, '.cache', 'demo'));
+  await writeFile(path.join(outDir, DATA_FILES.words), JSON.stringify(wink.words));
+  await writeFile(path.join(outDir, DATA_FILES.hnsw), hnsw.bytes);
+  const wordnet = await loadWordNet();
+  await writeFile(path.join(outDir, DATA_FILES.wordnetMeta), JSON.stringify({ synsetIds: wordnet.synsetIds, lemmas: wordnet.lemmas }));
+  await writeFile(path.join(outDir, DATA_FILES.wordnetCsr), encodeWordNetCsr(wordnet.rowPtr, wordnet.colIdx, wordnet.weights));
+  const bench = await copyBenchResults(process.env['TANDEM_BENCH_OUT'] ?? path.join(REPO_ROOT, 'bench-results'), path.join(outDir, 'bench'));
+  const manifest: DemoManifest = {
+    version: MANIFEST_VERSION,
+    preparedAt: new Date().toISOString(),
+    words: { count: wink.words.length, dim: wink.dim },
+    hnsw: { bytes: hnsw.bytes.byteLength, ...HNSW_SETTINGS, buildSeconds: hnsw.seconds },
+    wordnet: { nodes: wordnet.synsetIds.length, edges: wordnet.colIdx.length },
+    benchFiles: bench.suites.length,
+  };
+  await writeFile(path.join(outDir, DATA_FILES.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
+  const mb = (hnsw.bytes.byteLength / 2 ** 20).toFixed(1);
+  console.log(`[demo] data ready in ${((performance.now() - started) / 1000).toFixed(1)} s: ${count} words (HNSW ${mb} MiB), WordNet ${manifest.wordnet.nodes} synsets / ${manifest.wordnet.edges} edges, ${bench.suites.length} bench result files -> ${path.relative(REPO_ROOT, outDir)}`);
+}
+
+await prepare();

@@ -1,0 +1,83 @@
+// A live uPlot scatter of engine calls: time since the page started (x) against each attempt's wall time (y,
+// log scale), one series per backend; failed attempts are drawn as their own series.
+import uPlot from 'uplot';
+import type { OpEvent } from '@tandem/core';
+import { backendColour } from './backend-colours.ts';
+
+/** Points kept on the chart. */
+const MAX_POINTS = 600;
+
+/** The chart and the points it shows. */
+export class LiveChart {
+  private readonly host: HTMLElement;
+  private readonly xs: number[] = [];
+  private readonly backends: string[] = [];
+  private readonly points: { x: number; backend: string; ms: number }[] = [];
+  private readonly originMs: number;
+  private plot: uPlot | undefined;
+  private pending = false;
+
+  constructor(host: HTMLElement, originMs: number) {
+    this.host = host;
+    this.originMs = originMs;
+  }
+
+  /** Adds one attempt (failures under "<backend> failed"); the chart redraws on the next animation frame. */
+  add(event: OpEvent): void {
+    const series = event.ok ? event.backend : `${event.backend} failed`;
+    if (!this.backends.includes(series)) {
+      this.backends.push(series);
+      this.plot?.destroy();
+      this.plot = undefined;
+    }
+    this.points.push({ x: (event.startMs - this.originMs) / 1000, backend: series, ms: Math.max(event.durationMs, 1e-3) });
+    if (this.points.length > MAX_POINTS) this.points.splice(0, this.points.length - MAX_POINTS);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(() => {
+      this.pending = false;
+      this.draw();
+    });
+  }
+
+  private draw(): void {
+    this.xs.length = 0;
+    const columns: (number | null)[][] = this.backends.map(() => []);
+    const sorted = [...this.points].sort((a, b) => a.x - b.x); // concurrent calls finish out of start order
+    for (const p of sorted) {
+      this.xs.push(p.x);
+      for (let s = 0; s < this.backends.length; s++) columns[s]?.push(this.backends[s] === p.backend ? p.ms : null);
+    }
+    const data: uPlot.AlignedData = [this.xs, ...columns];
+    if (this.plot === undefined) {
+      this.host.replaceChildren();
+      this.plot = new uPlot(this.options(), data, this.host);
+    } else {
+      this.plot.setData(data);
+    }
+  }
+
+  private options(): uPlot.Options {
+    return {
+      width: Math.max(320, this.host.clientWidth || 640),
+      height: 220,
+      scales: { x: { time: false }, y: { distr: 3 } },
+      axes: [{ label: 'seconds since the page started' }, { label: 'ms per attempt', size: 60 }],
+      legend: { show: true },
+      cursor: { drag: { x: false, y: false } },
+      series: [
+        { label: 's' },
+        ...this.backends.map((name) => ({
+          label: name,
+          stroke: name.endsWith('failed') ? '#e03131' : backendColour(name),
+          paths: () => null,
+          points: { show: true, size: name.endsWith('failed') ? 9 : 5, fill: name.endsWith('failed') ? '#e03131' : backendColour(name) },
+        })),
+      ],
+    };
+  }
+}
