@@ -2,12 +2,13 @@
 // through one Engine whose WASM and WebGPU (SwiftShader) backends fail at a seeded rate (throw, reject,
 // out of memory, device loss). Every result is compared with the reference within the case's tolerance;
 // unhandled rejections are counted; every failed attempt must be in the telemetry with its cause.
-import { Engine, mapOpTensors, type CapableBackend, type DType, type Op, type Strategy, type Tensor } from '@tandem/core';
+import { Engine, type CapableBackend, type Op, type Strategy } from '@tandem/core';
 import { computeReference, ReferenceBackend, type HostTensor } from '@tandem/reference';
 import { FaultInjectingBackend, faultRate, type FaultKind } from '@tandem/testing';
 import { WasmBackend } from '@tandem/wasm';
 import { createNodeWebGpuBackend, useSwiftShader } from '@tandem/webgpu/node';
 import { CASES, caseRng, type ConformanceCase } from '../conformance/cases.ts';
+import { hostOutputs, toEngineOp } from '../conformance/engine-io.ts';
 import { compareOutputs } from '../conformance/compare.ts';
 
 /** What a run found. */
@@ -30,47 +31,6 @@ export interface MixedFaultsReport {
   readonly failedEventsWithCause: number;
   /** Backends in the engine. */
   readonly backends: string[];
-}
-
-/** Host bytes as the typed array engine.tensor() takes for the dtype (copied: alignment). */
-function hostArray(t: HostTensor): Float32Array | Uint16Array | Int32Array | Uint32Array | Uint8Array {
-  const bytes = t.data.slice();
-  switch (t.dtype) {
-    case 'f32':
-      return new Float32Array(bytes.buffer);
-    case 'f16':
-      return new Uint16Array(bytes.buffer);
-    case 'i32':
-      return new Int32Array(bytes.buffer);
-    case 'u32':
-      return new Uint32Array(bytes.buffer);
-    case 'q8_0':
-    case 'q4_0':
-      return bytes;
-  }
-}
-
-function toEngineOp(engine: Engine, op: Op<HostTensor>): { op: Op<Tensor>; tensors: Tensor[] } {
-  const made = new Map<HostTensor, Tensor>();
-  const mapped = mapOpTensors(op, (t) => {
-    let tensor = made.get(t);
-    if (tensor === undefined) {
-      const dtype: DType = t.dtype;
-      tensor = engine.tensor(hostArray(t), t.shape, dtype);
-      made.set(t, tensor);
-    }
-    return tensor;
-  });
-  return { op: mapped, tensors: [...made.values()] };
-}
-
-async function hostOutputs(outputs: readonly Tensor[]): Promise<HostTensor[]> {
-  return Promise.all(
-    outputs.map(async (t) => {
-      const values = await t.read();
-      return { dtype: t.dtype, shape: [...t.shape], data: new Uint8Array(values.buffer, values.byteOffset, values.byteLength).slice() };
-    }),
-  );
 }
 
 /** Backends for the run: WASM always, WebGPU on SwiftShader when it starts here. */

@@ -5,46 +5,28 @@
 // Every case runs on each GPU backend with `{ only }` (no fallback) and is compared with the reference on the
 // same seeded inputs within the case's tolerance. Prints one line per backend and every failure.
 import path from 'node:path';
-import { Engine, errorMessage, mapOpTensors, type CapableBackend, type Op, type Tensor } from '@tandem/core';
+import { Engine, errorMessage, type CapableBackend, type Op } from '@tandem/core';
 import { computeReference, type HostTensor } from '@tandem/reference';
 import { RocmBackend } from '@tandem/rocm';
 import { createNodeWebGpuBackend, useSwiftShader } from '@tandem/webgpu/node';
 import { CASES, caseRng } from '../cases.ts';
 import { compareOutputs } from '../compare.ts';
+import { hostOutputs, toEngineOp } from '../engine-io.ts';
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-function hostArray(t: HostTensor): Float32Array | Uint16Array | Int32Array | Uint32Array | Uint8Array {
-  const bytes = t.data.slice();
-  if (t.dtype === 'f32') return new Float32Array(bytes.buffer);
-  if (t.dtype === 'f16') return new Uint16Array(bytes.buffer);
-  if (t.dtype === 'i32') return new Int32Array(bytes.buffer);
-  if (t.dtype === 'u32') return new Uint32Array(bytes.buffer);
-  return bytes;
-}
-
 async function runOn(engine: Engine, backend: string, op: Op<HostTensor>): Promise<HostTensor[]> {
-  const made = new Map<HostTensor, Tensor>();
-  const mapped = mapOpTensors(op, (t) => {
-    const existing = made.get(t);
-    if (existing !== undefined) return existing;
-    const tensor = engine.tensor(hostArray(t), t.shape, t.dtype);
-    made.set(t, tensor);
-    return tensor;
-  });
+  const { op: mapped, tensors } = toEngineOp(engine, op);
   try {
     const outputs = await engine.run(mapped, { only: backend });
-    const host = await Promise.all(outputs.map(async (o) => {
-      const v = await o.read();
-      return { dtype: o.dtype, shape: [...o.shape], data: new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice() };
-    }));
+    const host = await hostOutputs(outputs);
     for (const o of outputs) o.dispose();
     return host;
   } finally {
-    for (const t of made.values()) t.dispose();
+    for (const t of tensors) t.dispose();
   }
 }
 
