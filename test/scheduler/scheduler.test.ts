@@ -267,6 +267,32 @@ describe('fallback and circuit breaker', () => {
     expect(gpu.health().state).toBe('healthy');
     expect(engine.telemetry.noticeEvents().map((n) => n.kind)).toEqual(expect.arrayContaining(['backend-unhealthy', 'backend-recovered']));
   });
+
+  it('keeps retrying a lost backend whose first re-init failed (a GPU process slow to restart), every interval', async () => {
+    const clock = new ManualClock();
+    const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
+    const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), faultSchedule({ 1: 'device-lost' }));
+    const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, recoveryIntervalMs: 100 });
+    const realInit = gpu.init.bind(gpu);
+    let inits = 0;
+    gpu.init = async () => (++inits === 1 ? { ok: false, reason: 'the GPU process did not start in time' } : realInit());
+    const x = square(engine, 8);
+    const run = () => engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    await run(); // device lost, the cpu answers
+    clock.advance(101);
+    await run(); // first re-init: fails
+    await new Promise((r) => setTimeout(r, 0));
+    expect(engine.backends().find((b) => b.name === 'gpu')).toMatchObject({ available: false });
+    await run(); // within the interval: no new attempt
+    await new Promise((r) => setTimeout(r, 0));
+    expect(inits).toBe(1);
+    clock.advance(101);
+    await run(); // second re-init: succeeds
+    await new Promise((r) => setTimeout(r, 0));
+    expect(inits).toBe(2);
+    await run();
+    expect(engine.telemetry.opEvents().at(-1)).toMatchObject({ backend: 'gpu', ok: true });
+  });
 });
 
 describe('init failures', () => {

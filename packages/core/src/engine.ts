@@ -103,6 +103,8 @@ interface BackendState {
   features: readonly string[];
   lastRecoveryAt: number;
   recovering: boolean;
+  /** It initialised once: a later failed re-init is retried (a GPU process restarting under load), never given up. */
+  wasReady: boolean;
   /** 'unavailable: <reason>', built once when init fails (decisions read it on every call). */
   unusableText: string;
 }
@@ -159,7 +161,7 @@ export class Engine {
     this.scheduler = new Scheduler(this.costModel, this.tracker, { ...options.scheduler, forceCpu: options.forceCpu ?? false });
     for (const backend of options.backends) {
       this.backendIndex.set(backend.name, this.backendIndex.size);
-      this.states.set(backend.name, { backend, available: false, unavailableReason: 'not initialised', profile: DEFAULT_PROFILES[backend.kind], features: [], lastRecoveryAt: -Infinity, recovering: false, unusableText: 'unavailable: not initialised' });
+      this.states.set(backend.name, { backend, available: false, unavailableReason: 'not initialised', profile: DEFAULT_PROFILES[backend.kind], features: [], lastRecoveryAt: -Infinity, recovering: false, wasReady: false, unusableText: 'unavailable: not initialised' });
     }
     const backends = new Map(options.backends.map((b) => [b.name, b]));
     this.residency = new Residency(backends, this.clock, (name) => this.states.get(name)?.profile.transferBytesPerMs ?? Infinity);
@@ -219,9 +221,11 @@ export class Engine {
       this.costModel.tick(cached.opKey);
       return this.execute(op, spec, outputs, work, cached.plan, label, cached);
     }
-    const planned = this.scheduler.plan(this.requestFor(spec, inputs, work, outputs), chosen, true);
+    const request = this.requestFor(spec, inputs, work, outputs);
+    const planned = this.scheduler.plan(request, chosen, true);
     if (!planned.ok) throw new AllBackendsFailedError(op.op, planned.skipped.map((s) => ({ backend: s.backend, error: s.reason })));
-    if (planned.cacheable && kind !== undefined) {
+    // A backend waiting to recover is looked at again on every call (that is what starts its re-init): not cached.
+    if (planned.cacheable && !request.awaitingRecovery && kind !== undefined) {
       const opKey = opKeyOf(spec, inputs);
       this.decisions.store(work.flops, kind, residency, opKey, planned.plan, this.costModel.decisionCount(opKey));
     }
@@ -347,18 +351,25 @@ export class Engine {
     inputs: ReadonlyArray<{ name: string; tensor: Tensor }>,
     work: OpWork,
     outputs: readonly TensorSpec[],
-  ): { op: string; opKey: string; work: OpWork; candidates: Candidate[] } {
+  ): { op: string; opKey: string; work: OpWork; candidates: Candidate[]; awaitingRecovery: boolean } {
     const dtype = inputs[0]?.tensor.dtype ?? 'f32';
     const outBytes = outputs.reduce((s, o) => s + byteLengthOf(o.dtype, numel(o.shape)), 0);
     const candidates: Candidate[] = [];
+    let awaitingRecovery = false;
     for (const s of this.states.values()) {
       const b = s.backend;
       let unusable: string | undefined;
-      if (!s.available) unusable = s.unusableText;
-      else {
+      if (!s.available) {
+        unusable = s.unusableText;
+        if (s.wasReady) {
+          awaitingRecovery = true;
+          this.maybeRecover(s);
+        }
+      } else {
         const health = b.health();
         if (health.state === 'unhealthy' || health.state === 'unavailable') {
           unusable = `${health.state}: ${health.reason}`;
+          awaitingRecovery = true;
           this.maybeRecover(s);
         } else {
           const verdict = b.supportsOp === undefined ? checkCapabilities(b.capabilities, s.features, spec) : b.supportsOp(spec);
@@ -386,7 +397,7 @@ export class Engine {
       const availableBytes = b.availableMemory !== undefined ? b.availableMemory() : b.describe().availableMemoryBytes;
       candidates.push({ name: b.name, kind: b.kind, priority: b.priority, fallbackOnly: b.fallbackOnly ?? false, unusable, priorMs, transferMs, requiredBytes: missing + outBytes, availableBytes });
     }
-    return { op: spec.op, opKey: `${spec.op}|${dtype}`, work, candidates };
+    return { op: spec.op, opKey: `${spec.op}|${dtype}`, work, candidates, awaitingRecovery };
   }
 
   /** Op, dtype and strategy as one number for the decision cache (undefined: don't cache this call). */
@@ -580,6 +591,7 @@ export class Engine {
       const result = await s.backend.init();
       if (result.ok) {
         s.available = true;
+        s.wasReady = true;
         s.unavailableReason = undefined;
         const d = s.backend.describe();
         s.profile = d.performance ?? DEFAULT_PROFILES[s.backend.kind];

@@ -19,8 +19,27 @@ export {
  */
 export const DEFAULT_DAWN_FLAGS: readonly string[] = ['disable-dawn-features=timestamp_quantization'];
 
-/** Loads dawn.node and creates its GPU; `flags` are Dawn's (e.g. 'backend=vulkan'). Rejects if it can't load. */
-export async function createNodeGpu(flags: readonly string[] = DEFAULT_DAWN_FLAGS): Promise<GPU> {
+/** dawn.node GPUs made so far in this process, by their flags. */
+const gpusByFlags = new Map<string, Promise<GPU>>();
+
+/**
+ * Loads dawn.node and returns its GPU for `flags` (Dawn's, e.g. 'backend=vulkan'); rejects if it can't load.
+ * One GPU per set of flags per process, kept for the process's life: a second dawn.node instance in one process,
+ * or one garbage-collected while its threads run, aborted the process natively here (futex error,
+ * "terminate called after throwing std::system_error"), which no JS code can catch. Devices stay separate.
+ */
+export function createNodeGpu(flags: readonly string[] = DEFAULT_DAWN_FLAGS): Promise<GPU> {
+  const key = flags.join('\n');
+  let gpu = gpusByFlags.get(key);
+  if (gpu === undefined) {
+    gpu = loadDawn(flags);
+    gpusByFlags.set(key, gpu);
+    gpu.catch(() => gpusByFlags.delete(key)); // a failed load may be retried
+  }
+  return gpu;
+}
+
+async function loadDawn(flags: readonly string[]): Promise<GPU> {
   const dawn = await import('webgpu');
   Object.assign(globalThis, dawn.globals);
   return dawn.create([...flags]);
