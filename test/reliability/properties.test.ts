@@ -1,27 +1,23 @@
-// Property-based tests (fast-check, fixed seeds): random shapes (empty and one-element included) and values
-// (NaN, +-Inf, denormals, signed zeros, large and small magnitudes) through every real backend, compared with the
-// reference. "Agree" means: NaN where the reference has NaN, the same infinity where it has one, and otherwise
-// within the op's tolerance (the conformance suite's). Two documented exceptions: WGSL lets GPUs flush subnormal
-// inputs and outputs to zero, so GPU backends are compared with the reference on inputs flushed the same way;
-// and f32 accumulation overflows where the float64 reference does not, so dot-product properties keep values
-// away from the f32 limit. Invalid input must throw InvalidArgumentError naming the argument; nothing may crash.
+// Property-based tests (fast-check, fixed seed): random shapes (empty and one-element included), dtypes (f32, f16,
+// q8_0, q4_0) and values (NaN, +-Inf, subnormals, signed zeros, corrupt quantized scales) through every real
+// backend, compared with the reference; "agree" and the tolerances are defined in property-support.ts. One more
+// documented exception: f32 accumulation overflows where the float64 reference does not, so dot-product properties
+// keep values away from the f32 limit. Invalid input must throw InvalidArgumentError naming the argument; nothing
+// may crash. properties-search.test.ts does topK and cosineSimilarity.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { encodeF16, Engine, InvalidArgumentError, type Op, type Tensor } from '@tandem/core';
-import { availableBackends } from '../conformance/backends.ts';
-import { EPS32, f32Dot, F16_OUTPUT, ONE_F32_ROUNDING, type Tolerance } from '../conformance/case.ts';
+import { encodeF16, InvalidArgumentError, type Tensor } from '@tandem/core';
+import { EPS32, f32Dot, F16_OUTPUT, ONE_F32_ROUNDING } from '../conformance/case.ts';
+import { AgreementBench, PROPERTY_TIMEOUT_MS, RUNS } from './property-support.ts';
 
-let engine: Engine;
-let backends: { name: string; gpu: boolean }[];
+let bench: AgreementBench;
 
 beforeAll(async () => {
-  // Every backend the conformance suite runs here: reference, wasm, webgpu (SwiftShader), rocm (HIP emulation).
-  engine = await Engine.create({ backends: await availableBackends() });
-  backends = engine.backends().filter((b) => b.available && b.name !== 'reference').map((b) => ({ name: b.name, gpu: b.kind === 'gpu' }));
+  bench = await AgreementBench.create();
 }, 60_000);
 
 afterAll(async () => {
-  await engine.dispose();
+  await bench.dispose();
 });
 
 const ordinary = fc.float({ min: -1000, max: 1000, noNaN: true, noDefaultInfinity: true });
@@ -30,104 +26,31 @@ const dotSpecial = fc.constantFrom(Number.NaN, Infinity, -Infinity, 0, -0, 1e-40
 const dotValue = fc.oneof({ arbitrary: ordinary, weight: 8 }, { arbitrary: dotSpecial, weight: 2 });
 const bounded = fc.float({ min: -8, max: 8, noNaN: true, noDefaultInfinity: true });
 
-/**
- * 'exact': NaN where the reference has NaN, the same infinity where it has one. 'non-finite': any NaN or infinity
- * where the reference is not finite (for dot products over corrupt quantized blocks, where ggml-style kernels
- * apply the block scale after the block's sum: Inf x sum instead of the reference's sum of Inf x 0 = NaN terms;
- * either way the corruption shows, never as a plausible finite value).
- */
-type NonFiniteRule = 'exact' | 'non-finite';
-
-function agree(got: Float32Array, want: Float32Array, tolerance: Tolerance, rule: NonFiniteRule = 'exact'): string | undefined {
-  if (got.length !== want.length) return `length ${got.length} vs ${want.length}`;
-  for (let i = 0; i < want.length; i++) {
-    const g = got[i] ?? 0;
-    const w = want[i] ?? 0;
-    if (rule === 'non-finite' && !Number.isFinite(w)) {
-      if (Number.isFinite(g)) return `[${i}] got ${g}, want a non-finite value (${w})`;
-    } else if (Number.isNaN(w)) {
-      if (!Number.isNaN(g)) return `[${i}] got ${g}, want NaN`;
-    } else if (!Number.isFinite(w)) {
-      if (g !== w) return `[${i}] got ${g}, want ${w}`;
-    } else if (!(Math.abs(g - w) <= tolerance.abs + tolerance.rel * Math.abs(w))) {
-      return `[${i}] got ${g}, want ${w}`;
-    }
-  }
-  return undefined;
-}
-
-async function outputOn(op: Op<Tensor>, backend: string): Promise<Float32Array> {
-  const [out] = await engine.run(op, { only: backend });
-  if (out === undefined) throw new Error('no output');
-  const values = await out.read();
-  out.dispose();
-  if (values instanceof Uint16Array) return Float32Array.from(values, f16ToNumber); // f16 outputs, compared as numbers
-  if (!(values instanceof Float32Array)) throw new Error(`expected f32 or f16, got ${values.constructor.name}`);
-  return values;
-}
-
-/** binary16 bits to a number. */
-function f16ToNumber(bits: number): number {
-  const sign = bits & 0x8000 ? -1 : 1;
-  const exp = (bits >> 10) & 0x1f;
-  const frac = bits & 0x3ff;
-  if (exp === 0) return sign * frac * 2 ** -24;
-  if (exp === 31) return frac === 0 ? sign * Infinity : Number.NaN;
-  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
-}
-
-/** Subnormals to (signed) zero, as a GPU may treat them. */
-function flushed(values: ArrayLike<number>): Float32Array {
-  return Float32Array.from(values, (v) => (v !== 0 && Math.abs(v) < 1.1754943508222875e-38 ? 0 * Math.sign(v) : v));
-}
-
-/** Runs the op built by `build` on every backend against the reference; GPU backends get flushed inputs (see top). */
-async function checkEveryBackend(build: (flush: boolean) => { op: Op<Tensor>; inputs: Tensor[] }, tolerance: Tolerance, rule: NonFiniteRule = 'exact'): Promise<void> {
-  for (const flush of [false, true]) {
-    const chosen = backends.filter((b) => b.gpu === flush);
-    if (chosen.length === 0) continue;
-    const { op, inputs } = build(flush);
-    const want = await outputOn(op, 'reference');
-    for (const backend of chosen) {
-      const got = await outputOn(op, backend.name);
-      const problem = agree(flush ? flushed(got) : got, want, tolerance, rule);
-      if (problem !== undefined) throw new Error(`${op.op} on ${backend.name}${flush ? ' (subnormal inputs flushed)' : ''}: ${problem}`);
-    }
-    for (const t of inputs) t.dispose();
-  }
-}
-
-function f32(values: ArrayLike<number>, shape: number[], flush: boolean): Tensor {
-  return engine.tensor(flush ? flushed(values) : Float32Array.from(values), shape);
-}
-
-const RUNS = { numRuns: Number(process.env['TANDEM_PROPERTY_RUNS'] ?? 40), seed: Number(process.env['TANDEM_PROPERTY_SEED'] ?? 20261122) };
-
 describe('every backend agrees with the reference on random shapes and values', () => {
   it('elementwise add, mul, scale, silu on any length (0 and 1 included) with NaN, infinities, denormals', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 300 }).chain((n) => fc.tuple(fc.float32Array({ minLength: n, maxLength: n }), fc.float32Array({ minLength: n, maxLength: n }))), async ([a, b]) => {
-        const pair = (flush: boolean): [Tensor, Tensor] => [f32(a, [a.length], flush), f32(b, [b.length], flush)];
-        await checkEveryBackend((flush) => {
+        const pair = (flush: boolean): [Tensor, Tensor] => [bench.f32(a, [a.length], flush), bench.f32(b, [b.length], flush)];
+        await bench.checkEveryBackend((flush) => {
           const [x, y] = pair(flush);
           return { op: { op: 'add', a: x, b: y }, inputs: [x, y] };
         }, ONE_F32_ROUNDING);
-        await checkEveryBackend((flush) => {
+        await bench.checkEveryBackend((flush) => {
           const [x, y] = pair(flush);
           return { op: { op: 'mul', a: x, b: y }, inputs: [x, y] };
         }, ONE_F32_ROUNDING);
-        await checkEveryBackend((flush) => {
-          const x = f32(a, [a.length], flush);
+        await bench.checkEveryBackend((flush) => {
+          const x = bench.f32(a, [a.length], flush);
           return { op: { op: 'scale', x, factor: 0.75 }, inputs: [x] };
         }, ONE_F32_ROUNDING);
-        await checkEveryBackend((flush) => {
-          const x = f32(b, [b.length], flush);
+        await bench.checkEveryBackend((flush) => {
+          const x = bench.f32(b, [b.length], flush);
           return { op: { op: 'silu', x }, inputs: [x] };
         }, { abs: 1e-6, rel: 16 * EPS32 });
       }),
       RUNS,
     );
-  }, 120_000);
+  }, PROPERTY_TIMEOUT_MS);
 
   it('matmul of any M, K, N in 0..17 with special values', async () => {
     const dims = fc.tuple(fc.integer({ min: 0, max: 17 }), fc.integer({ min: 0, max: 17 }), fc.integer({ min: 0, max: 17 }));
@@ -138,16 +61,16 @@ describe('every backend agrees with the reference on random shapes and values', 
           // Products of values up to 1e3 summed in f32: the dot tolerance scaled by the magnitudes involved.
           const scale = 1e6;
           const t = f32Dot(Math.max(k, 1));
-          await checkEveryBackend((flush) => {
-            const x = f32(a, [m, k], flush);
-            const y = f32(b, [k, n], flush);
+          await bench.checkEveryBackend((flush) => {
+            const x = bench.f32(a, [m, k], flush);
+            const y = bench.f32(b, [k, n], flush);
             return { op: { op: 'matmul', a: x, b: y }, inputs: [x, y] };
           }, { abs: t.abs * scale, rel: t.rel * 4 });
         },
       ),
       RUNS,
     );
-  }, 120_000);
+  }, PROPERTY_TIMEOUT_MS);
 
   it('softmax and rmsNorm rows of any width, with masked (-inf) entries', async () => {
     await fc.assert(
@@ -156,19 +79,19 @@ describe('every backend agrees with the reference on random shapes and values', 
           fc.tuple(fc.constant([rows, cols] as const), fc.array(fc.oneof({ arbitrary: bounded, weight: 9 }, { arbitrary: fc.constant(-Infinity), weight: 1 }), { minLength: rows * cols, maxLength: rows * cols })),
         ),
         async ([[rows, cols], values]) => {
-          await checkEveryBackend((flush) => {
-            const x = f32(values, [rows, cols], flush);
+          await bench.checkEveryBackend((flush) => {
+            const x = bench.f32(values, [rows, cols], flush);
             return { op: { op: 'softmax', x, causal: false }, inputs: [x] };
           }, { abs: 1e-6, rel: 64 * EPS32 });
-          await checkEveryBackend((flush) => {
-            const x = f32(values.map((v) => (Number.isFinite(v) ? v : 0)), [rows, cols], flush);
+          await bench.checkEveryBackend((flush) => {
+            const x = bench.f32(values.map((v) => (Number.isFinite(v) ? v : 0)), [rows, cols], flush);
             return { op: { op: 'rmsNorm', x, weight: undefined, eps: 1e-5 }, inputs: [x] };
           }, { abs: 1e-6, rel: 64 * EPS32 });
         },
       ),
       RUNS,
     );
-  }, 120_000);
+  }, PROPERTY_TIMEOUT_MS);
 
   it('dequantize of q8_0 blocks whose f16 scale is NaN, infinite or subnormal: the same values everywhere', async () => {
     const scaleBits = fc.constantFrom(0x7e00, 0x7c00, 0xfc00, 0x0001, 0x03ff, 0x3c00, 0x0000, 0x8000);
@@ -180,14 +103,14 @@ describe('every backend agrees with the reference on random shapes and values', 
           bytes[b * 34 + 1] = scale >> 8;
           qs.forEach((q, i) => (bytes[b * 34 + 2 + i] = q & 0xff));
         });
-        await checkEveryBackend(() => {
-          const x = engine.tensor(bytes, [blocks.length, 32], 'q8_0');
+        await bench.checkEveryBackend(() => {
+          const x = bench.engine.tensor(bytes, [blocks.length, 32], 'q8_0');
           return { op: { op: 'dequantize', x }, inputs: [x] };
         }, ONE_F32_ROUNDING);
       }),
       RUNS,
     );
-  }, 120_000);
+  }, PROPERTY_TIMEOUT_MS);
 });
 
 describe('other dtypes', () => {
@@ -198,19 +121,19 @@ describe('other dtypes', () => {
         const bitsA = encodeF16(Float32Array.from(a));
         const bitsB = encodeF16(Float32Array.from(b));
         // f16 subnormals are normal in f32: no flushing question on any backend.
-        await checkEveryBackend(() => {
-          const x = engine.tensor(bitsA, [a.length]);
-          const y = engine.tensor(bitsB, [b.length]);
+        await bench.checkEveryBackend(() => {
+          const x = bench.engine.tensor(bitsA, [a.length]);
+          const y = bench.engine.tensor(bitsB, [b.length]);
           return { op: { op: 'add', a: x, b: y }, inputs: [x, y] };
         }, F16_OUTPUT);
-        await checkEveryBackend(() => {
-          const x = engine.tensor(bitsA, [a.length]);
+        await bench.checkEveryBackend(() => {
+          const x = bench.engine.tensor(bitsA, [a.length]);
           return { op: { op: 'scale', x, factor: -1.5 }, inputs: [x] };
         }, F16_OUTPUT);
       }),
       RUNS,
     );
-  }, 120_000);
+  }, PROPERTY_TIMEOUT_MS);
 
   it('q4_0 blocks with corrupt scales and any nibbles: dequantize and a mat-vec agree everywhere', async () => {
     const scaleBits = fc.constantFrom(0x7e00, 0x7c00, 0x0001, 0x3c00, 0x0000, 0xbc00, 0x2e66);
@@ -227,28 +150,28 @@ describe('other dtypes', () => {
           b++;
         }
         const k = blocksPerRow * 32;
-        await checkEveryBackend(() => {
-          const w = engine.tensor(bytes, [rows, k], 'q4_0');
+        await bench.checkEveryBackend(() => {
+          const w = bench.engine.tensor(bytes, [rows, k], 'q4_0');
           return { op: { op: 'dequantize', x: w }, inputs: [w] };
         }, ONE_F32_ROUNDING);
-        await checkEveryBackend(() => {
-          const w = engine.tensor(bytes, [rows, k], 'q4_0');
-          const x = engine.tensor(Float32Array.from({ length: k }, (_, i) => ((i % 9) - 4) / 4), [1, k]);
+        await bench.checkEveryBackend(() => {
+          const w = bench.engine.tensor(bytes, [rows, k], 'q4_0');
+          const x = bench.engine.tensor(Float32Array.from({ length: k }, (_, i) => ((i % 9) - 4) / 4), [1, k]);
           return { op: { op: 'quantizedMatmul', x, w }, inputs: [w, x] };
         }, { abs: f32Dot(k).abs * 64, rel: 16 * EPS32 }, 'non-finite');
       }),
       RUNS,
     );
-  }, 120_000);
+  }, PROPERTY_TIMEOUT_MS);
 });
 
 describe('invalid input is a typed error naming the argument, never a crash', () => {
   it('mismatched, negative, fractional or enormous shapes', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 }), async (m, k, j) => {
-        const a = engine.tensor(new Float32Array(m * k), [m, k]);
-        const b = engine.tensor(new Float32Array((k + j) * 3), [k + j, 3]);
-        const error = await engine.run({ op: 'matmul', a, b }).catch((e: unknown) => e);
+        const a = bench.engine.tensor(new Float32Array(m * k), [m, k]);
+        const b = bench.engine.tensor(new Float32Array((k + j) * 3), [k + j, 3]);
+        const error = await bench.engine.run({ op: 'matmul', a, b }).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(InvalidArgumentError);
         expect(error instanceof InvalidArgumentError ? error.argument : '').toMatch(/^matmul\./);
         a.dispose();
@@ -259,7 +182,7 @@ describe('invalid input is a typed error naming the argument, never a crash', ()
     for (const shape of [[-1, 4], [2.5, 2], [2 ** 40, 2 ** 40], [Number.NaN]]) {
       const thrown = (() => {
         try {
-          engine.tensor(new Float32Array(4), shape);
+          bench.engine.tensor(new Float32Array(4), shape);
           return undefined;
         } catch (e) {
           return e;
@@ -271,10 +194,10 @@ describe('invalid input is a typed error naming the argument, never a crash', ()
   });
 
   it('topK with k out of range, softmax of a 0-d tensor, data of the wrong length', async () => {
-    const x = engine.tensor(new Float32Array(10), [2, 5]);
-    await expect(engine.run({ op: 'topK', x, k: 6 })).rejects.toBeInstanceOf(InvalidArgumentError);
-    await expect(engine.run({ op: 'topK', x, k: 0 })).rejects.toBeInstanceOf(InvalidArgumentError);
-    expect(() => engine.tensor(new Float32Array(7), [2, 4])).toThrow(InvalidArgumentError);
+    const x = bench.engine.tensor(new Float32Array(10), [2, 5]);
+    await expect(bench.engine.run({ op: 'topK', x, k: 6 })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(bench.engine.run({ op: 'topK', x, k: 0 })).rejects.toBeInstanceOf(InvalidArgumentError);
+    expect(() => bench.engine.tensor(new Float32Array(7), [2, 4])).toThrow(InvalidArgumentError);
     x.dispose();
   });
 });
