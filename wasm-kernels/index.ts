@@ -1,6 +1,7 @@
 // Entry of the Tandem kernels module: the kernels of every op (one file per op id) and what the JS side needs to
 // size scratch memory and place its heap. Only names listed here are exported from the .wasm.
 export { matmul_f32, matmul_f32_scratch_bytes } from './matmul_f32';
+export { matmul_f32_shared, matmul_f32_shared_bytes, matmul_f32_shared_thread_bytes, matmul_f32_shared_reset } from './matmul_f32_shared';
 export { quantized_matmul_q8_0, quantized_matmul_q4_0, quantized_matmul_scratch_bytes } from './quantized_matmul';
 export { dequantize_q8_0, dequantize_q4_0, dequantize_f16 } from './dequantize';
 export { f32_to_f16 } from './f16_convert';
@@ -12,6 +13,7 @@ export { attention_f32, attention_scratch_bytes } from './attention';
 export { cosine_similarity_f32, cosine_similarity_scratch_bytes } from './cosine_similarity';
 export { top_k_f32 } from './top_k';
 export { spread_activation_f32, spread_activation_scratch_bytes } from './spread_activation';
+export { simd_peak_f32 } from './simd_peak';
 
 /** First byte after the module's static data: the JS allocator owns memory from here up. */
 export function heap_base(): usize {

@@ -24,15 +24,18 @@ export function matmul_f32(a: usize, b: usize, c: usize, m: i32, k: i32, n: i32,
   }
   for (let k0 = 0; k0 < k; k0 += KC) {
     const kc = min(KC, k - k0);
-    packPanels(b + ((<usize>k0 * <usize>n) << 2), n, kc, scratch + PACKED_A_BYTES);
+    packPanels(b + ((<usize>k0 * <usize>n) << 2), n, kc, scratch + PACKED_A_BYTES, n);
     multiplyPackedBlock(a + (<usize>k0 << 2), k, m, kc, scratch + PACKED_A_BYTES, c, n, k0 > 0, scratch);
   }
 }
 
-/** Packs kc rows of B (n floats per row) into ceil(n/8) panels of kc x 8 floats, zero-padding the last panel. */
-function packPanels(b: usize, n: i32, kc: i32, dst: usize): void {
+/**
+ * Packs kc rows of `cols` columns of B (rows n floats apart) into ceil(cols/8) panels of kc x 8 floats, zero-padding
+ * the last panel.
+ */
+export function packPanels(b: usize, n: i32, kc: i32, dst: usize, cols: i32): void {
   const ldb = <usize>n << 2;
-  const full = n >> 3;
+  const full = cols >> 3;
   const panelBytes = <usize>kc * PANEL_ROW_BYTES;
   for (let p = 0; p < full; p++) {
     let src = b + (<usize>(p * 8) << 2);
@@ -44,7 +47,7 @@ function packPanels(b: usize, n: i32, kc: i32, dst: usize): void {
       d += PANEL_ROW_BYTES;
     }
   }
-  const rest = n - full * 8;
+  const rest = cols - full * 8;
   if (rest == 0) return;
   let src = b + (<usize>(full * 8) << 2);
   let d = dst + <usize>full * panelBytes;

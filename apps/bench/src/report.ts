@@ -2,6 +2,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { LineChart } from './plots/plot.ts';
+import { renderSvg } from './plots/svg.ts';
+
+export type { LineChart, PlotCeiling, PlotMarker, PlotPoint, PlotSeries } from './plots/plot.ts';
 
 /** One row of results: a name and its measured fields. */
 export type Row = Readonly<Record<string, string | number | boolean>>;
@@ -20,6 +24,8 @@ export interface SuiteResult {
   readonly rows: readonly Row[];
   /** Lines to print after the table (targets met or not, notes). */
   readonly verdicts: readonly string[];
+  /** Charts, each drawn to <suite>-<id>.svg next to the JSON (and kept in the JSON). */
+  readonly plots?: readonly LineChart[];
 }
 
 /** Where results go (bench-results/ at the repository root, or $TANDEM_BENCH_OUT). */
@@ -47,16 +53,26 @@ function formatNumber(v: number): string {
   return a >= 100 ? v.toFixed(1) : a >= 1 ? v.toFixed(3) : v.toPrecision(3);
 }
 
-/** Writes <suite>.json and <suite>.md and prints the table and verdicts. */
+/** The SVG file name of a suite's chart; throws on an id that is not letters, digits and '-'. */
+export function plotFileName(suite: string, id: string): string {
+  if (!/^[A-Za-z0-9-]+$/.test(id)) throw new Error(`plot id '${id}' of suite '${suite}' must be letters, digits and '-'`);
+  return `${suite}-${id}.svg`;
+}
+
+/** Writes <suite>.json, <suite>.md and one <suite>-<id>.svg per plot, and prints the table and verdicts. */
 export async function writeSuite(result: SuiteResult): Promise<void> {
   const dir = resultsDir();
   await mkdir(dir, { recursive: true });
-  const json = { suite: result.suite, date: new Date().toISOString(), machine: machine(), rows: result.rows, verdicts: result.verdicts };
+  const plots = result.plots ?? [];
+  const files = plots.map((p) => plotFileName(result.suite, p.id));
+  const json = { suite: result.suite, date: new Date().toISOString(), machine: machine(), rows: result.rows, verdicts: result.verdicts, ...(plots.length > 0 ? { plots } : {}) };
   await writeFile(path.join(dir, `${result.suite}.json`), `${JSON.stringify(json, null, 2)}\n`);
-  const md = `# ${result.suite}\n\n${markdownTable(result.rows)}\n\n${result.verdicts.map((v) => `- ${v}`).join('\n')}\n`;
+  for (const [i, plot] of plots.entries()) await writeFile(path.join(dir, files[i] ?? ''), renderSvg(plot));
+  const images = files.map((f, i) => `![${plots[i]?.title ?? f}](${f})`).join('\n\n');
+  const md = `# ${result.suite}\n\n${markdownTable(result.rows)}\n\n${result.verdicts.map((v) => `- ${v}`).join('\n')}\n${images === '' ? '' : `\n${images}\n`}`;
   await writeFile(path.join(dir, `${result.suite}.md`), md);
   console.log(`\n${md}`);
-  console.log(`wrote ${path.join(dir, `${result.suite}.json`)} and .md`);
+  console.log(`wrote ${path.join(dir, `${result.suite}.json`)}, .md${files.length > 0 ? ` and ${files.join(', ')}` : ''}`);
 }
 
 /** A one-line progress bar on stderr (TTY only, so logs stay clean). */

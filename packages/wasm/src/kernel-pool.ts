@@ -1,10 +1,11 @@
 // A pool of worker threads running kernels on the shared linear memory. One parallel op at a time: its first job
-// runs on the calling thread while the others run on workers. Jobs are handed over through control slots in the
+// runs on the calling thread while the others run on workers; a job no worker has taken by the time the calling
+// thread is done runs on the calling thread too. Jobs are handed over through control slots in the
 // shared memory with Atomics (see worker-source.ts), ~10x cheaper than a postMessage round trip.
 import type { KernelCall, KernelName, Kernels } from './kernels.ts';
 import { spawnWorker, type WorkerHandle } from './spawn-worker.ts';
 import type { WasmMemory, WasmModule } from './wasm-api.ts';
-import { CONTROL_SLOT_BYTES, MAX_KERNEL_ARGS, SPIN_CHECKS, WORKER_SOURCE } from './worker-source.ts';
+import { CONTROL_SLOT_BYTES, MAX_KERNEL_ARGS, SPIN_MICROSECONDS, WORKER_SOURCE } from './worker-source.ts';
 
 function field(message: unknown, key: string): unknown {
   return typeof message === 'object' && message !== null ? Reflect.get(message, key) : undefined;
@@ -39,6 +40,8 @@ export class KernelPool {
   private errorWaiter: (() => void) | undefined;
   /** Ops that ran split across threads so far. */
   parallelOps = 0;
+  /** Jobs the calling thread took back and ran itself because no worker had taken them yet. */
+  takenBack = 0;
 
   private constructor(slots: Slot[], names: readonly KernelName[]) {
     this.slots = slots;
@@ -104,7 +107,7 @@ export class KernelPool {
   private async runNow(kernels: Kernels, jobs: readonly KernelCall[]): Promise<void> {
     if (this.broken !== undefined) throw this.broken;
     if (jobs.length > this.threads) throw new Error(`${jobs.length} jobs for ${this.threads} threads`);
-    const remote = jobs.slice(1).map((job, i) => this.post(i, job));
+    const posted = jobs.slice(1).map((job, i) => ({ job, slot: this.post(i, job) }));
     this.parallelOps++;
     let local: unknown;
     try {
@@ -112,6 +115,19 @@ export class KernelPool {
       if (first !== undefined) kernels.invoke(first);
     } catch (error) {
       local = error;
+    }
+    const remote: Slot[] = [];
+    for (const { job, slot } of posted) {
+      if (Atomics.compareExchange(slot.control, 5, slot.sequence, 0) !== slot.sequence) {
+        remote.push(slot);
+        continue;
+      }
+      this.takenBack++;
+      try {
+        if (local === undefined) kernels.invoke(job);
+      } catch (error) {
+        local = error;
+      }
     }
     for (const slot of remote) await this.waitFor(slot);
     if (local !== undefined) throw local;
@@ -143,23 +159,25 @@ export class KernelPool {
     slot.control[3] = job.args.length;
     slot.control[4] = 0;
     slot.sequence++;
+    Atomics.store(slot.control, 5, slot.sequence);
     Atomics.store(slot.control, 0, slot.sequence);
     Atomics.notify(slot.control, 0);
     return slot;
   }
 
   /**
-   * Waits until the slot's worker reports its current job done: a short spin (the halves usually finish together),
-   * then blocking in 20 ms slices where this thread may (Node), else polling; between slices it yields to the event
-   * loop, so a dead worker's 'exit' event (and a test runner's timeout) still get through.
+   * Waits until the slot's worker reports its current job done: a spin of SPIN_MICROSECONDS (it has taken the job,
+   * and the threads' shares end close together), then blocking in 20 ms slices where this thread may (Node), else
+   * polling; between slices it yields to the event loop, so a dead worker's 'exit' event (and a test runner's
+   * timeout) still get through.
    */
   private async waitFor(slot: Slot): Promise<void> {
-    let spins = 0;
-    for (;;) {
+    const spinUntil = performance.now() + SPIN_MICROSECONDS / 1000;
+    for (let checks = 1; ; checks++) {
       const done = Atomics.load(slot.control, 1);
       if (done === slot.sequence) return;
       if (this.broken !== undefined) throw this.broken;
-      if (++spins < SPIN_CHECKS) continue;
+      if ((checks & 255) !== 0 || performance.now() < spinUntil) continue;
       if (this.blocking && Atomics.wait(slot.control, 1, done, 20) !== 'timed-out') continue;
       await new Promise((resolve) => setTimeout(resolve, 0));
     }

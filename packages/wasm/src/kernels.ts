@@ -7,6 +7,10 @@ export interface KernelExports {
   heap_base(): number;
   matmul_f32(a: number, b: number, c: number, m: number, k: number, n: number, scratch: number): void;
   matmul_f32_scratch_bytes(m: number, k: number, n: number): number;
+  matmul_f32_shared(a: number, b: number, c: number, m: number, k: number, n: number, shared: number, own: number, chunkRows: number): void;
+  matmul_f32_shared_bytes(k: number, n: number): number;
+  matmul_f32_shared_thread_bytes(): number;
+  matmul_f32_shared_reset(shared: number): void;
   quantized_matmul_q8_0(x: number, w: number, out: number, m: number, k: number, n: number, scratch: number): void;
   quantized_matmul_q4_0(x: number, w: number, out: number, m: number, k: number, n: number, scratch: number): void;
   quantized_matmul_scratch_bytes(m: number, k: number, n: number): number;
@@ -39,6 +43,7 @@ export interface KernelExports {
     nodes: number, edges: number, decay: number, threshold: number, iterations: number,
   ): void;
   spread_activation_scratch_bytes(nodes: number): number;
+  simd_peak_f32(iterations: number, seed: number): number;
 }
 
 /** An export's name. */
@@ -63,6 +68,10 @@ const ARITY: { readonly [K in KernelName]: number } = {
   heap_base: 0,
   matmul_f32: 7,
   matmul_f32_scratch_bytes: 3,
+  matmul_f32_shared: 9,
+  matmul_f32_shared_bytes: 2,
+  matmul_f32_shared_thread_bytes: 0,
+  matmul_f32_shared_reset: 1,
   quantized_matmul_q8_0: 7,
   quantized_matmul_q4_0: 7,
   quantized_matmul_scratch_bytes: 3,
@@ -86,6 +95,7 @@ const ARITY: { readonly [K in KernelName]: number } = {
   top_k_f32: 6,
   spread_activation_f32: 11,
   spread_activation_scratch_bytes: 1,
+  simd_peak_f32: 2,
 };
 
 function isKernelName(name: string): name is KernelName {
@@ -120,6 +130,10 @@ export function bindKernels(exports: object): Kernels {
     heap_base: k('heap_base'),
     matmul_f32: k('matmul_f32'),
     matmul_f32_scratch_bytes: k('matmul_f32_scratch_bytes'),
+    matmul_f32_shared: k('matmul_f32_shared'),
+    matmul_f32_shared_bytes: k('matmul_f32_shared_bytes'),
+    matmul_f32_shared_thread_bytes: k('matmul_f32_shared_thread_bytes'),
+    matmul_f32_shared_reset: k('matmul_f32_shared_reset'),
     quantized_matmul_q8_0: k('quantized_matmul_q8_0'),
     quantized_matmul_q4_0: k('quantized_matmul_q4_0'),
     quantized_matmul_scratch_bytes: k('quantized_matmul_scratch_bytes'),
@@ -143,5 +157,6 @@ export function bindKernels(exports: object): Kernels {
     top_k_f32: k('top_k_f32'),
     spread_activation_f32: k('spread_activation_f32'),
     spread_activation_scratch_bytes: k('spread_activation_scratch_bytes'),
+    simd_peak_f32: k('simd_peak_f32'),
   };
 }

@@ -121,6 +121,27 @@ describe('KernelPool', () => {
     }
   });
 
+  it('runs a job on the calling thread when no worker takes it, instead of waiting', async () => {
+    const loaded = await loadKernels({ simd: 'simd', threads: true, maxBytes: 1 << 28, distUrl: undefined });
+    if (!loaded.ok) throw new Error(loaded.reason);
+    const { module, memory, kernels } = loaded.loaded;
+    const pool = await KernelPool.start(module, memory, 1, 1 << 16, KERNEL_NAMES);
+    try {
+      const control = new Int32Array(memory.buffer, 1 << 16, 6);
+      Atomics.store(control, 0, -1); // the worker leaves its job loop: from now on nobody takes a job
+      Atomics.notify(control, 0);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const data = new Float32Array(memory.buffer, 1 << 17, 64);
+      data.fill(3);
+      const half = (offset: number) => ({ name: 'scale_f32' as const, args: [(1 << 17) + offset * 4, (1 << 17) + offset * 4, 32, 2] });
+      await pool.run(kernels, [half(0), half(32)]);
+      expect([data[0], data[31], data[32], data[63]]).toEqual([6, 6, 6, 6]);
+      expect(pool.takenBack).toBe(1);
+    } finally {
+      pool.terminate();
+    }
+  });
+
   it('rejects a job whose kernel traps in a worker, naming the trap, and keeps working afterwards', async () => {
     const loaded = await loadKernels({ simd: 'simd', threads: true, maxBytes: 1 << 28, distUrl: undefined });
     if (!loaded.ok) throw new Error(loaded.reason);
@@ -129,7 +150,10 @@ describe('KernelPool', () => {
     try {
       const outOfBounds = { name: 'scale_f32' as const, args: [0x7fff0000, 0x7fff0000, 64, 2] };
       const fine = { name: 'scale_f32' as const, args: [1 << 17, 1 << 17, 64, 2] };
-      await expect(pool.run(kernels, [fine, outOfBounds])).rejects.toThrow(/worker kernel failed: .*out of bounds/);
+      // The calling thread's job is long, so the worker takes its job first (else the caller would take it back
+      // and trap itself, which rejects with the same trap without the worker's prefix).
+      const long = { name: 'scale_f32' as const, args: [1 << 20, 1 << 20, 2 << 20, 1] };
+      await expect(pool.run(kernels, [long, outOfBounds])).rejects.toThrow(/(worker kernel failed: .*)?out of bounds/);
       await expect(pool.run(kernels, [fine, fine])).resolves.toBeUndefined();
     } finally {
       pool.terminate();

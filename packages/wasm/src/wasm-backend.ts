@@ -246,10 +246,13 @@ export class WasmBackend implements CapableBackend {
     this.failure = 'disposed';
   }
 
-  /** Threads in use and how many ops ran split across them (tests, diagnostics). */
-  threadStats(): { threads: number; parallelOps: number } {
+  /**
+   * Threads in use, how many ops ran split across them, and how many worker jobs the calling thread took back
+   * because no worker had started them yet (tests, diagnostics, benchmarks).
+   */
+  threadStats(): { threads: number; parallelOps: number; takenBack: number } {
     const pool = this.running?.pool;
-    return { threads: pool?.threads ?? 1, parallelOps: pool?.parallelOps ?? 0 };
+    return { threads: pool?.threads ?? 1, parallelOps: pool?.parallelOps ?? 0, takenBack: pool?.takenBack ?? 0 };
   }
 
   /** Allocator counters (tests, diagnostics). */

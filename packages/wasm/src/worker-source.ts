@@ -6,15 +6,22 @@
 // because a postMessage round trip (~50 us) costs more than a 256^3 matmul half saves:
 //   i32[0] request sequence (main bumps it and notifies; -1 = stop)   i32[1] done sequence (worker, then notifies)
 //   i32[2] kernel index into `names`   i32[3] argument count   i32[4] 0 = ok, 1 = the kernel threw
+//   i32[5] sequence of the job still on offer (0 = taken): the worker takes a job by swapping it to 0; the calling
+//          thread, done with its own share, takes back a job nobody took yet and runs it itself (a worker that
+//          wakes late then skips it), so a slow wake-up never makes the caller wait
 //   f64[3..] arguments (byte offset 24, at most 16)
-// Between jobs the worker spins briefly (a model runs ops back to back, and waking a sleeping thread costs tens of
-// microseconds, more in a VM), then blocks in Atomics.wait.
+// Between jobs the worker spins for SPIN_MICROSECONDS (a model runs ops back to back, and waking a sleeping thread
+// costs tens of microseconds, more in a VM), then blocks in Atomics.wait.
 
 /** Bytes of one worker's control slot. */
 export const CONTROL_SLOT_BYTES = 256;
 
-/** Atomics.load checks a waiting thread makes (a few microseconds) before it blocks. */
-export const SPIN_CHECKS = 1000;
+/**
+ * How long a waiting thread keeps checking before it blocks, microseconds. Waking a blocked thread costs ~40-60 us
+ * on these VMs, as much as a quarter of a 256^3 matmul: a worker spins this long after a job (ops run back to back),
+ * and the calling thread this long for a worker that has taken its job (it finishes within one chunk).
+ */
+export const SPIN_MICROSECONDS = 150;
 
 /** Most arguments a kernel call may have. */
 export const MAX_KERNEL_ARGS = 16;
@@ -32,12 +39,17 @@ function serve(kernels, memory, slot, names) {
   // Start from the last job done, not the last one posted: a job posted between 'ready' and this line still runs.
   let seen = Atomics.load(control, 1);
   for (;;) {
-    for (let spin = 0; spin < ${SPIN_CHECKS} && Atomics.load(control, 0) === seen; spin++);
+    const spinUntil = performance.now() + ${SPIN_MICROSECONDS / 1000};
+    for (let spin = 1; Atomics.load(control, 0) === seen; spin++) if ((spin & 255) === 0 && performance.now() > spinUntil) break;
     Atomics.wait(control, 0, seen);
     const request = Atomics.load(control, 0);
     if (request === seen) continue;
     if (request < 0) return;
     seen = request;
+    if (Atomics.compareExchange(control, 5, request, 0) !== request) {
+      Atomics.store(control, 1, request);
+      continue;
+    }
     const kernel = kernels[names[control[2]]];
     const count = control[3];
     try {

@@ -1,76 +1,129 @@
-// Side by side in one process: f32 matmul n x n on Tandem's WASM backend and the engines users would pick
-// instead, same shapes, same thread counts, interleaved per size; every result is checked against Tandem's.
-import { createRng, monotonicClock } from '@tandem/core';
+// Side by side in one process: f32 matmul n x n on Tandem's WASM backend and the engines users would pick instead,
+// same shapes, same thread counts, measured in alternating blocks per size; every result is checked against
+// Tandem's. Ratios are time(other) / time(Tandem): > 1 means Tandem is faster.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createRng } from '@tandem/core';
 import type { Row } from '../report.ts';
 import { progress } from '../report.ts';
-import { stats } from '../stats.ts';
-import { ortRunner, plainJsRunner, tandemRunner, tfjsRunner, type MatmulRunner } from './engines.ts';
+import type { Stats } from '../stats.ts';
+import { interleaved, maxRelDiff, warmUp, type TimedCall } from './measure.ts';
+import { ortMatmul } from './onnxruntime-web.ts';
+import { plainJsMatmul } from './plain-js.ts';
+import type { MatmulRunner } from './runner.ts';
+import { tandemMatmul } from './tandem-wasm.ts';
+import { TFJS_THREADS_NOTE, tfjsMatmul } from './tfjs-wasm.ts';
 
 /** Sizes compared. */
 export const SIZES = [128, 256, 512, 1024] as const;
 
-async function median(call: () => Promise<Float32Array>, n: number): Promise<number> {
-  const flops = 2 * n ** 3;
-  const reps = Math.max(5, Math.min(40, Math.round(2e9 / flops)));
-  for (let i = 0; i < 2; i++) await call();
-  const times: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    const t0 = monotonicClock();
-    await call();
-    times.push(monotonicClock() - t0);
+/** The child process that measures the 2-thread group, and how it marks its result line. */
+const CHILD = path.join(import.meta.dirname, 'matmul-threads-child.ts');
+export const RESULT_PREFIX = 'MATMUL_MEASUREMENTS ';
+
+/** Plain JS stops here: seconds per call above it, and its rate is clear by then. */
+const PLAIN_JS_MAX_N = 512;
+
+/** One engine at one size and thread count. */
+export interface MatmulMeasurement {
+  /** Engine name. */
+  readonly engine: string;
+  /** Threads it ran on. */
+  readonly threads: number;
+  /** Matrix size. */
+  readonly n: number;
+  /** Call times, ms. */
+  readonly stats: Stats;
+  /** GFLOP/s at the median. */
+  readonly gflops: number;
+  /** time(this) / time(Tandem) at the same size and threads. */
+  readonly ratio: number;
+  /** Largest relative difference from Tandem's result. */
+  readonly maxRelDiff: number;
+}
+
+function repsFor(n: number): number {
+  return Math.max(6, Math.min(45, Math.round(1.5e9 / (2 * n ** 3))));
+}
+
+async function measureSize(runners: readonly MatmulRunner[], n: number, a: Float32Array, b: Float32Array): Promise<MatmulMeasurement[]> {
+  const active = runners.filter((r) => r.name !== 'plain-js' || n <= PLAIN_JS_MAX_N);
+  const calls: TimedCall[] = [];
+  const diffs: number[] = [];
+  let reference: Float32Array = new Float32Array(0);
+  for (const runner of active) {
+    const call = await runner.prepare(n, a, b);
+    const out = await call();
+    if (runner.name === 'tandem-wasm') reference = out;
+    diffs.push(runner.name === 'tandem-wasm' ? 0 : maxRelDiff(out, reference));
+    await warmUp(call, runner.name === 'plain-js' ? 1 : 5, runner.name === 'plain-js' ? 0 : 150);
+    calls.push(call);
   }
-  return stats(times).median;
+  const reps = active.map((r) => (r.name === 'plain-js' ? Math.max(3, Math.round(repsFor(n) / 8)) : repsFor(n)));
+  const measured = await interleaved(calls, Math.max(...reps));
+  const tandemMs = measured[0]?.median ?? NaN;
+  return active.map((runner, i) => {
+    const s = measured[i] ?? { median: NaN, min: NaN, max: NaN, p99: NaN, reps: 0 };
+    return { engine: runner.name, threads: runner.threads, n, stats: s, gflops: (2 * n ** 3) / (s.median * 1e6), ratio: s.median / tandemMs, maxRelDiff: diffs[i] ?? NaN };
+  });
 }
 
-function maxRelDiff(x: Float32Array, y: Float32Array): number {
-  let worst = 0;
-  for (let i = 0; i < y.length; i++) worst = Math.max(worst, Math.abs((x[i] ?? 0) - (y[i] ?? 0)) / (1 + Math.abs(y[i] ?? 0)));
-  return x.length === y.length ? worst : Infinity;
-}
-
-/** Runs every engine at every size and thread count; rows plus verdict lines with the ratios. */
-export async function compareMatmul(): Promise<{ rows: Row[]; verdicts: string[] }> {
-  const rows: Row[] = [];
-  const verdicts: string[] = [];
-  const groups: { threads: number; runners: MatmulRunner[] }[] = [
-    { threads: 1, runners: [await tandemRunner(1), await tfjsRunner(), await ortRunner(1), plainJsRunner()] },
-    { threads: 2, runners: [await tandemRunner(2), await ortRunner(2)] },
-  ];
+/** Every size for one group of engines (Tandem first), then closes them. */
+export async function measureGroup(runners: readonly MatmulRunner[]): Promise<MatmulMeasurement[]> {
   const rng = createRng(42);
-  let step = 0;
-  const total = groups.reduce((s, g) => s + g.runners.length, 0) * SIZES.length;
-  for (const { threads, runners } of groups) {
-    for (const n of SIZES) {
-      const a = rng.fillUniform(new Float32Array(n * n), -1, 1);
-      const b = rng.fillUniform(new Float32Array(n * n), -1, 1);
-      let tandemMs = NaN;
-      let tandemOut: Float32Array = new Float32Array(0);
-      for (const runner of runners) {
-        progress(`matmul vs other engines (${threads} thread${threads > 1 ? 's' : ''})`, ++step, total);
-        if (runner.name === 'plain-js' && n > 512) continue; // seconds per call; its rate is clear by 512
-        const call = await runner.prepare(n, a, b);
-        const out = await call();
-        if (runner.name === 'tandem-wasm') tandemOut = out;
-        const diff = runner.name === 'tandem-wasm' ? 0 : maxRelDiff(out, tandemOut);
-        const ms = await median(call, n);
-        if (runner.name === 'tandem-wasm') tandemMs = ms;
-        const gflops = (2 * n ** 3) / (ms * 1e6);
-        rows.push({ section: 'matmul vs engines', engine: runner.name, threads, n, medianMs: ms, gflops, tandemSpeedup: runner.name === 'tandem-wasm' ? 1 : ms / tandemMs, maxRelDiffVsTandem: diff });
-      }
-    }
-    for (const runner of runners) await runner.close();
+  const measurements: MatmulMeasurement[] = [];
+  for (const [i, n] of SIZES.entries()) {
+    progress(`matmul vs other engines (${runners[0]?.threads ?? 1} thread(s))`, i + 1, SIZES.length);
+    const a = rng.fillUniform(new Float32Array(n * n), -1, 1);
+    const b = rng.fillUniform(new Float32Array(n * n), -1, 1);
+    measurements.push(...(await measureSize(runners, n, a, b)));
   }
+  for (const runner of runners) await runner.close();
+  return measurements;
+}
+
+/** The 2-thread group, in a child process (see matmul-threads-child.ts). */
+async function measureTwoThreadsInChild(): Promise<MatmulMeasurement[]> {
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, '2'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`the 2-thread matmul comparison exited with ${code}`))));
+  });
+  const line = output.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
+  if (line === undefined) throw new Error('the 2-thread matmul comparison printed no result');
+  const parsed: unknown = JSON.parse(line.slice(RESULT_PREFIX.length));
+  return Array.isArray(parsed) ? parsed.filter(isMeasurement) : [];
+}
+
+function isMeasurement(value: unknown): value is MatmulMeasurement {
+  return typeof value === 'object' && value !== null && typeof Reflect.get(value, 'engine') === 'string' && typeof Reflect.get(value, 'n') === 'number';
+}
+
+/**
+ * Runs every engine at every size and thread count: the 1-thread group here, the 2-thread group in a fresh child
+ * process (onnxruntime-web sizes its thread pool once per process, at its first session), then rows and verdicts.
+ */
+export async function compareMatmul(): Promise<{ measurements: MatmulMeasurement[]; rows: Row[]; verdicts: string[] }> {
+  const measurements = await measureGroup([await tandemMatmul(1), await tfjsMatmul(), await ortMatmul(1), plainJsMatmul()]);
+  measurements.push(...(await measureTwoThreadsInChild()));
+  const rows: Row[] = measurements.map((m) => ({
+    section: 'matmul vs engines', engine: m.engine, threads: m.threads, n: m.n, medianMs: m.stats.median, minMs: m.stats.min, maxMs: m.stats.max, reps: m.stats.reps,
+    gflops: m.gflops, tandemSpeedup: m.ratio, maxRelDiffVsTandem: m.maxRelDiff,
+  }));
+  const verdicts: string[] = [];
   for (const threads of [1, 2]) {
     for (const other of ['tfjs-backend-wasm', 'onnxruntime-web', 'plain-js']) {
-      const pairs = rows.filter((r) => r['threads'] === threads && r['engine'] === other);
+      const pairs = measurements.filter((m) => m.threads === threads && m.engine === other);
       if (pairs.length === 0) continue;
-      const ratios = pairs.map((r) => `n=${String(r['n'])}: ${Number(r['tandemSpeedup']).toFixed(2)}x`).join(', ');
-      const worst = Math.min(...pairs.map((r) => Number(r['tandemSpeedup'])));
+      const ratios = pairs.map((m) => `n=${m.n}: ${m.ratio.toFixed(2)}x`).join(', ');
+      const worst = Math.min(...pairs.map((m) => m.ratio));
       verdicts.push(`Tandem WASM vs ${other}, ${threads} thread${threads > 1 ? 's' : ''} (time ratio, > 1 = Tandem faster): ${ratios} (target >= 1.0) -> ${worst >= 1 ? 'MET' : 'MISSED'}`);
     }
   }
-  if (!rows.some((r) => r['engine'] === 'tfjs-backend-wasm' && r['threads'] === 2)) {
-    verdicts.push('tfjs-backend-wasm, 2 threads: not measured: stock tfjs-backend-wasm turns threads off under Node (tfjs issue #3830); a fair 2-thread comparison needs Chromium (cross-origin isolated page)');
-  }
-  return { rows, verdicts };
+  verdicts.push(TFJS_THREADS_NOTE);
+  return { measurements, rows, verdicts };
 }

@@ -1,0 +1,105 @@
+// @tandem/wasm in a production Vite build: vite's build() must find the kernels' .wasm files (referenced with
+// `new URL('…', import.meta.url)`) and emit them, and the built page, served as plain static files by a small
+// server here (cross-origin isolated: COOP/COEP headers), must load them from where Vite put them and compute the
+// exact product in Chromium, on one thread and on two (threads build, Web Worker over shared memory).
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+import { build } from 'vite';
+import { BASE_FLAGS, CHROMIUM_PATH, chromiumMissing } from './chromium.ts';
+
+const missing = chromiumMissing();
+test.skip(missing !== undefined, missing ?? '');
+test.use({ launchOptions: { executablePath: CHROMIUM_PATH, args: [...BASE_FLAGS] } });
+
+const root = fileURLToPath(new URL('./fixtures/wasm-vite', import.meta.url));
+const TYPES: Readonly<Record<string, string>> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
+let outDir = '';
+let server: Server | undefined;
+let origin = '';
+
+/** Serves `dir` with COOP/COEP (so the page may use SharedArrayBuffer); 404 for anything outside it. */
+function staticServer(dir: string): Server {
+  return createServer((request, response) => {
+    const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
+    const file = path.join(dir, pathname.endsWith('/') ? `${pathname}index.html` : pathname);
+    if (!file.startsWith(dir + path.sep)) {
+      response.writeHead(404).end();
+      return;
+    }
+    readFile(file).then(
+      (body) => {
+        const headers = {
+          'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+          'Cross-Origin-Opener-Policy': 'same-origin',
+          'Cross-Origin-Embedder-Policy': 'require-corp',
+        };
+        response.writeHead(200, headers).end(body);
+      },
+      () => response.writeHead(404).end(),
+    );
+  });
+}
+
+test.beforeAll(async () => {
+  outDir = mkdtempSync(path.join(os.tmpdir(), 'tandem-vite-build-'));
+  await build({ configFile: false, root, logLevel: 'warn', build: { outDir, emptyOutDir: true }, worker: { format: 'es' } });
+  server = staticServer(outDir);
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the static server has no port');
+  origin = `http://127.0.0.1:${(address satisfies AddressInfo).port}`;
+});
+
+test.afterAll(async () => {
+  await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
+  if (outDir !== '') rmSync(outDir, { recursive: true, force: true });
+});
+
+/** The exact product's sum and C[0][0..3], in float64 (small integers: exact in f32 too). */
+function expected(n: number): { sum: number; head: number[] } {
+  const a = (i: number): number => (i % 7) - 3;
+  const b = (i: number): number => (i % 5) - 2;
+  let sum = 0;
+  const head: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let k = 0; k < n; k++) s += a(i * n + k) * b(k * n + j);
+      sum += s;
+      if (i === 0 && j < 4) head.push(s);
+    }
+  }
+  return { sum, head };
+}
+
+test('vite build emits the .wasm kernels and the built page runs matmuls on them, on one thread and on two', async ({ page }) => {
+  const emitted = readdirSync(path.join(outDir, 'assets')).filter((f) => f.endsWith('.wasm'));
+  expect(emitted.length, `emitted: ${emitted.join(', ')}`).toBeGreaterThan(0);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const wasmRequests: string[] = [];
+  page.on('requestfinished', (r) => {
+    if (r.url().endsWith('.wasm')) wasmRequests.push(new URL(r.url()).pathname);
+  });
+  await page.goto(`${origin}/`);
+  await page.waitForFunction(() => Reflect.get(globalThis, '__tandemResult') !== undefined, undefined, { timeout: 30_000 });
+  const result: unknown = await page.evaluate(() => Reflect.get(globalThis, '__tandemResult'));
+  const [small, large] = [expected(64), expected(256)];
+  expect(result).toMatchObject({
+    isolated: true,
+    error: '',
+    single: { sum: small.sum, head: small.head, parallelOps: 0 },
+    threaded: { sum: large.sum, head: large.head, parallelOps: 1 },
+  });
+  expect(JSON.stringify(result)).toMatch(/"threaded":\{"device":"[^"]*2 threads/);
+  expect(wasmRequests.every((p) => p.startsWith('/assets/'))).toBe(true);
+  expect(wasmRequests.length).toBeGreaterThanOrEqual(2);
+  console.log(`built page: ${JSON.stringify(result)}; emitted: ${emitted.join(', ')}; fetched: ${wasmRequests.join(', ')}`);
+  expect(errors).toEqual([]);
+});
