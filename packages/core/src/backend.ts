@@ -99,8 +99,11 @@ export interface CapableBackend {
   describe(): DeviceDescription;
   /** Bytes free for new buffers now, if known; called on every decision, so keep it cheap (else describe() is used). */
   availableMemory?(): number | undefined;
-  /** Whether this op (shapes, dtypes, parameters) can run here; defaults to the capability table. */
-  supportsOp?(op: Op<TensorSpec>): SupportVerdict;
+  /**
+   * Whether this op (shapes, dtypes, parameters) can run here; defaults to the capability table. `outputs`: the op's
+   * output specs when the caller has inferred them already (the engine has; saves inferring them again).
+   */
+  supportsOp?(op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict;
   /** Optional prior cost in ms for an op, before any measurement; overrides the roofline. */
   estimateCost?(op: Op<TensorSpec>, work: OpWork): number | undefined;
   /** Copies host bytes into a new buffer on this backend. */

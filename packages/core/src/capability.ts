@@ -5,7 +5,7 @@ import { inferOutputs } from './op-info.ts';
 import { numel } from './shape.ts';
 
 /** Checks an op against a capability table and the device's features: the default `supportsOp`. */
-export function checkCapabilities(capabilities: readonly Capability[], features: readonly string[], op: Op<TensorSpec>): SupportVerdict {
+export function checkCapabilities(capabilities: readonly Capability[], features: readonly string[], op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict {
   const first = primaryInput(op);
   let implemented = false;
   let row: Capability | undefined;
@@ -24,15 +24,16 @@ export function checkCapabilities(capabilities: readonly Capability[], features:
   }
   if (row.maxElements !== undefined) {
     const limit = row.maxElements;
-    const tensors = [...opInputs(op).map((i) => i.tensor), ...inferOutputs(op)];
-    const largest = Math.max(...tensors.map((t) => numel(t.shape)));
+    let largest = 0;
+    for (const input of opInputs(op)) largest = Math.max(largest, numel(input.tensor.shape));
+    for (const output of outputs ?? inferOutputs(op)) largest = Math.max(largest, numel(output.shape));
     if (largest > limit) return { ok: false, reason: `${op.op} has a tensor of ${largest} elements; the limit is ${limit}` };
   }
   return { ok: true };
 }
 
 /** A backend's verdict on an op: its own supportsOp when it has one, else its capability table. */
-export function backendSupports(backend: CapableBackend, op: Op<TensorSpec>): SupportVerdict {
-  if (backend.supportsOp !== undefined) return backend.supportsOp(op);
-  return checkCapabilities(backend.capabilities, backend.describe().features, op);
+export function backendSupports(backend: CapableBackend, op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict {
+  if (backend.supportsOp !== undefined) return backend.supportsOp(op, outputs);
+  return checkCapabilities(backend.capabilities, backend.describe().features, op, outputs);
 }

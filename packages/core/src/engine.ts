@@ -372,7 +372,7 @@ export class Engine {
           awaitingRecovery = true;
           this.maybeRecover(s);
         } else {
-          const verdict = b.supportsOp === undefined ? checkCapabilities(b.capabilities, s.features, spec) : b.supportsOp(spec);
+          const verdict = b.supportsOp === undefined ? checkCapabilities(b.capabilities, s.features, spec, outputs) : b.supportsOp(spec, outputs);
           if (!verdict.ok) unusable = verdict.reason;
         }
       }

@@ -33,6 +33,9 @@ export const REFERENCE_PERFORMANCE: PerformanceProfile = {
 };
 
 /** Runs every op on the CPU with the reference kernels (see kernels/). */
+/** The reference's health: always healthy (one object: health() runs on every call). */
+const HEALTHY: BackendHealth = { state: 'healthy' };
+
 export class ReferenceBackend implements CapableBackend {
   /** Always 'reference'. */
   readonly name = 'reference';
@@ -96,7 +99,7 @@ export class ReferenceBackend implements CapableBackend {
 
   /** Always healthy: there is no device to lose. */
   health(): BackendHealth {
-    return { state: 'healthy' };
+    return HEALTHY;
   }
 
   /** Drops every buffer. */

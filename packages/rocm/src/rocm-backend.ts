@@ -27,7 +27,10 @@ import { encodeOp } from './encode-op.ts';
 import { BACKEND_NAME, isDeviceLoss, toBackendError } from './hip-errors.ts';
 import { addonCandidates, BUILD_COMMAND, loadAddon } from './load-addon.ts';
 import { performanceProfile } from './profile.ts';
-import { checkRocmSupport } from './support.ts';
+import { checkRocmSupport, type DeviceLimits } from './support.ts';
+
+/** Limits before init: warps of 32 (the stricter case), no features. */
+const LIMITS_BEFORE_INIT: DeviceLimits = { warpSize: 32, features: [] };
 
 /** Construction options. */
 export interface RocmBackendOptions {
@@ -58,6 +61,8 @@ interface Session {
   readonly info: NativeDeviceInfo;
   readonly device: NativeDevice;
   lostReason: string | undefined;
+  /** What supportsOp checks against (built once: decisions call it). */
+  readonly limits: DeviceLimits;
 }
 
 /** What a DeviceBuffer handle stands for. */
@@ -123,9 +128,8 @@ export class RocmBackend implements CapableBackend {
   }
 
   /** Capability table, then this device's kernel limits (attention head size, topK's k, grid sizes). */
-  supportsOp(op: Op<TensorSpec>): SupportVerdict {
-    const s = this.session;
-    return checkRocmSupport(op, { warpSize: s?.info.warpSize ?? 32, features: s === undefined ? [] : [`hip-${s.platform}`, `arch:${s.info.arch}`] });
+  supportsOp(op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict {
+    return checkRocmSupport(op, this.session?.limits ?? LIMITS_BEFORE_INIT, outputs);
   }
 
   /** Copies host bytes (in the dtype's layout) into a new device buffer. */
@@ -212,7 +216,8 @@ export class RocmBackend implements CapableBackend {
         continue;
       }
       try {
-        this.session = { platform: addon.platform, path, info, device: new addon.Device(index), lostReason: undefined };
+        const limits = { warpSize: info.warpSize, features: [`hip-${addon.platform}`, `arch:${info.arch}`] };
+        this.session = { platform: addon.platform, path, info, device: new addon.Device(index), lostReason: undefined, limits };
         return { ok: true };
       } catch (error) {
         problems.push(`${label}: opening device ${index} failed: ${errorMessage(error)}`);

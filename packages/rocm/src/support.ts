@@ -20,8 +20,8 @@ function lastDim(t: TensorSpec): number {
 }
 
 /** Whether the ROCm backend can run `op` on a device with these limits. */
-export function checkRocmSupport(op: Op<TensorSpec>, limits: DeviceLimits): SupportVerdict {
-  const table = checkCapabilities(ROCM_CAPABILITIES, limits.features, op);
+export function checkRocmSupport(op: Op<TensorSpec>, limits: DeviceLimits, outputs?: readonly TensorSpec[]): SupportVerdict {
+  const table = checkCapabilities(ROCM_CAPABILITIES, limits.features, op, outputs);
   if (!table.ok) return table;
   switch (op.op) {
     case 'matmul': {

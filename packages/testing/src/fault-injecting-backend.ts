@@ -105,8 +105,8 @@ export class FaultInjectingBackend implements CapableBackend {
     return this.inner.describe();
   }
 
-  supportsOp(op: Op<TensorSpec>): SupportVerdict {
-    return this.inner.supportsOp?.(op) ?? { ok: true };
+  supportsOp(op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict {
+    return this.inner.supportsOp?.(op, outputs) ?? { ok: true };
   }
 
   estimateCost(op: Op<TensorSpec>, work: OpWork): number | undefined {

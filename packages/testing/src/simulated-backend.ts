@@ -89,8 +89,8 @@ export class SimulatedBackend implements CapableBackend {
     };
   }
 
-  supportsOp(op: Op<TensorSpec>): SupportVerdict {
-    return checkCapabilities(this.capabilities, [], op);
+  supportsOp(op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict {
+    return checkCapabilities(this.capabilities, [], op, outputs);
   }
 
   async upload(data: Uint8Array): Promise<DeviceBuffer> {

@@ -66,6 +66,10 @@ interface Running {
   readonly pool: KernelPool | undefined;
   /** Why fewer threads run than were asked for, if so. */
   readonly threadsNote: string | undefined;
+  /** 'simd', 'relaxed-simd', 'threads' as loaded (built once: decisions read it). */
+  readonly features: readonly string[];
+  /** health() while running (built once: every call reads it). */
+  readonly health: BackendHealth;
 }
 
 /** The CPU backend: WebAssembly SIMD kernels over one linear memory. */
@@ -114,7 +118,10 @@ export class WasmBackend implements CapableBackend {
         threadsNote = `the worker pool did not start (${errorMessage(error)}): running on one thread`;
       }
     }
-    this.running = { loaded, heap, pool, threadsNote };
+    const features = loaded.build.relaxed ? ['simd', 'relaxed-simd'] : ['simd'];
+    if (pool !== undefined) features.push('threads');
+    const health: BackendHealth = threadsNote === undefined ? { state: 'healthy' } : { state: 'degraded', reason: threadsNote };
+    this.running = { loaded, heap, pool, threadsNote, features, health };
     return { ok: true };
   }
 
@@ -122,9 +129,8 @@ export class WasmBackend implements CapableBackend {
   describe(): DeviceDescription {
     const running = this.running;
     if (running === undefined) return { name: 'WebAssembly (not loaded)', memoryBytes: WASM32_LIMIT_BYTES, features: [] };
-    const { loaded, heap, pool } = running;
+    const { loaded, heap, pool, features } = running;
     const threads = pool?.threads ?? 1;
-    const features = this.features();
     return {
       name: `WebAssembly ${loaded.build.relaxed ? 'relaxed SIMD' : 'SIMD128'} (${loaded.build.file}, ${threads} thread${threads === 1 ? '' : 's'})`,
       memoryBytes: heap.limitBytes,
@@ -141,23 +147,17 @@ export class WasmBackend implements CapableBackend {
     return this.running?.heap.availableBytes();
   }
 
-  /** 'simd', 'relaxed-simd', 'threads' as loaded. */
-  private features(): string[] {
-    const running = this.running;
-    if (running === undefined) return [];
-    const features = running.loaded.build.relaxed ? ['simd', 'relaxed-simd'] : ['simd'];
-    if (running.pool !== undefined) features.push('threads');
-    return features;
-  }
-
-  supportsOp(op: Op<TensorSpec>): SupportVerdict {
-    const verdict = checkCapabilities(this.capabilities, this.features(), op);
+  supportsOp(op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict {
+    const verdict = checkCapabilities(this.capabilities, this.running?.features ?? [], op, outputs);
     if (!verdict.ok) return verdict;
     const limit = this.running?.heap.limitBytes ?? WASM32_LIMIT_BYTES;
-    const tensors = [...opInputs(op).map((i) => ({ name: i.name, spec: i.tensor })), ...inferOutputs(op).map((spec, i) => ({ name: `output ${i}`, spec }))];
-    for (const { name, spec } of tensors) {
-      const bytes = byteLengthOf(spec.dtype, numel(spec.shape));
-      if (bytes > limit) return { ok: false, reason: `${op.op} ${name} ${describeSpec(spec)} needs ${bytes} bytes; wasm32 memory holds at most ${limit}` };
+    for (const input of opInputs(op)) {
+      const refused = refuseOverLimit(op.op, input.name, input.tensor, limit);
+      if (refused !== undefined) return refused;
+    }
+    for (const [i, output] of (outputs ?? inferOutputs(op)).entries()) {
+      const refused = refuseOverLimit(op.op, `output ${i}`, output, limit);
+      if (refused !== undefined) return refused;
     }
     return { ok: true };
   }
@@ -235,7 +235,7 @@ export class WasmBackend implements CapableBackend {
   health(): BackendHealth {
     const running = this.running;
     if (running === undefined) return { state: 'unavailable', reason: this.failure ?? 'init() has not run' };
-    return running.threadsNote === undefined ? { state: 'healthy' } : { state: 'degraded', reason: running.threadsNote };
+    return running.health;
   }
 
   /** Drops every buffer, the workers and the module; init() may be called again. */
@@ -266,4 +266,10 @@ export class WasmBackend implements CapableBackend {
     }
     return this.running;
   }
+}
+
+/** A refusal if one tensor of an op needs more bytes than the wasm32 memory can hold. */
+function refuseOverLimit(op: string, name: string, spec: TensorSpec, limit: number): SupportVerdict | undefined {
+  const bytes = byteLengthOf(spec.dtype, numel(spec.shape));
+  return bytes > limit ? { ok: false, reason: `${op} ${name} ${describeSpec(spec)} needs ${bytes} bytes; wasm32 memory holds at most ${limit}` } : undefined;
 }

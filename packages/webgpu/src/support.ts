@@ -11,24 +11,36 @@ import { gridFits } from './plan.ts';
 import { WEBGPU_CAPABILITIES } from './capabilities.ts';
 
 /** Whether the WebGPU backend can run `op` on a device with these limits and features. */
-export function checkWebGpuSupport(op: Op<TensorSpec>, limits: DeviceLimits, features: readonly string[]): SupportVerdict {
-  const table = checkCapabilities(WEBGPU_CAPABILITIES, features, op);
+export function checkWebGpuSupport(op: Op<TensorSpec>, limits: DeviceLimits, features: readonly string[], knownOutputs?: readonly TensorSpec[]): SupportVerdict {
+  const table = checkCapabilities(WEBGPU_CAPABILITIES, features, op, knownOutputs);
   if (!table.ok) return table;
-  let outputs: TensorSpec[];
-  try {
-    outputs = inferOutputs(op);
-  } catch (error) {
-    return { ok: false, reason: errorMessage(error) };
-  }
-  const tensors = [...opInputs(op), ...outputs.map((tensor, i) => ({ name: `output ${i}`, tensor }))];
-  for (const { name, tensor } of tensors) {
-    const bytes = deviceByteLength(tensor);
-    if (bytes > limits.maxStorageBufferBindingSize) {
-      return refuse(`${op.op}.${name} needs a ${bytes}-byte storage binding; maxStorageBufferBindingSize is ${limits.maxStorageBufferBindingSize}`);
+  let outputs = knownOutputs;
+  if (outputs === undefined) {
+    try {
+      outputs = inferOutputs(op);
+    } catch (error) {
+      return { ok: false, reason: errorMessage(error) };
     }
-    if (bytes > limits.maxBufferSize) return refuse(`${op.op}.${name} needs a ${bytes}-byte buffer; maxBufferSize is ${limits.maxBufferSize}`);
+  }
+  for (const input of opInputs(op)) {
+    const refused = checkBufferLimits(op.op, input.name, input.tensor, limits);
+    if (refused !== undefined) return refused;
+  }
+  for (const [i, output] of outputs.entries()) {
+    const refused = checkBufferLimits(op.op, `output ${i}`, output, limits);
+    if (refused !== undefined) return refused;
   }
   return checkShapeLimits(op, limits);
+}
+
+/** A refusal if one tensor of an op needs a binding or a buffer past the device's limits. */
+function checkBufferLimits(op: string, name: string, tensor: TensorSpec, limits: DeviceLimits): SupportVerdict | undefined {
+  const bytes = deviceByteLength(tensor);
+  if (bytes > limits.maxStorageBufferBindingSize) {
+    return refuse(`${op}.${name} needs a ${bytes}-byte storage binding; maxStorageBufferBindingSize is ${limits.maxStorageBufferBindingSize}`);
+  }
+  if (bytes > limits.maxBufferSize) return refuse(`${op}.${name} needs a ${bytes}-byte buffer; maxBufferSize is ${limits.maxBufferSize}`);
+  return undefined;
 }
 
 function checkShapeLimits(op: Op<TensorSpec>, limits: DeviceLimits): SupportVerdict {

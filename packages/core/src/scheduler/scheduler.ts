@@ -71,20 +71,18 @@ export class Scheduler {
 
   /** Plans one call. `commit: false` (explain) changes no state: no decision is counted and no probe is taken. */
   plan(req: ScheduleRequest, strategy: Strategy, commit: boolean): PlanResult {
+    // One pass, few allocations: a fresh decision runs on every call the decision cache can't answer.
     const skipped: SkippedBackend[] = [];
-    const usable: Candidate[] = [];
-    for (const c of req.candidates) {
-      if (c.unusable !== undefined) skipped.push({ backend: c.name, reason: c.unusable });
-      else if (this.config.forceCpu && c.kind === 'gpu') skipped.push({ backend: c.name, reason: 'forceCpu' });
-      else if (typeof strategy === 'object' && c.name !== strategy.only) skipped.push({ backend: c.name, reason: `strategy only: ${strategy.only}` });
-      else usable.push(c);
-    }
     const eligible: Candidate[] = [];
     const circuitOpen: Candidate[] = [];
     let memoryReason: SelectionReason | undefined;
     let circuitReason: SelectionReason | undefined;
-    for (const c of usable) {
-      if (c.availableBytes !== undefined && c.requiredBytes > c.availableBytes) {
+    let primaryCount = 0;
+    for (const c of req.candidates) {
+      if (c.unusable !== undefined) skipped.push({ backend: c.name, reason: c.unusable });
+      else if (this.config.forceCpu && c.kind === 'gpu') skipped.push({ backend: c.name, reason: 'forceCpu' });
+      else if (typeof strategy === 'object' && c.name !== strategy.only) skipped.push({ backend: c.name, reason: `strategy only: ${strategy.only}` });
+      else if (c.availableBytes !== undefined && c.requiredBytes > c.availableBytes) {
         skipped.push({ backend: c.name, reason: `needs ${c.requiredBytes} bytes, ${c.availableBytes} available` });
         memoryReason ??= { kind: 'memory-constraint', backend: c.name, requiredBytes: c.requiredBytes, availableBytes: c.availableBytes };
       } else if (!this.tracker.wouldAdmit(req.op, c.name)) {
@@ -94,14 +92,19 @@ export class Scheduler {
         circuitOpen.push(c);
       } else {
         eligible.push(c);
+        if (!c.fallbackOnly) primaryCount++;
       }
     }
     if (eligible.length === 0 && circuitOpen.length === 0) return { ok: false, skipped };
 
     // Fallback-only backends (the reference) compete only when nothing else is eligible.
-    const primary = eligible.filter((c) => !c.fallbackOnly);
-    const lastResorts = primary.length === 0 ? [] : eligible.filter((c) => c.fallbackOnly);
-    const costed = (primary.length === 0 ? eligible : primary).map((c) => this.cost(req, c)).sort(byCostThenPriority);
+    const costed: Costed[] = [];
+    const lastResorts: Candidate[] = [];
+    for (const c of eligible) {
+      if (primaryCount > 0 && c.fallbackOnly) lastResorts.push(c);
+      else costed.push(this.cost(req, c));
+    }
+    if (costed.length > 1) costed.sort(byCostThenPriority);
     const costsMs: Record<string, number> = {};
     for (const x of costed) costsMs[x.c.name] = x.ms;
     if (commit) this.costModel.tick(req.opKey);
@@ -144,11 +147,10 @@ export class Scheduler {
     if (chosen === undefined) return { ok: false, skipped };
     if (commit && !probe && this.tracker.state(req.op, chosen.c.name) === 'half-open') probe = true;
     const pick = chosen;
-    const fallbacks = [
-      ...costed.filter((x) => x !== pick).map((x) => x.c.name),
-      ...lastResorts.map((c) => c.name),
-      ...circuitOpen.filter((c) => c !== pick.c).map((c) => c.name),
-    ];
+    const fallbacks: string[] = [];
+    for (const x of costed) if (x !== pick) fallbacks.push(x.c.name);
+    for (const c of lastResorts) fallbacks.push(c.name);
+    for (const c of circuitOpen) if (c !== pick.c) fallbacks.push(c.name);
     const selection: BackendSelection = { backend: pick.c.name, reason, estimatedMs: pick.ms };
     const cacheable =
       !probe &&

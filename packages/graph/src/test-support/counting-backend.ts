@@ -37,8 +37,8 @@ export class CountingBackend implements CapableBackend {
   describe(): DeviceDescription {
     return this.inner.describe();
   }
-  supportsOp(op: Op<TensorSpec>): SupportVerdict {
-    return this.inner.supportsOp?.(op) ?? { ok: true };
+  supportsOp(op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict {
+    return this.inner.supportsOp?.(op, outputs) ?? { ok: true };
   }
   estimateCost(op: Op<TensorSpec>, work: OpWork): number | undefined {
     return this.inner.estimateCost?.(op, work);

@@ -103,8 +103,8 @@ export class ProcessWebGpuBackend implements CapableBackend {
   }
 
   /** Capability table, then the child device's limits (as in-process). */
-  supportsOp(op: Op<TensorSpec>): SupportVerdict {
-    return checkWebGpuSupport(op, this.remote?.limits ?? DEFAULT_LIMITS, this.remote?.description.features ?? []);
+  supportsOp(op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict {
+    return checkWebGpuSupport(op, this.remote?.limits ?? DEFAULT_LIMITS, this.remote?.description.features ?? [], outputs);
   }
 
   /** Copies host bytes into a new buffer in the GPU process. */
