@@ -46,12 +46,17 @@ export function inferOutputs(op: Op<TensorSpec>): TensorSpec[] {
   const name = op.op;
   switch (op.op) {
     case 'matmul': {
+      // Shapes read once (not through dim/expectRank): matmul is the engine's hottest small call.
+      const a = op.a.shape;
+      const b = op.b.shape;
       expectDType(name, 'a', op.a, FLOATS);
       if (op.b.dtype !== op.a.dtype) fail(name, 'b.dtype', op.b.dtype, `must equal a.dtype (${op.a.dtype})`);
-      expectRank(name, 'a', op.a, [2]);
-      expectRank(name, 'b', op.b, [2]);
-      if (dim(op.b, 0) !== dim(op.a, 1)) fail(name, 'b.shape[0]', dim(op.b, 0), `must equal a.shape[1] (${dim(op.a, 1)})`);
-      return [{ dtype: op.a.dtype, shape: [dim(op.a, 0), dim(op.b, 1)] }];
+      if (a.length !== 2) fail(name, 'a.shape', [...a], 'must have rank 2');
+      if (b.length !== 2) fail(name, 'b.shape', [...b], 'must have rank 2');
+      const k = a[1] ?? 1;
+      const k2 = b[0] ?? 1;
+      if (k2 !== k) fail(name, 'b.shape[0]', k2, `must equal a.shape[1] (${k})`);
+      return [{ dtype: op.a.dtype, shape: [a[0] ?? 1, b[1] ?? 1] }];
     }
     case 'quantizedMatmul': {
       expectDType(name, 'x', op.x, F32);
@@ -180,38 +185,51 @@ function bytesOf(t: TensorSpec): number {
   return n * (t.dtype === 'f16' ? 2 : 4);
 }
 
+function outBytesOf(outputs: readonly TensorSpec[]): number {
+  const out = outputs[0];
+  return out === undefined ? 0 : bytesOf(out);
+}
+
+function outElemsOf(outputs: readonly TensorSpec[]): number {
+  const out = outputs[0];
+  return out === undefined ? 0 : numel(out.shape);
+}
+
 /** How much work an op is; pass inferOutputs' result when you have it (it also validates). */
 export function opWork(op: Op<TensorSpec>, outputs: readonly TensorSpec[] = inferOutputs(op)): OpWork {
-  const [out] = outputs;
-  const outBytes = out === undefined ? 0 : bytesOf(out);
-  const outElems = out === undefined ? 0 : numel(out.shape);
   switch (op.op) {
-    case 'matmul':
-      return { flops: 2 * dim(op.a, 0) * dim(op.a, 1) * dim(op.b, 1), bytes: bytesOf(op.a) + bytesOf(op.b) + outBytes, batch: dim(op.a, 0) };
+    case 'matmul': {
+      // From the three dimensions (not numel of each shape): matmul is the engine's hottest small call.
+      const m = op.a.shape[0] ?? 1;
+      const k = op.a.shape[1] ?? 1;
+      const n = op.b.shape[1] ?? 1;
+      const elementBytes = op.a.dtype === 'f16' ? 2 : 4;
+      return { flops: 2 * m * k * n, bytes: elementBytes * (m * k + k * n + m * n), batch: m };
+    }
     case 'quantizedMatmul':
-      return { flops: 2 * dim(op.x, 0) * dim(op.x, 1) * dim(op.w, 0), bytes: bytesOf(op.x) + bytesOf(op.w) + outBytes, batch: dim(op.x, 0) };
+      return { flops: 2 * dim(op.x, 0) * dim(op.x, 1) * dim(op.w, 0), bytes: bytesOf(op.x) + bytesOf(op.w) + outBytesOf(outputs), batch: dim(op.x, 0) };
     case 'dequantize':
     case 'scale':
     case 'silu':
-      return { flops: outElems * (op.op === 'silu' ? 4 : 1), bytes: bytesOf(op.x) + outBytes, batch: rows(op.x) };
+      return { flops: outElemsOf(outputs) * (op.op === 'silu' ? 4 : 1), bytes: bytesOf(op.x) + outBytesOf(outputs), batch: rows(op.x) };
     case 'add':
     case 'mul':
-      return { flops: outElems, bytes: bytesOf(op.a) + bytesOf(op.b) + outBytes, batch: rows(op.a) };
+      return { flops: outElemsOf(outputs), bytes: bytesOf(op.a) + bytesOf(op.b) + outBytesOf(outputs), batch: rows(op.a) };
     case 'softmax':
     case 'rmsNorm':
-      return { flops: outElems * 5, bytes: bytesOf(op.x) + outBytes, batch: rows(op.x) };
+      return { flops: outElemsOf(outputs) * 5, bytes: bytesOf(op.x) + outBytesOf(outputs), batch: rows(op.x) };
     case 'rope':
-      return { flops: outElems * 6, bytes: bytesOf(op.x) + outBytes, batch: dim(op.x, 0) };
+      return { flops: outElemsOf(outputs) * 6, bytes: bytesOf(op.x) + outBytesOf(outputs), batch: dim(op.x, 0) };
     case 'swiglu':
-      return { flops: outElems * 5, bytes: bytesOf(op.gate) + bytesOf(op.up) + outBytes, batch: rows(op.gate) };
+      return { flops: outElemsOf(outputs) * 5, bytes: bytesOf(op.gate) + bytesOf(op.up) + outBytesOf(outputs), batch: rows(op.gate) };
     case 'attention': {
       const [sq, h, d, sk] = [dim(op.q, 0), dim(op.q, 1), dim(op.q, 2), dim(op.k, 0)];
-      return { flops: 4 * sq * sk * h * d, bytes: bytesOf(op.q) + bytesOf(op.k) + bytesOf(op.v) + outBytes, batch: sq };
+      return { flops: 4 * sq * sk * h * d, bytes: bytesOf(op.q) + bytesOf(op.k) + bytesOf(op.v) + outBytesOf(outputs), batch: sq };
     }
     case 'cosineSimilarity':
-      return { flops: 2 * outElems * lastDim(op.targets), bytes: bytesOf(op.queries) + bytesOf(op.targets) + outBytes, batch: rows(op.queries) };
+      return { flops: 2 * outElemsOf(outputs) * lastDim(op.targets), bytes: bytesOf(op.queries) + bytesOf(op.targets) + outBytesOf(outputs), batch: rows(op.queries) };
     case 'topK':
-      return { flops: numel(op.x.shape) * Math.max(1, Math.log2(op.k + 1)), bytes: bytesOf(op.x) + 2 * outBytes, batch: rows(op.x) };
+      return { flops: numel(op.x.shape) * Math.max(1, Math.log2(op.k + 1)), bytes: bytesOf(op.x) + 2 * outBytesOf(outputs), batch: rows(op.x) };
     case 'spreadActivation': {
       const edges = dim(op.colIdx, 0);
       return { flops: 2 * edges * op.iterations, bytes: (bytesOf(op.colIdx) + bytesOf(op.weights) + bytesOf(op.initial) * 2) * op.iterations, batch: 1 };

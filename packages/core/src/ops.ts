@@ -243,14 +243,34 @@ export function mapOpTensors<A, B>(op: Op<A>, fn: (t: A, name: string) => B): Op
   }
 }
 
-/** The tensors an op reads, with their parameter names, in a stable order. */
+/** The tensors an op reads, with their parameter names, in a stable order (mapOpTensors' order). */
 export function opInputs<T>(op: Op<T>): Array<{ name: string; tensor: T }> {
-  const inputs: Array<{ name: string; tensor: T }> = [];
-  mapOpTensors(op, (tensor, name) => {
-    inputs.push({ name, tensor });
-    return tensor;
-  });
-  return inputs;
+  // Written out rather than through mapOpTensors: this runs on every engine call and the rebuilt op is not needed.
+  switch (op.op) {
+    case 'matmul':
+    case 'add':
+    case 'mul':
+      return [{ name: 'a', tensor: op.a }, { name: 'b', tensor: op.b }];
+    case 'quantizedMatmul':
+      return [{ name: 'x', tensor: op.x }, { name: 'w', tensor: op.w }];
+    case 'dequantize':
+    case 'scale':
+    case 'softmax':
+    case 'rope':
+    case 'silu':
+    case 'topK':
+      return [{ name: 'x', tensor: op.x }];
+    case 'rmsNorm':
+      return op.weight === undefined ? [{ name: 'x', tensor: op.x }] : [{ name: 'x', tensor: op.x }, { name: 'weight', tensor: op.weight }];
+    case 'swiglu':
+      return [{ name: 'gate', tensor: op.gate }, { name: 'up', tensor: op.up }];
+    case 'attention':
+      return [{ name: 'q', tensor: op.q }, { name: 'k', tensor: op.k }, { name: 'v', tensor: op.v }];
+    case 'cosineSimilarity':
+      return [{ name: 'queries', tensor: op.queries }, { name: 'targets', tensor: op.targets }];
+    case 'spreadActivation':
+      return [{ name: 'rowPtr', tensor: op.rowPtr }, { name: 'colIdx', tensor: op.colIdx }, { name: 'weights', tensor: op.weights }, { name: 'initial', tensor: op.initial }];
+  }
 }
 
 /** The op's first input (the one whose dtype selects the kernel), without allocating. */
