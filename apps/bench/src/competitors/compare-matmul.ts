@@ -17,7 +17,7 @@ import { TFJS_THREADS_NOTE, tfjsMatmul } from './tfjs-wasm.ts';
 /** Sizes compared. */
 export const SIZES = [128, 256, 512, 1024] as const;
 
-/** The child process that measures the 2-thread group, and how it marks its result line. */
+/** The child process that measures onnxruntime-web beside Tandem at one thread count, and how it marks its result line. */
 const CHILD = path.join(import.meta.dirname, 'matmul-threads-child.ts');
 export const RESULT_PREFIX = 'MATMUL_MEASUREMENTS ';
 
@@ -82,19 +82,19 @@ export async function measureGroup(runners: readonly MatmulRunner[]): Promise<Ma
   return measurements;
 }
 
-/** The 2-thread group, in a child process (see matmul-threads-child.ts). */
-async function measureTwoThreadsInChild(): Promise<MatmulMeasurement[]> {
+/** Tandem and onnxruntime-web at one thread count, in a fresh child process (see matmul-threads-child.ts). */
+async function measureInChild(threads: number): Promise<MatmulMeasurement[]> {
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, '2'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, String(threads)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => {
       text += chunk.toString();
     });
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`the 2-thread matmul comparison exited with ${code}`))));
+    child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`the ${threads}-thread matmul comparison exited with ${code}`))));
   });
   const line = output.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
-  if (line === undefined) throw new Error('the 2-thread matmul comparison printed no result');
+  if (line === undefined) throw new Error(`the ${threads}-thread matmul comparison printed no result`);
   const parsed: unknown = JSON.parse(line.slice(RESULT_PREFIX.length));
   return Array.isArray(parsed) ? parsed.filter(isMeasurement) : [];
 }
@@ -103,13 +103,20 @@ function isMeasurement(value: unknown): value is MatmulMeasurement {
   return typeof value === 'object' && value !== null && typeof Reflect.get(value, 'engine') === 'string' && typeof Reflect.get(value, 'n') === 'number';
 }
 
+/** Sizes the issue's targets are judged on (n = 256..1024); smaller sizes are reported beside them. */
+const JUDGED_MIN_N = 256;
+
 /**
- * Runs every engine at every size and thread count: the 1-thread group here, the 2-thread group in a fresh child
- * process (onnxruntime-web sizes its thread pool once per process, at its first session), then rows and verdicts.
+ * Runs every engine at every size and thread count: Tandem, tfjs-backend-wasm and plain JS at one thread here;
+ * onnxruntime-web beside Tandem in a fresh child process per thread count. onnxruntime-web sizes its thread pool
+ * once per process, and in a process that has also loaded tfjs-backend-wasm it ran at ~13 GFLOP/s, under half of
+ * what it does alone (27-31), so it is only ever measured in a process of its own. Then rows and verdicts.
  */
 export async function compareMatmul(): Promise<{ measurements: MatmulMeasurement[]; rows: Row[]; verdicts: string[] }> {
-  const measurements = await measureGroup([await tandemMatmul(1), await tfjsMatmul(), await ortMatmul(1), plainJsMatmul()]);
-  measurements.push(...(await measureTwoThreadsInChild()));
+  const measurements = await measureGroup([await tandemMatmul(1), await tfjsMatmul(), plainJsMatmul()]);
+  // The child's own Tandem rows are its side-by-side baseline; the 1-thread Tandem rows above already stand for it.
+  measurements.push(...(await measureInChild(1)).filter((m) => m.engine !== 'tandem-wasm'));
+  measurements.push(...(await measureInChild(2)));
   const rows: Row[] = measurements.map((m) => ({
     section: 'matmul vs engines', engine: m.engine, threads: m.threads, n: m.n, medianMs: m.stats.median, minMs: m.stats.min, maxMs: m.stats.max, reps: m.stats.reps,
     gflops: m.gflops, tandemSpeedup: m.ratio, maxRelDiffVsTandem: m.maxRelDiff,
@@ -120,8 +127,12 @@ export async function compareMatmul(): Promise<{ measurements: MatmulMeasurement
       const pairs = measurements.filter((m) => m.threads === threads && m.engine === other);
       if (pairs.length === 0) continue;
       const ratios = pairs.map((m) => `n=${m.n}: ${m.ratio.toFixed(2)}x`).join(', ');
-      const worst = Math.min(...pairs.map((m) => m.ratio));
-      verdicts.push(`Tandem WASM vs ${other}, ${threads} thread${threads > 1 ? 's' : ''} (time ratio, > 1 = Tandem faster): ${ratios} (target >= 1.0) -> ${worst >= 1 ? 'MET' : 'MISSED'}`);
+      const worst = Math.min(...pairs.filter((m) => m.n >= JUDGED_MIN_N).map((m) => m.ratio));
+      const where = other === 'onnxruntime-web' ? '; measured in its own process beside Tandem' : '';
+      verdicts.push(
+        `Tandem WASM vs ${other}, ${threads} thread${threads > 1 ? 's' : ''} (time ratio, > 1 = Tandem faster${where}): ${ratios} ` +
+          `(target >= 1.0 for n >= ${JUDGED_MIN_N}) -> ${worst >= 1 ? 'MET' : 'MISSED'}`,
+      );
     }
   }
   verdicts.push(TFJS_THREADS_NOTE);

@@ -1,4 +1,4 @@
-// Measures the matmul comparison for one thread count > 1 in its own process and prints the measurements as one
+// Measures Tandem beside onnxruntime-web at one thread count in its own process and prints the measurements as one
 // JSON line (prefixed RESULT_PREFIX) for compare-matmul.ts: onnxruntime-web reads env.wasm.numThreads once, when
 // its first session starts, so its 1- and 2-thread pools cannot share a process.
 // Usage: node --import tsx apps/bench/src/competitors/matmul-threads-child.ts <threads>
