@@ -293,6 +293,37 @@ describe('fallback and circuit breaker', () => {
     await run();
     expect(engine.telemetry.opEvents().at(-1)).toMatchObject({ backend: 'gpu', ok: true });
   });
+
+  it('sends no work to a backend whose re-init is still running, even once its health reads healthy', async () => {
+    const clock = new ManualClock();
+    const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
+    const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), faultSchedule({ 1: 'device-lost' }));
+    const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, recoveryIntervalMs: 0 });
+    const realInit = gpu.init.bind(gpu);
+    let finishInit: () => void = () => undefined;
+    // Like the GPU-process backend: the device is back (healthy) before init() has finished its own checks.
+    gpu.init = async () => {
+      const result = await realInit();
+      await new Promise<void>((resolve) => (finishInit = resolve));
+      return result;
+    };
+    const x = square(engine, 8);
+    const run = () => engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    await run(); // device lost, the cpu answers
+    await run(); // starts the re-init
+    await new Promise((r) => setTimeout(r, 0));
+    expect(gpu.health().state).toBe('healthy');
+    const mid = engine.explain({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    expect(mid.selection.backend).toBe('cpu');
+    expect(mid.skipped).toContainEqual(expect.objectContaining({ backend: 'gpu', reason: expect.stringMatching(/^recovering: /) }));
+    await run();
+    expect(engine.telemetry.opEvents().at(-1)).toMatchObject({ backend: 'cpu', ok: true });
+    finishInit();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(engine.telemetry.noticeEvents().filter((n) => n.kind === 'backend-recovered')).toHaveLength(1);
+    await run();
+    expect(engine.telemetry.opEvents().at(-1)).toMatchObject({ backend: 'gpu', ok: true });
+  });
 });
 
 describe('init failures', () => {

@@ -359,7 +359,11 @@ export class Engine {
     for (const s of this.states.values()) {
       const b = s.backend;
       let unusable: string | undefined;
-      if (!s.available) {
+      if (s.recovering) {
+        // Mid re-init a backend can look healthy before init() has finished; work sent now could be lost to it.
+        unusable = RECOVERING_TEXT;
+        awaitingRecovery = true;
+      } else if (!s.available) {
         unusable = s.unusableText;
         if (s.wasReady) {
           awaitingRecovery = true;
@@ -625,6 +629,9 @@ export class Engine {
     });
   }
 }
+
+/** Why a backend that is being re-initialised after a failure gets no work. */
+const RECOVERING_TEXT = 'recovering: re-initialising after a failure';
 
 /** A plan with its op and work (built field by field: an object spread here cost ~1 us per call in V8). */
 function explanationOf(plan: SchedulePlan, op: string, work: OpWork): Explanation {
