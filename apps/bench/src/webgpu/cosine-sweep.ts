@@ -1,0 +1,66 @@
+// Issue #4 figure 4: cosine similarity of one 768-d query against N resident targets on Tandem's WebGPU backend
+// through the engine ({ only: 'webgpu' }); effective bandwidth = bytes of targets read / kernel time. N is capped
+// at what one storage binding (and one buffer) holds (the backend refuses more); a capped row says so.
+import type { Engine } from '@tandem/core';
+import { progress } from '../report.ts';
+import { stats, type Stats } from '../stats.ts';
+import { checkCosineSample, cosineTargetBytes, randomMatrix, terabytesPerSecond, type SampledCheck } from './accounting.ts';
+import { COSINE_DIM, repsFor, type WebGpuBenchConfig } from './config.ts';
+import { engineCall } from './engine-call.ts';
+import { attempt, type Outcome } from './guard.ts';
+
+/** Figures of one target count. */
+export interface CosineFigures {
+  /** Targets scanned. */
+  readonly count: number;
+  /** The count asked for, when the binding limit capped it. */
+  readonly requested: number;
+  /** Kernel time, ms. */
+  readonly kernel: Stats;
+  /** Wall time of run + read, ms. */
+  readonly wall: Stats;
+  /** Bytes of targets read per call. */
+  readonly bytes: number;
+  /** Sampled check of the first result. */
+  readonly check: SampledCheck;
+}
+
+/** Effective bandwidth of a row, TB/s (bytes of targets / median kernel time). */
+export function cosineTbps(f: CosineFigures): number {
+  return terabytesPerSecond(f.bytes, f.kernel.median);
+}
+
+async function measureCount(engine: Engine, requested: number, maxBinding: number, config: WebGpuBenchConfig): Promise<CosineFigures> {
+  const count = Math.min(requested, Math.floor(maxBinding / (COSINE_DIM * 4)));
+  const query = randomMatrix(COSINE_DIM, 7);
+  const targets = randomMatrix(count * COSINE_DIM, count);
+  const tq = engine.tensor(query, [COSINE_DIM]);
+  const tt = engine.tensor(targets, [count, COSINE_DIM]);
+  try {
+    const call = engineCall(engine, { op: 'cosineSimilarity', queries: tq, targets: tt }, 'webgpu');
+    const first = await call(); // uploads the targets
+    const check = checkCosineSample(query, targets, first.values, COSINE_DIM);
+    const reps = repsFor(config, (await call()).wallMs);
+    const wall: number[] = [];
+    const kernel: number[] = [];
+    for (let r = 0; r < reps; r++) {
+      const t = await call();
+      wall.push(t.wallMs);
+      kernel.push(t.kernelMs);
+    }
+    return { count, requested, kernel: stats(kernel), wall: stats(wall), bytes: cosineTargetBytes(count, COSINE_DIM), check };
+  } finally {
+    tq.dispose();
+    tt.dispose();
+  }
+}
+
+/** Measures every count of config.cosineSizes; each failure is kept as its reason. */
+export async function cosineSweep(engine: Engine, maxBinding: number, config: WebGpuBenchConfig): Promise<Array<Outcome<CosineFigures>>> {
+  const out: Array<Outcome<CosineFigures>> = [];
+  for (const [i, requested] of config.cosineSizes.entries()) {
+    out.push(await attempt(`cosine N=${requested}`, config.rowTimeoutMs, () => measureCount(engine, requested, maxBinding, config)));
+    progress('webgpu cosine', i + 1, config.cosineSizes.length);
+  }
+  return out;
+}

@@ -1,0 +1,48 @@
+// Timed calls through the engine with `{ only }`: wall time of run + read (inputs resident), and the kernel time
+// the backend reported for that call, taken from the engine's telemetry. A call that ran elsewhere (a fallback)
+// or failed throws: a figure must be the named backend's.
+import type { Engine, OpEvent, Tensor } from '@tandem/core';
+import { monotonicClock } from '@tandem/core';
+
+/** One timed call. */
+export interface CallTiming {
+  /** Wall time of run + read, ms. */
+  readonly wallMs: number;
+  /** Kernel time the backend reported, ms. */
+  readonly kernelMs: number;
+  /** The result, read back. */
+  readonly values: Float32Array;
+}
+
+/** A call of one op on fixed resident inputs. */
+export type EngineCall = () => Promise<CallTiming>;
+
+/** A single-output op of the engine on tensors it owns. */
+export type SingleOutputOp = Parameters<Engine['run']>[0];
+
+/** A timed call of `op` on backend `only` through `engine` (listens to its telemetry for the kernel time). */
+export function engineCall(engine: Engine, op: SingleOutputOp, only: string): EngineCall {
+  return async () => {
+    let last: OpEvent | undefined;
+    const unsubscribe = engine.telemetry.subscribe((event) => {
+      last = event;
+    });
+    const t0 = monotonicClock();
+    let outputs: Tensor[];
+    try {
+      outputs = await engine.run(op, { only });
+    } finally {
+      unsubscribe();
+    }
+    const out = outputs[0];
+    if (out === undefined) throw new Error(`${op.op} returned no output`);
+    const values = await out.read();
+    const wallMs = monotonicClock() - t0;
+    out.dispose();
+    const event: OpEvent | undefined = last;
+    if (event === undefined) throw new Error(`${op.op}: the engine recorded no op event`);
+    if (!event.ok || event.backend !== only) throw new Error(`${op.op} ran on ${event.backend} (ok=${event.ok}), not ${only}: ${event.error ?? ''}`);
+    if (!(values instanceof Float32Array)) throw new Error(`${op.op} did not return f32 values`);
+    return { wallMs, kernelMs: event.kernelMs ?? wallMs, values };
+  };
+}
