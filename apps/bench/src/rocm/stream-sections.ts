@@ -1,0 +1,98 @@
+// Sections 3 and 4: the memory-bound kernels. A scale over scaleCount f32 (read + write) is the measured streaming
+// peak; Q4_0 / Q8_0 mat-vec (weights rotated over several copies so the L2 cache cannot hold them) and cosine
+// similarity of one query against resident targets are measured against it. Kernel times from the backend's events.
+import type { BoundTensor, Op, TensorSpec } from '@tandem/core';
+import type { Row } from '../report.ts';
+import type { Stats } from '../stats.ts';
+import { randomBlockMatrix, signedValues } from './data.ts';
+import { cosineTargetBytes, quantizedMatvecBytes, ratePerSecond, scaleBytes, type BlockFormat } from './figures.ts';
+import { bytesOfF32, runAndRead, timeBackendRuns, timingRow, uploadTensor } from './measure.ts';
+import { checkCosineSamples, checkElementwise, checkMatvecSamples, describeCheck, type SampleCheck } from './reference.ts';
+import type { RocmTarget } from './setup.ts';
+import type { RocmBenchSizes } from './sizes.ts';
+
+/** One memory-bound measurement. */
+export interface StreamFigure {
+  /** Short name: scale, q4_0, q8_0, cosine. */
+  readonly name: string;
+  /** Bytes counted per call (what the rate divides). */
+  readonly bytes: number;
+  /** FLOPs per call (for the roofline's x axis). */
+  readonly flops: number;
+  /** Kernel time, ms. */
+  readonly kernel: Stats;
+  /** GB/s at the median kernel time. */
+  readonly gbps: number;
+  /** Sampled check of one result. */
+  readonly check: SampleCheck;
+  /** The table row. */
+  readonly row: Row;
+}
+
+function figure(name: string, measurement: string, bytes: number, flops: number, kernel: Stats, check: SampleCheck): StreamFigure {
+  const gbps = ratePerSecond(bytes, kernel.median, 1e9);
+  const row = timingRow('bandwidth', measurement, kernel, { bytesPerCall: bytes, gbps, check: describeCheck(check) });
+  return { name, bytes, flops, kernel, gbps, check, row };
+}
+
+/** The 1 GiB scale (x * 1.5): the streaming peak every fraction is taken of. */
+export async function measureScale(target: RocmTarget, sizes: RocmBenchSizes): Promise<StreamFigure> {
+  const { backend } = target;
+  const count = sizes.scaleCount;
+  const host = signedValues(count, 31);
+  const x = await uploadTensor(backend, bytesOfF32(host), 'f32', [count]);
+  try {
+    const op: Op<BoundTensor> = { op: 'scale', x, factor: 1.5 };
+    const outputs: TensorSpec[] = [{ dtype: 'f32', shape: [count] }];
+    const check = checkElementwise(await runAndRead(backend, op, outputs), (i) => (host[i] ?? 0) * 1.5, sizes.checkSamples * 16);
+    const timing = await timeBackendRuns(backend, [op], outputs, sizes.streamReps, sizes.warmupCalls);
+    const mib = (count * 4) / 2 ** 20;
+    return figure('scale', `scale f32 ${mib >= 1 ? `${mib} MiB` : `${count * 4} B`} (read + write) kernel`, scaleBytes(count), count, timing.kernel, check);
+  } finally {
+    backend.free(x.buffer);
+  }
+}
+
+/** Mat-vec x [1, k] . W^T for W [n, k] in `format`, weights rotated over weightSets copies. */
+export async function measureMatvec(target: RocmTarget, sizes: RocmBenchSizes, format: BlockFormat): Promise<StreamFigure> {
+  const { backend } = target;
+  const [n, k] = [sizes.matvecRows, sizes.matvecCols];
+  const xHost = signedValues(k, 41);
+  const wBytes = randomBlockMatrix(format, n, k, format === 'q4_0' ? 43 : 47);
+  const x = await uploadTensor(backend, bytesOfF32(xHost), 'f32', [1, k]);
+  const weights: BoundTensor[] = [];
+  try {
+    for (let s = 0; s < sizes.weightSets; s++) weights.push(await uploadTensor(backend, wBytes, format, [n, k]));
+    const ops: Op<BoundTensor>[] = weights.map((w) => ({ op: 'quantizedMatmul', x, w }));
+    const outputs: TensorSpec[] = [{ dtype: 'f32', shape: [1, n] }];
+    const first = ops[0];
+    if (first === undefined) throw new Error('no weight sets');
+    const check = checkMatvecSamples(format, wBytes, xHost, await runAndRead(backend, first, outputs), n, k, sizes.checkSamples);
+    const timing = await timeBackendRuns(backend, ops, outputs, sizes.matvecReps, sizes.warmupCalls);
+    const measurement = `${format} mat-vec x[1,${k}] . W[${n},${k}] kernel (${sizes.weightSets} weight copies rotated)`;
+    return figure(format, measurement, quantizedMatvecBytes(format, n, k), 2 * n * k, timing.kernel, check);
+  } finally {
+    backend.free(x.buffer);
+    for (const w of weights) backend.free(w.buffer);
+  }
+}
+
+/** Cosine similarity of one query [dim] against resident targets [count, dim]; bytes = the targets'. */
+export async function measureCosine(target: RocmTarget, sizes: RocmBenchSizes): Promise<StreamFigure> {
+  const { backend } = target;
+  const [count, dim] = [sizes.cosineTargets, sizes.cosineDim];
+  const targetsHost = signedValues(count * dim, 51);
+  const queryHost = signedValues(dim, 53);
+  const targets = await uploadTensor(backend, bytesOfF32(targetsHost), 'f32', [count, dim]);
+  const queries = await uploadTensor(backend, bytesOfF32(queryHost), 'f32', [dim]);
+  try {
+    const op: Op<BoundTensor> = { op: 'cosineSimilarity', queries, targets };
+    const outputs: TensorSpec[] = [{ dtype: 'f32', shape: [1, count] }];
+    const check = checkCosineSamples(queryHost, targetsHost, await runAndRead(backend, op, outputs), dim, sizes.checkSamples);
+    const timing = await timeBackendRuns(backend, [op], outputs, sizes.streamReps, sizes.warmupCalls);
+    return figure('cosine', `cosine ${dim}-d x ${count} resident targets, 1 query kernel`, cosineTargetBytes(count, dim), 2 * count * dim, timing.kernel, check);
+  } finally {
+    backend.free(targets.buffer);
+    backend.free(queries.buffer);
+  }
+}
