@@ -35,6 +35,7 @@ struct dim3 {
 };
 struct alignas(16) float4 { float x, y, z, w; };
 struct alignas(16) uint4 { unsigned x, y, z, w; };
+struct alignas(8) float2 { float x, y; };
 inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
 
 using std::max;
@@ -49,6 +50,12 @@ inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
   unsigned r = 0;
   for (int i = 0; i < 4; ++i) r |= static_cast<unsigned>((v >> (8 * ((s >> (4 * i)) & 7))) & 0xff) << (8 * i);
   return r;
+}
+
+/** c + the dot product of the 4 signed bytes of a and b (CUDA's __dp4a, AMD's v_dot4_i32_i8). */
+inline int tandem_dp4a(int a, int b, int c) {
+  for (int i = 0; i < 32; i += 8) c += static_cast<int8_t>(a >> i) * static_cast<int8_t>(b >> i);
+  return c;
 }
 
 /** binary16 bits -> float (exact; also subnormals, infinities, NaN). */

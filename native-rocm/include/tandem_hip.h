@@ -29,6 +29,17 @@
 /** binary16 bits -> float in one hardware conversion. */
 #define tandem_half_bits_to_float(bits) __half2float(__ushort_as_half(bits))
 
+/** c + the dot product of the 4 signed bytes of a and b (v_dot4_i32_i8 where the target has it). */
+__device__ inline int tandem_dp4a(int a, int b, int c) {
+#if defined(__gfx906__) || defined(__gfx908__) || defined(__gfx90a__) || defined(__gfx940__) || defined(__gfx1011__) || \
+    defined(__gfx1012__) || defined(__gfx1030__) || defined(__gfx1031__) || defined(__gfx1032__) || defined(__gfx1034__)
+  return __builtin_amdgcn_sdot4(a, b, c, false);
+#else
+  for (int i = 0; i < 32; i += 8) c += static_cast<signed char>(a >> i) * static_cast<signed char>(b >> i);
+  return c;
+#endif
+}
+
 #elif defined(__CUDACC__)
 
 #include <cuda_fp16.h>
@@ -91,6 +102,8 @@ typedef cudaDeviceAttr hipDeviceAttribute_t;
 
 #define tandem_shfl_xor(value, lane_mask) __shfl_xor_sync(0xffffffffu, (value), (lane_mask))
 #define tandem_half_bits_to_float(bits) __half2float(__ushort_as_half(bits))
+/** c + the dot product of the 4 signed bytes of a and b (sm_61 and newer). */
+#define tandem_dp4a(a, b, c) __dp4a((a), (b), (c))
 
 /** NVIDIA devices have no gfx name: report the SM version, e.g. sm_90. */
 #define tandem_arch_name(prop) ("sm_" + std::to_string((prop).major) + std::to_string((prop).minor))

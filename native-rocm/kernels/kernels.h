@@ -87,6 +87,16 @@ hipError_t launch_matmul_f16(const LaunchContext& ctx, const uint16_t* a, const 
 /** out[m,n] = sum_k x[m,k] * dequant(w[n,:])[k] for Q8_0 / Q4_0 rows of k/32 blocks (variant: kQuantizedVariants). */
 hipError_t launch_quantized_matmul(const LaunchContext& ctx, const float* x, const uint8_t* w, float* out, int m, int n, int k, QuantFormat format, int variant);
 
+// quantized_matmul_q8act.hip
+/** As launch_quantized_matmul, with x rounded to int8 per block of 32 (opt-in: |error| <= sum_b max|x_b| / 254 *
+ *  sum_b |w|) and integer dot products; M > 8 takes launch_quantized_matmul (variant: kQuantizedQ8ActVariants). */
+hipError_t launch_quantized_matvec_q8act(const LaunchContext& ctx, const float* x, const uint8_t* w, float* out, int m, int n, int k, QuantFormat format, int variant);
+/** Shapes of the int8-activation mat-vec: 0 = 2 rows per warp, 2 lanes per block; 1 = 2 rows, 4 lanes per block;
+ *  2 = 4 rows, 2 lanes per block; 3 = 2 rows, 1 lane per block (not yet timed on a GPU). */
+constexpr int kQuantizedQ8ActVariants = 4;
+/** The int8-activation variant used unless a caller names one. */
+constexpr int kQuantizedQ8ActDefaultVariant = 0;
+
 // dequantize.hip
 /** out[i] = value i of x (Q8_0 / Q4_0 blocks or f16 bits); count a multiple of 32 for the block formats. */
 hipError_t launch_dequantize(const LaunchContext& ctx, const void* x, float* out, long long count, QuantFormat format);

@@ -37,6 +37,16 @@ std::vector<double> binary_sizes(const Params& p, double elem) {
   return {n * elem, b * elem, n * elem};
 }
 
+/** quantized_matmul_*: the f32 path, or with q8Activations = 1 the int8-activation one (quantized_matmul_q8act.hip). */
+hipError_t quantized_launch(const OpCall& c, QuantFormat format) {
+  const Params& p = *c.params;
+  const int m = p.Dim("m"), n = p.Dim("n"), k = p.Dim("k");
+  if (p.DimOr("q8Activations", 0) != 0) {
+    return launch_quantized_matvec_q8act(*c.ctx, in<float>(c, 0), in<uint8_t>(c, 1), out<float>(c, 0), m, n, k, format, p.DimOr("variant", kQuantizedQ8ActDefaultVariant) % kQuantizedQ8ActVariants);
+  }
+  return launch_quantized_matmul(*c.ctx, in<float>(c, 0), in<uint8_t>(c, 1), out<float>(c, 0), m, n, k, format, p.DimOr("variant", kQuantizedDefaultVariant) % kQuantizedVariants);
+}
+
 hipError_t binary_launch(const OpCall& c, BinaryKind kind, ElemType type) {
   return launch_binary(*c.ctx, kind, type, c.inputs[0], c.inputs[1], c.outputs[0], c.params->Dim("count"), c.params->Dim("bCount"));
 }
@@ -66,19 +76,13 @@ const std::vector<OpDef>& table() {
          const double m = p.Dim("m"), n = p.Dim("n"), k = k_multiple_of_32(p);
          return {m * k * kF32, n * (k / 32) * kQ8Block, m * n * kF32};
        },
-       [](const OpCall& c) {
-         const Params& p = *c.params;
-         return launch_quantized_matmul(*c.ctx, in<float>(c, 0), in<uint8_t>(c, 1), out<float>(c, 0), p.Dim("m"), p.Dim("n"), p.Dim("k"), QuantFormat::Q8_0, p.DimOr("variant", kQuantizedDefaultVariant) % kQuantizedVariants);
-       }},
+       [](const OpCall& c) { return quantized_launch(c, QuantFormat::Q8_0); }},
       {"quantized_matmul_q4_0", 2, 2, 1,
        [](const Params& p, int) -> std::vector<double> {
          const double m = p.Dim("m"), n = p.Dim("n"), k = k_multiple_of_32(p);
          return {m * k * kF32, n * (k / 32) * kQ4Block, m * n * kF32};
        },
-       [](const OpCall& c) {
-         const Params& p = *c.params;
-         return launch_quantized_matmul(*c.ctx, in<float>(c, 0), in<uint8_t>(c, 1), out<float>(c, 0), p.Dim("m"), p.Dim("n"), p.Dim("k"), QuantFormat::Q4_0, p.DimOr("variant", kQuantizedDefaultVariant) % kQuantizedVariants);
-       }},
+       [](const OpCall& c) { return quantized_launch(c, QuantFormat::Q4_0); }},
       {"dequantize_q8_0", 1, 1, 1,
        [](const Params& p, int) -> std::vector<double> {
          const double n = count_multiple_of_32(p);

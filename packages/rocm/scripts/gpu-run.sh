@@ -48,7 +48,7 @@ node -e '
     const b = rs.map((r) => r["dram__bytes_read.sum"]).sort((a, b) => a - b);
     const tm = t[t.length >> 1], bm = b[b.length >> 1];
     console.log(`${name.padEnd(28)} n=${rs.length} kernel ${(tm / 1e3).toFixed(2)} us, DRAM read ${(bm / 1e6).toFixed(1)} MB, ${(bm / tm).toFixed(0)} GB/s`);
-  }' "$out/ncu.csv" 2>&1 | head -20
+  }' "$out/ncu.csv" 2>&1 | head -30
 
 stamp sanitizer
 {

@@ -25,13 +25,25 @@ function rowsOf(t: BoundTensor): number {
   return cols === 0 ? 0 : numel(t.shape) / cols;
 }
 
+/** How quantizedMatmul treats its f32 activations: 'f32' exact, 'q8' rounded to int8 per block of 32 (faster). */
+export type QuantizedActivations = 'f32' | 'q8';
+
+/** Choices that change how ops are encoded. */
+export interface EncodeOptions {
+  /** quantizedMatmul's activations (default 'f32'); 'q8' sets the native q8Activations parameter. */
+  readonly quantizedActivations?: QuantizedActivations;
+}
+
 /** The native call for an op (shapes already validated by inferOutputs). */
-export function encodeOp(op: Op<BoundTensor>): NativeCall {
+export function encodeOp(op: Op<BoundTensor>, options: EncodeOptions = {}): NativeCall {
   switch (op.op) {
     case 'matmul':
       return { kernel: `matmul_${op.a.dtype}`, inputs: [op.a, op.b], params: { m: dim(op.a, 0), k: dim(op.a, 1), n: dim(op.b, 1) } };
-    case 'quantizedMatmul':
-      return { kernel: `quantized_matmul_${op.w.dtype}`, inputs: [op.x, op.w], params: { m: dim(op.x, 0), k: dim(op.x, 1), n: dim(op.w, 0) } };
+    case 'quantizedMatmul': {
+      const params = { m: dim(op.x, 0), k: dim(op.x, 1), n: dim(op.w, 0) };
+      const q8 = options.quantizedActivations === 'q8';
+      return { kernel: `quantized_matmul_${op.w.dtype}`, inputs: [op.x, op.w], params: q8 ? { ...params, q8Activations: 1 } : params };
+    }
     case 'dequantize':
       return { kernel: `dequantize_${op.x.dtype}`, inputs: [op.x], params: { count: numel(op.x.shape) } };
     case 'add':

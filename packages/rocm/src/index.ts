@@ -4,3 +4,4 @@ export { ROCM_CAPABILITIES, TOP_K_MAX } from './capabilities.ts';
 export { HipError, hipErrorName, toBackendError } from './hip-errors.ts';
 export { addonCandidates, ADDON_VARIANTS, BUILD_COMMAND, DEFAULT_BUILD_DIR, loadAddon, variantPath, type AddonLoad } from './load-addon.ts';
 export type { AddonPlatform, NativeDevice, NativeDeviceInfo, NativeDeviceList, NativeRunResult, RocmAddon } from './addon-api.ts';
+export type { QuantizedActivations } from './encode-op.ts';

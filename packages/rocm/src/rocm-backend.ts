@@ -23,7 +23,7 @@ import {
 } from '@tandem/core';
 import type { AddonPlatform, NativeDevice, NativeDeviceInfo } from './addon-api.ts';
 import { ROCM_CAPABILITIES } from './capabilities.ts';
-import { encodeOp } from './encode-op.ts';
+import { encodeOp, type EncodeOptions, type QuantizedActivations } from './encode-op.ts';
 import { BACKEND_NAME, isDeviceLoss, toBackendError } from './hip-errors.ts';
 import { addonCandidates, BUILD_COMMAND, loadAddon } from './load-addon.ts';
 import { performanceProfile } from './profile.ts';
@@ -42,6 +42,13 @@ export interface RocmBackendOptions {
   readonly deviceIndex?: number;
   /** Scheduling priority (default 5). */
   readonly priority?: number;
+  /**
+   * quantizedMatmul's activations (default 'f32', exact). 'q8' rounds x to int8 per block of 32 values
+   * (d = max|x| / 127) and uses integer dot products for M <= 8 rows: faster, and each output then differs from
+   * the exact result by at most sum over blocks of max|x_b| / 254 * sum|w_b| (plus f32 rounding); a block with a
+   * non-finite value gives NaN outputs. Shown as the feature 'quantized-activations:q8' in describe().
+   */
+  readonly quantizedActivations?: QuantizedActivations;
 }
 
 /** describe() of the ROCm backend: the core description plus what the runtime reported. */
@@ -84,6 +91,7 @@ export class RocmBackend implements CapableBackend {
   readonly capabilities: readonly Capability[] = ROCM_CAPABILITIES;
 
   private readonly options: RocmBackendOptions;
+  private readonly encoding: EncodeOptions;
   private readonly buffers = new Map<number, BufferRecord>();
   private nextId = 1;
   private session: Session | undefined;
@@ -91,8 +99,12 @@ export class RocmBackend implements CapableBackend {
   private disposed = false;
 
   constructor(options: RocmBackendOptions = {}) {
+    if (options.quantizedActivations !== undefined && options.quantizedActivations !== 'f32' && options.quantizedActivations !== 'q8') {
+      throw new InvalidArgumentError('quantizedActivations', options.quantizedActivations, "'f32' or 'q8'");
+    }
     this.options = options;
     this.priority = options.priority ?? 5;
+    this.encoding = options.quantizedActivations === undefined ? {} : { quantizedActivations: options.quantizedActivations };
   }
 
   /** Loads the addon and opens the device (again, after a loss); resolves { ok: false, reason } when it can't. */
@@ -119,7 +131,7 @@ export class RocmBackend implements CapableBackend {
       name: s.info.name,
       memoryBytes: s.info.totalMemory,
       ...(available === undefined ? {} : { availableMemoryBytes: available }),
-      features: [`hip-${s.platform}`, `arch:${s.info.arch}`],
+      features: [`hip-${s.platform}`, `arch:${s.info.arch}`, ...(this.encoding.quantizedActivations === 'q8' ? ['quantized-activations:q8'] : [])],
       performance: performanceProfile(s.info),
       platform: s.platform,
       device: s.info,
@@ -165,7 +177,7 @@ export class RocmBackend implements CapableBackend {
     const s = this.ready(op.op);
     const verdict = this.supportsOp(mapOpTensors(op, (t): TensorSpec => ({ dtype: t.dtype, shape: t.shape })));
     if (!verdict.ok) throw new BackendError('UNSUPPORTED', BACKEND_NAME, verdict.reason);
-    const call = encodeOp(op);
+    const call = encodeOp(op, this.encoding);
     const inputIds = call.inputs.map((t) => this.lookup(t.buffer, op.op, s).nativeId);
     const outputBytes = outputs.map((o) => byteLengthOf(o.dtype, numel(o.shape)));
     const requested = outputBytes.reduce((a, b) => a + b, 0);

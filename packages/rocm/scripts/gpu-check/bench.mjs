@@ -1,8 +1,8 @@
 // Benchmarks on the device (kernel time from the addon's events, median of runs):
 //   matmul f32 4096 (TFLOP/s, both tile variants), Q4_0 / Q8_0 mat-vec 4096 x 11008 (GB/s, 8 weight sets
-//   rotated so the 50 MB L2 cannot hold them), cosine 768-d x 1M resident targets (TB/s), a 1 GiB scale as the
-//   streaming ceiling, per-call overhead of a one-element kernel (wall time of await run(), us), and attention
-//   decode / topK over 1M for information.
+//   rotated so the 50 MB L2 cannot hold them; f32 variants v0-v5, then the int8-activation ones q8act_v0-v3),
+//   cosine 768-d x 1M resident targets (TB/s), a 1 GiB scale as the streaming ceiling, per-call overhead of a
+//   one-element kernel (wall time of await run(), us), and attention decode / topK over 1M for information.
 import { bytesOf, fastFill, median, randomBlocks, uniform } from './util.mjs';
 
 async function timeRuns(device, kernel, inputSets, outputBytes, params, runs, warmup = 3) {
@@ -72,6 +72,14 @@ export async function runBenchmarks(device, log, small = false, only = undefined
       const key = `quantized_matvec_${format}_4096x11008_v${variant}`;
       results[key] = { ...t, weightBytes: blocks.byteLength, gbps: bytes / (t.medianMs * 1e-3) / 1e9 };
       log(`${format} mat-vec ${k}x${n} v${variant}: ${(t.medianMs * 1e3).toFixed(1)} us, ${results[key].gbps.toFixed(0)} GB/s`);
+    }
+    // The opt-in int8-activation path (quantized_matmul_q8act.hip): its time includes the x-quantizing kernel.
+    for (const variant of [0, 1, 2, 3]) {
+      const runs = only === 'quantized' ? 4 : 40;
+      const t = await timeRuns(device, `quantized_matmul_${format}`, ws.map((w) => [xs, w]), [n * 4], { m: 1, n, k, variant, q8Activations: 1 }, runs, only === 'quantized' ? 1 : 8);
+      const key = `quantized_matvec_${format}_4096x11008_q8act_v${variant}`;
+      results[key] = { ...t, weightBytes: blocks.byteLength, gbps: bytes / (t.medianMs * 1e-3) / 1e9 };
+      log(`${format} mat-vec ${k}x${n} q8 activations v${variant}: ${(t.medianMs * 1e3).toFixed(1)} us, ${results[key].gbps.toFixed(0)} GB/s`);
     }
     for (const w of ws) device.free(w);
     device.free(xs);

@@ -49,6 +49,40 @@ function quantizedCases(quick) {
   return cases;
 }
 
+/**
+ * The opt-in int8-activation path (q8Activations: 1): against the reference over x as that path rounds it
+ * (f32 tolerance), a NaN activation (NaN outputs), and M = 9 (the f32 path, exact x).
+ */
+function quantizedQ8ActivationCases(quick) {
+  const cases = [];
+  const shapes = [[1, 1, 32], [1, 37, 96], [3, 37, 4096], [5, 16, 1056], [2, 300, 160], ...(quick ? [] : [[1, 129, 4096], [4, 64, 11008]])];
+  for (const format of ['q8_0', 'q4_0']) {
+    for (const [m, n, k] of shapes)
+      for (const variant of [0, 1, 2, 3]) {
+        const x = uniform(m * k, m + n + k + 1);
+        const w = randomBlocks(format, n * k, n * 7 + k);
+        cases.push({
+          name: `quantized_matmul_${format} q8 activations m${m} n${n} k${k} v${variant}`,
+          kernel: `quantized_matmul_${format}`,
+          inputs: [x, w.bytes],
+          params: { m, n, k, variant, q8Activations: 1 },
+          outputs: [f32Out(m * n)],
+          expect: () => [ref.matmulWeightsByRow(ref.roundActivationsQ8(x), w.values, m, k, n)],
+        });
+      }
+    const [m, n, k] = [2, 5, 64];
+    const x = uniform(m * k, 99);
+    x[70] = Number.NaN;
+    const w = randomBlocks(format, n * k, 98);
+    const rounded = ref.roundActivationsQ8(x);
+    cases.push({ name: `quantized_matmul_${format} q8 activations, a NaN in row 1`, kernel: `quantized_matmul_${format}`, inputs: [x, w.bytes], params: { m, n, k, q8Activations: 1 }, outputs: [f32Out(m * n)], expect: () => [ref.matmulWeightsByRow(rounded, w.values, m, k, n)] });
+    const x9 = uniform(9 * 96, 97);
+    const w9 = randomBlocks(format, 20 * 96, 96);
+    cases.push({ name: `quantized_matmul_${format} q8 activations m9 (f32 path)`, kernel: `quantized_matmul_${format}`, inputs: [x9, w9.bytes], params: { m: 9, n: 20, k: 96, q8Activations: 1 }, outputs: [f32Out(9 * 20)], expect: () => [ref.matmulWeightsByRow(x9, w9.values, 9, 96, 20)] });
+  }
+  return cases;
+}
+
 function dequantizeCases() {
   const cases = [];
   for (const format of ['q8_0', 'q4_0']) {
@@ -245,7 +279,7 @@ function spreadCases() {
 export function caseGroups(quick) {
   return {
     matmul: () => matmulCases(quick),
-    quantized: () => quantizedCases(quick),
+    quantized: () => [...quantizedCases(quick), ...quantizedQ8ActivationCases(quick)],
     dequantize: () => dequantizeCases(),
     elementwise: () => elementwiseCases(),
     softmax: () => softmaxCases(),

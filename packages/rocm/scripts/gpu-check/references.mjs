@@ -24,6 +24,33 @@ export function matmulWeightsByRow(x, w, m, k, n) {
   return out;
 }
 
+/**
+ * x as the q8Activations path of quantized_matmul sees it (quantized_matmul_q8act.hip): per block of 32 values,
+ * d = f32(max|x| / 127) and q = round-half-even(f32(x / d)) in [-127, 127]; returns d * q (NaN for a block with a
+ * non-finite value). Any result then differs from matmulWeightsByRow of these values by f32 rounding only.
+ */
+export function roundActivationsQ8(x) {
+  const out = new Float64Array(x.length);
+  for (let b = 0; b < x.length; b += 32) {
+    let amax = 0;
+    for (let j = b; j < b + 32; j++) amax = Number.isFinite(x[j]) ? Math.max(amax, Math.abs(x[j])) : Infinity;
+    const d = Math.fround(amax / 127);
+    for (let j = b; j < b + 32; j++) {
+      if (!Number.isFinite(amax)) out[j] = NaN;
+      else if (amax === 0) out[j] = 0;
+      else out[j] = d * Math.max(-127, Math.min(127, roundHalfEven(Math.fround(x[j] / d))));
+    }
+  }
+  return out;
+}
+
+function roundHalfEven(v) {
+  const f = Math.floor(v);
+  const diff = v - f;
+  if (diff !== 0.5) return Math.round(v);
+  return f % 2 === 0 ? f : f + 1;
+}
+
 /** Row softmax; rows entirely -inf (or masked) give zeros; causal row r sees c <= r % causalRows + cols - causalRows. */
 export function softmax(x, rows, cols, causalRows) {
   const out = new Float64Array(rows * cols);
