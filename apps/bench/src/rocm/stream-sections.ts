@@ -8,6 +8,7 @@ import { randomBlockMatrix, signedValues } from './data.ts';
 import { cosineTargetBytes, quantizedMatvecBytes, ratePerSecond, scaleBytes, type BlockFormat } from './figures.ts';
 import { bytesOfF32, runAndRead, timeBackendRuns, timingRow, uploadTensor } from './measure.ts';
 import { checkCosineSamples, checkElementwise, checkMatvecSamples, describeCheck, type SampleCheck } from './reference.ts';
+import { RocmBackend } from '@tandem/rocm';
 import type { RocmTarget } from './setup.ts';
 import type { RocmBenchSizes } from './sizes.ts';
 
@@ -53,9 +54,29 @@ export async function measureScale(target: RocmTarget, sizes: RocmBenchSizes): P
   }
 }
 
-/** Mat-vec x [1, k] . W^T for W [n, k] in `format`, weights rotated over weightSets copies. */
-export async function measureMatvec(target: RocmTarget, sizes: RocmBenchSizes, format: BlockFormat): Promise<StreamFigure> {
-  const { backend } = target;
+/**
+ * Scaled error allowed for the opt-in int8 activations: x is rounded to int8 per 32 values, so an output may be off
+ * by up to sum_b max|x_b| / 254 * sum_b |w|, about 1/127 of the magnitude (the backend's documented bound).
+ */
+const Q8_ACTIVATION_TOLERANCE = 1e-2;
+
+/**
+ * Mat-vec x [1, k] . W^T for W [n, k] in `format`, weights rotated over weightSets copies. With activations 'q8' it
+ * runs on a second backend over the same addon opened with the opt-in int8 activations.
+ */
+export async function measureMatvec(target: RocmTarget, sizes: RocmBenchSizes, format: BlockFormat, activations: 'f32' | 'q8' = 'f32'): Promise<StreamFigure> {
+  if (activations === 'f32') return matvecOn(target.backend, sizes, format, activations);
+  const backend = new RocmBackend({ addonPath: target.addonPath, quantizedActivations: 'q8' });
+  try {
+    const init = await backend.init();
+    if (!init.ok) throw new Error(`the backend with int8 activations did not start: ${init.reason}`);
+    return await matvecOn(backend, sizes, format, activations);
+  } finally {
+    await backend.dispose();
+  }
+}
+
+async function matvecOn(backend: RocmBackend, sizes: RocmBenchSizes, format: BlockFormat, activations: 'f32' | 'q8'): Promise<StreamFigure> {
   const [n, k] = [sizes.matvecRows, sizes.matvecCols];
   const xHost = signedValues(k, 41);
   const wBytes = randomBlockMatrix(format, n, k, format === 'q4_0' ? 43 : 47);
@@ -67,10 +88,12 @@ export async function measureMatvec(target: RocmTarget, sizes: RocmBenchSizes, f
     const outputs: TensorSpec[] = [{ dtype: 'f32', shape: [1, n] }];
     const first = ops[0];
     if (first === undefined) throw new Error('no weight sets');
-    const check = checkMatvecSamples(format, wBytes, xHost, await runAndRead(backend, first, outputs), n, k, sizes.checkSamples);
+    const tolerance = activations === 'q8' ? Q8_ACTIVATION_TOLERANCE : undefined;
+    const check = checkMatvecSamples(format, wBytes, xHost, await runAndRead(backend, first, outputs), n, k, sizes.checkSamples, tolerance);
     const timing = await timeBackendRuns(backend, ops, outputs, sizes.matvecReps, sizes.warmupCalls);
-    const measurement = `${format} mat-vec x[1,${k}] . W[${n},${k}] kernel (${sizes.weightSets} weight copies rotated)`;
-    return figure(format, measurement, quantizedMatvecBytes(format, n, k), 2 * n * k, timing.kernel, check);
+    const how = activations === 'q8' ? ', int8 activations (opt-in), x rounding kernel included' : '';
+    const measurement = `${format} mat-vec x[1,${k}] . W[${n},${k}] kernel (${sizes.weightSets} weight copies rotated${how})`;
+    return figure(activations === 'q8' ? `${format}+q8x` : format, measurement, quantizedMatvecBytes(format, n, k), 2 * n * k, timing.kernel, check);
   } finally {
     backend.free(x.buffer);
     for (const w of weights) backend.free(w.buffer);

@@ -21,7 +21,7 @@ import { targetVerdict, type FigureSource } from '../rocm/verdicts.ts';
 const TARGETS = { matmulTflops: 25, cublasRatio: 0.5, matvecPeakFraction: 0.6, cosineTbps: 2 } as const;
 /** The headline matmul size on a GPU. */
 const HEADLINE_N = 4096;
-const STEPS = 7;
+const STEPS = 7 + 1;
 
 async function attempt<T>(work: () => Promise<T>): Promise<Outcome<T>> {
   try {
@@ -65,13 +65,16 @@ function matmulVerdicts(section: Outcome<MatmulSection>, cublas: Outcome<CublasC
   return [...lines, ...failures];
 }
 
-function streamVerdicts(scale: Outcome<StreamFigure>, q4: Outcome<StreamFigure>, q8: Outcome<StreamFigure>, cosine: Outcome<StreamFigure>, nominal: { gbps: number | undefined; how: string }, source: FigureSource): string[] {
+function streamVerdicts(scale: Outcome<StreamFigure>, q4: Outcome<StreamFigure>, q8: Outcome<StreamFigure>, q4q8x: Outcome<StreamFigure>, cosine: Outcome<StreamFigure>, nominal: { gbps: number | undefined; how: string }, source: FigureSource): string[] {
   const peak = scale.ok ? scale.value.gbps : undefined;
   const nominalText = nominal.gbps === undefined ? `nominal unknown (${nominal.how})` : `nominal ${nominal.gbps.toFixed(0)} GB/s (${nominal.how})`;
   const lines = [scale.ok ? `streaming peak measured by the scale: ${scale.value.row['measurement']}: ${scale.value.gbps.toFixed(peak !== undefined && peak >= 10 ? 0 : 3)} GB/s at the median ${ms(scale.value.kernel.median)}${nominal.gbps === undefined ? '' : ` = ${((100 * scale.value.gbps) / nominal.gbps).toFixed(0)}% of nominal`}; ${nominalText}; check ${describeCheck(scale.value.check)}` : `streaming peak NOT MEASURED: ${scale.reason}; ${nominalText}`];
   const q4Label = `Q4_0 mat-vec 4096x11008 kernel GB/s as % of the measured peak`;
   if (!q4.ok || peak === undefined) lines.push(targetVerdict({ label: q4Label, measured: q4.ok ? 'no measured peak to compare with' : q4.reason, target: 100 * TARGETS.matvecPeakFraction, unit: '%' }, source));
   else lines.push(targetVerdict({ label: q4Label, measured: (100 * q4.value.gbps) / peak, target: 100 * TARGETS.matvecPeakFraction, unit: '%', detail: matvecDetail(q4.value, peak, nominal.gbps), ...(q4.value.check.ok ? {} : { wrongResults: describeCheck(q4.value.check) }) }, source));
+  const q4q8xLabel = `Q4_0 mat-vec 4096x11008 with the opt-in int8 activations (RocmBackend({ quantizedActivations: 'q8' })) kernel GB/s as % of the measured peak`;
+  if (!q4q8x.ok || peak === undefined) lines.push(targetVerdict({ label: q4q8xLabel, measured: q4q8x.ok ? 'no measured peak to compare with' : q4q8x.reason, target: 100 * TARGETS.matvecPeakFraction, unit: '%' }, source));
+  else lines.push(targetVerdict({ label: q4q8xLabel, measured: (100 * q4q8x.value.gbps) / peak, target: 100 * TARGETS.matvecPeakFraction, unit: '%', detail: matvecDetail(q4q8x.value, peak, nominal.gbps), ...(q4q8x.value.check.ok ? {} : { wrongResults: describeCheck(q4q8x.value.check) }) }, source));
   if (q8.ok) lines.push(`Q8_0 mat-vec 4096x11008 (comparison, no target): ${matvecDetail(q8.value, peak, nominal.gbps)}${source.kind === 'emulated' ? ' (CPU emulation, not GPU figures)' : ''}`);
   else lines.push(`Q8_0 mat-vec 4096x11008 (comparison) NOT MEASURED: ${q8.reason}`);
   const cosineLabel = 'cosine 768-d x 1,000,000 resident targets, 1 query, kernel (target bytes / time)';
@@ -122,6 +125,8 @@ export default async function rocmSuite(options: SuiteOptions): Promise<SuiteRes
     advance();
     const q8 = await attempt(() => measureMatvec(target, sizes, 'q8_0'));
     advance();
+    const q4q8x = await attempt(() => measureMatvec(target, sizes, 'q4_0', 'q8'));
+    advance();
     const cosine = await attempt(() => measureCosine(target, sizes));
     advance();
     const overhead = await attempt(() => measureOverhead(target, sizes));
@@ -129,7 +134,7 @@ export default async function rocmSuite(options: SuiteOptions): Promise<SuiteRes
     const nominal = nominalGbps(target, source);
     if (matmul.ok) rows.push(...matmul.value.rows);
     rows.push(cublas.ok ? { section: 'ceiling', measurement: 'cuBLAS SGEMM 4096 (TF32 off, torch)', tflops: cublas.value.sgemm4096Tflops, device: cublas.value.device, scaleTbps: cublas.value.scaleTbps ?? NaN, gemv1Mx768Tbps: cublas.value.gemvTbps ?? NaN } : { section: 'ceiling', measurement: 'cuBLAS SGEMM 4096', error: cublas.reason });
-    const streams = [scale, q4, q8, cosine];
+    const streams = [scale, q4, q8, q4q8x, cosine];
     for (const s of streams) if (s.ok) rows.push(s.value.row);
     rows.push({ section: 'bandwidth', measurement: 'nominal memory bandwidth', gbps: nominal.gbps ?? NaN, detail: nominal.how });
     if (overhead.ok) rows.push(...overhead.value.rows);
@@ -147,7 +152,7 @@ export default async function rocmSuite(options: SuiteOptions): Promise<SuiteRes
     return {
       suite: 'rocm',
       rows,
-      verdicts: [sourceLine, ...matmulVerdicts(matmul, cublas, source), ...streamVerdicts(scale, q4, q8, cosine, nominal, source), overheadVerdict(overhead, source)],
+      verdicts: [sourceLine, ...matmulVerdicts(matmul, cublas, source), ...streamVerdicts(scale, q4, q8, q4q8x, cosine, nominal, source), overheadVerdict(overhead, source)],
       plots: [matmulChart(matmul.ok ? matmul.value.points : [], context), bandwidthChart(figures, context)],
     };
   } finally {
