@@ -1,5 +1,11 @@
-// cosine_similarity: out[qi, t] = (q . t) / (|q| |t|) for queries [nq, dim] x targets [nt, dim] -> [nq, nt];
-// a zero vector on either side scores 0. One invocation per output.
+// cosine_similarity: out[qi, t] = (q . t) / (|q| |t|) for queries [nq, dim] x targets [nt, dim] -> [nq, nt], with
+// the op's rules for special vectors (CosineSimilarityOp in packages/core/src/ops.ts): a NaN in either vector -> NaN;
+// else a zero vector (all +-0, or subnormals this GPU flushes) -> 0; else an infinity in either -> NaN; else the
+// cosine, whatever the vectors' lengths. One invocation per output.
+// Fast path: f32 dot and sums of squares. When either sum of squares is outside [2^-80, 2^126] (zero, tiny, huge,
+// Inf or NaN: rare), slow_score classifies both rows by the bits of their largest |entry| and recomputes with each
+// row scaled by a power of two near 1 / max |entry| (exact). All tests on special values are integer tests on bit
+// patterns, so no compiler assumption about NaN can change them.
 //
 // Bindings (group 0):
 //   @binding(0) queries  storage, read        array<f32>  [nq, dim]
@@ -17,10 +23,58 @@ struct Params {
 
 override WG: u32 = 256u;
 
+/** Bits of 2^-80 and 2^126: the squared norms the fast path takes. */
+const FAST_MIN_BITS: u32 = 0x17800000u;
+const FAST_MAX_BITS: u32 = 0x7e800000u;
+/** Bits of +Inf; |x| bits above it are NaN. */
+const INF_BITS: u32 = 0x7f800000u;
+
 @group(0) @binding(0) var<storage, read> queries: array<f32>;
 @group(0) @binding(1) var<storage, read> targets: array<f32>;
 @group(0) @binding(2) var<storage, read_write> out: array<f32>;
 @group(0) @binding(3) var<uniform> params: Params;
+
+/** Whether a sum of squares lies in [2^-80, 2^126] (false for NaN and Inf). */
+fn in_fast_range(squares: f32) -> bool {
+  let bits = bitcast<u32>(squares);
+  return bits >= FAST_MIN_BITS && bits <= FAST_MAX_BITS;
+}
+
+/** A power of two that brings the largest |entry| (bits of a finite non-zero value) into [1, 4). */
+fn scale_for(max_bits: u32) -> f32 {
+  let e = clamp(i32(max_bits >> 23u) - 127, -126, 126);
+  return bitcast<f32>(u32(127 - e) << 23u);
+}
+
+/** The score of one pair by the op's rules, rows scaled near unit length. */
+fn slow_score(q_base: u32, t_base: u32) -> f32 {
+  var q_max = 0u;
+  var t_max = 0u;
+  for (var d = 0u; d < params.dim; d++) {
+    q_max = max(q_max, bitcast<u32>(queries[q_base + d]) & 0x7fffffffu);
+    t_max = max(t_max, bitcast<u32>(targets[t_base + d]) & 0x7fffffffu);
+  }
+  // A quiet NaN made from the row's bits: a NaN constant would be a shader-creation error in WGSL.
+  let nan = bitcast<f32>(max(q_max, t_max) | 0x7fc00000u);
+  if (q_max > INF_BITS || t_max > INF_BITS) { return nan; }
+  if (q_max == 0u || t_max == 0u) { return 0.0; }
+  if (q_max == INF_BITS || t_max == INF_BITS) { return nan; }
+  let qs = scale_for(q_max);
+  let ts = scale_for(t_max);
+  var dot = 0.0;
+  var qq = 0.0;
+  var tt = 0.0;
+  for (var d = 0u; d < params.dim; d++) {
+    let a = queries[q_base + d] * qs;
+    let b = targets[t_base + d] * ts;
+    dot += a * b;
+    qq += a * a;
+    tt += b * b;
+  }
+  // Subnormal rows flushed by this GPU are zero vectors here.
+  if (qq == 0.0 || tt == 0.0) { return 0.0; }
+  return dot / (sqrt(qq) * sqrt(tt));
+}
 
 @compute @workgroup_size(WG)
 fn main(
@@ -44,7 +98,9 @@ fn main(
     qq += a * a;
     tt += b * b;
   }
-  var score = 0.0;
-  if (qq > 0.0 && tt > 0.0) { score = dot / (sqrt(qq) * sqrt(tt)); }
-  out[o] = score;
+  if (in_fast_range(qq) && in_fast_range(tt)) {
+    out[o] = dot / (sqrt(qq) * sqrt(tt));
+  } else {
+    out[o] = slow_score(q_base, t_base);
+  }
 }

@@ -1,5 +1,11 @@
-// cosine_similarity: out[qi, t] = dot(queries[qi], targets[t]) / (|queries[qi]| |targets[t]|), 0 when either
-// norm is 0. queries [Q, D], targets [T, D], out [Q, T].
+// cosine_similarity: out[qi, t] = dot(queries[qi], targets[t]) / (|queries[qi]| |targets[t]|) for queries [Q, D],
+// targets [T, D], out [Q, T], with the op's rules for special vectors (CosineSimilarityOp in
+// packages/core/src/ops.ts): a NaN in either vector -> NaN; else a zero vector -> 0; else an infinity in either ->
+// NaN; else the cosine, whatever the vectors' lengths. The fast paths below use f32 dots and norms; a pair where
+// either norm is outside [2^-40, 2^63] (squared: [2^-80, 2^126]; zero, tiny, huge, Inf or NaN: rare) is
+// recomputed by cosine_slow, which classifies both rows and rescales each by a power of two near 1 / max |entry|.
+// On the warp path a staged query out of range is rescaled once in shared memory (rescale_staged), so only target
+// rows out of range take the slow path there.
 //
 // Few queries (the search case, memory-bound on the targets): up to 8 queries are staged in shared memory with
 // their norms; one warp per target streams the target row with float4 loads (coalesced), accumulating its
@@ -15,6 +21,85 @@ namespace {
 constexpr int kMaxStagedQueries = 8;
 constexpr int kWarpQueryLimit = 16;      // above this many queries, the matmul path
 constexpr size_t kStageBytes = 48 * 1024;  // shared memory for staged queries
+constexpr float kFastMinNorm = 0x1p-40f;   // norms the f32 fast path takes: [2^-40, 2^63]
+constexpr float kFastMaxNorm = 0x1p63f;
+
+/** Whether a norm is in the fast path's range (false for NaN and Inf). */
+__device__ inline bool in_fast_range(float norm) { return norm >= kFastMinNorm && norm <= kFastMaxNorm; }
+
+/** A power of two that brings `largest` (a finite non-zero |entry|) into [1, 4): exact scaling. */
+__device__ inline float scale_for(float largest) {
+  int e = static_cast<int>(__float_as_uint(largest) >> 23) - 127;
+  e = e < -126 ? -126 : (e > 126 ? 126 : e);
+  return __uint_as_float(static_cast<uint32_t>(127 - e) << 23);
+}
+
+/** Sum over the warp when kWarp (every lane gets it), else v itself. */
+template <bool kWarp>
+__device__ inline float reduce_sum(float v) { return kWarp ? warp_sum(v) : v; }
+
+/** Maximum over the warp when kWarp, else v itself. */
+template <bool kWarp>
+__device__ inline float reduce_max(float v) { return kWarp ? warp_max(v) : v; }
+
+/**
+ * The score of one pair by the op's rules (the rare slow path). kWarp: the whole warp calls it with first = lane,
+ * stride = warpSize, and every lane gets the score; else one thread with first 0, stride 1.
+ */
+template <bool kWarp>
+__device__ __attribute__((noinline)) float cosine_slow(const float* q, const float* t, int dim, int first, int stride) {
+  float qMax = 0.0f, tMax = 0.0f, nans = 0.0f;
+  for (int c = first; c < dim; c += stride) {
+    const float a = q[c], b = t[c];
+    if (a != a || b != b) nans = 1.0f;
+    qMax = fmaxf(qMax, fabsf(a));
+    tMax = fmaxf(tMax, fabsf(b));
+  }
+  nans = reduce_sum<kWarp>(nans);
+  qMax = reduce_max<kWarp>(qMax);
+  tMax = reduce_max<kWarp>(tMax);
+  if (nans > 0.0f) return __uint_as_float(0x7fc00000u);
+  if (qMax == 0.0f || tMax == 0.0f) return 0.0f;
+  if (qMax == INFINITY || tMax == INFINITY) return __uint_as_float(0x7fc00000u);
+  const float qs = scale_for(qMax), ts = scale_for(tMax);
+  float dot = 0.0f, qq = 0.0f, tt = 0.0f;
+  for (int c = first; c < dim; c += stride) {
+    const float a = q[c] * qs, b = t[c] * ts;
+    dot = fmaf(a, b, dot);
+    qq = fmaf(a, a, qq);
+    tt = fmaf(b, b, tt);
+  }
+  dot = reduce_sum<kWarp>(dot);
+  qq = reduce_sum<kWarp>(qq);
+  tt = reduce_sum<kWarp>(tt);
+  if (qq == 0.0f || tt == 0.0f) return 0.0f;  // subnormal rows a GPU flushes are zero vectors
+  return dot / (sqrtf(qq) * sqrtf(tt));
+}
+
+/**
+ * A staged query (shared memory) whose norm is out of the fast range: when it is finite and non-zero, scales it in
+ * place by scale_for(max |entry|) (exact; its cosines do not change) and returns its new norm, else `norm`. The
+ * whole warp calls it; each lane touches only its own entries.
+ */
+__device__ __attribute__((noinline)) float rescale_staged(float* query, int dim, int lane, int ws, float norm) {
+  float largest = 0.0f, nans = 0.0f;
+  for (int c = lane; c < dim; c += ws) {
+    const float v = query[c];
+    if (v != v) nans = 1.0f;
+    largest = fmaxf(largest, fabsf(v));
+  }
+  nans = warp_sum(nans);
+  largest = warp_max(largest);
+  if (nans > 0.0f || largest == 0.0f || largest == INFINITY) return norm;
+  const float scale = scale_for(largest);
+  float s = 0.0f;
+  for (int c = lane; c < dim; c += ws) {
+    const float v = query[c] * scale;
+    query[c] = v;
+    s = fmaf(v, v, s);
+  }
+  return sqrtf(warp_sum(s));
+}
 
 template <int QT, bool kVec>
 __global__ void __launch_bounds__(kBlock)
@@ -31,10 +116,13 @@ __global__ void __launch_bounds__(kBlock)
   for (int qi = warp; qi < QT; qi += warps) {
     float s = 0.0f;
     for (int c = lane; c < dim; c += ws) s = fmaf(staged[qi * dim + c], staged[qi * dim + c], s);
-    s = warp_sum(s);
-    if (lane == 0) norms[qi] = sqrtf(s);
+    float norm = sqrtf(warp_sum(s));
+    if (!in_fast_range(norm)) norm = rescale_staged(staged + qi * dim, dim, lane, ws, norm);
+    if (lane == 0) norms[qi] = norm;
   }
   __syncthreads();
+  bool queriesFast = true;
+  for (int qi = 0; qi < QT; ++qi) queriesFast = queriesFast && in_fast_range(norms[qi]);
 
   for (long long t = blockIdx.x * static_cast<long long>(warps) + warp; t < numTargets; t += static_cast<long long>(gridDim.x) * warps) {
     const float* row = targets + t * dim;
@@ -64,12 +152,16 @@ __global__ void __launch_bounds__(kBlock)
     tt = warp_sum(tt);
 #pragma unroll
     for (int qi = 0; qi < QT; ++qi) dot[qi] = warp_sum(dot[qi]);
-    if (lane == 0) {
-      const float tn = sqrtf(tt);
+    const float tn = sqrtf(tt);  // the same on every lane (butterfly sums), so the branch is warp-uniform
+    if (queriesFast && in_fast_range(tn)) {
+      if (lane == 0) {
 #pragma unroll
+        for (int qi = 0; qi < QT; ++qi) out[static_cast<long long>(q0 + qi) * numTargets + t] = dot[qi] / (norms[qi] * tn);
+      }
+    } else {
       for (int qi = 0; qi < QT; ++qi) {
-        const float denom = norms[qi] * tn;
-        out[static_cast<long long>(q0 + qi) * numTargets + t] = denom == 0.0f ? 0.0f : dot[qi] / denom;
+        const float score = cosine_slow<true>(staged + qi * dim, row, dim, lane, ws);
+        if (lane == 0) out[static_cast<long long>(q0 + qi) * numTargets + t] = score;
       }
     }
   }
@@ -88,12 +180,14 @@ __global__ void row_norms(const float* __restrict__ rows, float* __restrict__ no
   }
 }
 
-// out[qi, t] /= qn[qi] * tn[t], or 0 when that is 0.
-__global__ void divide_by_norms(float* __restrict__ out, const float* __restrict__ qn, const float* __restrict__ tn, int numQueries, int numTargets) {
+// out[qi, t] /= qn[qi] * tn[t] when both norms are in the fast range, else the slow path's score.
+__global__ void divide_by_norms(float* __restrict__ out, const float* __restrict__ qn, const float* __restrict__ tn, const float* __restrict__ queries,
+                                const float* __restrict__ targets, int numQueries, int numTargets, int dim) {
   const long long total = static_cast<long long>(numQueries) * numTargets;
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < total; i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const float denom = qn[i / numTargets] * tn[i % numTargets];
-    out[i] = denom == 0.0f ? 0.0f : out[i] / denom;
+    const long long qi = i / numTargets, ti = i % numTargets;
+    const float a = qn[qi], b = tn[ti];
+    out[i] = in_fast_range(a) && in_fast_range(b) ? out[i] / (a * b) : cosine_slow<false>(queries + qi * dim, targets + ti * dim, dim, 0, 1);
   }
 }
 
@@ -140,7 +234,7 @@ hipError_t launch_matmul_path(const LaunchContext& ctx, const float* queries, co
   if (err != hipSuccess) return err;
   err = launch_matmul_f32(ctx, queries, targets, out, numQueries, numTargets, dim, true, kMatmulDefaultVariant);
   if (err != hipSuccess) return err;
-  divide_by_norms<<<grid_for(static_cast<long long>(numQueries) * numTargets, ctx.multiProcessors), kBlock, 0, ctx.stream>>>(out, qn, tn, numQueries, numTargets);
+  divide_by_norms<<<grid_for(static_cast<long long>(numQueries) * numTargets, ctx.multiProcessors), kBlock, 0, ctx.stream>>>(out, qn, tn, queries, targets, numQueries, numTargets, dim);
   return hipGetLastError();
 }
 

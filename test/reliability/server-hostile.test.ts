@@ -163,10 +163,9 @@ describe('under attack, ordinary requests are still answered', () => {
 
 describe('finite but extreme vectors', () => {
   // Cosine similarity does not depend on the query's length, so a vector scaled by 1e30 or 1e-30 must find the same
-  // words as the vector itself, or be refused with a 4xx. KNOWN BUG (reported): the server passes the raw vector to
-  // the f32 cosine kernel, whose sum of squares overflows (3e38) or underflows (1e-30), and every score comes back 0:
-  // a 200 with 5 arbitrary words. `it.fails` keeps this visible; remove `.fails` once the server normalises first.
-  it.fails('a query vector scaled to 1e30 or 1e-30 finds the same words as unscaled, or is refused', async () => {
+  // words as the vector itself, or be refused with a 4xx. (The f32 kernels once returned 0 for every score here, as
+  // the query's sum of squares overflowed or underflowed; they now rescale such rows: see CosineSimilarityOp.)
+  it('a query vector scaled to 1e30 or 1e-30 finds the same words as unscaled, or is refused', async () => {
     const direction = Array.from({ length: 100 }, (_, i) => Math.sin(i + 1));
     const plain = await post('/api/nearest', JSON.stringify({ vector: direction, k: 5 }));
     expect(plain.status).toBe(200);

@@ -112,7 +112,16 @@ export interface AttentionOp<T> {
   readonly scale: number | undefined;
 }
 
-/** Cosine similarity of each query against each target: [Q, D] x [T, D] -> [Q, T]; a zero vector scores 0. */
+/**
+ * Cosine similarity of each query against each target: [Q, D] x [T, D] -> [Q, T]. Every backend follows these rules
+ * (the reference in float64 defines them; test/conformance/cases/search.ts checks them):
+ * 1. a NaN anywhere in the query or the target -> NaN;
+ * 2. else a zero vector (every entry +-0) on either side -> 0;
+ * 3. else an infinity in either vector -> NaN (such a vector has no direction);
+ * 4. else q . t / (|q| |t|), independent of the vectors' lengths: entries from 1e-30 to 3e38 score as unit vectors
+ *    do (f32 kernels recompute a row whose f32 sum of squares under- or overflows, scaled by a power of two).
+ * GPUs may flush subnormal entries to zero, so a row of only subnormals may count as a zero vector there.
+ */
 export interface CosineSimilarityOp<T> {
   readonly op: 'cosineSimilarity';
   /** Queries [Q, D] (or one query [D]). */

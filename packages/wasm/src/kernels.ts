@@ -36,7 +36,7 @@ export interface KernelExports {
     queries: number, targets: number, out: number, nq: number, nt: number, dim: number, tBegin: number, tEnd: number, scratch: number,
     targetNorms: number, normsReady: number,
   ): void;
-  cosine_similarity_scratch_bytes(nq: number): number;
+  cosine_similarity_scratch_bytes(nq: number, dim: number): number;
   top_k_f32(x: number, values: number, indices: number, rows: number, n: number, k: number): void;
   spread_activation_f32(
     rowPtr: number, colIdx: number, weights: number, initial: number, out: number, scratch: number,
@@ -91,7 +91,7 @@ const ARITY: { readonly [K in KernelName]: number } = {
   attention_f32: 14,
   attention_scratch_bytes: 1,
   cosine_similarity_f32: 11,
-  cosine_similarity_scratch_bytes: 1,
+  cosine_similarity_scratch_bytes: 2,
   top_k_f32: 6,
   spread_activation_f32: 11,
   spread_activation_scratch_bytes: 1,

@@ -160,7 +160,7 @@ export async function runOp(op: Op<BoundTensor>, outs: readonly number[], ctx: R
       const threads = threadsFor(ctx.threads, 2 * nq * nt * d, nt, 256);
       return ctx.parallel(splitRange(nt, threads, 16).map(([t0, t1]) => ({
         name: 'cosine_similarity_f32',
-        args: [queries, targets, out, nq, nt, d, t0, t1, ctx.scratch(k.cosine_similarity_scratch_bytes(nq), 'query norms'), norms.pointer, norms.ready ? 1 : 0],
+        args: [queries, targets, out, nq, nt, d, t0, t1, ctx.scratch(k.cosine_similarity_scratch_bytes(nq, d), 'query norms and rescaled queries'), norms.pointer, norms.ready ? 1 : 0],
       })));
     }
     case 'topK': {

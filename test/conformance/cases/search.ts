@@ -42,6 +42,66 @@ const cosineZeroVectors: ConformanceCase = {
   tolerance: cosineTolerance(16),
 };
 
+// The rules every backend follows for special vectors (CosineSimilarityOp in packages/core/src/ops.ts):
+//   1. a NaN anywhere in the query or the target -> NaN;
+//   2. else a zero vector (every entry +-0) on either side -> 0;
+//   3. else an infinity in either vector -> NaN;
+//   4. else the cosine, independent of the vectors' lengths (1e-30 to 3e38 entries score as unit vectors do).
+// The cases below use no subnormal entries (a GPU may flush them), and every row kind against every other.
+
+/** A row kind for the special-value cases: normal values scaled by a factor, or a zero / NaN / infinity row. */
+type CosineRow = number | 'zero' | 'nan' | 'inf' | 'both-inf';
+
+/** `kinds.length` rows of d values: a number scales normal(0, 1) values; special rows keep normal values elsewhere. */
+function cosineRows(rng: Rng, kinds: readonly CosineRow[], d: number): Float32Array {
+  const values = normalValues(rng, kinds.length * d);
+  kinds.forEach((kind, r) => {
+    const row = values.subarray(r * d, (r + 1) * d);
+    if (typeof kind === 'number') row.forEach((v, c) => (row[c] = v * kind));
+    else if (kind === 'zero') row.forEach((_, c) => (row[c] = c % 2 === 0 ? 0 : -0));
+    else if (kind === 'nan') row[d >> 1] = Number.NaN;
+    else if (kind === 'inf') row[d - 1] = Infinity;
+    else {
+      row[0] = -Infinity;
+      row[d - 1] = Infinity;
+    }
+  });
+  return values;
+}
+
+/** Rules 1-3: NaN, zero and infinite rows on both sides, against each other and against ordinary rows. */
+function cosineSpecialsCase(queries: number, d: number): ConformanceCase {
+  const kinds: CosineRow[] = [1, 'nan', 'zero', 'inf', 'both-inf', 1e-30, 3e37];
+  const queryKinds = Array.from({ length: queries }, (_, i) => kinds[i % kinds.length] ?? 1);
+  return {
+    name: `cosineSimilarity f32 NaN, zero and infinite rows [${queries},${d}] x [${kinds.length},${d}]`,
+    build: (rng) => ({
+      op: 'cosineSimilarity',
+      queries: hostF32([queries, d], cosineRows(rng, queryKinds, d)),
+      targets: hostF32([kinds.length, d], cosineRows(rng, kinds, d)),
+    }),
+    tolerance: cosineTolerance(d),
+  };
+}
+
+/** Rule 4: rows whose f32 sums of squares underflow (1e-30) or overflow (3e37 x normal values) score as unit rows. */
+function cosineScaledCase(qShape: readonly number[], targets: number): ConformanceCase {
+  const d = qShape[qShape.length - 1] ?? 1;
+  const queries = qShape.length === 1 ? 1 : (qShape[0] ?? 1);
+  const factors = [1e-30, 3e37, 1, 1e-19, 1e19, 1e-25, 1e25];
+  const targetKinds = Array.from({ length: targets }, (_, i) => factors[i % factors.length] ?? 1);
+  const queryKinds = Array.from({ length: queries }, (_, i) => factors[(i * 3) % factors.length] ?? 1);
+  return {
+    name: `cosineSimilarity f32 rows scaled 1e-30 .. 3e37 ${shapeName([...qShape])} x [${targets},${d}]`,
+    build: (rng) => ({
+      op: 'cosineSimilarity',
+      queries: hostF32([...qShape], cosineRows(rng, queryKinds, d)),
+      targets: hostF32([targets, d], cosineRows(rng, targetKinds, d)),
+    }),
+    tolerance: cosineTolerance(d),
+  };
+}
+
 /** [shape, k] */
 const TOP_K_SHAPES: ReadonlyArray<readonly [number[], number]> = [
   [[1], 1],
@@ -129,6 +189,12 @@ function spreadCase([nodes, maxDegree, decay, threshold, iterations]: readonly [
 export const SEARCH_CASES: readonly ConformanceCase[] = [
   ...COSINE_SHAPES.map(cosineCase),
   cosineZeroVectors,
+  cosineSpecialsCase(3, 16),
+  cosineSpecialsCase(20, 33), // more than 16 queries: the HIP matmul path
+  cosineSpecialsCase(7, 768),
+  cosineScaledCase([64], 21),
+  cosineScaledCase([5, 768], 30),
+  cosineScaledCase([24, 36], 14),
   ...TOP_K_SHAPES.map(topKCase),
   topKTies,
   topKSpecials,

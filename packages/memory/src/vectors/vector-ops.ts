@@ -15,6 +15,9 @@
 //  - topK: the k best of each row.
 // Both score kernels compute the same cosine up to f32 rounding (about 1e-6). Large batches are split so one
 // scores matrix stays under maxScoresBytes.
+// Edges (CosineSimilarityOp's rules): a NaN, infinite or zero vector is refused with InvalidArgumentError, stored or
+// queried, so no score is NaN. Norms are taken in float64 and every query is normalised too, whichever kernel
+// scores it, so vectors from 1e-45 (subnormal, which a GPU would flush to zero) to 3e38 score as unit ones.
 import { BackendError, DisposedError, InvalidArgumentError, type Engine, type Strategy, type Tensor } from '@tandem/core';
 import { normalisedRows } from './normalise.ts';
 import { disposeAll, readF32, readI32 } from './read-tensor.ts';
@@ -145,8 +148,7 @@ export class VectorOps {
   private async searchSlice(queries: Float32Array, rows: number, k: number, strategy: Strategy | undefined): Promise<SearchHit[][]> {
     const useMatmul = rows >= this.matmulMinQueries;
     const transposed = useMatmul ? await this.transposedTargets() : undefined;
-    const queryData = useMatmul ? normalisedRows('searchMany.queries', queries, rows, this.dim) : queries;
-    const queryTensor = this.engine.tensor(queryData, [rows, this.dim]);
+    const queryTensor = this.engine.tensor(normalisedRows('searchMany.queries', queries, rows, this.dim), [rows, this.dim]);
     const made: Array<Tensor | undefined> = [queryTensor];
     try {
       const [scores] = transposed === undefined

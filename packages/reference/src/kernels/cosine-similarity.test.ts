@@ -18,6 +18,19 @@ describe('cosineSimilarity', () => {
     closeTo(cosineSimilarity(f32(0, 0, 0, 5), targets, 2, 5, 2), [0, 0, 0, 0, 0, 0, 1, 0, Math.SQRT1_2, 0]);
   });
 
+  it('follows the special-value rules: NaN wins, then a zero vector scores 0, then an infinity gives NaN', () => {
+    const rows = f32(Number.NaN, 1, 0, -0, Infinity, 1, 1, 1);
+    const got = Array.from(cosineSimilarity(rows, rows, 4, 4, 2));
+    const nan = Number.NaN;
+    expect(got).toEqual([nan, nan, nan, nan, nan, 0, 0, 0, nan, 0, nan, nan, nan, 0, nan, expect.closeTo(1, 6)]);
+  });
+
+  it('does not depend on the vectors\' lengths: 1e-30, 1e-45 and 3e38 entries score as unit ones', () => {
+    for (const factor of [1e-30, 1e-45, 3e38]) {
+      closeTo(cosineSimilarity(f32(factor, factor), f32(1, 1, 1, -1), 1, 2, 2), [1, 0]);
+    }
+  });
+
   it('handles zero targets and zero queries', () => {
     expect(cosineSimilarity(f32(1, 2), f32(), 1, 0, 2).length).toBe(0);
     expect(cosineSimilarity(f32(), targets, 0, 5, 2).length).toBe(0);
