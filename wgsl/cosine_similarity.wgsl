@@ -1,7 +1,11 @@
 // cosine_similarity: out[qi, t] = (q . t) / (|q| |t|) for queries [nq, dim] x targets [nt, dim] -> [nq, nt], with
 // the op's rules for special vectors (CosineSimilarityOp in packages/core/src/ops.ts): a NaN in either vector -> NaN;
 // else a zero vector (all +-0, or subnormals this GPU flushes) -> 0; else an infinity in either -> NaN; else the
-// cosine, whatever the vectors' lengths. One invocation per output.
+// cosine, whatever the vectors' lengths.
+// LANES consecutive invocations share one output: lane l reads entries l, l + LANES, ... of both rows, so each
+// step of a subgroup reads LANES consecutive floats of a row (coalesced: one invocation per output read rows
+// dim * 4 bytes apart and reached a small fraction of the memory bandwidth), then the lanes' partial sums are
+// added in a tree in workgroup memory and lane 0 writes the score.
 // Fast path: f32 dot and sums of squares. When either sum of squares is outside [2^-80, 2^126] (zero, tiny, huge,
 // Inf or NaN: rare), slow_score classifies both rows by the bits of their largest |entry| and recomputes with each
 // row scaled by a power of two near 1 / max |entry| (exact). All tests on special values are integer tests on bit
@@ -12,8 +16,8 @@
 //   @binding(1) targets  storage, read        array<f32>  [nt, dim]
 //   @binding(2) out      storage, read_write  array<f32>  [nq, nt]
 //   @binding(3) params   uniform              Params      nq, nt, dim
-// Overrides: WG (invocations per workgroup).
-// Dispatch: ceil(nq * nt / WG) workgroups over x and y (linear id = x + y * num_workgroups.x).
+// Overrides: WG (invocations per workgroup, <= MAX_WG), LANES (invocations per output: a power of two dividing WG).
+// Dispatch: ceil(nq * nt / (WG / LANES)) workgroups over x and y (linear id = x + y * num_workgroups.x).
 
 struct Params {
   nq: u32,
@@ -22,6 +26,10 @@ struct Params {
 }
 
 override WG: u32 = 256u;
+override LANES: u32 = 32u;
+
+/** Size of the workgroup's reduction array: the largest WG. */
+const MAX_WG: u32 = 256u;
 
 /** Bits of 2^-80 and 2^126: the squared norms the fast path takes. */
 const FAST_MIN_BITS: u32 = 0x17800000u;
@@ -76,30 +84,40 @@ fn slow_score(q_base: u32, t_base: u32) -> f32 {
   return dot / (sqrt(qq) * sqrt(tt));
 }
 
+/** Each lane's partial (dot, q.q, t.t), added in a tree per output. */
+var<workgroup> partial: array<vec3f, MAX_WG>;
+
 @compute @workgroup_size(WG)
 fn main(
   @builtin(workgroup_id) wid: vec3u,
   @builtin(num_workgroups) nwg: vec3u,
   @builtin(local_invocation_index) lid: u32,
 ) {
-  let o = (wid.x + wid.y * nwg.x) * WG + lid;
-  if (o >= params.nq * params.nt) { return; }
-  let qi = o / params.nt;
-  let ti = o % params.nt;
-  let q_base = qi * params.dim;
-  let t_base = ti * params.dim;
-  var dot = 0.0;
-  var qq = 0.0;
-  var tt = 0.0;
-  for (var d = 0u; d < params.dim; d++) {
-    let a = queries[q_base + d];
-    let b = targets[t_base + d];
-    dot += a * b;
-    qq += a * a;
-    tt += b * b;
+  let o = (wid.x + wid.y * nwg.x) * (WG / LANES) + lid / LANES;
+  let lane = lid % LANES;
+  // No early return: every invocation must reach the barriers below.
+  let valid = o < params.nq * params.nt;
+  var q_base = 0u;
+  var t_base = 0u;
+  var sums = vec3f(0.0);
+  if (valid) {
+    q_base = (o / params.nt) * params.dim;
+    t_base = (o % params.nt) * params.dim;
+    for (var d = lane; d < params.dim; d += LANES) {
+      let a = queries[q_base + d];
+      let b = targets[t_base + d];
+      sums += vec3f(a * b, a * a, b * b);
+    }
   }
-  if (in_fast_range(qq) && in_fast_range(tt)) {
-    out[o] = dot / (sqrt(qq) * sqrt(tt));
+  partial[lid] = sums;
+  for (var half = LANES / 2u; half > 0u; half /= 2u) {
+    workgroupBarrier();
+    if (lane < half) { partial[lid] += partial[lid + half]; }
+  }
+  if (!valid || lane != 0u) { return; }
+  let total = partial[lid];
+  if (in_fast_range(total.y) && in_fast_range(total.z)) {
+    out[o] = total.x / (sqrt(total.y) * sqrt(total.z));
   } else {
     out[o] = slow_score(q_base, t_base);
   }

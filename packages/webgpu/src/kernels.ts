@@ -139,7 +139,7 @@ export const ATTENTION = defineKernel({
   overrides: ['WG', 'MAX_D'],
 });
 
-/** wgsl/cosine_similarity.wgsl: queries x targets cosine scores. */
+/** wgsl/cosine_similarity.wgsl: queries x targets cosine scores, LANES invocations per score. */
 export const COSINE_SIMILARITY = defineKernel({
   shader: 'cosine_similarity',
   entryPoint: 'main',
@@ -153,7 +153,7 @@ export const COSINE_SIMILARITY = defineKernel({
     { name: 'nt', type: 'u32' },
     { name: 'dim', type: 'u32' },
   ],
-  overrides: ['WG'],
+  overrides: ['WG', 'LANES'],
 });
 
 /** wgsl/top_k.wgsl: k largest values per row with indices. */
