@@ -2,10 +2,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { LineChart } from './plots/plot.ts';
+import type { Chart } from './plots/plot.ts';
 import { renderSvg } from './plots/svg.ts';
 
-export type { LineChart, PlotCeiling, PlotMarker, PlotPoint, PlotSeries } from './plots/plot.ts';
+export type { BarChart, BarSeries, Chart, LineChart, PlotCeiling, PlotMarker, PlotPoint, PlotSeries } from './plots/plot.ts';
 
 /** One row of results: a name and its measured fields. */
 export type Row = Readonly<Record<string, string | number | boolean>>;
@@ -25,7 +25,7 @@ export interface SuiteResult {
   /** Lines to print after the table (targets met or not, notes). */
   readonly verdicts: readonly string[];
   /** Charts, each drawn to <suite>-<id>.svg next to the JSON (and kept in the JSON). */
-  readonly plots?: readonly LineChart[];
+  readonly plots?: readonly Chart[];
 }
 
 /** Where results go (bench-results/ at the repository root, or $TANDEM_BENCH_OUT). */

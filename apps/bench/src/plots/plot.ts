@@ -1,5 +1,6 @@
 // What a suite says about a chart: line series of x/y points on linear or log axes, horizontal ceilings (roofline
-// peaks) and vertical markers (crossovers). Plain data, so it also goes into the suite's JSON.
+// peaks) and vertical markers (crossovers); or grouped bars (one value per group and series). Plain data, so it
+// also goes into the suite's JSON.
 
 /** One point of a series. */
 export interface PlotPoint {
@@ -17,6 +18,8 @@ export interface PlotSeries {
   readonly points: readonly PlotPoint[];
   /** Drawn dashed (e.g. a second thread count of the same engine). */
   readonly dashed?: boolean;
+  /** Draw a dot at each point (default true; false for dense series). */
+  readonly dots?: boolean;
 }
 
 /** A horizontal line across the chart: a measured peak, a target. */
@@ -35,8 +38,18 @@ export interface PlotMarker {
   readonly x: number;
 }
 
+/** A labelled tick on the x axis (e.g. a case's own size text at its position). */
+export interface PlotTick {
+  /** Position on the x axis. */
+  readonly x: number;
+  /** Text under the tick. */
+  readonly label: string;
+}
+
 /** A line chart. */
 export interface LineChart {
+  /** Chart type (absent means a line chart, as older JSON has it). */
+  readonly kind?: 'line';
   /** Short id: the SVG file is <suite>-<id>.svg. Letters, digits and '-' only. */
   readonly id: string;
   /** Title above the chart. */
@@ -55,7 +68,46 @@ export interface LineChart {
   readonly ceilings?: readonly PlotCeiling[];
   /** Vertical markers (crossovers). */
   readonly markers?: readonly PlotMarker[];
+  /** x ticks with their own labels, instead of computed ones. */
+  readonly xTicks?: readonly PlotTick[];
+  /** Fixed y range [min, max] instead of one fitted to the data. */
+  readonly yRange?: readonly [number, number];
+  /** Fixed x range [min, max] instead of one fitted to the data. */
+  readonly xRange?: readonly [number, number];
 }
+
+/** One series of a bar chart: a value per group, null where not measured. */
+export interface BarSeries {
+  /** Legend text. */
+  readonly label: string;
+  /** One value per group, in the chart's group order; null (or NaN) draws a 'not run' note instead of a bar. */
+  readonly values: readonly (number | null)[];
+}
+
+/** A grouped bar chart: per group (a phase, a backend), one bar per series. */
+export interface BarChart {
+  /** Chart type. */
+  readonly kind: 'bar';
+  /** Short id: the SVG file is <suite>-<id>.svg. Letters, digits and '-' only. */
+  readonly id: string;
+  /** Title above the chart. */
+  readonly title: string;
+  /** y axis label (with unit). */
+  readonly yLabel: string;
+  /** Log scale on y. */
+  readonly yLog?: boolean;
+  /** Group names along the x axis. */
+  readonly groups: readonly string[];
+  /** The bars: one series per colour. */
+  readonly series: readonly BarSeries[];
+  /** Horizontal lines across the chart (targets, parity). */
+  readonly ceilings?: readonly PlotCeiling[];
+  /** Bars below this value are drawn in a warning colour (a target missed). */
+  readonly flagBelow?: number;
+}
+
+/** Any chart a suite can draw. */
+export type Chart = LineChart | BarChart;
 
 /**
  * Where series `a` and `b` first change order (compared at the x values both have), with x interpolated between

@@ -70,3 +70,23 @@ describe('crossoverX', () => {
     expect(crossoverX([{ x: 1, y: 1 }, { x: 2, y: 2 }], [{ x: 1, y: 3 }, { x: 2, y: 4 }])).toBeUndefined();
   });
 });
+
+describe('line chart options', () => {
+  it('puts labelled ticks where asked, honours fixed ranges and leaves dots out of dense series', () => {
+    const svg = renderSvg({
+      id: 'o',
+      title: 't',
+      xLabel: 'x',
+      yLabel: 'y',
+      xTicks: [{ x: 2, label: 'two' }, { x: 50, label: 'outside' }],
+      xRange: [0, 10],
+      yRange: [0, 100],
+      series: [{ label: 's', points: [{ x: 1, y: 10 }, { x: 2, y: 20 }], dots: false }],
+    });
+    expect(svg).toContain('>two<');
+    expect(svg).not.toContain('>outside<');
+    expect(svg).not.toContain('<circle');
+    const xs = (/points="([^"]*)"/.exec(svg)?.[1] ?? '').split(' ').map((p) => Number(p.split(',')[0]));
+    expect((xs[1] ?? 0) - (xs[0] ?? 0)).toBeCloseTo((900 - 72 - 260) / 10, 0);
+  });
+});

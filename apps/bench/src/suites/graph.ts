@@ -8,6 +8,7 @@ import { LLAMA_7B_DECODER, TINY_DECODER, type DecoderConfig, type GraphStrategy 
 import type { Row, SuiteOptions, SuiteResult } from '../report.ts';
 import { bytesPerTokenOf, medianOf, minOf, placementOf, planningOf, runSize, sizeRows, type SizeCase, type SizeResult } from '../graph/cases.ts';
 import { mixedRun, referenceCheck } from '../graph/checks.ts';
+import { graphPlots } from '../graph/plots.ts';
 import { phaseName, type Phase } from '../graph/measure.ts';
 import { graphBench } from '../graph/setup.ts';
 
@@ -99,5 +100,5 @@ export default async function graphSuite(options: SuiteOptions): Promise<SuiteRe
   } finally {
     await bench.engine.dispose();
   }
-  return { suite: 'graph', rows, verdicts };
+  return { suite: 'graph', rows, verdicts, plots: graphPlots(rows) };
 }

@@ -6,6 +6,7 @@
 // runs it on the first N words only (a quick check of the suite itself).
 import { loadWinkEmbeddings, loadWordNet } from '@tandem/datasets';
 import { createEngine } from 'tandem';
+import { memoryPlots } from '../memory/plots.ts';
 import { firstReaching, sweep, type SweepPoint } from '../memory/sweep.ts';
 import { bruteForceLatency } from '../memory/brute-force.ts';
 import { hnswlibIndex, loadHnswlib } from '../memory/hnswlib.ts';
@@ -136,5 +137,5 @@ export default async function memorySuite(options: SuiteOptions): Promise<SuiteR
   verdicts.push(`spreading activation over WordNet (${wordnet.synsetIds.length} synsets, ${wordnet.colIdx.length} edges), per hop: ${[...spread.perHop].map(([b, ms]) => `${b} ${ms.toFixed(3)} ms`).join(', ')}`);
   verdicts.push('HNSW indexes cached in .cache/bench/ (delete it to rebuild); wink vectors cached in .cache/datasets/');
   await engine.dispose();
-  return { suite: 'memory', rows, verdicts };
+  return { suite: 'memory', rows, verdicts, plots: memoryPlots(rows, RECALL_TARGET) };
 }

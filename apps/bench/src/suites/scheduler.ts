@@ -4,6 +4,7 @@
 import { CostModel, DEFAULT_DECISION_CACHE_CONFIG, Engine, monotonicClock, Scheduler, Tracker, type CapableBackend, type Candidate, type Op, type OpWork, type Tensor, type TensorSpec } from '@tandem/core';
 import { ManualClock, SimulatedBackend } from '@tandem/testing';
 import { createEngine } from 'tandem';
+import { accuracyChart, type AccuracyPhase } from '../plots/scheduler-accuracy.ts';
 import { progress, type Row, type SuiteResult } from '../report.ts';
 import { stats } from '../stats.ts';
 
@@ -126,7 +127,9 @@ interface Phase {
   readonly gpuLaunchMs: number;
 }
 
-async function costModelAccuracy(rows: Row[], verdicts: string[]): Promise<void> {
+/** Measures the cost model's picks; returns each phase's per-call correctness (for the chart). */
+async function costModelAccuracy(rows: Row[], verdicts: string[]): Promise<AccuracyPhase[]> {
+  const picked: AccuracyPhase[] = [];
   const clock = new ManualClock();
   let launch = 0.1;
   const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', priority: 10, clock, latencyMs: (_o: Op<TensorSpec>, w) => cpuLatency(w) });
@@ -172,6 +175,7 @@ async function costModelAccuracy(rows: Row[], verdicts: string[]): Promise<void>
       lostMs += times[chosen] - best;
       progress('cost model', ++done, total);
     }
+    picked.push({ name: phase.name, correct });
     const accuracy = correct.filter(Boolean).length / correct.length;
     // Recovery: first call after which every 100-call window is >= 98% correct.
     let recoveredAt = -1;
@@ -197,6 +201,7 @@ async function costModelAccuracy(rows: Row[], verdicts: string[]): Promise<void>
     }
   }
   await engine.dispose();
+  return picked;
 }
 
 /** Runs the scheduler suite. */
@@ -207,6 +212,6 @@ export default async function schedulerSuite(): Promise<SuiteResult> {
   rows.push({ measurement: 'scheduler.plan() alone (2 candidates)', decisionMedianUs: plan.median, decisionP99Us: plan.p99 });
   verdicts.push(`scheduler.plan() alone: median ${plan.median.toFixed(2)} us, p99 ${plan.p99.toFixed(2)} us`);
   await decisionOverhead(rows, verdicts);
-  await costModelAccuracy(rows, verdicts);
-  return { suite: 'scheduler', rows, verdicts };
+  const picked = await costModelAccuracy(rows, verdicts);
+  return { suite: 'scheduler', rows, verdicts, plots: [accuracyChart(picked)] };
 }

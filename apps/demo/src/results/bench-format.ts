@@ -15,6 +15,16 @@ export interface BenchSuite {
   readonly rows: readonly BenchRow[];
   /** Targets met or missed, notes. */
   readonly verdicts: readonly string[];
+  /** The suite's charts (id and title; each drawn to <suite>-<id>.svg); empty when the file has none. */
+  readonly plots: readonly BenchPlot[];
+}
+
+/** A chart named in a results file. */
+export interface BenchPlot {
+  /** Chart id: the SVG file is <suite>-<id>.svg. */
+  readonly id: string;
+  /** Chart title. */
+  readonly title: string;
 }
 
 /** bench/index.json: the suites copied into the build and the plots next to them. */
@@ -60,7 +70,28 @@ export function parseBenchSuite(value: unknown): { ok: true; suite: BenchSuite }
   const machineRecord = scalarRecord(Reflect.get(value, 'machine')) ?? {};
   const machine: Record<string, string | number> = {};
   for (const [key, v] of Object.entries(machineRecord)) machine[key] = typeof v === 'boolean' ? String(v) : v;
-  return { ok: true, suite: { suite, date, machine, rows: parsedRows, verdicts } };
+  return { ok: true, suite: { suite, date, machine, rows: parsedRows, verdicts, plots: plotsOf(Reflect.get(value, 'plots')) } };
+}
+
+/** The id and title of each chart in a results file's `plots` (entries without a string id are left out). */
+function plotsOf(value: unknown): BenchPlot[] {
+  if (!Array.isArray(value)) return [];
+  const plots: BenchPlot[] = [];
+  for (const entry of value) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const id: unknown = Reflect.get(entry, 'id');
+    const title: unknown = Reflect.get(entry, 'title');
+    if (typeof id === 'string' && id !== '') plots.push({ id, title: typeof title === 'string' ? title : id });
+  }
+  return plots;
+}
+
+/** The SVG files of a suite: those its `plots` name, else (older files) every `<suite>-*.svg`; missing ones apart. */
+export function suitePlotFiles(suite: BenchSuite, available: readonly string[]): { shown: { file: string; title: string }[]; missing: string[] } {
+  if (suite.plots.length === 0) return { shown: available.filter((f) => f.startsWith(`${suite.suite}-`) && f.endsWith('.svg')).map((file) => ({ file, title: file })), missing: [] };
+  const named = suite.plots.map((p) => ({ file: `${suite.suite}-${p.id}.svg`, title: p.title }));
+  const have = new Set(available);
+  return { shown: named.filter((p) => have.has(p.file)), missing: named.filter((p) => !have.has(p.file)).map((p) => p.file) };
 }
 
 /** Checks bench/index.json; throws an Error naming what is wrong. */

@@ -16,6 +16,7 @@ async function show(): Promise<void> {
     return;
   }
   const problems: string[] = [];
+  const shown = new Set<string>();
   for (const entry of index.suites) {
     const parsed = parseBenchSuite(await fetchJson(`bench/${entry.file}`));
     if (!parsed.ok) {
@@ -23,9 +24,9 @@ async function show(): Promise<void> {
       continue;
     }
     main.append(renderSuite(parsed.suite, index.plots, (file) => dataUrl(`bench/${file}`).href));
+    for (const file of index.plots) if (file.startsWith(`${parsed.suite.suite}-`)) shown.add(file);
     toc.append(el('li', {}, [el('a', { href: `#suite-${parsed.suite.suite}`, text: parsed.suite.suite }), ` (${new Date(parsed.suite.date).toLocaleString('en')})`]));
   }
-  const shown = new Set(index.suites.flatMap((entry) => index.plots.filter((p) => p.startsWith(entry.suite))));
   const otherPlots = index.plots.filter((p) => !shown.has(p));
   if (otherPlots.length > 0) {
     main.append(el('section', { id: 'other-plots' }, [el('h2', { text: 'Other plots' }), ...otherPlots.map((file) => el('img', { src: dataUrl(`bench/${file}`).href, alt: file, class: 'plot' }))]));

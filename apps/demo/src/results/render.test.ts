@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBenchIndex, parseBenchSuite } from './bench-format.ts';
+import { parseBenchIndex, parseBenchSuite, suitePlotFiles, type BenchSuite } from './bench-format.ts';
 import { formatCell, groupBySection } from './render.ts';
 
 describe('bench results', () => {
@@ -20,5 +20,14 @@ describe('bench results', () => {
     expect([...groups.keys()]).toEqual(['b', '']);
     expect(groups.get('b')?.length).toBe(2);
     expect([formatCell(1234), formatCell(3.14159), formatCell(0.000123456), formatCell(250.04), formatCell(true), formatCell(undefined)]).toEqual(['1,234', '3.142', '0.000123', '250.0', 'yes', '']);
+  });
+
+  it('reads the plots a suite names and finds their SVGs, or every <suite>-*.svg for files without plots', () => {
+    const parsed = parseBenchSuite({ suite: 'web', date: 'd', rows: [], verdicts: [], plots: [{ id: 'a', title: 'A', series: [] }, { title: 'no id' }, 'junk', { id: 'b' }] });
+    expect(parsed.ok && parsed.suite.plots).toEqual([{ id: 'a', title: 'A' }, { id: 'b', title: 'b' }]);
+    const named: BenchSuite = { suite: 'web', date: 'd', machine: {}, rows: [], verdicts: [], plots: [{ id: 'a', title: 'A' }, { id: 'b', title: 'B' }] };
+    const files = ['web-a.svg', 'web-old.svg', 'webgpu-x.svg'];
+    expect(suitePlotFiles(named, files)).toEqual({ shown: [{ file: 'web-a.svg', title: 'A' }], missing: ['web-b.svg'] });
+    expect(suitePlotFiles({ ...named, plots: [] }, files).shown.map((p) => p.file)).toEqual(['web-a.svg', 'web-old.svg']);
   });
 });

@@ -1,7 +1,7 @@
-// Renders one bench suite: when and where it ran, its verdicts, and its rows as tables (one per `section` when
-// the rows have one), numbers rounded for reading.
+// Renders one bench suite: when and where it ran, its verdicts, its plots (the SVGs its JSON names, each linked to
+// full size), and its rows as tables (one per `section` when the rows have one), numbers rounded for reading.
 import { el } from '../dom.ts';
-import type { BenchRow, BenchSuite } from './bench-format.ts';
+import { suitePlotFiles, type BenchRow, type BenchSuite } from './bench-format.ts';
 
 /** A cell's text: numbers with 3-4 significant digits, booleans as yes/no. */
 export function formatCell(value: string | number | boolean | undefined): string {
@@ -44,7 +44,11 @@ export function renderSuite(suite: BenchSuite, plots: readonly string[], plotUrl
     el('p', { class: 'help', text: `${new Date(suite.date).toLocaleString('en')} · ${machine}` }),
   ]);
   if (suite.verdicts.length > 0) section.append(el('ul', { class: 'verdicts' }, suite.verdicts.map((v) => el('li', { text: v }))));
-  for (const file of plots.filter((p) => p.startsWith(`${suite.suite}`))) section.append(el('img', { src: plotUrl(file), alt: file, class: 'plot' }));
+  const { shown, missing } = suitePlotFiles(suite, plots);
+  if (shown.length > 0) {
+    section.append(el('div', { class: 'plots' }, shown.map((p) => el('figure', {}, [el('a', { href: plotUrl(p.file), target: '_blank' }, [el('img', { src: plotUrl(p.file), alt: p.title, class: 'plot' })]), el('figcaption', { text: p.title })]))));
+  }
+  if (missing.length > 0) section.append(el('p', { class: 'help', text: `Plots named in ${suite.suite}.json without their SVG in the build: ${missing.join(', ')}` }));
   for (const [name, rows] of groupBySection(suite.rows)) {
     if (name !== '') section.append(el('h3', { text: name }));
     section.append(el('div', { class: 'table-wrap' }, [table(rows)]));
