@@ -46,3 +46,29 @@ export function engineCall(engine: Engine, op: SingleOutputOp, only: string): En
     return { wallMs, kernelMs: event.kernelMs ?? wallMs, values };
   };
 }
+
+/**
+ * A timed call of `op` on backend `only` that does not read the result back: the wall time of engine.run alone,
+ * which resolves once the backend has finished the kernel (its kernel time comes from the finished GPU work).
+ * The output stays on the device and is disposed. Throws like engineCall if the op ran elsewhere.
+ */
+export function runOnlyCall(engine: Engine, op: SingleOutputOp, only: string): () => Promise<number> {
+  return async () => {
+    let last: OpEvent | undefined;
+    const unsubscribe = engine.telemetry.subscribe((event) => {
+      last = event;
+    });
+    const t0 = monotonicClock();
+    let outputs: Tensor[];
+    try {
+      outputs = await engine.run(op, { only });
+    } finally {
+      unsubscribe();
+    }
+    const wallMs = monotonicClock() - t0;
+    for (const t of outputs) t.dispose();
+    const event: OpEvent | undefined = last;
+    if (event === undefined || !event.ok || event.backend !== only) throw new Error(`${op.op} did not run on ${only}: ${event?.error ?? 'no op event'}`);
+    return wallMs;
+  };
+}
