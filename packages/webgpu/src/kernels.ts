@@ -156,6 +156,9 @@ export const COSINE_SIMILARITY = defineKernel({
   overrides: ['WG', 'LANES'],
 });
 
+/** wgsl/cosine_similarity_vec4.wgsl: cosine_similarity with rows read as vec4f, for dim a multiple of 4. */
+export const COSINE_SIMILARITY_VEC4 = defineKernel({ ...COSINE_SIMILARITY, shader: 'cosine_similarity_vec4' });
+
 /** wgsl/top_k.wgsl: k largest values per row with indices. */
 export const TOP_K = defineKernel({
   shader: 'top_k',
@@ -267,6 +270,7 @@ export const ALL_KERNELS = [
   ROPE,
   ATTENTION,
   COSINE_SIMILARITY,
+  COSINE_SIMILARITY_VEC4,
   TOP_K,
   SPREAD_ACTIVATION,
   DEQUANTIZE_Q8_0,

@@ -1,6 +1,6 @@
 // cosineSimilarity (COSINE_LANES invocations per score, reading rows coalesced) and topK (one workgroup per row, k selection rounds).
 import type { CosineSimilarityOp, TopKOp } from '@tandem/core';
-import { COSINE_SIMILARITY, TOP_K } from '../kernels.ts';
+import { COSINE_SIMILARITY, COSINE_SIMILARITY_VEC4, TOP_K } from '../kernels.ts';
 import { dispatch, linearGrid, type DeviceTensor, type PlanContext, type Step } from '../plan.ts';
 
 const COSINE_WG = 256;
@@ -16,7 +16,9 @@ export function planCosineSimilarity(op: CosineSimilarityOp<DeviceTensor>, out: 
   const nq = op.queries.shape.length === 1 ? 1 : (op.queries.shape[0] ?? 0);
   const buffers = { queries: op.queries.gpu, targets: op.targets.gpu, out: out.gpu };
   const grid = linearGrid(Math.ceil((nq * nt) / (COSINE_WG / COSINE_LANES)), ctx.limits);
-  return [dispatch(COSINE_SIMILARITY, buffers, { nq, nt, dim }, { WG: COSINE_WG, LANES: COSINE_LANES }, grid)];
+  // Rows of a multiple of 4 floats are read as vec4f (a quarter of the load instructions).
+  const kernel = dim % 4 === 0 ? COSINE_SIMILARITY_VEC4 : COSINE_SIMILARITY;
+  return [dispatch(kernel, buffers, { nq, nt, dim }, { WG: COSINE_WG, LANES: COSINE_LANES }, grid)];
 }
 
 /** The k largest of each row with indices; 256 invocations per row for long rows, 64 for short. */
