@@ -11,14 +11,18 @@
 //   @binding(0) queries  storage, read        array<vec4f>  [nq, dim / 4]
 //   @binding(1) targets  storage, read        array<vec4f>  [nt, dim / 4]
 //   @binding(2) out      storage, read_write  array<f32>    [nq, nt]
-//   @binding(3) params   uniform              Params        nq, nt, dim (a multiple of 4)
+//   @binding(3) params   uniform              Params        nq, nt, dim (a multiple of 4), out_nt, t0
 // Overrides: WG (invocations per workgroup, <= MAX_WG), LANES (invocations per output: a power of two dividing WG).
 // Dispatch: ceil(nq * nt / (WG / LANES)) workgroups over x and y (linear id = x + y * num_workgroups.x).
+// Targets past one storage binding run as several dispatches, each binding nt rows of them: its scores go to
+// columns t0 .. t0 + nt - 1 of out, whose rows hold out_nt scores (out_nt = nt, t0 = 0 for a single dispatch).
 
 struct Params {
   nq: u32,
   nt: u32,
   dim: u32,
+  out_nt: u32,
+  t0: u32,
 }
 
 override WG: u32 = 256u;
@@ -120,9 +124,10 @@ fn main(
   }
   if (!valid || lane != 0u) { return; }
   let total = partial[lid];
+  let at = (o / params.nt) * params.out_nt + params.t0 + o % params.nt;
   if (in_fast_range(total.y) && in_fast_range(total.z)) {
-    out[o] = total.x / (sqrt(total.y) * sqrt(total.z));
+    out[at] = total.x / (sqrt(total.y) * sqrt(total.z));
   } else {
-    out[o] = slow_score(q_base, t_base, dim4);
+    out[at] = slow_score(q_base, t_base, dim4);
   }
 }

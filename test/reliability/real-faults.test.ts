@@ -133,6 +133,32 @@ describe.skipIf(!gpuReady)('real backend faults through the engine', () => {
     await engine.dispose();
   }, 60_000);
 
+  it('cosine targets past one storage binding run on the GPU in aligned ranges, one dispatch each, all correct', async () => {
+    // 64 KiB bindings, 1 MiB buffers: 300 targets of 100 floats (120,000 bytes) need 2 ranges of 160 rows (rows of
+    // 400 bytes start at multiples of 256 bytes every 16 rows), 2,000 targets 13; dims 100 and 33 take the vec4 and
+    // the scalar kernels. Special rows (zero, NaN, huge) sit on both sides of a range boundary.
+    const webgpu = webGpuBackend((gpu) => gpuWithLimits(gpu, { maxStorageBufferBindingSize: 1 << 16, maxBufferSize: 1 << 20 }));
+    const engine = await Engine.create({ backends: [webgpu, new WasmBackend({ threads: 1 })], strategy: { only: 'webgpu' } });
+    for (const [nq, nt, dim] of [[3, 300, 100], [1, 2000, 100], [2, 700, 33]] as const) {
+      const queries = Float32Array.from({ length: nq * dim }, (_, i) => Math.sin(i * 0.37) * 3);
+      const targets = Float32Array.from({ length: nt * dim }, (_, i) => Math.cos(i * 0.11) * 2);
+      targets.fill(0, 159 * dim, 160 * dim);
+      targets[160 * dim + 5] = Number.NaN;
+      targets.fill(1e30, (nt - 1) * dim, nt * dim);
+      const got = await (await engine.cosineSimilarity(engine.tensor(queries, [nq, dim]), engine.tensor(targets, [nt, dim]))).read();
+      expect(engine.telemetry.opEvents().at(-1)).toMatchObject({ ok: true, backend: 'webgpu' });
+      for (let q = 0; q < nq; q++) {
+        for (let t = 0; t < nt; t++) {
+          const want = cosineHost(queries.subarray(q * dim, (q + 1) * dim), targets.subarray(t * dim, (t + 1) * dim));
+          const value = got[q * nt + t] ?? Number.NaN;
+          if (Number.isNaN(want)) expect(value, `[${q}, ${t}]`).toBeNaN();
+          else expect(Math.abs(value - want), `[${q}, ${t}]`).toBeLessThan(1e-5);
+        }
+      }
+    }
+    await engine.dispose();
+  }, 60_000);
+
   it('a GPU op that hangs past its deadline is abandoned and re-run on WASM; its late result is freed when it comes', async () => {
     // The third run hangs 1.5 s and then completes; the deadline is 300 ms.
     const hanging = new FaultInjectingBackend(webGpuBackend(), faultSchedule({ 3: 'hang' }), { hangMs: 1500 });
@@ -160,3 +186,19 @@ describe.skipIf(!gpuReady)('real backend faults through the engine', () => {
     await engine.dispose();
   }, 60_000);
 });
+
+/** The op's cosine in float64: NaN if either row has a NaN, 0 for a zero row, the cosine otherwise (rows finite here). */
+function cosineHost(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    dot += x * y;
+    aa += x * x;
+    bb += y * y;
+  }
+  if (Number.isNaN(dot)) return Number.NaN;
+  return aa === 0 || bb === 0 ? 0 : dot / Math.sqrt(aa * bb);
+}

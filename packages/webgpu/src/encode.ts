@@ -2,7 +2,7 @@
 // copies go between passes, each dispatch gets a pooled uniform block. Call inside guarded().
 import type { DeviceContext } from './device-context.ts';
 import { UNIFORM_USAGE } from './gpu-constants.ts';
-import type { DispatchStep, Step } from './plan.ts';
+import { BufferRange, type DispatchStep, type Step } from './plan.ts';
 import type { TimestampPair } from './timestamps.ts';
 
 /** Encodes and submits `steps`; returns the uniform buffers used (release them to the pool afterwards). */
@@ -56,7 +56,10 @@ function encodeDispatch(ctx: DeviceContext, pass: GPUComputePassEncoder, step: D
   const uniform = ctx.pool.acquire(step.params.byteLength, UNIFORM_USAGE);
   uniforms.push(uniform);
   ctx.device.queue.writeBuffer(uniform, 0, step.params);
-  const entries: GPUBindGroupEntry[] = step.buffers.map((buffer, binding) => ({ binding, resource: { buffer } }));
+  const entries: GPUBindGroupEntry[] = step.buffers.map((bound, binding) => ({
+    binding,
+    resource: bound instanceof BufferRange ? { buffer: bound.buffer, offset: bound.offset, size: bound.size } : { buffer: bound },
+  }));
   entries.push({ binding: step.buffers.length, resource: { buffer: uniform, size: step.params.byteLength } });
   pass.setPipeline(pipeline);
   pass.setBindGroup(0, ctx.device.createBindGroup({ layout: bindGroupLayout, entries }));

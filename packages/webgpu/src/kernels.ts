@@ -152,6 +152,8 @@ export const COSINE_SIMILARITY = defineKernel({
     { name: 'nq', type: 'u32' },
     { name: 'nt', type: 'u32' },
     { name: 'dim', type: 'u32' },
+    { name: 'out_nt', type: 'u32' },
+    { name: 't0', type: 'u32' },
   ],
   overrides: ['WG', 'LANES'],
 });

@@ -11,6 +11,27 @@ export interface DeviceTensor extends TensorSpec {
   readonly gpu: GPUBuffer;
 }
 
+/** A byte range of a buffer bound on its own (offset a multiple of STORAGE_OFFSET_ALIGNMENT). */
+export class BufferRange {
+  constructor(
+    /** The buffer. */
+    readonly buffer: GPUBuffer,
+    /** First byte bound. */
+    readonly offset: number,
+    /** Bytes bound. */
+    readonly size: number,
+  ) {}
+}
+
+/** What a storage binding holds: a whole buffer or a range of one. */
+export type StorageBinding = GPUBuffer | BufferRange;
+
+/**
+ * An offset alignment every device accepts for storage bindings: WebGPU's minStorageBufferOffsetAlignment is a power
+ * of two of at most 256, so a multiple of 256 is aligned on any device.
+ */
+export const STORAGE_OFFSET_ALIGNMENT = 256;
+
 /** Workgroup counts in x and y. */
 export type Grid = readonly [number, number];
 
@@ -20,8 +41,8 @@ export interface DispatchStep {
   readonly kind: 'dispatch';
   /** Which kernel. */
   readonly spec: KernelSpec;
-  /** Storage buffers, in @binding order. */
-  readonly buffers: readonly GPUBuffer[];
+  /** Storage buffers or ranges of them, in @binding order. */
+  readonly buffers: readonly StorageBinding[];
   /** Packed uniform block. */
   readonly params: ArrayBuffer;
   /** Override constant values. */
@@ -56,7 +77,7 @@ export interface PlanContext {
 /** A dispatch of `spec`, with buffers, parameters and overrides named as in the kernel spec. */
 export function dispatch<B extends string, P extends string, O extends string>(
   spec: KernelSpec<B, P, O>,
-  buffers: Readonly<Record<B, GPUBuffer>>,
+  buffers: Readonly<Record<B, StorageBinding>>,
   params: Readonly<Record<P, number>>,
   overrides: Readonly<Partial<Record<O, number>>>,
   grid: Grid,

@@ -1,13 +1,14 @@
 // supportsOp: the capability table, then the device's limits. An op is refused (with the size and the
 // limit in the reason) when a binding exceeds maxStorageBufferBindingSize, a buffer maxBufferSize, a grid
-// the workgroup count limit, or attention's head dimension the workgroup memory.
+// the workgroup count limit, or attention's head dimension the workgroup memory. Cosine targets alone may exceed one
+// binding: they are bound in ranges, one dispatch each.
 import { checkCapabilities, errorMessage, inferOutputs, numel, opInputs, type Op, type SupportVerdict, type TensorSpec } from '@tandem/core';
 import type { DeviceLimits } from './device-context.ts';
 import { deviceByteLength } from './device-layout.ts';
 import { MATMUL_TILE, QUANTIZED_MATMUL_ROWS } from './kernels.ts';
 import { attentionWorkgroupBytes } from './ops/attention.ts';
-import { TOP_K_MAX_WORK } from './ops/search.ts';
-import { gridFits } from './plan.ts';
+import { cosineTargetRowsPerBinding, TOP_K_MAX_WORK } from './ops/search.ts';
+import { gridFits, STORAGE_OFFSET_ALIGNMENT } from './plan.ts';
 import { WEBGPU_CAPABILITIES } from './capabilities.ts';
 
 /** Whether the WebGPU backend can run `op` on a device with these limits and features. */
@@ -23,7 +24,8 @@ export function checkWebGpuSupport(op: Op<TensorSpec>, limits: DeviceLimits, fea
     }
   }
   for (const input of opInputs(op)) {
-    const refused = checkBufferLimits(op.op, input.name, input.tensor, limits);
+    const refused =
+      op.op === 'cosineSimilarity' && input.name === 'targets' ? checkCosineTargets(input.tensor, limits) : checkBufferLimits(op.op, input.name, input.tensor, limits);
     if (refused !== undefined) return refused;
   }
   for (const [i, output] of outputs.entries()) {
@@ -40,6 +42,17 @@ function checkBufferLimits(op: string, name: string, tensor: TensorSpec, limits:
     return refuse(`${op}.${name} needs a ${bytes}-byte storage binding; maxStorageBufferBindingSize is ${limits.maxStorageBufferBindingSize}`);
   }
   if (bytes > limits.maxBufferSize) return refuse(`${op}.${name} needs a ${bytes}-byte buffer; maxBufferSize is ${limits.maxBufferSize}`);
+  return undefined;
+}
+
+/** Cosine targets may exceed one binding (the planner binds them in aligned ranges) but not one buffer. */
+function checkCosineTargets(targets: TensorSpec, limits: DeviceLimits): SupportVerdict | undefined {
+  const bytes = deviceByteLength(targets);
+  if (bytes > limits.maxBufferSize) return refuse(`cosineSimilarity.targets needs a ${bytes}-byte buffer; maxBufferSize is ${limits.maxBufferSize}`);
+  const dim = targets.shape[1] ?? 0;
+  if (bytes > limits.maxStorageBufferBindingSize && cosineTargetRowsPerBinding(dim, limits.maxStorageBufferBindingSize) === 0) {
+    return refuse(`cosineSimilarity.targets rows of ${dim * 4} bytes cannot be bound in ${STORAGE_OFFSET_ALIGNMENT}-byte-aligned ranges within maxStorageBufferBindingSize ${limits.maxStorageBufferBindingSize}`);
+  }
   return undefined;
 }
 

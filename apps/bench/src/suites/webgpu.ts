@@ -45,7 +45,8 @@ export default async function webgpuSuite(options: SuiteOptions): Promise<SuiteR
     const device = bench.webgpu.currentDevice();
     const copyBytes = Math.min(bench.software ? 64 * 2 ** 20 : 1024 * 2 ** 20, bench.webgpu.describe().maxBufferSize);
     const copyPeak = device === undefined ? { ok: false as const, reason: 'no device' } : await attempt('copy peak', config.rowTimeoutMs, () => measureCopyPeak(device, copyBytes));
-    const cosine = await cosineSweep(engine, Math.min(bench.maxStorageBufferBindingSize, bench.webgpu.describe().maxBufferSize), config);
+    // Targets past one storage binding are bound in ranges (one dispatch each): only the buffer size caps N.
+    const cosine = await cosineSweep(engine, bench.webgpu.describe().maxBufferSize, config);
     const rates = matmul.flatMap((s) => (s.ours.ok && s.ours.value.kernel !== undefined ? [matmulFlop(s.n) / s.ours.value.kernel.median] : []));
     const maxN = Math.floor(Math.sqrt(bench.maxStorageBufferBindingSize / 4));
     const wait = rates.length === 0 ? { ok: false as const, reason: 'no matmul rate to size the job from' } : await attempt('wait cost', config.rowTimeoutMs, () => measureWaitCost(engine, matmulSideFor(100, Math.max(...rates), maxN), 100, maxN));

@@ -1,6 +1,7 @@
 // Issue #4 figure 4: cosine similarity of one 768-d query against N resident targets on Tandem's WebGPU backend
-// through the engine ({ only: 'webgpu' }); effective bandwidth = bytes of targets read / kernel time. N is capped
-// at what one storage binding (and one buffer) holds (the backend refuses more); a capped row says so.
+// through the engine ({ only: 'webgpu' }); effective bandwidth = bytes of targets read / kernel time. Targets past
+// one storage binding run as several dispatches of one submission; N is capped at what one buffer holds (the
+// backend refuses more); a capped row says so.
 import type { Engine } from '@tandem/core';
 import { progress } from '../report.ts';
 import { stats, type Stats } from '../stats.ts';
@@ -13,7 +14,7 @@ import { attempt, type Outcome } from './guard.ts';
 export interface CosineFigures {
   /** Targets scanned. */
   readonly count: number;
-  /** The count asked for, when the binding limit capped it. */
+  /** The count asked for, when the buffer size limit capped it. */
   readonly requested: number;
   /** Kernel time, ms. */
   readonly kernel: Stats;
@@ -30,8 +31,8 @@ export function cosineTbps(f: CosineFigures): number {
   return terabytesPerSecond(f.bytes, f.kernel.median);
 }
 
-async function measureCount(engine: Engine, requested: number, maxBinding: number, config: WebGpuBenchConfig): Promise<CosineFigures> {
-  const count = Math.min(requested, Math.floor(maxBinding / (COSINE_DIM * 4)));
+async function measureCount(engine: Engine, requested: number, maxBufferBytes: number, config: WebGpuBenchConfig): Promise<CosineFigures> {
+  const count = Math.min(requested, Math.floor(maxBufferBytes / (COSINE_DIM * 4)));
   const query = randomMatrix(COSINE_DIM, 7);
   const targets = randomMatrix(count * COSINE_DIM, count);
   const tq = engine.tensor(query, [COSINE_DIM]);
@@ -56,10 +57,10 @@ async function measureCount(engine: Engine, requested: number, maxBinding: numbe
 }
 
 /** Measures every count of config.cosineSizes; each failure is kept as its reason. */
-export async function cosineSweep(engine: Engine, maxBinding: number, config: WebGpuBenchConfig): Promise<Array<Outcome<CosineFigures>>> {
+export async function cosineSweep(engine: Engine, maxBufferBytes: number, config: WebGpuBenchConfig): Promise<Array<Outcome<CosineFigures>>> {
   const out: Array<Outcome<CosineFigures>> = [];
   for (const [i, requested] of config.cosineSizes.entries()) {
-    out.push(await attempt(`cosine N=${requested}`, config.rowTimeoutMs, () => measureCount(engine, requested, maxBinding, config)));
+    out.push(await attempt(`cosine N=${requested}`, config.rowTimeoutMs, () => measureCount(engine, requested, maxBufferBytes, config)));
     progress('webgpu cosine', i + 1, config.cosineSizes.length);
   }
   return out;

@@ -47,7 +47,7 @@ export function cosineRows(results: ReadonlyArray<Outcome<CosineFigures>>, reque
       targetsMB: f.bytes / 1e6,
       kernelTBps: cosineTbps(f),
       check: f.check.ok ? `ok (max err ${f.check.maxError.toPrecision(2)})` : `WRONG (max err ${f.check.maxError.toPrecision(2)})`,
-      ...(f.count < f.requested ? { note: `capped from ${f.requested} by the device's largest storage binding / buffer` } : {}),
+      ...(f.count < f.requested ? { note: `capped from ${f.requested} by the device's largest buffer` } : {}),
     };
   });
 }

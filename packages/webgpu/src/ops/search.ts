@@ -1,7 +1,7 @@
-// cosineSimilarity (COSINE_LANES invocations per score, reading rows coalesced) and topK (one workgroup per row, k selection rounds).
+// cosineSimilarity (COSINE_LANES invocations per score, reading rows coalesced; targets past one binding in chunks) and topK (one workgroup per row, k selection rounds).
 import type { CosineSimilarityOp, TopKOp } from '@tandem/core';
 import { COSINE_SIMILARITY, COSINE_SIMILARITY_VEC4, TOP_K } from '../kernels.ts';
-import { dispatch, linearGrid, type DeviceTensor, type PlanContext, type Step } from '../plan.ts';
+import { BufferRange, dispatch, linearGrid, STORAGE_OFFSET_ALIGNMENT, type DeviceTensor, type PlanContext, type Step } from '../plan.ts';
 
 const COSINE_WG = 256;
 /** Invocations per cosine score: a subgroup's worth on most GPUs (32 on NVIDIA), each step reads 128 bytes of a row. */
@@ -10,15 +10,39 @@ const COSINE_LANES = 32;
 /** Largest k * n per row topK takes on the GPU (its cost is O(k * n) per row). */
 export const TOP_K_MAX_WORK = 2 ** 28;
 
-/** Cosine similarity of every query with every target. */
+/** Cosine similarity of every query with every target; targets past one storage binding go in several dispatches. */
 export function planCosineSimilarity(op: CosineSimilarityOp<DeviceTensor>, out: DeviceTensor, ctx: PlanContext): Step[] {
   const [nt = 0, dim = 0] = op.targets.shape;
   const nq = op.queries.shape.length === 1 ? 1 : (op.queries.shape[0] ?? 0);
-  const buffers = { queries: op.queries.gpu, targets: op.targets.gpu, out: out.gpu };
-  const grid = linearGrid(Math.ceil((nq * nt) / (COSINE_WG / COSINE_LANES)), ctx.limits);
   // Rows of a multiple of 4 floats are read as vec4f (a quarter of the load instructions).
   const kernel = dim % 4 === 0 ? COSINE_SIMILARITY_VEC4 : COSINE_SIMILARITY;
-  return [dispatch(kernel, buffers, { nq, nt, dim }, { WG: COSINE_WG, LANES: COSINE_LANES }, grid)];
+  const rowsPerDispatch = cosineTargetRowsPerBinding(dim, ctx.limits.maxStorageBufferBindingSize);
+  if (rowsPerDispatch === 0 && nt > 0) throw new RangeError(`cosineSimilarity: a target row of ${dim * 4} bytes does not fit one storage binding`);
+  const steps: Step[] = [];
+  for (let t0 = 0; t0 < nt; t0 += rowsPerDispatch) {
+    const rows = Math.min(rowsPerDispatch, nt - t0);
+    const targets = rows === nt ? op.targets.gpu : new BufferRange(op.targets.gpu, t0 * dim * 4, rows * dim * 4);
+    const buffers = { queries: op.queries.gpu, targets, out: out.gpu };
+    const grid = linearGrid(Math.ceil((nq * rows) / (COSINE_WG / COSINE_LANES)), ctx.limits);
+    steps.push(dispatch(kernel, buffers, { nq, nt: rows, dim, out_nt: nt, t0 }, { WG: COSINE_WG, LANES: COSINE_LANES }, grid));
+  }
+  return steps;
+}
+
+/**
+ * Target rows one cosine dispatch binds: as many as fit in `maxBindingBytes`, rounded down so that every range
+ * starts at a multiple of STORAGE_OFFSET_ALIGNMENT bytes; 0 when not even one aligned group of rows fits.
+ */
+export function cosineTargetRowsPerBinding(dim: number, maxBindingBytes: number): number {
+  const rowBytes = dim * 4;
+  if (rowBytes === 0) return Number.MAX_SAFE_INTEGER;
+  const fit = Math.floor(maxBindingBytes / rowBytes);
+  const step = STORAGE_OFFSET_ALIGNMENT / gcd(rowBytes, STORAGE_OFFSET_ALIGNMENT);
+  return fit - (fit % step);
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
 }
 
 /** The k largest of each row with indices; 256 invocations per row for long rows, 64 for short. */
