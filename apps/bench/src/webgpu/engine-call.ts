@@ -20,28 +20,40 @@ export type EngineCall = () => Promise<CallTiming>;
 /** A single-output op of the engine on tensors it owns. */
 export type SingleOutputOp = Parameters<Engine['run']>[0];
 
+/** Runs `op` on `only`, returning its outputs, the op event the engine recorded and when the run started. */
+async function observedRun(engine: Engine, op: SingleOutputOp, only: string): Promise<{ outputs: Tensor[]; event: OpEvent; t0: number }> {
+  let last: OpEvent | undefined;
+  const unsubscribe = engine.telemetry.subscribe((event) => {
+    last = event;
+  });
+  const t0 = monotonicClock();
+  let outputs: Tensor[];
+  try {
+    outputs = await engine.run(op, { only });
+  } finally {
+    unsubscribe();
+  }
+  const event: OpEvent | undefined = last;
+  if (event === undefined) {
+    for (const t of outputs) t.dispose();
+    throw new Error(`${op.op}: the engine recorded no op event`);
+  }
+  if (!event.ok || event.backend !== only) {
+    for (const t of outputs) t.dispose();
+    throw new Error(`${op.op} ran on ${event.backend} (ok=${event.ok}), not ${only}: ${event.error ?? ''}`);
+  }
+  return { outputs, event, t0 };
+}
+
 /** A timed call of `op` on backend `only` through `engine` (listens to its telemetry for the kernel time). */
 export function engineCall(engine: Engine, op: SingleOutputOp, only: string): EngineCall {
   return async () => {
-    let last: OpEvent | undefined;
-    const unsubscribe = engine.telemetry.subscribe((event) => {
-      last = event;
-    });
-    const t0 = monotonicClock();
-    let outputs: Tensor[];
-    try {
-      outputs = await engine.run(op, { only });
-    } finally {
-      unsubscribe();
-    }
+    const { outputs, event, t0 } = await observedRun(engine, op, only);
     const out = outputs[0];
     if (out === undefined) throw new Error(`${op.op} returned no output`);
     const values = await out.read();
     const wallMs = monotonicClock() - t0;
     out.dispose();
-    const event: OpEvent | undefined = last;
-    if (event === undefined) throw new Error(`${op.op}: the engine recorded no op event`);
-    if (!event.ok || event.backend !== only) throw new Error(`${op.op} ran on ${event.backend} (ok=${event.ok}), not ${only}: ${event.error ?? ''}`);
     if (!(values instanceof Float32Array)) throw new Error(`${op.op} did not return f32 values`);
     return { wallMs, kernelMs: event.kernelMs ?? wallMs, values };
   };
@@ -54,21 +66,9 @@ export function engineCall(engine: Engine, op: SingleOutputOp, only: string): En
  */
 export function runOnlyCall(engine: Engine, op: SingleOutputOp, only: string): () => Promise<number> {
   return async () => {
-    let last: OpEvent | undefined;
-    const unsubscribe = engine.telemetry.subscribe((event) => {
-      last = event;
-    });
-    const t0 = monotonicClock();
-    let outputs: Tensor[];
-    try {
-      outputs = await engine.run(op, { only });
-    } finally {
-      unsubscribe();
-    }
+    const { outputs, t0 } = await observedRun(engine, op, only);
     const wallMs = monotonicClock() - t0;
     for (const t of outputs) t.dispose();
-    const event: OpEvent | undefined = last;
-    if (event === undefined || !event.ok || event.backend !== only) throw new Error(`${op.op} did not run on ${only}: ${event?.error ?? 'no op event'}`);
     return wallMs;
   };
 }
