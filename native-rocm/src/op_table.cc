@@ -47,6 +47,21 @@ hipError_t quantized_launch(const OpCall& c, QuantFormat format) {
   return launch_quantized_matmul(*c.ctx, in<float>(c, 0), in<uint8_t>(c, 1), out<float>(c, 0), m, n, k, format, p.DimOr("variant", kQuantizedDefaultVariant) % kQuantizedVariants);
 }
 
+/** concat along axis 0: a's bytes then b's, device-to-device copies on the backend's stream (no kernel). */
+hipError_t concat_launch(const OpCall& c) {
+  const Params& p = *c.params;
+  const size_t elem = static_cast<size_t>(p.Dim("elemBytes"));
+  const size_t aBytes = static_cast<size_t>(p.Dim("aCount")) * elem;
+  const size_t bBytes = static_cast<size_t>(p.Dim("bCount")) * elem;
+  char* dst = out<char>(c, 0);
+  if (aBytes > 0) {
+    const hipError_t err = hipMemcpyAsync(dst, c.inputs[0], aBytes, hipMemcpyDeviceToDevice, c.ctx->stream);
+    if (err != hipSuccess) return err;
+  }
+  if (bBytes > 0) return hipMemcpyAsync(dst + aBytes, c.inputs[1], bBytes, hipMemcpyDeviceToDevice, c.ctx->stream);
+  return hipSuccess;
+}
+
 hipError_t binary_launch(const OpCall& c, BinaryKind kind, ElemType type) {
   return launch_binary(*c.ctx, kind, type, c.inputs[0], c.inputs[1], c.outputs[0], c.params->Dim("count"), c.params->Dim("bCount"));
 }
@@ -199,6 +214,14 @@ const std::vector<OpDef>& table() {
          const Params& p = *c.params;
          return launch_spread_activation(*c.ctx, in<uint32_t>(c, 0), in<uint32_t>(c, 1), in<float>(c, 2), in<float>(c, 3), out<float>(c, 0), p.Dim("nodes"), p.Dim("edges"), static_cast<float>(p.Num("decay")), static_cast<float>(p.Num("threshold")), p.Dim("iterations"));
        }},
+      {"concat", 2, 2, 1,
+       [](const Params& p, int) -> std::vector<double> {
+         const double elem = p.Dim("elemBytes");
+         if (elem != 2 && elem != 4) throw Failure("TANDEM_BAD_PARAMS", "parameter 'elemBytes' must be 2 or 4");
+         const double a = p.Dim("aCount") * elem, b = p.Dim("bCount") * elem;
+         return {a, b, a + b};
+       },
+       concat_launch},
   };
   return defs;
 }

@@ -2,6 +2,7 @@
 // degenerate sizes, and a few large ones. A new op needs cases here, or conformance.test.ts fails.
 import type { ConformanceCase } from './case.ts';
 import { ATTENTION_CASES } from './cases/attention.ts';
+import { CONCAT_CASES } from './cases/concat.ts';
 import { ELEMENTWISE_CASES } from './cases/elementwise.ts';
 import { MATMUL_CASES } from './cases/matmul.ts';
 import { NORMALIZATION_CASES } from './cases/normalization.ts';
@@ -19,4 +20,5 @@ export const CASES: readonly ConformanceCase[] = [
   ...NORMALIZATION_CASES,
   ...ATTENTION_CASES,
   ...SEARCH_CASES,
+  ...CONCAT_CASES,
 ];

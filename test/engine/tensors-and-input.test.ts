@@ -1,6 +1,7 @@
 // Tensor views, residency and the typed errors bad input gets.
 import { describe, expect, it } from 'vitest';
-import { DisposedError, InvalidArgumentError, type Op, type Tensor } from '@tandem/core';
+import { DisposedError, Engine, InvalidArgumentError, type Op, type Tensor } from '@tandem/core';
+import { ReferenceBackend } from '@tandem/reference';
 import { simulatedEngine } from '../scheduler/harness.ts';
 
 function caught(fn: () => unknown): unknown {
@@ -62,6 +63,17 @@ describe('tensors', () => {
     expect(cpu.calls).toBe(2);
   });
 
+  it('concatenates views (a slice, a transpose) along axis 0 as their contiguous copies', async () => {
+    const engine = await Engine.create({ backends: [new ReferenceBackend()] });
+    const t = engine.tensor(Float32Array.from({ length: 6 }, (_, i) => i), [2, 3]);
+    const [sliced] = await engine.run({ op: 'concat', a: t.slice(1, 2), b: t });
+    expect(sliced?.shape).toEqual([3, 3]);
+    expect(await sliced?.read()).toEqual(new Float32Array([3, 4, 5, 0, 1, 2, 3, 4, 5]));
+    const [transposed] = await engine.run({ op: 'concat', a: t.transpose(), b: engine.tensor(new Float32Array([9, 9]), [1, 2]) });
+    expect(await transposed?.read()).toEqual(new Float32Array([0, 3, 1, 4, 2, 5, 9, 9]));
+    await engine.dispose();
+  });
+
   it('shows residency: host after creation, backend after an op, both after read', async () => {
     const { engine } = await simulatedEngine();
     const x = engine.tensor(new Float32Array(4), [2, 2]);
@@ -118,6 +130,8 @@ describe('bad input gets a typed error naming the argument, the value and the li
     ['rope odd head dim', (t) => ({ op: 'rope', x: t([1, 1, 3]), positionOffset: 0, base: 10000, mode: 'neox' }), 'rope.x.shape[2]', /must be even/],
     ['scale NaN', (t) => ({ op: 'scale', x: t([2]), factor: NaN }), 'scale.factor', /finite/],
     ['cosine dims', (t) => ({ op: 'cosineSimilarity', queries: t([768]), targets: t([10, 384]) }), 'cosineSimilarity.targets.shape[1]', /384: must equal the query dimension \(768\)/],
+    ['concat trailing shape', (t) => ({ op: 'concat', a: t([4, 2, 8]), b: t([1, 2, 7]) }), 'concat.b.shape', /\[1, 2, 7\]: must be \[rows, 2, 8\]/],
+    ['concat rank', (t) => ({ op: 'concat', a: t([]), b: t([]) }), 'concat.a.shape', /must have rank >= 1/],
   ];
   for (const [name, build, argument, message] of opCases) {
     it(name, async () => {

@@ -39,6 +39,7 @@ function lastDim(t: TensorSpec): number {
 }
 
 const FLOATS: readonly DType[] = ['f32', 'f16'];
+const UNQUANTIZED: readonly DType[] = ['f32', 'f16', 'i32', 'u32'];
 const F32: readonly DType[] = ['f32'];
 
 /** Validates an op's inputs and parameters; returns the specs of its outputs. Throws InvalidArgumentError. */
@@ -172,6 +173,16 @@ export function inferOutputs(op: Op<TensorSpec>): TensorSpec[] {
       if (!Number.isInteger(op.iterations) || op.iterations < 1 || op.iterations > 1000) fail(name, 'iterations', op.iterations, 'must be an integer in [1, 1000]');
       return [{ dtype: 'f32', shape: [nodes] }];
     }
+    case 'concat': {
+      expectDType(name, 'a', op.a, UNQUANTIZED);
+      if (op.b.dtype !== op.a.dtype) fail(name, 'b.dtype', op.b.dtype, `must equal a.dtype (${op.a.dtype})`);
+      if (op.a.shape.length < 1) fail(name, 'a.shape', [...op.a.shape], 'must have rank >= 1');
+      const rest = op.a.shape.slice(1);
+      if (op.b.shape.length !== op.a.shape.length || !sameShape(op.b.shape.slice(1), rest)) {
+        fail(name, 'b.shape', [...op.b.shape], `must be [rows, ${rest.join(', ')}] (a.shape [${op.a.shape.join(', ')}] past axis 0)`);
+      }
+      return [{ dtype: op.a.dtype, shape: [dim(op.a, 0) + dim(op.b, 0), ...rest] }];
+    }
   }
 }
 
@@ -230,6 +241,9 @@ export function opWork(op: Op<TensorSpec>, outputs: readonly TensorSpec[] = infe
       return { flops: 2 * outElemsOf(outputs) * lastDim(op.targets), bytes: bytesOf(op.queries) + bytesOf(op.targets) + outBytesOf(outputs), batch: rows(op.queries) };
     case 'topK':
       return { flops: numel(op.x.shape) * Math.max(1, Math.log2(op.k + 1)), bytes: bytesOf(op.x) + 2 * outBytesOf(outputs), batch: rows(op.x) };
+    case 'concat':
+      // A copy: memory-bound, bytes in + bytes out.
+      return { flops: 0, bytes: bytesOf(op.a) + bytesOf(op.b) + outBytesOf(outputs), batch: dim(op.a, 0) + dim(op.b, 0) };
     case 'spreadActivation': {
       const edges = dim(op.colIdx, 0);
       return { flops: 2 * edges * op.iterations, bytes: (bytesOf(op.colIdx) + bytesOf(op.weights) + bytesOf(op.initial) * 2) * op.iterations, batch: 1 };

@@ -161,6 +161,19 @@ export interface SpreadActivationOp<T> {
   readonly iterations: number;
 }
 
+/**
+ * Concatenation along axis 0 of row-major tensors: a [Ra, ...rest] then b [Rb, ...rest] -> [Ra + Rb, ...rest].
+ * Same dtype (any dtype but the quantized ones), same trailing shape, rank >= 1; Ra or Rb may be 0. An exact copy of
+ * the bytes: the output holds a's bytes then b's. Growing a KV cache on the device that holds it is its use.
+ */
+export interface ConcatOp<T> {
+  readonly op: 'concat';
+  /** The leading rows, [Ra, ...rest]. */
+  readonly a: T;
+  /** The rows appended after a, [Rb, ...rest], same dtype as a. */
+  readonly b: T;
+}
+
 /** Every op Tandem knows, over tensor references of type T. */
 export type Op<T> =
   | MatmulOp<T>
@@ -176,7 +189,8 @@ export type Op<T> =
   | AttentionOp<T>
   | CosineSimilarityOp<T>
   | TopKOp<T>
-  | SpreadActivationOp<T>;
+  | SpreadActivationOp<T>
+  | ConcatOp<T>;
 
 /** The op ids; one id names the kernel file in every backend and the telemetry key. */
 export type OpKind = Op<unknown>['op'];
@@ -198,6 +212,7 @@ export const OP_KINDS: readonly OpKind[] = [
   'cosineSimilarity',
   'topK',
   'spreadActivation',
+  'concat',
 ];
 
 /** What a tensor looks like without its data. */
@@ -220,6 +235,8 @@ export function mapOpTensors<A, B>(op: Op<A>, fn: (t: A, name: string) => B): Op
     case 'add':
     case 'mul':
       return { op: op.op, a: fn(op.a, 'a'), b: fn(op.b, 'b') };
+    case 'concat':
+      return { op: 'concat', a: fn(op.a, 'a'), b: fn(op.b, 'b') };
     case 'scale':
       return { op: 'scale', x: fn(op.x, 'x'), factor: op.factor };
     case 'softmax':
@@ -259,6 +276,7 @@ export function opInputs<T>(op: Op<T>): Array<{ name: string; tensor: T }> {
     case 'matmul':
     case 'add':
     case 'mul':
+    case 'concat':
       return [{ name: 'a', tensor: op.a }, { name: 'b', tensor: op.b }];
     case 'quantizedMatmul':
       return [{ name: 'x', tensor: op.x }, { name: 'w', tensor: op.w }];
@@ -288,6 +306,7 @@ export function primaryInput<T>(op: Op<T>): T {
     case 'matmul':
     case 'add':
     case 'mul':
+    case 'concat':
       return op.a;
     case 'quantizedMatmul':
     case 'dequantize':

@@ -18,6 +18,7 @@ const FIRST_INPUT_DTYPES: Readonly<Record<OpKind, readonly DType[]>> = {
   cosineSimilarity: ['f32'],
   topK: ['f32'],
   spreadActivation: ['u32'], // rowPtr
+  concat: ['f32', 'f16', 'i32', 'u32'],
 };
 
 /** The reference backend's capability table: no size limits, no device features. */

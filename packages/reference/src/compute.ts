@@ -4,6 +4,7 @@ import { byteLengthOf, inferOutputs, InvalidArgumentError, isQuantized, numel, o
 import { bytesOf, readF32, readU16, readU32 } from './bytes.ts';
 import type { HostTensor } from './host-tensor.ts';
 import { attention } from './kernels/attention.ts';
+import { concat } from './kernels/concat.ts';
 import { cosineSimilarity } from './kernels/cosine-similarity.ts';
 import { dequantize, type DequantizableDType } from './kernels/dequantize.ts';
 import { add, addF16, mul, mulF16, scale, scaleF16, silu, swiglu } from './kernels/elementwise.ts';
@@ -117,5 +118,7 @@ function computeBytes(op: Op<HostTensor>): Uint8Array[] {
       const params = { decay: op.decay, threshold: op.threshold, iterations: op.iterations };
       return [bytesOf(spreadActivation(graph, f32(op.initial, 'spreadActivation.initial'), params))];
     }
+    case 'concat':
+      return [concat(op.a.data, op.b.data)];
   }
 }

@@ -19,6 +19,7 @@ export const ROCM_CAPABILITIES: readonly Capability[] = [
   { op: 'cosineSimilarity', dtypes: ['f32'] },
   { op: 'topK', dtypes: ['f32'] },
   { op: 'spreadActivation', dtypes: ['u32'] },
+  { op: 'concat', dtypes: ['f32', 'f16', 'i32', 'u32'] }, // device-to-device copies (native-rocm/src/op_table.cc)
 ];
 
 /** Largest k of topK (native-rocm/kernels/kernels.h, kTopKMax). */

@@ -103,5 +103,8 @@ export function encodeOp(op: Op<BoundTensor>, options: EncodeOptions = {}): Nati
         inputs: [op.rowPtr, op.colIdx, op.weights, op.initial],
         params: { nodes: dim(op.initial, 0), edges: dim(op.colIdx, 0), decay: op.decay, threshold: op.threshold, iterations: op.iterations },
       };
+    case 'concat':
+      // Device-to-device copies on the backend's stream (native-rocm/src/op_table.cc); element counts, as bytes may pass 2^31.
+      return { kernel: 'concat', inputs: [op.a, op.b], params: { aCount: numel(op.a.shape), bCount: numel(op.b.shape), elemBytes: op.a.dtype === 'f16' ? 2 : 4 } };
   }
 }

@@ -43,6 +43,7 @@ export interface KernelExports {
     nodes: number, edges: number, decay: number, threshold: number, iterations: number,
   ): void;
   spread_activation_scratch_bytes(nodes: number): number;
+  concat_bytes(a: number, aBytes: number, b: number, bBytes: number, out: number): void;
   simd_peak_f32(iterations: number, seed: number): number;
 }
 
@@ -95,6 +96,7 @@ const ARITY: { readonly [K in KernelName]: number } = {
   top_k_f32: 6,
   spread_activation_f32: 11,
   spread_activation_scratch_bytes: 1,
+  concat_bytes: 5,
   simd_peak_f32: 2,
 };
 
@@ -157,6 +159,7 @@ export function bindKernels(exports: object): Kernels {
     top_k_f32: k('top_k_f32'),
     spread_activation_f32: k('spread_activation_f32'),
     spread_activation_scratch_bytes: k('spread_activation_scratch_bytes'),
+    concat_bytes: k('concat_bytes'),
     simd_peak_f32: k('simd_peak_f32'),
   };
 }

@@ -2,7 +2,7 @@
 // (in the order of core's inferOutputs). f16 variants widen inputs to f32 scratch, compute in f32, round once.
 // matmul, quantizedMatmul, attention and cosineSimilarity split rows across threads when the pool has them and
 // the op is big enough; everything else runs on the calling thread.
-import { numel, type BoundTensor, type Op } from '@tandem/core';
+import { byteLengthOf, numel, type BoundTensor, type Op } from '@tandem/core';
 import type { KernelCall } from './kernels.ts';
 import type { RunContext } from './run-context.ts';
 import { splitRange, threadsFor } from './split.ts';
@@ -176,6 +176,12 @@ export async function runOp(op: Op<BoundTensor>, outs: readonly number[], ctx: R
         ctx.pointer(op.rowPtr), ctx.pointer(op.colIdx), ctx.pointer(op.weights), ctx.pointer(op.initial), out, scratch,
         nodes, edges, op.decay, op.threshold, op.iterations,
       );
+      return;
+    }
+    case 'concat': {
+      // Resident in linear memory: one memory.copy per side, no trip through JS arrays.
+      const [aBytes, bBytes] = [byteLengthOf(op.a.dtype, numel(op.a.shape)), byteLengthOf(op.b.dtype, numel(op.b.shape))];
+      k.concat_bytes(aBytes === 0 ? 0 : ctx.pointer(op.a), aBytes, bBytes === 0 ? 0 : ctx.pointer(op.b), bBytes, out);
       return;
     }
   }

@@ -18,4 +18,5 @@ export const WEBGPU_CAPABILITIES: readonly Capability[] = [
   { op: 'cosineSimilarity', dtypes: ['f32'] },
   { op: 'topK', dtypes: ['f32'] },
   { op: 'spreadActivation', dtypes: ['u32'] },
+  { op: 'concat', dtypes: ['f32', 'f16', 'i32', 'u32'] },
 ];

@@ -16,7 +16,7 @@ export function encodeAndSubmit(ctx: DeviceContext, steps: readonly Step[], labe
   const lastPass = passIndices[passIndices.length - 1];
   segments.forEach((segment, index) => {
     if (segment.kind === 'copy') {
-      if (segment.bytes > 0) encoder.copyBufferToBuffer(segment.source, 0, segment.destination, 0, segment.bytes);
+      if (segment.bytes > 0) encoder.copyBufferToBuffer(segment.source, segment.sourceOffset, segment.destination, segment.destinationOffset, segment.bytes);
       return;
     }
     const timestampWrites = timing?.writes(index === firstPass, index === lastPass);

@@ -51,7 +51,7 @@ export interface DispatchStep {
   readonly grid: Grid;
 }
 
-/** A buffer-to-buffer copy of the first `bytes` bytes. */
+/** A buffer-to-buffer copy of `bytes` bytes from sourceOffset to destinationOffset (both 0 for a prefix copy). */
 export interface CopyStep {
   /** Discriminant. */
   readonly kind: 'copy';
@@ -61,6 +61,10 @@ export interface CopyStep {
   readonly destination: GPUBuffer;
   /** Bytes to copy (a multiple of 4). */
   readonly bytes: number;
+  /** First byte read in source (a multiple of 4). */
+  readonly sourceOffset: number;
+  /** First byte written in destination (a multiple of 4). */
+  readonly destinationOffset: number;
 }
 
 /** One step of an op's plan. */
@@ -97,9 +101,12 @@ export function dispatch<B extends string, P extends string, O extends string>(
   };
 }
 
-/** A copy step. */
-export function copy(source: GPUBuffer, destination: GPUBuffer, bytes: number): CopyStep {
-  return { kind: 'copy', source, destination, bytes };
+/** A copy step: `bytes` from source at sourceOffset to destination at destinationOffset (multiples of 4). */
+export function copy(source: GPUBuffer, destination: GPUBuffer, bytes: number, sourceOffset = 0, destinationOffset = 0): CopyStep {
+  if (bytes % 4 !== 0 || sourceOffset % 4 !== 0 || destinationOffset % 4 !== 0) {
+    throw new Error(`copy: bytes ${bytes}, sourceOffset ${sourceOffset} and destinationOffset ${destinationOffset} must be multiples of 4`);
+  }
+  return { kind: 'copy', source, destination, bytes, sourceOffset, destinationOffset };
 }
 
 /** Lays `groups` workgroups out over x and y within the per-dimension limit (kernels use x + y * num_x). */

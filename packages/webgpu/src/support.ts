@@ -23,22 +23,24 @@ export function checkWebGpuSupport(op: Op<TensorSpec>, limits: DeviceLimits, fea
       return { ok: false, reason: errorMessage(error) };
     }
   }
+  // concat is buffer-to-buffer copies: nothing is bound, so only maxBufferSize applies.
+  const bound = op.op !== 'concat';
   for (const input of opInputs(op)) {
     const refused =
-      op.op === 'cosineSimilarity' && input.name === 'targets' ? checkCosineTargets(input.tensor, limits) : checkBufferLimits(op.op, input.name, input.tensor, limits);
+      op.op === 'cosineSimilarity' && input.name === 'targets' ? checkCosineTargets(input.tensor, limits) : checkBufferLimits(op.op, input.name, input.tensor, limits, bound);
     if (refused !== undefined) return refused;
   }
   for (const [i, output] of outputs.entries()) {
-    const refused = checkBufferLimits(op.op, `output ${i}`, output, limits);
+    const refused = checkBufferLimits(op.op, `output ${i}`, output, limits, bound);
     if (refused !== undefined) return refused;
   }
-  return checkShapeLimits(op, limits);
+  return bound ? checkShapeLimits(op, limits) : { ok: true };
 }
 
-/** A refusal if one tensor of an op needs a binding or a buffer past the device's limits. */
-function checkBufferLimits(op: string, name: string, tensor: TensorSpec, limits: DeviceLimits): SupportVerdict | undefined {
+/** A refusal if one tensor of an op needs a binding (when `bound`) or a buffer past the device's limits. */
+function checkBufferLimits(op: string, name: string, tensor: TensorSpec, limits: DeviceLimits, bound: boolean): SupportVerdict | undefined {
   const bytes = deviceByteLength(tensor);
-  if (bytes > limits.maxStorageBufferBindingSize) {
+  if (bound && bytes > limits.maxStorageBufferBindingSize) {
     return refuse(`${op}.${name} needs a ${bytes}-byte storage binding; maxStorageBufferBindingSize is ${limits.maxStorageBufferBindingSize}`);
   }
   if (bytes > limits.maxBufferSize) return refuse(`${op}.${name} needs a ${bytes}-byte buffer; maxBufferSize is ${limits.maxBufferSize}`);

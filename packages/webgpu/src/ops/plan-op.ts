@@ -2,6 +2,7 @@
 import type { Op } from '@tandem/core';
 import type { DeviceTensor, PlanContext, Step } from '../plan.ts';
 import { planAttention } from './attention.ts';
+import { planConcat } from './concat.ts';
 import { planBinary, planScale, planSilu, planSwiglu } from './elementwise.ts';
 import { planSpreadActivation } from './graph.ts';
 import { planDequantize, planMatmul, planQuantizedMatmul } from './matmul.ts';
@@ -43,5 +44,7 @@ export function planOp(op: Op<DeviceTensor>, outputs: readonly DeviceTensor[], c
       return planTopK(op, out, second, ctx);
     case 'spreadActivation':
       return planSpreadActivation(op, out, ctx);
+    case 'concat':
+      return planConcat(op, out);
   }
 }

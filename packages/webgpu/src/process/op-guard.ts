@@ -23,6 +23,7 @@ const OP_FIELDS: { readonly [K in OpKind]: Readonly<Record<string, FieldKind>> }
   cosineSimilarity: { queries: 'tensor', targets: 'tensor' },
   topK: { x: 'tensor', k: 'number' },
   spreadActivation: { rowPtr: 'tensor', colIdx: 'tensor', weights: 'tensor', initial: 'tensor', decay: 'number', threshold: 'number', iterations: 'number' },
+  concat: { a: 'tensor', b: 'tensor' },
 };
 
 function fieldFits(value: unknown, kind: FieldKind, isTensor: (v: unknown) => boolean): boolean {
