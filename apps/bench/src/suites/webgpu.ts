@@ -39,14 +39,16 @@ export default async function webgpuSuite(options: SuiteOptions): Promise<SuiteR
   const bench = setup.value;
   const { engine } = bench;
   try {
+    // Cosine first, on a fresh device: after the matmul sweep, tfjs and the copy peak have allocated and freed a few
+    // GB, every kernel reads large buffers at roughly half the bandwidth on the H100 under Dawn/Vulkan (a plain
+    // vec4 read of 201 MB: 2.8 TB/s fresh, 1.3-1.6 TB/s after churn; apps/bench/scripts/webgpu-cosine-probe.mjs).
+    const cosine = await cosineSweep(engine, bench.webgpu.describe().maxBufferSize, config);
     const tfjs = await loadTfjsWebGpu();
     const matmul = await matmulSweep(engine, tfjs, config);
     const cublas: Outcome<CublasCeiling> = options.gpu ? await measureCublasCeiling(240_000) : { ok: false, reason: 'runs only with --gpu (needs python3 with torch and CUDA)' };
     const device = bench.webgpu.currentDevice();
     const copyBytes = Math.min(bench.software ? 64 * 2 ** 20 : 1024 * 2 ** 20, bench.webgpu.describe().maxBufferSize);
     const copyPeak = device === undefined ? { ok: false as const, reason: 'no device' } : await attempt('copy peak', config.rowTimeoutMs, () => measureCopyPeak(device, copyBytes));
-    // Targets past one storage binding are bound in ranges (one dispatch each): only the buffer size caps N.
-    const cosine = await cosineSweep(engine, bench.webgpu.describe().maxBufferSize, config);
     const rates = matmul.flatMap((s) => (s.ours.ok && s.ours.value.kernel !== undefined ? [matmulFlop(s.n) / s.ours.value.kernel.median] : []));
     const maxN = Math.floor(Math.sqrt(bench.maxStorageBufferBindingSize / 4));
     const wait = rates.length === 0 ? { ok: false as const, reason: 'no matmul rate to size the job from' } : await attempt('wait cost', config.rowTimeoutMs, () => measureWaitCost(engine, matmulSideFor(100, Math.max(...rates), maxN), 100, maxN));

@@ -90,12 +90,14 @@ export function cosineVerdict(inputs: VerdictInputs): string {
   const largest = measured[measured.length - 1];
   if (largest === undefined) return `cosine 768-d bandwidth (target >= ${COSINE_TARGET_TBPS} TB/s): NOT MEASURED${failText}`;
   const wrong = measured.filter((m) => !m.check.ok).map((m) => m.count);
+  // Judged at the largest N measured (the issue's 1,000,000 targets on the H100), not at the best size.
+  const atLargest = cosineTbps(largest);
   const best = Math.max(...measured.map(cosineTbps));
-  const peak = inputs.copyPeak.ok ? `, ${fmt((best / inputs.copyPeak.value.tbps) * 100)}% of the measured copy peak ${fmt(inputs.copyPeak.value.tbps)} TB/s` : '';
+  const peak = inputs.copyPeak.ok ? `, ${fmt((atLargest / inputs.copyPeak.value.tbps) * 100)}% of the measured copy peak ${fmt(inputs.copyPeak.value.tbps)} TB/s` : '';
   const gemv = inputs.cublas.ok && inputs.cublas.value.gemvTbps !== undefined ? `, cuBLAS GEMV 1M x 768 ${fmt(inputs.cublas.value.gemvTbps)} TB/s` : '';
   const detail = measured.map((m) => `N=${m.count}: ${fmt(cosineTbps(m) * 1000)} GB/s`).join(', ');
-  const status = wrong.length > 0 ? `MISSED (wrong results at N=${wrong.join(', ')})` : judged(inputs.software, best >= COSINE_TARGET_TBPS);
-  return `cosine 768-d vs resident targets, kernel bandwidth ${detail}; best ${fmt(best)} TB/s${peak}${gemv} (target >= ${COSINE_TARGET_TBPS} TB/s on the H100, up to N=1,000,000) -> ${status}${failText}`;
+  const status = wrong.length > 0 ? `MISSED (wrong results at N=${wrong.join(', ')})` : judged(inputs.software, atLargest >= COSINE_TARGET_TBPS);
+  return `cosine 768-d vs resident targets (measured first, on a fresh device), kernel bandwidth ${detail}; at N=${largest.count} ${fmt(atLargest)} TB/s${peak}${gemv}, best ${fmt(best)} TB/s (target >= ${COSINE_TARGET_TBPS} TB/s on the H100 at N=1,000,000) -> ${status}${failText}`;
 }
 
 /** CPU while waiting (issue #4 figure 5). */

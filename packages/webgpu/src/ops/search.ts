@@ -4,8 +4,12 @@ import { COSINE_SIMILARITY, COSINE_SIMILARITY_VEC4, TOP_K } from '../kernels.ts'
 import { BufferRange, dispatch, linearGrid, STORAGE_OFFSET_ALIGNMENT, type DeviceTensor, type PlanContext, type Step } from '../plan.ts';
 
 const COSINE_WG = 256;
-/** Invocations per cosine score: a subgroup's worth on most GPUs (32 on NVIDIA), each step reads 128 bytes of a row. */
-const COSINE_LANES = 32;
+/**
+ * Invocations per cosine score: each step of the vec4 kernel reads 256 consecutive bytes of a row. On an H100 (Dawn,
+ * Vulkan; 768-d rows, kernel alone) 16 lanes read 2.56-3.05 TB/s from 65k to 699k targets, 32 lanes 2.49-2.91, 8
+ * lanes 2.43-2.85 (apps/bench/scripts/webgpu-cosine-probe.mjs).
+ */
+const COSINE_LANES = 16;
 
 /** Largest k * n per row topK takes on the GPU (its cost is O(k * n) per row). */
 export const TOP_K_MAX_WORK = 2 ** 28;

@@ -1,0 +1,180 @@
+// Diagnostic (GPU machine): the cosine kernels alone (wgsl/cosine_similarity*.wgsl, one 768-d query) over N random
+// targets, for several workgroup shapes (WG invocations, LANES per score), beside a plain read of the same bytes
+// (one workgroup per 24 KiB) — to find where the kernel leaves the memory bandwidth. Time from pass timestamps
+// (Dawn's timestamp quantization off), median of 9 after one warm-up.
+//   source .gpukit/setup.sh && node apps/bench/scripts/webgpu-cosine-probe.mjs [--upload] [--churn]
+// --upload writes the targets from the host (queue.writeBuffer, as the backend's upload does) instead of a fill
+// kernel; --churn first allocates, writes and frees ~6 GB of buffers of mixed sizes (as the webgpu bench suite's
+// matmul sweep and copy peak do before its cosine sweep).
+import { readFileSync } from 'node:fs';
+import { create, globals } from 'webgpu';
+
+Object.assign(globalThis, globals);
+const gpu = create(['disable-dawn-features=timestamp_quantization']);
+const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+const limits = adapter.limits;
+const device = await adapter.requestDevice({
+  requiredFeatures: ['timestamp-query'],
+  requiredLimits: { maxBufferSize: limits.maxBufferSize, maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize },
+});
+const DIM = 768;
+const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
+
+const fill = device.createComputePipeline({
+  layout: 'auto',
+  compute: {
+    entryPoint: 'main',
+    module: device.createShaderModule({
+      code: `
+@group(0) @binding(0) var<storage, read_write> dst: array<f32>;
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * 256u;
+  if (i >= arrayLength(&dst)) { return; }
+  var h = i * 747796405u + 2891336453u;
+  h = ((h >> ((h >> 28u) + 4u)) ^ h) * 277803737u;
+  h = (h >> 22u) ^ h;
+  dst[i] = f32(h) * (2.0 / 4294967296.0) - 1.0;
+}`,
+    }),
+  },
+});
+const read = device.createComputePipeline({
+  layout: 'auto',
+  compute: {
+    entryPoint: 'main',
+    module: device.createShaderModule({
+      code: `
+@group(0) @binding(0) var<storage, read> src: array<vec4f>;
+@group(0) @binding(1) var<storage, read_write> sink: array<f32>;
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, @builtin(local_invocation_index) lid: u32) {
+  let w = wid.x + wid.y * nwg.x;
+  let n = arrayLength(&src);
+  var acc = vec4f(0.0);
+  for (var i = w * 1536u + lid; i < min(n, (w + 1u) * 1536u); i += 256u) { acc += src[i]; }
+  let s = acc.x + acc.y + acc.z + acc.w;
+  if (s == 123.456) { sink[lid] = s; }
+}`,
+    }),
+  },
+});
+
+function grid(groups) {
+  const x = Math.min(groups, limits.maxComputeWorkgroupsPerDimension);
+  return [x, Math.ceil(groups / x)];
+}
+
+const query = device.createQuerySet({ type: 'timestamp', count: 2 });
+const resolve = device.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+const readback = device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+
+/** Median pass time (ms) of `encode(pass)` over 9 runs after a warm-up. */
+async function timePass(encode) {
+  const times = [];
+  for (let r = 0; r < 10; r++) {
+    const encoder = device.createCommandEncoder();
+    const pass = encoder.beginComputePass({ timestampWrites: { querySet: query, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } });
+    encode(pass);
+    pass.end();
+    encoder.resolveQuerySet(query, 0, 2, resolve, 0);
+    encoder.copyBufferToBuffer(resolve, 0, readback, 0, 16);
+    device.queue.submit([encoder.finish()]);
+    await readback.mapAsync(GPUMapMode.READ);
+    const [a, b] = new BigUint64Array(readback.getMappedRange().slice(0));
+    readback.unmap();
+    if (r > 0) times.push(Number(b - a) / 1e6);
+  }
+  times.sort((x, y) => x - y);
+  return times[Math.floor(times.length / 2)];
+}
+
+const shaders = {
+  vec4: readFileSync('wgsl/cosine_similarity_vec4.wgsl', 'utf8'),
+  scalar: readFileSync('wgsl/cosine_similarity.wgsl', 'utf8'),
+};
+const variants = [
+  ['vec4', 256, 32],
+  ['vec4', 256, 16],
+  ['vec4', 256, 8],
+  ['vec4', 128, 32],
+  ['scalar', 256, 32],
+];
+const modules = Object.fromEntries(Object.entries(shaders).map(([k, code]) => [k, device.createShaderModule({ code })]));
+const sink = device.createBuffer({ size: 4096, usage: GPUBufferUsage.STORAGE });
+const q = device.createBuffer({ size: DIM * 4, usage: STORAGE });
+device.queue.writeBuffer(q, 0, Float32Array.from({ length: DIM }, (_, i) => Math.sin(i)));
+
+const upload = process.argv.includes('--upload');
+if (process.argv.includes('--churn')) {
+  const held = [];
+  for (let i = 0; i < 160; i++) {
+    const size = (1 + ((i * 37) % 64)) * 2 ** 20;
+    const b = device.createBuffer({ size, usage: STORAGE });
+    device.queue.writeBuffer(b, 0, new Uint8Array(size).fill(i));
+    held.push(b);
+  }
+  for (const [i, b] of held.entries()) if (i % 2 === 0) b.destroy();
+  const big = [device.createBuffer({ size: 2 ** 30, usage: STORAGE }), device.createBuffer({ size: 2 ** 30, usage: STORAGE })];
+  const e = device.createCommandEncoder();
+  e.copyBufferToBuffer(big[0], 0, big[1], 0, 2 ** 30);
+  device.queue.submit([e.finish()]);
+  await device.queue.onSubmittedWorkDone();
+  for (const b of big) b.destroy();
+  console.log('churn: 160 buffers of 1-64 MiB written, half freed; 2 x 1 GiB copied and freed');
+}
+console.log(`targets ${upload ? 'uploaded with writeBuffer' : 'filled by a kernel'}`);
+for (const n of [65536, 262144, 699050]) {
+  const bytes = n * DIM * 4;
+  const targets = device.createBuffer({ size: bytes, usage: STORAGE });
+  const out = device.createBuffer({ size: n * 4, usage: STORAGE });
+  if (upload) {
+    const host = new Float32Array(n * DIM);
+    for (let i = 0; i < host.length; i++) host[i] = Math.random() * 2 - 1;
+    device.queue.writeBuffer(targets, 0, host);
+  } else {
+    const bind = device.createBindGroup({ layout: fill.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: targets } }] });
+    const encoder = device.createCommandEncoder();
+    const pass = encoder.beginComputePass();
+    pass.setPipeline(fill);
+    pass.setBindGroup(0, bind);
+    const [x, y] = grid(Math.ceil(n * DIM / 256));
+    pass.dispatchWorkgroups(x, y);
+    pass.end();
+    device.queue.submit([encoder.finish()]);
+  }
+  const readBind = device.createBindGroup({ layout: read.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: targets } }, { binding: 1, resource: { buffer: sink } }] });
+  const plain = await timePass((pass) => {
+    pass.setPipeline(read);
+    pass.setBindGroup(0, readBind);
+    const [x, y] = grid(Math.ceil(bytes / 24576));
+    pass.dispatchWorkgroups(x, y);
+  });
+  const parts = [`N=${n} (${(bytes / 1e6).toFixed(0)} MB): plain read ${(bytes / plain / 1e6).toFixed(0)} GB/s`];
+  for (const [shader, wg, lanes] of variants) {
+    const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module: modules[shader], entryPoint: 'main', constants: { WG: wg, LANES: lanes } } });
+    const params = device.createBuffer({ size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(params, 0, new Uint32Array([1, n, DIM, n, 0, 0, 0, 0]));
+    const bind = device.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [
+        { binding: 0, resource: { buffer: q } },
+        { binding: 1, resource: { buffer: targets } },
+        { binding: 2, resource: { buffer: out } },
+        { binding: 3, resource: { buffer: params } },
+      ],
+    });
+    const ms = await timePass((pass) => {
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, bind);
+      const [x, y] = grid(Math.ceil(n / (wg / lanes)));
+      pass.dispatchWorkgroups(x, y);
+    });
+    parts.push(`${shader} WG${wg}/L${lanes} ${(bytes / ms / 1e6).toFixed(0)}`);
+    params.destroy();
+  }
+  console.log(parts.join('; '));
+  targets.destroy();
+  out.destroy();
+}
+device.destroy();
