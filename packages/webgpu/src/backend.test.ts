@@ -89,6 +89,19 @@ describe.skipIf(!setup.ok)('WebGpuBackend on a device', () => {
     expect(result.kernelMs).toBeLessThan(10_000);
   });
 
+  it('uploads a tensor larger than one 64 MiB write piece whole (every piece lands at its offset)', async () => {
+    const count = 16 * 2 ** 20 + 3; // 64 MiB + 12 bytes: two pieces, the second 12 bytes long
+    const values = Float32Array.from({ length: count }, (_, i) => (i % 65_521) - 32_000);
+    const t = await upload(backend, 'f32', [count], values);
+    const back = new Float32Array((await backend.download(t.buffer)).slice().buffer);
+    expect(back.length).toBe(count);
+    for (const i of [0, 1, 16 * 2 ** 20 - 1, 16 * 2 ** 20, count - 1]) expect(back[i]).toBe(values[i]);
+    let mismatches = 0;
+    for (let i = 0; i < count; i += 997) if (back[i] !== values[i]) mismatches++;
+    expect(mismatches).toBe(0);
+    backend.free(t.buffer);
+  }, 60_000);
+
   it('handles zero-size tensors without zero-size buffers or dispatches', async () => {
     const empty = await upload(backend, 'f32', [0, 5], []);
     expect(empty.buffer.byteLength).toBe(0);

@@ -33,6 +33,9 @@ import { performanceProfile } from './profile.ts';
 import { checkWebGpuSupport } from './support.ts';
 import { directWaiter, type GpuWaiter } from './waiter.ts';
 
+/** Largest single queue.writeBuffer of an upload (a multiple of 4). */
+const UPLOAD_PIECE_BYTES = 64 * 2 ** 20;
+
 /** Where the backend gets WebGPU: a GPU object, or a function producing one lazily (may fail or give none). */
 export type GpuSource = GPU | (() => GPU | undefined | Promise<GPU | undefined>);
 
@@ -142,7 +145,11 @@ export class WebGpuBackend implements CapableBackend {
         const buffer = ctx.pool.acquire(bytes, TENSOR_USAGE);
         if (bytes > 0) {
           const source = toDeviceBytes(data, spec);
-          ctx.device.queue.writeBuffer(buffer, 0, source.buffer, source.byteOffset, source.byteLength);
+          // In pieces: one writeBuffer stages its whole size at once (3 GB for 1M x 768 f32 targets).
+          for (let at = 0; at < source.byteLength; at += UPLOAD_PIECE_BYTES) {
+            const size = Math.min(UPLOAD_PIECE_BYTES, source.byteLength - at);
+            ctx.device.queue.writeBuffer(buffer, at, source.buffer, source.byteOffset + at, size);
+          }
         }
         return buffer;
       },

@@ -58,10 +58,16 @@ async function measureCount(engine: Engine, requested: number, maxBufferBytes: n
 
 /** Measures every count of config.cosineSizes; each failure is kept as its reason. */
 export async function cosineSweep(engine: Engine, maxBufferBytes: number, config: WebGpuBenchConfig): Promise<Array<Outcome<CosineFigures>>> {
-  const out: Array<Outcome<CosineFigures>> = [];
-  for (const [i, requested] of config.cosineSizes.entries()) {
-    out.push(await attempt(`cosine N=${requested}`, config.rowTimeoutMs, () => measureCount(engine, requested, maxBufferBytes, config)));
-    progress('webgpu cosine', i + 1, config.cosineSizes.length);
+  // Largest first, on the freshest device: allocations and frees of earlier sizes slow later large reads (see
+  // scripts/webgpu-cosine-probe.mjs --churn). Rows are returned in config order.
+  const order = [...config.cosineSizes.entries()].reverse();
+  const byIndex = new Map<number, Outcome<CosineFigures>>();
+  for (const [done, [i, requested]] of order.entries()) {
+    byIndex.set(i, await attempt(`cosine N=${requested}`, config.rowTimeoutMs, () => measureCount(engine, requested, maxBufferBytes, config)));
+    progress('webgpu cosine', done + 1, config.cosineSizes.length);
   }
-  return out;
+  return [...config.cosineSizes.keys()].flatMap((i) => {
+    const row = byIndex.get(i);
+    return row === undefined ? [] : [row];
+  });
 }
