@@ -144,6 +144,11 @@ export class GraphBuilder {
     return this.single(name, { op: 'attention', q, k, v, causal: options.causal ?? false, scale: options.scale });
   }
 
+  /** a's rows then b's rows along axis 0 (equal trailing shape and dtype), e.g. a KV cache grown on its backend. */
+  concat(name: string, a: SymbolicTensor, b: SymbolicTensor): SymbolicTensor {
+    return this.single(name, { op: 'concat', a, b });
+  }
+
   /** Same data, new shape (a view: no node, no copy); `name` defaults to `<t>.reshape`. */
   reshape(t: SymbolicTensor, shape: readonly number[], name?: string): SymbolicTensor {
     return this.view(t, { kind: 'reshape', shape: [...shape] }, name);

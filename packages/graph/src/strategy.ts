@@ -9,8 +9,9 @@ import { GraphRunError } from './errors.ts';
  * - 'per-op': the engine's own per-op decision for each node in turn (greedy: no look-ahead at the way back);
  * - 'cpu-only': every node on one CPU backend (`{ only }`, no fallback to a GPU);
  * - 'gpu-only': every node on one GPU backend (`{ only }`, no fallback);
- * - 'split': a fixed per-op rule as in ggml-style hybrid runners: matmuls and attention on the GPU, every other op
- *   on the CPU, whatever the sizes (the naive baseline the benchmark compares with);
+ * - 'split': a fixed per-op rule as in ggml-style hybrid runners: matmuls and attention on the GPU (with the KV-cache
+ *   concat, so the cache lives where attention reads it, as llama.cpp's offloaded KV cache does), every other op on
+ *   the CPU, whatever the sizes (the naive baseline the benchmark compares with);
  * - any other engine Strategy ('gpu-preferred', 'cpu-preferred', `{ only: name }`), passed to every node.
  */
 export type GraphStrategy = 'per-op' | 'cpu-only' | 'gpu-only' | 'split' | Strategy;
@@ -30,7 +31,7 @@ export type NodePlacer =
   | { readonly kind: 'split'; readonly cpu: string; readonly gpu: string };
 
 /** Ops 'split' sends to the GPU. */
-const SPLIT_GPU_OPS: ReadonlySet<OpKind> = new Set(['matmul', 'quantizedMatmul', 'attention']);
+const SPLIT_GPU_OPS: ReadonlySet<OpKind> = new Set(['matmul', 'quantizedMatmul', 'attention', 'concat']);
 
 /** The placer for a graph strategy; throws GraphRunError when the engine has no usable backend of a needed kind. */
 export function resolveStrategy(engine: Engine, strategy: GraphStrategy, preference: BackendPreference = {}): NodePlacer {

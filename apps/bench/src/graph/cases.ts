@@ -46,9 +46,10 @@ export async function runSize(bench: GraphBench, size: SizeCase, label: string):
   const samples = new Map<string, Map<string, Sample[]>>();
   const gpuSkipped = new Map<string, string>();
   let probeMsPerToken: number | undefined;
+  let filled: KvCache | undefined;
   try {
     const kv = Math.max(0, ...size.phases.map((p) => (p.kind === 'decode' ? p.kv : 0)));
-    const filled: KvCache | undefined = kv > 0 ? await filledCache(block, kv, bench.preference) : undefined;
+    filled = kv > 0 ? await filledCache(block, kv, bench.preference) : undefined;
     for (const phase of size.phases) {
       const phaseStart = performance.now();
       const byStrategy = new Map<string, Sample[]>();
@@ -87,6 +88,7 @@ export async function runSize(bench: GraphBench, size: SizeCase, label: string):
       console.log(`${label} ${phaseName(phase)}: measured (${((performance.now() - phaseStart) / 1000).toFixed(1)} s)`);
     }
   } finally {
+    filled?.dispose();
     block.dispose();
   }
   return { size, samples, gpuSkipped };

@@ -22,6 +22,7 @@ export async function referenceCheck(bench: GraphBench, config: DecoderConfig): 
       past = { keys: want.keys, values: want.values };
     }
   } finally {
+    cache.dispose();
     block.dispose();
   }
   return worst;
@@ -76,8 +77,10 @@ async function mixedOnce(block: DecoderBlock, bench: GraphBench, prompt: number,
     step = next;
   }
   await step.output.read();
+  const ms = performance.now() - t0;
   step.output.dispose();
-  return performance.now() - t0;
+  cache.dispose();
+  return ms;
 }
 
 function relativeError(got: Float32Array, want: Float32Array): number {

@@ -22,15 +22,14 @@ export function phaseName(phase: Phase): string {
   return phase.kind === 'prefill' ? `prefill ${phase.tokens}` : `decode @${phase.kv}`;
 }
 
-/** Runs one phase once. For decode, `filled` holds at least `kv` tokens; it is cut back to `kv` first. */
+/** Runs one phase once. For decode, `filled` holds exactly `kv` tokens; the step appends to a fork of it (no copy). */
 export async function runPhase(block: DecoderBlock, phase: Phase, strategy: GraphStrategy, preference: BackendPreference, filled: KvCache | undefined): Promise<Sample> {
   const tokens = phase.kind === 'prefill' ? phase.tokens : 1;
   let cache: KvCache;
   if (phase.kind === 'prefill') cache = block.newCache(phase.tokens);
   else {
-    if (filled === undefined || filled.length < phase.kv) throw new Error(`decode @${phase.kv} needs a filled cache`);
-    filled.truncate(phase.kv);
-    cache = filled;
+    if (filled === undefined || filled.length !== phase.kv) throw new Error(`decode @${phase.kv} needs a cache of ${phase.kv} tokens`);
+    cache = filled.fork();
   }
   const x = randomActivations(block.config, tokens, 3);
   const t0 = performance.now();
@@ -38,10 +37,11 @@ export async function runPhase(block: DecoderBlock, phase: Phase, strategy: Grap
   await step.output.read();
   const ms = performance.now() - t0;
   step.output.dispose();
+  cache.dispose();
   return { ms, tokens, report: step.report };
 }
 
-/** A cache of `kv` tokens for decode runs, filled by one prefill on the CPU backend. */
+/** A cache of `kv` tokens for decode runs (fork it per run), filled by one prefill on the CPU backend; dispose it after. */
 export async function filledCache(block: DecoderBlock, kv: number, preference: BackendPreference): Promise<KvCache> {
   const cache = block.newCache(kv + 1);
   const step = await block.forward(randomActivations(block.config, kv, 4), cache, { ...preference, strategy: 'cpu-only' });

@@ -23,7 +23,7 @@ export interface DecoderBlockOptions {
 export interface DecoderStep {
   /** The block's output [tokens, dim]; the caller owns it. */
   readonly output: Tensor;
-  /** Both graphs' nodes and the KV-cache append, as one report. */
+  /** Both graphs' nodes (the KV-cache append is the second graph's concat nodes), as one report. */
   readonly report: RunReport;
 }
 
@@ -72,25 +72,33 @@ export class DecoderBlock {
     }
     if (tokens < 1) throw new InvalidArgumentError(`${this.prefix}.forward.x`, tokens, 'must hold at least one token');
     const position = cache.length;
+    if (position + tokens > cache.capacity) {
+      throw new InvalidArgumentError(`${this.prefix}.forward.x`, tokens, `tokens would exceed the KV cache's capacity (${cache.capacity} tokens, ${position} held)`);
+    }
     const input = x instanceof Tensor ? x : this.engine.tensor(x, [tokens, dim]);
     const owned: Tensor[] = x instanceof Tensor ? [] : [input];
     try {
       const first = await this.graph(`in|${tokens}|${position}`, () => buildAttentionInputGraph(this.context, tokens, position)).run({ x: input }, options);
       const [q, k, v] = [first.outputs.get('q'), first.outputs.get('k'), first.outputs.get('v')];
-      owned.push(q, k, v);
-      const appendStart = this.clock();
-      const downloaded = [k, v].filter((t) => !t.residency().includes('host')).reduce((s, t) => s + t.storage.byteLength, 0);
-      const [kHost, vHost] = await Promise.all([k.read(), v.read()]);
-      if (!(kHost instanceof Float32Array) || !(vHost instanceof Float32Array)) throw new InvalidArgumentError(`${this.prefix}.kv`, k.dtype, 'must be f32');
-      cache.append(kHost, vHost);
-      // The first step attends over its own keys, already where they were computed; later steps read the cache.
-      const kv = position === 0 ? { k, v } : cache.tensors(this.engine);
-      if (position !== 0) owned.push(kv.k, kv.v);
-      const appendMs = this.clock() - appendStart;
-      const second = await this.graph(`out|${tokens}|${cache.length}`, () => buildAttentionOutputGraph(this.context, tokens, cache.length)).run({ x: input, q, k: kv.k, v: kv.v }, options);
+      owned.push(q);
+      const held = cache.tensors();
+      // The cache grows inside the second graph (concat nodes beside attention): k and v never come back to the host.
+      const second =
+        held === undefined
+          ? await this.graph(`out|${tokens}|0`, () => buildAttentionOutputGraph(this.context, tokens, 0)).run({ x: input, q, k_new: k, v_new: v }, options)
+          : await this.graph(`out|${tokens}|${position}`, () => buildAttentionOutputGraph(this.context, tokens, position)).run(
+              { x: input, q, k_new: k, v_new: v, k_cache: held.k, v_cache: held.v },
+              options,
+            );
+      if (held === undefined) cache.adopt(k, v);
+      else {
+        owned.push(k, v);
+        const appendBytes = second.report.nodes.filter((n) => n.op === 'concat').reduce((s, n) => s + n.bytesMoved, 0);
+        cache.adopt(second.outputs.get('k'), second.outputs.get('v'), appendBytes);
+      }
       const report = combineReports(`${this.prefix} ${tokens} token(s) @ ${position}`, [first.report, second.report], {
-        hostMs: appendMs,
-        bytesMoved: downloaded,
+        hostMs: 0,
+        bytesMoved: 0,
         totalMs: this.clock() - started,
       });
       return { output: second.outputs.get('out'), report };

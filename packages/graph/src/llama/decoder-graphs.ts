@@ -1,6 +1,7 @@
-// The two graphs of one decoder step. The KV-cache append sits between them on the host (core has no concat op):
-//   attention inputs:  x -> attn_norm -> q/k/v projections -> (views to heads) -> rope(q), rope(k)   => q, k, v
-//   attention output:  attention(q, K cache, V cache) -> o_proj -> + x -> ffn_norm -> gate, up -> swiglu -> down -> + h
+// The two graphs of one decoder step; the KV cache stays on the backends as engine tensors and grows inside the second:
+//   attention inputs:  x -> attn_norm -> q/k/v projections -> (views to heads) -> rope(q), rope(k)   => q, k, v (new rows)
+//   attention output:  [concat(K cache, k), concat(V cache, v) => the grown cache] -> attention(q, K, V) -> o_proj
+//                      -> + x -> ffn_norm -> gate, up -> swiglu -> down -> + h                       => out (, k, v)
 import type { Clock, Engine, Tensor } from '@tandem/core';
 import type { Graph } from '../graph.ts';
 import { GraphBuilder } from '../graph-builder.ts';
@@ -87,15 +88,26 @@ export function buildAttentionInputGraph(ctx: DecoderGraphContext, seq: number, 
   return g.build();
 }
 
-/** x [seq, dim], q [seq, heads, hd], keys and values [kvLength, kvHeads, hd] -> the block's output [seq, dim]. */
-export function buildAttentionOutputGraph(ctx: DecoderGraphContext, seq: number, kvLength: number): Graph {
+/**
+ * x [seq, dim], q [seq, heads, hd] and this step's k / v [seq, kvHeads, hd] -> the block's output [seq, dim]. With
+ * `past` > 0 cached tokens it also takes the cache (k_cache / v_cache [past, kvHeads, hd]), appends the new rows to it
+ * with concat nodes (placed like any node, so the cache grows where attention reads it) and outputs the grown cache
+ * as 'k' and 'v'. With past = 0 attention reads the new rows directly and the caller keeps them as the cache.
+ */
+export function buildAttentionOutputGraph(ctx: DecoderGraphContext, seq: number, past: number): Graph {
   const { config, tensors, prefix: p } = ctx;
   const hd = headDimOf(config);
-  const g = builder(ctx, `${p}.attn_out[seq ${seq}, kv ${kvLength}]`);
+  const g = builder(ctx, `${p}.attn_out[seq ${seq}, kv ${past + seq}]`);
   const x = g.input('x', 'f32', [seq, config.dim]);
   const q = g.input('q', 'f32', [seq, config.heads, hd]);
-  const k = g.input('k', 'f32', [kvLength, config.kvHeads, hd]);
-  const v = g.input('v', 'f32', [kvLength, config.kvHeads, hd]);
+  let k = g.input('k_new', 'f32', [seq, config.kvHeads, hd]);
+  let v = g.input('v_new', 'f32', [seq, config.kvHeads, hd]);
+  if (past > 0) {
+    k = g.concat(`${p}.attn.k_cache_append`, g.input('k_cache', 'f32', [past, config.kvHeads, hd]), k);
+    v = g.concat(`${p}.attn.v_cache_append`, g.input('v_cache', 'f32', [past, config.kvHeads, hd]), v);
+    g.output('k', k);
+    g.output('v', v);
+  }
   const attended = g.attention(`${p}.attn.attention`, q, k, v, { causal: true });
   const o = project(g, `${p}.attn.o_proj`, g.reshape(attended, [seq, config.dim], `${p}.attn.merge_heads`), g.constant(`${p}.attn.o_proj.weight`, tensors.wo));
   const h = g.add(`${p}.attn.residual`, x, o);

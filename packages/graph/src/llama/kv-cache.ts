@@ -1,11 +1,12 @@
-// The KV cache of one layer, kept on the host.
+// The KV cache of one layer, kept as engine tensors wherever they were computed.
 //
-// Design: a preallocated host buffer of `capacity` rows per K and V; append() copies only the new rows in (O(new)).
-// Each step then hands attention the prefix [length, kvHeads, headDim] as fresh engine tensors, which copies the
-// prefix once (engine.tensor copies its data), and — when attention runs on a GPU — uploads it once more, because
-// core's op set has no concat / write-rows op that would let the cache grow in place on a device. At 7B size and
-// 512 cached tokens that is 2 x 8 MiB per step: small against the step's ~220 MB of Q8_0 weight reads.
-import { InvalidArgumentError, type Engine, type Tensor } from '@tandem/core';
+// Design: the cache holds keys and values as two engine tensors [length, kvHeads, headDim]. Growing it is a concat
+// (core's `concat` op) of the held tensors with the new rows, on the backend that holds them; the old tensors are then
+// disposed. The decoder block puts that concat inside its attention graph, so the placement sees it next to attention
+// and a decode step whose ops all stay on one backend never reads k / v back to the host nor re-uploads the prefix.
+// bytesCopied counts only bytes that crossed host<->backend or backend<->backend to grow the cache (from the graph's
+// report), not the backend-local concat copy.
+import { InvalidArgumentError, type Engine, type Strategy, type Tensor } from '@tandem/core';
 
 /** Keys and values of the tokens seen so far, for one layer. */
 export class KvCache {
@@ -15,59 +16,106 @@ export class KvCache {
   readonly headDim: number;
   /** Most tokens it can hold. */
   readonly capacity: number;
-  /** Bytes copied by append() and tensors() so far (the cost of this design, for reports). */
+  /** Bytes moved between the host and backends (or between backends) to grow this cache so far, for reports. */
   bytesCopied = 0;
-  private readonly keys: Float32Array;
-  private readonly values: Float32Array;
-  private rows = 0;
+  private held: { k: Tensor; v: Tensor } | undefined;
+  /** Whether this cache disposes `held` when it replaces or drops it (false for tensors shared with a fork's parent). */
+  private owns = true;
 
   constructor(kvHeads: number, headDim: number, capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new InvalidArgumentError('KvCache.capacity', capacity, 'must be a positive integer');
     this.kvHeads = kvHeads;
     this.headDim = headDim;
     this.capacity = capacity;
-    this.keys = new Float32Array(capacity * kvHeads * headDim);
-    this.values = new Float32Array(capacity * kvHeads * headDim);
   }
 
   /** Tokens held. */
   get length(): number {
-    return this.rows;
+    return this.held?.k.shape[0] ?? 0;
   }
 
-  /** Appends the rows of k and v ([rows, kvHeads, headDim] each, row-major). */
-  append(k: Float32Array, v: Float32Array): void {
-    const row = this.kvHeads * this.headDim;
-    if (k.length % row !== 0 || v.length !== k.length) {
-      throw new InvalidArgumentError('KvCache.append.v.length', v.length, `must equal k.length (${k.length}), a multiple of kvHeads * headDim (${row})`);
+  /** The held keys and values [length, kvHeads, headDim] (owned by the cache: valid until the next append), or undefined when empty. */
+  tensors(): { k: Tensor; v: Tensor } | undefined {
+    return this.held;
+  }
+
+  /**
+   * Replaces the held tensors with `k` and `v` [rows, kvHeads, headDim], e.g. a graph's concat outputs; the cache
+   * takes them over (and disposes them later) and disposes what it held. `bytesMoved` adds to bytesCopied.
+   */
+  adopt(k: Tensor, v: Tensor, bytesMoved = 0): void {
+    const rows = k.shape[0] ?? 0;
+    this.check(k, v, rows);
+    if (rows > this.capacity) throw new InvalidArgumentError('KvCache.adopt.k.shape[0]', rows, `must be at most the capacity (${this.capacity} tokens)`);
+    this.release();
+    this.held = { k, v };
+    this.owns = true;
+    this.bytesCopied += bytesMoved;
+  }
+
+  /**
+   * Appends the rows of k and v ([rows, kvHeads, headDim] engine tensors; the caller keeps them) with concat on the
+   * engine, the old tensors disposed. For callers outside the decoder block, which appends inside its graph.
+   */
+  async append(engine: Engine, k: Tensor, v: Tensor, strategy?: Strategy): Promise<void> {
+    const added = k.shape[0] ?? 0;
+    this.check(k, v, added);
+    if (this.length + added > this.capacity) {
+      throw new InvalidArgumentError('KvCache.append.k.shape[0]', added, `would exceed the capacity (${this.capacity} tokens, ${this.length} held)`);
     }
-    const added = k.length / row;
-    if (this.rows + added > this.capacity) {
-      throw new InvalidArgumentError('KvCache.append.rows', added, `would exceed the capacity (${this.capacity} tokens, ${this.rows} held)`);
+    const held = this.held;
+    if (held === undefined) {
+      // The first rows: kept as a copy on the backend that holds them (the caller still owns k and v).
+      const [kc] = await engine.run({ op: 'concat', a: k.slice(0, 0), b: k }, strategy);
+      const [vc] = await engine.run({ op: 'concat', a: v.slice(0, 0), b: v }, strategy);
+      if (kc === undefined || vc === undefined) throw new Error('concat returned no output');
+      this.adopt(kc, vc);
+      return;
     }
-    this.keys.set(k, this.rows * row);
-    this.values.set(v, this.rows * row);
-    this.rows += added;
-    this.bytesCopied += k.byteLength + v.byteLength;
+    const [kc] = await engine.run({ op: 'concat', a: held.k, b: k }, strategy);
+    const [vc] = await engine.run({ op: 'concat', a: held.v, b: v }, strategy);
+    if (kc === undefined || vc === undefined) throw new Error('concat returned no output');
+    this.adopt(kc, vc);
   }
 
-  /** The held keys and values as engine tensors [length, kvHeads, headDim] (copies; the caller disposes them). */
-  tensors(engine: Engine): { k: Tensor; v: Tensor } {
-    const n = this.rows * this.kvHeads * this.headDim;
-    const shape = [this.rows, this.kvHeads, this.headDim];
-    this.bytesCopied += 8 * n;
-    return { k: engine.tensor(this.keys.subarray(0, n), shape), v: engine.tensor(this.values.subarray(0, n), shape) };
+  /** Host copies of the held keys and values (reads them back: for tests and checks, not the decode path). */
+  async read(): Promise<{ k: Float32Array; v: Float32Array }> {
+    if (this.held === undefined) return { k: new Float32Array(0), v: new Float32Array(0) };
+    const [k, v] = await Promise.all([this.held.k.read(), this.held.v.read()]);
+    if (!(k instanceof Float32Array) || !(v instanceof Float32Array)) throw new InvalidArgumentError('KvCache.dtype', this.held.k.dtype, 'must be f32');
+    return { k, v };
   }
 
-  /** Host views of the held keys and values (no copy; valid until the next append). */
-  host(): { k: Float32Array; v: Float32Array } {
-    const n = this.rows * this.kvHeads * this.headDim;
-    return { k: this.keys.subarray(0, n), v: this.values.subarray(0, n) };
+  /**
+   * A cache that starts from this one's tokens without copying them (it shares the tensors and never disposes them);
+   * appending to it makes its own tensors. This cache must outlive the fork. Benchmarks decode many times from one
+   * filled cache this way.
+   */
+  fork(): KvCache {
+    const child = new KvCache(this.kvHeads, this.headDim, this.capacity);
+    child.held = this.held;
+    child.owns = false;
+    return child;
   }
 
-  /** Keeps the first `length` tokens (e.g. to re-run a step). */
-  truncate(length: number): void {
-    if (!Number.isInteger(length) || length < 0 || length > this.rows) throw new InvalidArgumentError('KvCache.truncate.length', length, `must be an integer in [0, ${this.rows}]`);
-    this.rows = length;
+  /** Drops the held tensors (disposed when this cache owns them); the cache is empty afterwards. */
+  dispose(): void {
+    this.release();
+  }
+
+  private release(): void {
+    if (this.held !== undefined && this.owns) {
+      this.held.k.dispose();
+      this.held.v.dispose();
+    }
+    this.held = undefined;
+  }
+
+  private check(k: Tensor, v: Tensor, rows: number): void {
+    const want = [rows, this.kvHeads, this.headDim];
+    if (k.shape.length !== 3 || k.shape[1] !== this.kvHeads || k.shape[2] !== this.headDim) {
+      throw new InvalidArgumentError('KvCache.k.shape', [...k.shape], `must be [rows, ${this.kvHeads}, ${this.headDim}]`);
+    }
+    if (v.shape.length !== 3 || want.some((d, i) => v.shape[i] !== d)) throw new InvalidArgumentError('KvCache.v.shape', [...v.shape], `must equal k.shape [${want.join(', ')}]`);
   }
 }
