@@ -33,7 +33,12 @@ describe('KvCache', () => {
     const engine = made.engine;
     const parent = new KvCache(2, 4, 4);
     const k = engine.tensor(rows(3, 0), [3, 2, 4]);
+    await engine.run({ op: 'scale', x: k, factor: 1 }); // k now on wasm too
+    const firstMoves: number[] = [];
+    const stopFirst = engine.telemetry.subscribe((e) => firstMoves.push(e.bytesMoved));
     await parent.append(engine, k, k);
+    stopFirst();
+    expect(firstMoves).toEqual([0, 0]); // the first rows are copied on wasm, not through the host
     for (let i = 0; i < 2; i++) {
       const fork = parent.fork();
       expect(fork.tensors()).toBe(parent.tensors());

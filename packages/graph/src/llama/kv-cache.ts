@@ -65,11 +65,17 @@ export class KvCache {
     }
     const held = this.held;
     if (held === undefined) {
-      // The first rows: kept as a copy on the backend that holds them (the caller still owns k and v).
-      const [kc] = await engine.run({ op: 'concat', a: k.slice(0, 0), b: k }, strategy);
-      const [vc] = await engine.run({ op: 'concat', a: v.slice(0, 0), b: v }, strategy);
-      if (kc === undefined || vc === undefined) throw new Error('concat returned no output');
-      this.adopt(kc, vc);
+      // The first rows: copied after an empty tensor (0 bytes to upload) on the backend that holds them; the caller
+      // still owns k and v. (A 0-row slice of k would be a view, gathered through the host.)
+      const empty = engine.tensor(new Float32Array(0), [0, this.kvHeads, this.headDim]);
+      try {
+        const [kc] = await engine.run({ op: 'concat', a: empty, b: k }, strategy);
+        const [vc] = await engine.run({ op: 'concat', a: empty, b: v }, strategy);
+        if (kc === undefined || vc === undefined) throw new Error('concat returned no output');
+        this.adopt(kc, vc);
+      } finally {
+        empty.dispose();
+      }
       return;
     }
     const [kc] = await engine.run({ op: 'concat', a: held.k, b: k }, strategy);
