@@ -2,10 +2,11 @@
 // targets, for several workgroup shapes (WG invocations, LANES per score), beside a plain read of the same bytes
 // (one workgroup per 24 KiB) — to find where the kernel leaves the memory bandwidth. Time from pass timestamps
 // (Dawn's timestamp quantization off), median of 9 after one warm-up.
-//   source .gpukit/setup.sh && node apps/bench/scripts/webgpu-cosine-probe.mjs [--upload] [--churn]
-// --upload writes the targets from the host (queue.writeBuffer, as the backend's upload does) instead of a fill
+//   source .gpukit/setup.sh && node apps/bench/scripts/webgpu-cosine-probe.mjs [--upload [--kernel-copy]] [--churn] [--gap-ms=N]
+// --upload writes the targets from the host (queue.writeBuffer in 64 MiB pieces) instead of a fill
 // kernel; --churn first allocates, writes and frees ~6 GB of buffers of mixed sizes (as the webgpu bench suite's
-// matmul sweep and copy peak do before its cosine sweep).
+// matmul sweep and copy peak do before its cosine sweep); --gap-ms=N lets the GPU idle N ms between timed passes
+// (as a bench that checks each result on the CPU does).
 import { readFileSync } from 'node:fs';
 import { create, globals } from 'webgpu';
 
@@ -84,6 +85,7 @@ async function timePass(encode) {
     const [a, b] = new BigUint64Array(readback.getMappedRange().slice(0));
     readback.unmap();
     if (r > 0) times.push(Number(b - a) / 1e6);
+    if (gapMs > 0) await new Promise((done) => setTimeout(done, gapMs));
   }
   times.sort((x, y) => x - y);
   return times[Math.floor(times.length / 2)];
@@ -106,6 +108,26 @@ const q = device.createBuffer({ size: DIM * 4, usage: STORAGE });
 device.queue.writeBuffer(q, 0, Float32Array.from({ length: DIM }, (_, i) => Math.sin(i)));
 
 const upload = process.argv.includes('--upload');
+const kernelCopy = process.argv.includes('--kernel-copy');
+const copyPipeline = device.createComputePipeline({
+  layout: 'auto',
+  compute: {
+    entryPoint: 'main',
+    module: device.createShaderModule({
+      code: `
+@group(0) @binding(0) var<storage, read> src: array<f32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<f32>;
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * 256u;
+  if (i < arrayLength(&src)) { dst[i] = src[i]; }
+}`,
+    }),
+  },
+});
+const gapArg = process.argv.find((a) => a.startsWith('--gap-ms='));
+const gapMs = gapArg === undefined ? 0 : Number(gapArg.slice('--gap-ms='.length));
+if (gapMs > 0) console.log(`the GPU idles ${gapMs} ms between timed passes`);
 if (process.argv.includes('--churn')) {
   const held = [];
   for (let i = 0; i < 160; i++) {
@@ -123,7 +145,7 @@ if (process.argv.includes('--churn')) {
   for (const b of big) b.destroy();
   console.log('churn: 160 buffers of 1-64 MiB written, half freed; 2 x 1 GiB copied and freed');
 }
-console.log(`targets ${upload ? 'uploaded with writeBuffer' : 'filled by a kernel'}`);
+console.log(`targets ${upload ? `uploaded with writeBuffer${kernelCopy ? ' into staging, copied in by a kernel' : ''}` : 'filled by a kernel'}`);
 for (const n of [65536, 262144, 699050]) {
   const bytes = n * DIM * 4;
   const targets = device.createBuffer({ size: bytes, usage: STORAGE });
@@ -131,7 +153,31 @@ for (const n of [65536, 262144, 699050]) {
   if (upload) {
     const host = new Float32Array(n * DIM);
     for (let i = 0; i < host.length; i++) host[i] = Math.random() * 2 - 1;
-    device.queue.writeBuffer(targets, 0, host);
+    // In 64 MiB pieces; with --kernel-copy each piece goes to a staging buffer and a compute kernel copies it in.
+    const piece = 16 * 2 ** 20;
+    const staging = kernelCopy ? device.createBuffer({ size: piece * 4, usage: STORAGE }) : undefined;
+    for (let at = 0; at < host.length; at += piece) {
+      const count = Math.min(piece, host.length - at);
+      if (staging === undefined) {
+        device.queue.writeBuffer(targets, at * 4, host.buffer, at * 4, count * 4);
+        continue;
+      }
+      device.queue.writeBuffer(staging, 0, host.buffer, at * 4, count * 4);
+      const encoder = device.createCommandEncoder();
+      const pass = encoder.beginComputePass();
+      pass.setPipeline(copyPipeline);
+      pass.setBindGroup(0, device.createBindGroup({ layout: copyPipeline.getBindGroupLayout(0), entries: [
+        { binding: 0, resource: { buffer: staging, size: count * 4 } },
+        { binding: 1, resource: { buffer: targets, offset: at * 4, size: count * 4 } },
+      ] }));
+      const [x, y] = grid(Math.ceil(count / 256));
+      pass.dispatchWorkgroups(x, y);
+      pass.end();
+      device.queue.submit([encoder.finish()]);
+      await device.queue.onSubmittedWorkDone();
+    }
+    await device.queue.onSubmittedWorkDone();
+    staging?.destroy();
   } else {
     const bind = device.createBindGroup({ layout: fill.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: targets } }] });
     const encoder = device.createCommandEncoder();
