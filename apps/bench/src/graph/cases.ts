@@ -4,7 +4,7 @@ import { DecoderBlock, createDecoderWeights, type DecoderConfig, type GraphStrat
 import { progress, type Row } from '../report.ts';
 import { stats } from '../stats.ts';
 import type { GraphBench } from './setup.ts';
-import { filledCache, phaseName, runPhase, type Phase, type Sample } from './measure.ts';
+import { filledCache, phaseName, replicateCache, runPhase, type Phase, type Sample } from './measure.ts';
 
 /** One size to measure. */
 export interface SizeCase {
@@ -50,6 +50,7 @@ export async function runSize(bench: GraphBench, size: SizeCase, label: string):
   try {
     const kv = Math.max(0, ...size.phases.map((p) => (p.kind === 'decode' ? p.kv : 0)));
     filled = kv > 0 ? await filledCache(block, kv, bench.preference) : undefined;
+    if (filled !== undefined) await replicateCache(bench.engine, filled, bench.preference.gpuBackend);
     for (const phase of size.phases) {
       const phaseStart = performance.now();
       const byStrategy = new Map<string, Sample[]>();

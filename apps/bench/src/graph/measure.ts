@@ -1,5 +1,6 @@
 // One measurement of the decoder block: a prefill of `tokens` tokens from an empty cache, or a decode of one token
 // after a cache of `kv` tokens, timed from the call to the output read back on the host.
+import type { Engine } from '@tandem/core';
 import type { DecoderBlock, GraphStrategy, KvCache, RunReport } from '@tandem/graph';
 import { randomActivations } from '@tandem/graph';
 import type { BackendPreference } from '@tandem/graph';
@@ -47,4 +48,21 @@ export async function filledCache(block: DecoderBlock, kv: number, preference: B
   const step = await block.forward(randomActivations(block.config, kv, 4), cache, { ...preference, strategy: 'cpu-only' });
   step.output.dispose();
   return cache;
+}
+
+/**
+ * Gives the filled cache a replica on `backend` too (one upload, untimed), as if it had been computed there: the decode
+ * runs then find it where a real sequence on that backend would have it. Without this, a strategy's first decode run
+ * pays the cache's one-time move from the CPU (where the bench fills it), and on a software GPU, where GPU strategies
+ * run once with no warm-up, that one run is all that is measured.
+ */
+export async function replicateCache(engine: Engine, cache: KvCache, backend: string): Promise<void> {
+  const held = cache.tensors();
+  if (held === undefined) return;
+  for (const t of [held.k, held.v]) {
+    const empty = engine.tensor(new Float32Array(0), [0, ...t.shape.slice(1)]);
+    const [copy] = await engine.run({ op: 'concat', a: t, b: empty }, { only: backend });
+    copy?.dispose();
+    empty.dispose();
+  }
 }
