@@ -80,19 +80,15 @@ export class DecoderBlock {
     try {
       const first = await this.graph(`in|${tokens}|${position}`, () => buildAttentionInputGraph(this.context, tokens, position)).run({ x: input }, options);
       const [q, k, v] = [first.outputs.get('q'), first.outputs.get('k'), first.outputs.get('v')];
-      owned.push(q);
+      owned.push(q, k, v);
       const held = cache.tensors();
       // The cache grows inside the second graph (concat nodes beside attention): k and v never come back to the host.
-      const second =
-        held === undefined
-          ? await this.graph(`out|${tokens}|0`, () => buildAttentionOutputGraph(this.context, tokens, 0)).run({ x: input, q, k_new: k, v_new: v }, options)
-          : await this.graph(`out|${tokens}|${position}`, () => buildAttentionOutputGraph(this.context, tokens, position)).run(
-              { x: input, q, k_new: k, v_new: v, k_cache: held.k, v_cache: held.v },
-              options,
-            );
-      if (held === undefined) cache.adopt(k, v);
-      else {
-        owned.push(k, v);
+      const inputs = held === undefined ? { x: input, q, k_new: k, v_new: v } : { x: input, q, k_new: k, v_new: v, k_cache: held.k, v_cache: held.v };
+      const second = await this.graph(`out|${tokens}|${position}`, () => buildAttentionOutputGraph(this.context, tokens, position)).run(inputs, options);
+      if (held === undefined) {
+        owned.splice(owned.indexOf(k), 2); // k and v become the cache
+        cache.adopt(k, v);
+      } else {
         const appendBytes = second.report.nodes.filter((n) => n.op === 'concat').reduce((s, n) => s + n.bytesMoved, 0);
         cache.adopt(second.outputs.get('k'), second.outputs.get('v'), appendBytes);
       }
