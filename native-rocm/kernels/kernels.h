@@ -73,8 +73,10 @@ constexpr int kMatmulDefaultVariant = 1;
 /** Quantized mat-vec variants: 0 direct 4 rows per warp, 1 direct 2 rows, 2 direct 8 rows, 3 staged through
  *  shared memory, 4 staged with prefetch, 5 split-K over 4 warps (experimental, not yet timed on a GPU). */
 constexpr int kQuantizedVariants = 6;
-/** The mat-vec variant used unless a caller names one: direct, 2 rows per warp (Q4_0 4096x11008 on an H100:
- *  22 us kernel time, 1.16 TB/s; Q8_0 26 us, 1.85 TB/s). */
+/** The mat-vec variant used unless a caller names one: direct, 2 rows per warp (Q4_0 4096x11008 on an H100,
+ *  Nsight Compute kernel-only: 21.9 us, 1.16 TB/s; Q8_0 25.6 us, 1.87 TB/s). Tried and dropped (2026-11-23): a lane
+ *  per Q4_0 block pair read as 9 aligned 32-bit words, 29.9 us with 2 rows per warp, 51.5 us with 1 (each load
+ *  instruction's lanes 36 bytes apart: many L1 transactions per byte). */
 constexpr int kQuantizedDefaultVariant = 1;
 
 // matmul_f32.hip
