@@ -28,6 +28,7 @@ const EXPECTED_KERNELS = [
   'cosine_similarity_f32',
   'top_k_f32',
   'spread_activation',
+  'concat',
 ];
 
 for (const variant of ADDON_VARIANTS) {
