@@ -9,6 +9,7 @@ import { mapOpTensors, OP_KINDS, opInputs, type Op, type TensorSpec } from './op
 import { Residency } from './residency.ts';
 import { CostModel, type CostModelConfig } from './scheduler/cost-model.ts';
 import { DecisionCache, type CachedDecision, type DecisionCacheConfig } from './scheduler/decision-cache.ts';
+import { ReadBackRates } from './scheduler/read-back.ts';
 import { DEFAULT_PROFILES, rooflineMs } from './scheduler/roofline.ts';
 import { Scheduler } from './scheduler/scheduler.ts';
 import type { Candidate, SchedulePlan, SchedulerConfig, SelectionReason, Strategy } from './scheduler/selection.ts';
@@ -125,6 +126,8 @@ export class Engine {
   /** The cost model's decision count of an op key (bound once: the decision cache calls it on every lookup). */
   private readonly decisionCountOf: (opKey: string) => number;
   private readonly residency: Residency;
+  /** How often each op's outputs are read back to the host (charged to backends that must copy them back). */
+  private readonly readBack = new ReadBackRates();
   private readonly clock: Clock;
   private readonly deadlineMs: number;
   private readonly recoveryIntervalMs: number;
@@ -166,8 +169,14 @@ export class Engine {
     const backends = new Map(options.backends.map((b) => [b.name, b]));
     this.residency = new Residency(backends, this.clock, (name) => this.states.get(name)?.profile.transferBytesPerMs ?? Infinity);
     this.host = {
-      hostBytes: (storage) => this.residency.hostBytes(storage),
-      release: (storage) => this.residency.release(storage),
+      hostBytes: (storage) => {
+        this.noteReadBack(storage, true);
+        return this.residency.hostBytes(storage);
+      },
+      release: (storage) => {
+        this.noteReadBack(storage, false);
+        this.residency.release(storage);
+      },
     };
   }
 
@@ -227,7 +236,10 @@ export class Engine {
     // A backend waiting to recover is looked at again on every call (that is what starts its re-init): not cached.
     if (planned.cacheable && !request.awaitingRecovery && kind !== undefined) {
       const opKey = opKeyOf(spec, inputs);
-      this.decisions.store(work.flops, kind, residency, opKey, planned.plan, this.costModel.decisionCount(opKey));
+      // The drift check compares run times: the plan's estimate less the transfers it charged the chosen backend.
+      const selection = planned.plan.selection;
+      const transferMs = request.candidates.find((c) => c.name === selection.backend)?.transferMs ?? 0;
+      this.decisions.store(work.flops, kind, residency, opKey, planned.plan, this.costModel.decisionCount(opKey), selection.estimatedMs - transferMs);
     }
     return this.execute(op, spec, outputs, work, planned.plan, label, undefined);
   }
@@ -353,7 +365,9 @@ export class Engine {
     outputs: readonly TensorSpec[],
   ): { op: string; opKey: string; work: OpWork; candidates: Candidate[]; awaitingRecovery: boolean } {
     const dtype = inputs[0]?.tensor.dtype ?? 'f32';
+    const opKey = `${spec.op}|${dtype}`;
     const outBytes = outputs.reduce((s, o) => s + byteLengthOf(o.dtype, numel(o.shape)), 0);
+    const readBackRate = this.readBack.rate(opKey);
     const candidates: Candidate[] = [];
     let awaitingRecovery = false;
     for (const s of this.states.values()) {
@@ -397,11 +411,13 @@ export class Engine {
           missing += this.residency.missingBytes(storage, b.name);
         }
       }
+      // Outputs this op's callers read back are copied to the host from wherever they were computed.
+      if (readBackRate > 0) transferMs += readBackRate * this.residency.downloadEstimateMs(outBytes, b.name);
       const priorMs = b.estimateCost?.(spec, work) ?? rooflineMs(work, s.profile);
       const availableBytes = b.availableMemory !== undefined ? b.availableMemory() : b.describe().availableMemoryBytes;
       candidates.push({ name: b.name, kind: b.kind, priority: b.priority, fallbackOnly: b.fallbackOnly ?? false, unusable, priorMs, transferMs, requiredBytes: missing + outBytes, availableBytes });
     }
-    return { op: spec.op, opKey: `${spec.op}|${dtype}`, work, candidates, awaitingRecovery };
+    return { op: spec.op, opKey, work, candidates, awaitingRecovery };
   }
 
   /** Op, dtype and strategy as one number for the decision cache (undefined: don't cache this call). */
@@ -434,6 +450,14 @@ export class Engine {
       signature = signature * 256 + code;
     }
     return signature;
+  }
+
+  /** The first read or dispose of an op's output teaches the read-back rate of that op. */
+  private noteReadBack(storage: Storage, read: boolean): void {
+    const opKey = storage.producedBy;
+    if (opKey === undefined) return;
+    storage.producedBy = undefined;
+    this.readBack.observe(opKey, read);
   }
 
   /** A cached plan still valid for this call: its backend must still be healthy. */
@@ -481,7 +505,7 @@ export class Engine {
         const t0 = this.clock();
         const result = await this.withDeadline(state.backend, op.op, state.backend.run(bound, outputs));
         runMs = this.clock() - t0;
-        const tensors = this.adopt(state.backend, result, outputs);
+        const tensors = this.adopt(state.backend, result, outputs, opKey);
         const priorMs = state.backend.estimateCost?.(spec, work) ?? rooflineMs(work, state.profile);
         this.costModel.observe(opKey, name, work.flops, priorMs, runMs);
         if (cached !== undefined && attempt === 1) this.decisions.checkDrift(cached, runMs);
@@ -549,7 +573,7 @@ export class Engine {
   }
 
   /** Wraps a backend's output buffers as tensors resident there, after checking them. */
-  private adopt(backend: CapableBackend, result: RunResult, outputs: readonly TensorSpec[]): Tensor[] {
+  private adopt(backend: CapableBackend, result: RunResult, outputs: readonly TensorSpec[], opKey: string): Tensor[] {
     const problem =
       result.outputs.length !== outputs.length
         ? `returned ${result.outputs.length} outputs, expected ${outputs.length}`
@@ -562,6 +586,7 @@ export class Engine {
       const spec = outputs[i] ?? { dtype: 'f32', shape: [] };
       const storage = new Storage(spec.dtype, buffer.byteLength, undefined);
       storage.replicas.set(backend.name, buffer);
+      storage.producedBy = opKey;
       this.residency.track(storage);
       return new Tensor(this.host, storage, spec.dtype, spec.shape);
     });

@@ -5,21 +5,35 @@ import { BackendError, errorMessage } from './errors.ts';
 import type { Storage } from './tensor.ts';
 import type { TensorSpec } from './ops.ts';
 
-/** Transfer speed of one backend, bytes per ms: the backend's prior until measured, then a moving average. */
+/** Copies under this many bytes time the per-copy overhead (call, synchronisation), not the bandwidth. */
+const SMALL_COPY_BYTES = 64 * 1024;
+
+/**
+ * Transfer speed of one backend, as time = latency + bytes / bandwidth: the latency is a moving average of small
+ * copies' times less their bytes / bandwidth (0 until measured), the bandwidth the backend's prior until measured, then a moving average of
+ * larger copies' bytes / (time - latency). The first copy of each kind also pays for allocation and is skipped.
+ */
 class Bandwidth {
   private measured: number | undefined;
   private warmedUp = false;
+  /** Time of a small copy, ms. */
+  latencyMs = 0;
+  private latencyWarmedUp = false;
   constructor(private readonly prior: () => number) {}
   get bytesPerMs(): number {
     return this.measured ?? this.prior();
   }
   observe(bytes: number, ms: number): void {
-    if (bytes < 4096) return; // tiny copies measure call overhead, not bandwidth
-    if (!this.warmedUp) {
-      this.warmedUp = true; // the first copy also pays for allocation and memory growth
+    if (bytes < SMALL_COPY_BYTES) {
+      if (!this.latencyWarmedUp) this.latencyWarmedUp = true;
+      else this.latencyMs = 0.8 * this.latencyMs + 0.2 * Math.max(0, ms - bytes / this.bytesPerMs);
       return;
     }
-    const sample = bytes / Math.max(ms, 1e-3);
+    if (!this.warmedUp) {
+      this.warmedUp = true;
+      return;
+    }
+    const sample = bytes / Math.max(ms - this.latencyMs, ms / 4, 1e-3);
     this.measured = this.measured === undefined ? sample : 0.8 * this.measured + 0.2 * sample;
   }
 }
@@ -65,6 +79,12 @@ export class Residency {
       if (!holder.done) ms += storage.byteLength / (this.downloadBw.get(holder.value)?.bytesPerMs ?? Infinity);
     }
     return ms;
+  }
+
+  /** Estimated ms to copy `bytes` from `backend` to the host: a small copy's time + bytes / bandwidth. */
+  downloadEstimateMs(bytes: number, backend: string): number {
+    const bw = this.downloadBw.get(backend);
+    return bw === undefined ? 0 : bw.latencyMs + bytes / bw.bytesPerMs;
   }
 
   /** Bytes `backend` would need to allocate to hold `storage` (0 when resident). */

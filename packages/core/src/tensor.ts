@@ -57,6 +57,8 @@ export class Storage {
   readonly pending = new Map<string, Promise<DeviceBuffer>>();
   /** Set by dispose(). */
   disposed = false;
+  /** The op key ('add|f32') of the op that produced it, until the engine learns whether it is read back. */
+  producedBy: string | undefined = undefined;
 
   constructor(dtype: DType, byteLength: number, host: Uint8Array | undefined) {
     this.dtype = dtype;

@@ -4,9 +4,10 @@
 // decisions (of any size: a plan never outlives what the cost model learned since by more than that), and never
 // once anything it depended on may have changed:
 //  - any failure, circuit transition, backend (re)initialisation or health change empties the cache;
-//  - a measurement outside [estimate / driftFactor, estimate * driftFactor] ends that plan's reuse;
+//  - a run time outside [estimate / driftFactor, estimate * driftFactor] ends that plan's reuse (the estimate of
+//    the run alone: the plan's estimate less the input transfers and the read-back it charged);
 //  - a measurement of another backend on the same work (an `only` call, a fallback) that is within
-//    driftFactor of the plan's estimate ends it too;
+//    driftFactor of the plan's run estimate ends it too;
 //  - only plans the scheduler marks cacheable are kept (no exploration, probe, hysteresis, open circuit,
 //    memory pressure or unmeasured estimate).
 // The cost model still learns from every call, and its decision counter still ticks on every reuse, so
@@ -32,6 +33,8 @@ export interface CachedDecision {
   readonly opKey: string;
   /** Residency signature of the inputs when the plan was made. */
   readonly residency: number;
+  /** The run time the plan expects on its choice, ms (its estimate less the transfers and read-back it charged). */
+  readonly runEstimateMs: number;
   /** The op's decision count (CostModel.decisionCount) after which the plan is not reused. */
   expiresAt: number;
 }
@@ -55,8 +58,11 @@ export class DecisionCache {
     return entry;
   }
 
-  /** Keeps a fresh plan for reuse; `decisionCount` is its op's count now (CostModel.decisionCount). */
-  store(flops: number, kind: number, residency: number, opKey: string, plan: SchedulePlan, decisionCount: number): void {
+  /**
+   * Keeps a fresh plan for reuse; `decisionCount` is its op's count now (CostModel.decisionCount); `runEstimateMs`
+   * the run time it expects on its choice (default: its whole estimate).
+   */
+  store(flops: number, kind: number, residency: number, opKey: string, plan: SchedulePlan, decisionCount: number, runEstimateMs = plan.selection.estimatedMs): void {
     if (this.config.reuse <= 0) return;
     if (this.size >= DecisionCache.MAX_ENTRIES) this.clear();
     let byKind = this.byWork.get(flops);
@@ -65,12 +71,12 @@ export class DecisionCache {
       this.byWork.set(flops, byKind);
     }
     if (!byKind.has(kind)) this.size++;
-    byKind.set(kind, { plan, opKey, residency, expiresAt: decisionCount + this.config.reuse });
+    byKind.set(kind, { plan, opKey, residency, runEstimateMs, expiresAt: decisionCount + this.config.reuse });
   }
 
   /** Ends a plan's reuse when the time measured on its choice is far from what it expected. */
   checkDrift(entry: CachedDecision, measuredMs: number): void {
-    const expected = entry.plan.selection.estimatedMs;
+    const expected = entry.runEstimateMs;
     const f = this.config.driftFactor;
     if (!(measuredMs <= expected * f && measuredMs * f >= expected)) entry.expiresAt = -1;
   }
@@ -84,8 +90,7 @@ export class DecisionCache {
     const byKind = this.byWork.get(flops);
     if (byKind === undefined) return;
     for (const entry of byKind.values()) {
-      const plan = entry.plan.selection;
-      if (entry.opKey === opKey && plan.backend !== backend && measuredMs < plan.estimatedMs * this.config.driftFactor) entry.expiresAt = -1;
+      if (entry.opKey === opKey && entry.plan.selection.backend !== backend && measuredMs < entry.runEstimateMs * this.config.driftFactor) entry.expiresAt = -1;
     }
   }
 

@@ -90,7 +90,7 @@ export interface Candidate {
   readonly unusable: string | undefined;
   /** Compute-time prior for this op, ms (roofline or the backend's own estimate). */
   readonly priorMs: number;
-  /** Time to move the inputs that are not resident there yet, ms. */
+  /** Time to move the inputs that are not resident there yet, plus the expected read-back of the outputs, ms. */
   readonly transferMs: number;
   /** Bytes it would need to allocate (outputs + inputs not resident). */
   readonly requiredBytes: number;
