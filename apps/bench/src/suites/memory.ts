@@ -1,23 +1,25 @@
 // Memory suite (issue 6), on the whole data: HNSW over all 341,479 wink word vectors (build, recall@10 vs brute
 // force for 1,000 query words at several ef, single-query and batch throughput) side by side with hnswlib-node
 // (same M=16, efConstruction=200, cosine, one thread); brute-force top-10 latency per backend and the scheduler's
-// choice; spreading activation over WordNet per backend. Both HNSW indexes are cached in .cache/bench/, so a rerun
-// skips the builds (it reports the build times measured when the cache was made). TANDEM_BENCH_MEMORY_WORDS=N
-// runs it on the first N words only (a quick check of the suite itself).
+// choice; spreading activation over WordNet per backend. Both HNSW indexes are cached in .cache/bench/ (tandem's
+// graph only, loaded with the wink vectors), so a rerun skips the builds; the output says which index came from
+// a cache and the build time recorded when that cache was made (prepare.ts makes the caches without the rest of
+// the suite). TANDEM_BENCH_MEMORY_WORDS=N runs it on the first N words only (a quick check of the suite itself).
 import { loadWinkEmbeddings, loadWordNet } from '@tandem/datasets';
 import { createEngine } from 'tandem';
 import { memoryPlots } from '../memory/plots.ts';
 import { firstReaching, sweep, type SweepPoint } from '../memory/sweep.ts';
 import { bruteForceLatency } from '../memory/brute-force.ts';
 import { hnswlibIndex, loadHnswlib } from '../memory/hnswlib.ts';
-import { tandemIndex } from '../memory/ours.ts';
+import { describeOrigin, tandemIndex } from '../memory/ours.ts';
+import { MEMORY_INDEX_PARAMS } from '../memory/prepare.ts';
 import { exactTopK, indicesOf, recallAt } from '../memory/recall.ts';
 import { spreadingPerBackend } from '../memory/spreading.ts';
 import { progress, type Row, type SuiteOptions, type SuiteResult } from '../report.ts';
 import { stats } from '../stats.ts';
 
 const QUERY_COUNT = 1000;
-const PARAMS = { m: 16, efConstruction: 200, seed: 100 };
+const PARAMS = MEMORY_INDEX_PARAMS;
 const EFS = [10, 16, 24, 32, 48, 64, 96, 128, 192, 256];
 const PASSES = 3;
 const RECALL_TARGET = 0.95;
@@ -56,8 +58,9 @@ export default async function memorySuite(options: SuiteOptions): Promise<SuiteR
   log(`brute-force truth for ${QUERY_COUNT} queries: ${(truthMs / 1000).toFixed(2)} s`);
 
   const ours = await tandemIndex(words.vectors, dim, PARAMS, engine, (d, t) => progress('tandem HNSW build', d, t));
-  log(`tandem HNSW: build ${(ours.buildMs / 1000).toFixed(1)} s${ours.cached ? ` (cached; loaded in ${ours.loadMs.toFixed(0)} ms)` : ''}`);
-  rows.push({ section: 'hnsw build', library: 'tandem', vectors: count, M: PARAMS.m, efConstruction: PARAMS.efConstruction, buildS: ours.buildMs / 1000, cached: ours.cached });
+  const origins = [describeOrigin('tandem', ours.origin)];
+  log(`index: ${origins[0]}`);
+  rows.push({ section: 'hnsw build', library: 'tandem', vectors: count, M: PARAMS.m, efConstruction: PARAMS.efConstruction, buildS: ours.origin.buildMs / 1000, cached: ours.origin.cacheFile !== undefined, builtOn: ours.origin.builtOn ?? (ours.origin.cacheFile === undefined ? 'this run' : 'unknown'), loadS: ours.origin.loadMs / 1000 });
   const unitQueries = Array.from({ length: QUERY_COUNT }, (_, q) => queries.subarray(q * dim, (q + 1) * dim));
   let oursEf = 64;
   const oursSearcher = {
@@ -72,9 +75,10 @@ export default async function memorySuite(options: SuiteOptions): Promise<SuiteR
   let libBuildMs: number | undefined;
   if ('module' in lib) {
     const built = await hnswlibIndex(lib.module, words.vectors, dim, PARAMS, (d, t) => progress('hnswlib-node build', d, t));
-    libBuildMs = built.buildMs;
-    log(`hnswlib-node: build ${(built.buildMs / 1000).toFixed(1)} s${built.cached ? ' (cached)' : ''}`);
-    rows.push({ section: 'hnsw build', library: 'hnswlib-node', vectors: count, M: PARAMS.m, efConstruction: PARAMS.efConstruction, buildS: built.buildMs / 1000, cached: built.cached });
+    libBuildMs = built.origin.buildMs;
+    origins.push(describeOrigin('hnswlib-node', built.origin));
+    log(`index: ${origins[1]}`);
+    rows.push({ section: 'hnsw build', library: 'hnswlib-node', vectors: count, M: PARAMS.m, efConstruction: PARAMS.efConstruction, buildS: built.origin.buildMs / 1000, cached: built.origin.cacheFile !== undefined, builtOn: built.origin.builtOn ?? (built.origin.cacheFile === undefined ? 'this run' : 'unknown'), loadS: built.origin.loadMs / 1000 });
     const arrays = unitQueries.map((q) => Array.from(q));
     const libSearcher = { name: 'hnswlib-node', setEf: (ef: number) => built.index.setEf(ef), search: (q: number, k: number) => built.index.searchKnn(arrays[q] ?? [], k).neighbors };
     libPoints = sweep(libSearcher, QUERY_COUNT, truth, EFS, PASSES);
@@ -125,7 +129,8 @@ export default async function memorySuite(options: SuiteOptions): Promise<SuiteR
     const ratio = Math.max(bestBatch, exactQps) / libBatchQps;
     verdicts.push(`${ratio >= 2 ? 'MET' : 'MISSED'} batch of ${QUERY_COUNT} >= 2x hnswlib-node: best tandem route ${Math.max(bestBatch, exactQps).toFixed(0)} q/s vs ${libBatchQps.toFixed(0)} q/s = ${ratio.toFixed(2)}x`);
   }
-  if (libBuildMs !== undefined) verdicts.push(`build on ${count} words (M=16, efConstruction=200, one thread): tandem ${(ours.buildMs / 1000).toFixed(0)} s vs hnswlib-node ${(libBuildMs / 1000).toFixed(0)} s`);
+  if (libBuildMs !== undefined) verdicts.push(`build on ${count} words (M=16, efConstruction=200, one thread): tandem ${(ours.origin.buildMs / 1000).toFixed(0)} s vs hnswlib-node ${(libBuildMs / 1000).toFixed(0)} s`);
+  verdicts.push(`indexes: ${origins.join('; ')}`);
 
   const brute = await bruteForceLatency(engine, words.vectors, dim, queries.subarray(0, 20 * dim), log);
   rows.push(...brute.rows);
@@ -135,7 +140,7 @@ export default async function memorySuite(options: SuiteOptions): Promise<SuiteR
   const spread = await spreadingPerBackend(engine, wordnet, log);
   rows.push(...spread.rows);
   verdicts.push(`spreading activation over WordNet (${wordnet.synsetIds.length} synsets, ${wordnet.colIdx.length} edges), per hop: ${[...spread.perHop].map(([b, ms]) => `${b} ${ms.toFixed(3)} ms`).join(', ')}`);
-  verdicts.push('HNSW indexes cached in .cache/bench/ (delete it to rebuild); wink vectors cached in .cache/datasets/');
+  verdicts.push('HNSW indexes cached in .cache/bench/ (delete them to rebuild; tandem\'s is graph only, loaded with the wink vectors); wink vectors cached in .cache/datasets/');
   await engine.dispose();
   return { suite: 'memory', rows, verdicts, plots: memoryPlots(rows, RECALL_TARGET) };
 }

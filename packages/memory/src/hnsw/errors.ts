@@ -9,3 +9,13 @@ export class HnswFormatError extends TandemError {
     this.offset = offset;
   }
 }
+
+/**
+ * A graph-only index (saved without its vectors) loaded with vectors other than the ones it was built on: a
+ * different count or dimension, or unit vectors whose CRC-32 differs from the one recorded in the file.
+ */
+export class HnswVectorsMismatchError extends TandemError {
+  constructor(problem: string) {
+    super('HNSW_VECTORS_MISMATCH', `the vectors given are not the ones this HNSW index was built on: ${problem}`);
+  }
+}

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '@tandem/core';
 import { loadWinkEmbeddings, type WordVectors } from '@tandem/datasets';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HnswFormatError, HnswIndex } from './index.ts';
+import { HnswFormatError, HnswIndex, HnswVectorsMismatchError } from './index.ts';
 
 const N = 5000;
 const QUERIES = 200;
@@ -142,6 +142,99 @@ describe('HnswIndex save/load', () => {
     expect(sameBytes(loaded.save(), small.save())).toBe(true);
   });
 
+  describe('graph only (save({ vectors: false }), load with the vectors)', () => {
+    const COUNT = 800;
+    let small: HnswIndex;
+    let graphOnly: Uint8Array;
+    let vectors: Float32Array;
+    beforeAll(async () => {
+      vectors = words.vectors.slice(0, COUNT * words.dim);
+      small = await HnswIndex.build(vectors, words.dim, { M: 10, efConstruction: 60, seed: 11 });
+      graphOnly = small.save({ vectors: false });
+    });
+
+    function loadWith(given: Float32Array | undefined, bytes = graphOnly): unknown {
+      try {
+        HnswIndex.load(bytes, given === undefined ? {} : { vectors: given });
+      } catch (error) {
+        return error;
+      }
+      throw new Error('load accepted it');
+    }
+
+    it('round-trips: the vectors section left out, same index, same answers, inserts continue identically', () => {
+      const full = small.save();
+      expect(full.length - graphOnly.length).toBe(COUNT * words.dim * 4 - 8); // the vectors out, 8 header bytes in
+      expect(new DataView(graphOnly.buffer).getUint32(4, true)).toBe(2);
+      const loaded = HnswIndex.load(graphOnly, { vectors });
+      expect(loaded.count).toBe(COUNT);
+      expect(loaded.M).toBe(10);
+      expect(loaded.efConstruction).toBe(60);
+      expect(sameBytes(loaded.save(), full)).toBe(true);
+      expect(sameBytes(loaded.save({ vectors: false }), graphOnly)).toBe(true);
+      for (let i = 0; i < 20; i++) expect(loaded.search(queryVector(i), 10)).toEqual(small.search(queryVector(i), 10));
+      const again = HnswIndex.load(graphOnly, { vectors });
+      for (let i = COUNT; i < COUNT + 50; i++) {
+        again.insert(row(words.vectors, i, words.dim));
+        loaded.insert(row(words.vectors, i, words.dim));
+      }
+      // An index grown after load saves (and reloads) with the grown vector set.
+      const grown = loaded.save({ vectors: false });
+      expect(sameBytes(again.save({ vectors: false }), grown)).toBe(true);
+      const reloaded = HnswIndex.load(grown, { vectors: words.vectors.slice(0, (COUNT + 50) * words.dim) });
+      expect(sameBytes(reloaded.save(), loaded.save())).toBe(true);
+    });
+
+    it('the vectors are read as given (not kept by reference): editing them after load changes nothing', () => {
+      const copy = vectors.slice();
+      const loaded = HnswIndex.load(graphOnly, { vectors: copy });
+      copy.fill(0);
+      expect(loaded.search(queryVector(1), 10)).toEqual(small.search(queryVector(1), 10));
+    });
+
+    it('refuses other vectors with HnswVectorsMismatchError: count, one value, order, dimension', () => {
+      const fewer = loadWith(vectors.subarray(0, (COUNT - 1) * words.dim));
+      expect(fewer).toBeInstanceOf(HnswVectorsMismatchError);
+      expect((fewer as Error).message).toMatch(/the index has 800 vectors of dim 100 \(80000 floats\); 79900 floats were given \(799 vectors\)/);
+      const edited = vectors.slice();
+      edited[12345] = (edited[12345] ?? 0) + 0.001;
+      const changed = loadWith(edited);
+      expect(changed).toBeInstanceOf(HnswVectorsMismatchError);
+      expect((changed as Error).message).toMatch(/CRC-32 of their 800 unit vectors is 0x[0-9a-f]{8}, the index records 0x[0-9a-f]{8}/);
+      const swapped = vectors.slice();
+      swapped.set(vectors.subarray(0, words.dim), 5 * words.dim);
+      swapped.set(vectors.subarray(5 * words.dim, 6 * words.dim), 0);
+      expect(loadWith(swapped)).toBeInstanceOf(HnswVectorsMismatchError);
+      // The same count and dim, other rows of the same data set (words 100..899).
+      expect(loadWith(words.vectors.slice(100 * words.dim, (100 + COUNT) * words.dim))).toBeInstanceOf(HnswVectorsMismatchError);
+    });
+
+    it('needs the vectors for a graph-only file, refuses them for a file holding its own', () => {
+      const missing = loadWith(undefined);
+      expect(missing).toBeInstanceOf(InvalidArgumentError);
+      expect((missing as Error).message).toMatch(/saved without its vectors \(graph only\); pass the 800 x 100 vectors/);
+      const extra = loadWith(vectors, small.save());
+      expect(extra).toBeInstanceOf(InvalidArgumentError);
+      expect((extra as Error).message).toMatch(/this index file holds its own vectors/);
+      const nan = vectors.slice();
+      nan[7] = Number.NaN;
+      expect(loadWith(nan)).toBeInstanceOf(InvalidArgumentError);
+    });
+
+    it('rejects a corrupt graph-only file with HnswFormatError (the checksum covers the header, CRC field included)', () => {
+      const crcFlipped = graphOnly.slice();
+      crcFlipped[48] = (crcFlipped[48] ?? 0) ^ 1;
+      expect(loadWith(vectors, crcFlipped)).toBeInstanceOf(HnswFormatError);
+      expect((loadWith(vectors, crcFlipped) as Error).message).toMatch(/checksum mismatch/);
+      const truncated = loadWith(vectors, graphOnly.subarray(0, graphOnly.length - 8));
+      expect((truncated as Error).message).toMatch(new RegExp(`truncated at offset ${graphOnly.length - 8}: the upper links section ends at ${graphOnly.length}`));
+      expect((loadWith(vectors, graphOnly.subarray(0, 50)) as Error).message).toMatch(/the version 2 header needs 56 bytes/);
+      const longer = new Uint8Array(graphOnly.length + 4);
+      longer.set(graphOnly);
+      expect((loadWith(vectors, longer) as Error).message).toMatch(/4 unexpected bytes after the upper links section/);
+    });
+  });
+
   describe('rejects corrupt files with HnswFormatError', () => {
     let bytes: Uint8Array;
     beforeAll(async () => {
@@ -167,7 +260,7 @@ describe('HnswIndex save/load', () => {
 
     it('bad magic, unknown version, truncation, trailing bytes', () => {
       expect(loadError((b) => ((b[0] = 0x58), b)).message).toMatch(/bad magic/);
-      expect(loadError((b) => ((b[4] = 2), b)).message).toMatch(/unsupported version 2/);
+      expect(loadError((b) => ((b[4] = 3), b)).message).toMatch(/unsupported version 3/);
       const truncated = loadError((b) => b.subarray(0, b.length - 10));
       expect(truncated.message).toMatch(new RegExp(`truncated at offset ${bytes.length - 10}: the vectors section ends at ${bytes.length}`));
       expect(truncated.offset).toBe(bytes.length - 10);

@@ -1,9 +1,10 @@
 // HnswIndex: approximate k-nearest-neighbour search by cosine similarity over an HNSW graph (graph.ts), with
-// save/load (format.ts, README.md) and a batch search that can hand large batches to the engine (exact-batch.ts).
+// save/load (format.ts, README.md; with or without the vectors) and a batch search that can hand large batches to the engine (exact-batch.ts).
 import { InvalidArgumentError, type Engine } from '@tandem/core';
 import type { SearchHit } from '../vectors/search-hit.ts';
 import { ExactBatch, type BatchMode } from './exact-batch.ts';
-import { decodeIndex, encodeIndex } from './format.ts';
+import { HnswVectorsMismatchError } from './errors.ts';
+import { decodeIndex, encodeGraphOnly, encodeIndex, vectorsCrc32 } from './format.ts';
 import { HnswGraph } from './graph.ts';
 import { normaliseInto } from './vector-math.ts';
 
@@ -19,6 +20,27 @@ export interface HnswBuildOptions {
   readonly engine?: Engine;
   /** Called every 1,000 inserts and at the end with (inserted, total). */
   readonly onProgress?: (done: number, total: number) => void;
+}
+
+/** Options of HnswIndex.load. */
+export interface HnswLoadOptions {
+  /** Engine for searchBatch's exact route. */
+  readonly engine?: Engine;
+  /**
+   * The vectors a graph-only file (save({ vectors: false })) was built on: count x dim floats, row-major, as given
+   * to build (and insert), normalised here. Required for a graph-only file, refused for a file holding its vectors.
+   * HnswVectorsMismatchError when their count, dim or CRC-32 (of the unit vectors) differs from the file's record.
+   */
+  readonly vectors?: Float32Array;
+}
+
+/** Options of save. */
+export interface HnswSaveOptions {
+  /**
+   * true (default): the graph and its unit vectors (format version 1, self-contained). false: the graph only
+   * (version 2, about dim x 4 bytes less per node), with a CRC-32 of the unit vectors; load it with `vectors`.
+   */
+  readonly vectors?: boolean;
 }
 
 /** Options of search. */
@@ -101,10 +123,35 @@ export class HnswIndex {
     return new HnswIndex(graph, options.engine);
   }
 
-  /** An index from save()'s bytes; throws HnswFormatError naming what is wrong. `engine` enables the exact route. */
-  static load(bytes: Uint8Array, options: { engine?: Engine } = {}): HnswIndex {
+  /**
+   * An index from save()'s bytes; throws HnswFormatError naming what is wrong. `engine` enables the exact route.
+   * A graph-only file needs `vectors` (the ones it was built on; HnswVectorsMismatchError when they are not).
+   */
+  static load(bytes: Uint8Array, options: HnswLoadOptions = {}): HnswIndex {
     if (!(bytes instanceof Uint8Array)) throw new InvalidArgumentError('HnswIndex.load.bytes', typeof bytes, 'must be a Uint8Array');
-    return new HnswIndex(HnswGraph.fromArrays(decodeIndex(bytes)), options.engine);
+    const decoded = decodeIndex(bytes);
+    const given = options.vectors;
+    if (decoded.vectors !== undefined) {
+      if (given !== undefined) throw new InvalidArgumentError('HnswIndex.load.vectors', `${given.length} floats`, 'must be left out: this index file holds its own vectors');
+      return new HnswIndex(HnswGraph.fromArrays(decoded), options.engine);
+    }
+    const { count, dim } = decoded;
+    if (given === undefined) {
+      throw new InvalidArgumentError('HnswIndex.load.vectors', undefined, `is required: this index was saved without its vectors (graph only); pass the ${count} x ${dim} vectors it was built on`);
+    }
+    if (!(given instanceof Float32Array)) throw new InvalidArgumentError('HnswIndex.load.vectors', typeof given, 'must be a Float32Array');
+    if (given.length !== count * dim) {
+      const rows = given.length / dim;
+      throw new HnswVectorsMismatchError(`the index has ${count} vectors of dim ${dim} (${count * dim} floats); ${given.length} floats were given${Number.isInteger(rows) ? ` (${rows} vectors)` : ''}`);
+    }
+    checkFinite('HnswIndex.load.vectors', given);
+    const unit = new Float32Array(count * dim);
+    for (let i = 0; i < count; i++) normaliseInto(given, i * dim, unit, i * dim, dim);
+    const crc = vectorsCrc32(unit);
+    if (crc !== decoded.vectorsCrc) {
+      throw new HnswVectorsMismatchError(`CRC-32 of their ${count} unit vectors is ${hex(crc)}, the index records ${hex(decoded.vectorsCrc)} (same count and dim, different values or order)`);
+    }
+    return new HnswIndex(HnswGraph.fromArrays({ ...decoded, vectors: unit }), options.engine);
   }
 
   /** Adds one vector (dim floats); returns its index (= the count before the call). */
@@ -141,9 +188,10 @@ export class HnswIndex {
     return out;
   }
 
-  /** The index in the documented binary format (README.md in this folder). */
-  save(): Uint8Array {
-    return encodeIndex(this.graph.toArrays());
+  /** The index in the documented binary format (README.md in this folder); `{ vectors: false }` for the graph only. */
+  save(options: HnswSaveOptions = {}): Uint8Array {
+    const arrays = this.graph.toArrays();
+    return options.vectors === false ? encodeGraphOnly(arrays) : encodeIndex(arrays);
   }
 
   /** A copy of stored vector `index`, normalised (the index keeps only unit vectors). */
@@ -192,6 +240,10 @@ function checkFinite(argument: string, values: Float32Array): void {
   for (let i = 0; i < values.length; i++) {
     if (!Number.isFinite(values[i])) throw new InvalidArgumentError(`${argument}[${i}]`, values[i], 'must be finite');
   }
+}
+
+function hex(crc: number): string {
+  return `0x${crc.toString(16).padStart(8, '0')}`;
 }
 
 function yieldToEventLoop(): Promise<void> {
