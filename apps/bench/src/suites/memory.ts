@@ -109,15 +109,16 @@ export default async function memorySuite(options: SuiteOptions): Promise<SuiteR
   }
   const graphQps = stats(graphRates).median;
   rows.push({ section: 'hnsw batch', library: 'tandem searchBatch graph', queries: QUERY_COUNT, ef: batchEf, queriesPerS: graphQps });
-  start = performance.now();
-  const autoHits = await ours.index.searchBatch(queries, 10, { ef: batchEf });
-  const autoQps = QUERY_COUNT / ((performance.now() - start) / 1000);
-  const autoRecall = recallAt(truth, indicesOf(autoHits));
-  rows.push({ section: 'hnsw batch', library: 'tandem searchBatch auto', queries: QUERY_COUNT, ef: batchEf, queriesPerS: autoQps, recallAt10: autoRecall });
-  start = performance.now();
-  const exactHits = await ours.index.searchBatch(queries, 10, { mode: 'exact' });
-  const exactQps = QUERY_COUNT / ((performance.now() - start) / 1000);
-  rows.push({ section: 'hnsw batch', library: 'tandem searchBatch exact (engine, auto strategy)', queries: QUERY_COUNT, queriesPerS: exactQps, recallAt10: recallAt(truth, indicesOf(exactHits)) });
+  // The engine routes keep the vectors resident after their first call (normalised, transposed, uploaded: a one-time
+  // cost, reported as firstCallMs); their throughput is the median of PASSES warm calls, like the graph route's.
+  const auto = await warmBatchRate(() => ours.index.searchBatch(queries, 10, { ef: batchEf }));
+  const autoQps = auto.qps;
+  const autoRecall = recallAt(truth, indicesOf(auto.hits));
+  rows.push({ section: 'hnsw batch', library: 'tandem searchBatch auto', queries: QUERY_COUNT, ef: batchEf, queriesPerS: autoQps, recallAt10: autoRecall, firstCallMs: auto.firstMs });
+  const exact = await warmBatchRate(() => ours.index.searchBatch(queries, 10, { mode: 'exact' }));
+  const exactQps = exact.qps;
+  rows.push({ section: 'hnsw batch', library: 'tandem searchBatch exact (engine, auto strategy)', queries: QUERY_COUNT, queriesPerS: exactQps, recallAt10: recallAt(truth, indicesOf(exact.hits)), firstCallMs: exact.firstMs });
+  verdicts.push(`batch engine routes, first (cold) call: auto ${(auto.firstMs / 1000).toFixed(2)} s, exact ${(exact.firstMs / 1000).toFixed(2)} s (vectors normalised, transposed and uploaded once); warm: auto ${autoQps.toFixed(0)} q/s, exact ${exactQps.toFixed(0)} q/s`);
   const libBatchQps = libAt?.qps;
   if (libBatchQps !== undefined) rows.push({ section: 'hnsw batch', library: 'hnswlib-node searchKnn loop', queries: QUERY_COUNT, ef: libAt?.ef ?? 0, queriesPerS: libBatchQps });
   const bestBatch = Math.max(graphQps, autoQps);
@@ -143,4 +144,18 @@ export default async function memorySuite(options: SuiteOptions): Promise<SuiteR
   verdicts.push('HNSW indexes cached in .cache/bench/ (delete them to rebuild; tandem\'s is graph only, loaded with the wink vectors); wink vectors cached in .cache/datasets/');
   await engine.dispose();
   return { suite: 'memory', rows, verdicts, plots: memoryPlots(rows, RECALL_TARGET) };
+}
+
+/** Queries per second of a 1,000-query batch call: one untimed first call, then the median of PASSES timed ones. */
+async function warmBatchRate<T>(call: () => Promise<T>): Promise<{ qps: number; firstMs: number; hits: T }> {
+  let start = performance.now();
+  let hits = await call();
+  const firstMs = performance.now() - start;
+  const rates: number[] = [];
+  for (let p = 0; p < PASSES; p++) {
+    start = performance.now();
+    hits = await call();
+    rates.push(QUERY_COUNT / ((performance.now() - start) / 1000));
+  }
+  return { qps: stats(rates).median, firstMs, hits };
 }
