@@ -14,6 +14,14 @@ const engine = await createEngine();
 console.log('backends', engine.backends().map((b) => `${b.name}:${b.available}`).join(' '));
 const ops = await VectorOps.create(engine, rand(count * dim, 1), dim);
 const q = rand(queries * dim, 2);
+if (process.env['PROBE_TRAIN'] === '1') {
+  // As the memory suite's brute-force section does first: single-query searches on each backend alone, then auto.
+  for (const b of engine.backends().filter((x) => x.available && x.name !== 'reference')) {
+    for (let r = 0; r < 16; r++) await ops.search(q.subarray(r * dim, (r + 1) * dim), 10, { strategy: { only: b.name } });
+  }
+  for (let r = 0; r < 16; r++) await ops.search(q.subarray(r * dim, (r + 1) * dim), 10, { strategy: 'auto' });
+  console.log('trained: 16 single-query searches per backend alone, then 16 under auto');
+}
 for (const strategy of (process.env['PROBE_STRATEGIES'] === 'auto' ? ['auto'] : [{ only: 'rocm' }, { only: 'webgpu' }, 'auto']) as const) {
   for (let rep = 0; rep < 3; rep++) {
     const before = engine.telemetry.opEvents().length;

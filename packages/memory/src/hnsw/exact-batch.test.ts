@@ -1,4 +1,5 @@
 import { Engine } from '@tandem/core';
+import { ManualClock, SimulatedBackend } from '@tandem/testing';
 import { WasmBackend } from '@tandem/wasm';
 import { describe, expect, it } from 'vitest';
 import { HnswIndex } from './index.ts';
@@ -55,6 +56,20 @@ describe('HnswIndex.searchBatch exact route', () => {
     const auto = await index.searchBatch(queries, 3, { ef: 20 });
     const graph = await index.searchBatch(queries, 3, { ef: 20, mode: 'graph' });
     expect(auto).toEqual(graph);
+    await engine.dispose();
+  });
+
+  it('asks for a GPU: its ops run on the GPU even when the cost model prices the CPU lower', async () => {
+    // A simulated GPU (zero-filled results, so only placement is checked) priced far above the CPU.
+    const clock = new ManualClock();
+    const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', priority: 20, latencyMs: () => 1_000, clock, performance: { flopsPerMs: 1, bytesPerMs: 1, launchMs: 1_000, transferBytesPerMs: 1 } });
+    const engine = await Engine.create({ backends: [new WasmBackend(), gpu] });
+    const dim = 8;
+    const index = await HnswIndex.build(vectors(300, dim, 3), dim, { M: 8, efConstruction: 40, engine });
+    await index.searchBatch(vectors(40, dim, 9), 3, { mode: 'exact' });
+    const ops = engine.telemetry.opEvents().filter((e) => e.label?.startsWith('memory.'));
+    expect(ops.length).toBeGreaterThan(0);
+    for (const e of ops) expect(e.backend).toBe('gpu');
     await engine.dispose();
   });
 });
