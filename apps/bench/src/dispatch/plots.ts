@@ -68,7 +68,7 @@ function ratioChart(rows: readonly Row[]): BarChart {
   return {
     kind: 'bar',
     id: 'auto-vs-best',
-    title: `auto vs the best single backend per case (speed ratio, median of paired rounds; target >= ${AUTO_TARGET})`,
+    title: `auto vs the best single backend per case (speed ratio, median of interleaved block pairs; target >= ${AUTO_TARGET})`,
     yLabel: 'best single backend time / auto time',
     groups: rows.map((r) => textField(r, 'case')),
     series: [{ label: 'auto / best', values: rows.map((r) => numberField(r, 'autoVsBest') ?? null) }],

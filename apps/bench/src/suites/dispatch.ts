@@ -1,12 +1,17 @@
 // Dispatch accuracy (issue 9): a mixed workload over every op at sizes from tiny to large. Each round runs the
 // cases in shuffled order, and each case under `auto` and on every backend alone (`{ only }`), back to back, so
-// all see the same conditions: auto sits between the GPU-only and the CPU-only calls, and the order flips every
-// round (GPU, auto, CPU / CPU, auto, GPU); each timed call follows an untimed one of the same strategy, and every
-// GPU-only call is followed by a pause (a long one on a software GPU, whose worker threads keep spinning after a
-// call). A sample is the median of a block of calls of about BLOCK_MS (one call of a tiny op is mostly noise). The oracle is each case's median time per backend; each `auto` decision is compared with it: the share
-// that picked the fastest backend (within 5%, the oracle's own noise; the strict share is reported too), the time
-// lost to wrong ones, and per case `auto` against the best single backend as the median of per-round paired
-// ratios (the machine's speed drifts over seconds: a ratio of medians taken apart would measure the drift).
+// all see the same conditions: the strategies of a case run in an order shuffled per case and round (a fixed order
+// had `auto` always right after a GPU-only or a CPU-only call of the same case and never after a call of the backend
+// it picked, while that backend's own calls did follow auto's), each timed call follows an untimed one of the same
+// strategy, and every call that ran on a GPU is followed by a pause (a long one on a software GPU, whose worker
+// threads keep spinning after a call). A sample is the median of a block of calls of about BLOCK_MS (one call of a
+// tiny op is mostly noise). The oracle is each case's median time per backend; each `auto` decision is compared
+// with it: the share that picked the fastest backend (within 5%, the oracle's own noise; the strict share is
+// reported too) and the time lost to wrong ones.
+// `auto` against the best single backend is measured last, per case, with the two interleaved block by block
+// (auto, best, best, auto, ...: each sample pair taken back to back under the same conditions, the order within a
+// pair alternating); the ratio is the median of the pairs' ratios. The per-round paired ratio (auto and the best
+// backend in the same round, split by which ran first: an order effect shows as a gap) is reported beside it.
 // Training rounds (not counted) come first: the scheduler learns as it would from a user's first calls.
 import { createRng, monotonicClock, type Engine, type Strategy } from '@tandem/core';
 import { createEngine } from 'tandem';
@@ -21,33 +26,40 @@ const NOISE = 1.05;
 /** Shuffled rounds of the workload under auto: training, then measured. */
 const TRAIN_ROUNDS = 4;
 const MEASURED_ROUNDS = 12;
-/** Pause after a GPU-only call on a software GPU (SwiftShader's threads wind down) and on a real one, ms. */
+/** Pause after a call that ran on a software GPU (SwiftShader's threads wind down) and on a real one, ms. */
 const SOFTWARE_GPU_PAUSE_MS = 100;
 const GPU_PAUSE_MS = 20;
 /** Each measured sample is the median of a block of calls lasting about this long (tiny ops: one call is noise). */
 const BLOCK_MS = 1;
 const MAX_BLOCK_CALLS = 16;
+/** Block pairs of auto and the best backend, interleaved, per case. */
+const INTERLEAVED_PAIRS = 12;
 
-/** The median time of `calls` calls in a row, and the backend of the last. */
-async function timeBlock(engine: Engine, c: DispatchCase, strategy: Strategy, calls: number): Promise<{ ms: number; backend: string }> {
+/** The median time of `calls` calls in a row, the backend of the last, and why each call went where it did. */
+async function timeBlock(engine: Engine, c: DispatchCase, strategy: Strategy, calls: number): Promise<{ ms: number; backend: string; reasons: string[] }> {
   const times: number[] = [];
+  const reasons: string[] = [];
   let backend = '';
   for (let i = 0; i < calls; i++) {
     const timed = await timeCall(engine, c, strategy);
     times.push(timed.ms);
+    reasons.push(timed.reason);
     backend = timed.backend;
   }
-  return { ms: stats(times).median, backend };
+  return { ms: stats(times).median, backend, reasons };
 }
 
-async function timeCall(engine: Engine, c: DispatchCase, strategy: Parameters<Engine['run']>[1]): Promise<{ ms: number; backend: string }> {
+/** The backend of the engine's last successful op and its reason (a listener: copying the telemetry ring per call made garbage). */
+let lastBackend = '';
+let lastReason = '';
+
+async function timeCall(engine: Engine, c: DispatchCase, strategy: Parameters<Engine['run']>[1]): Promise<{ ms: number; backend: string; reason: string }> {
   const t0 = monotonicClock();
   const outputs = await engine.run(c.call, strategy);
   await outputs[0]?.read(); // the result on the host, as a caller would use it
   const ms = monotonicClock() - t0;
   for (const o of outputs) o.dispose();
-  const last = engine.telemetry.opEvents().at(-1);
-  return { ms, backend: last?.backend ?? '' };
+  return { ms, backend: lastBackend, reason: lastReason };
 }
 
 function shuffled<T>(items: readonly T[], seed: number): T[] {
@@ -68,19 +80,31 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
 export default async function dispatchSuite(options: SuiteOptions): Promise<SuiteResult> {
   if (!options.gpu && process.env['TANDEM_WEBGPU'] === undefined) process.env['TANDEM_WEBGPU'] = 'swiftshader';
   const engine = await createEngine();
+  const unsubscribe = engine.telemetry.subscribe((event) => {
+    if (!event.ok) return;
+    lastBackend = event.backend;
+    lastReason = event.reason.kind;
+  });
   const backends = engine.backends().filter((b) => b.available && b.name !== 'reference').map((b) => b.name);
-  // auto sits between the GPU-only and the CPU-only calls, and the order flips every round, so auto is timed back
-  // to back with every single backend, before it in one round and after it in the next.
+  // Every strategy of a case, in an order shuffled per case and round.
   const kinds = new Map(engine.backends().map((b) => [b.name, b.kind] as const));
-  const gpuSide: Strategy[] = backends.filter((b) => kinds.get(b) === 'gpu').map((only) => ({ only }));
-  const cpuSide: Strategy[] = backends.filter((b) => kinds.get(b) !== 'gpu').map((only) => ({ only }));
-  const orderFor = (round: number): Strategy[] => (round % 2 === 0 ? [...gpuSide, 'auto', ...cpuSide] : [...cpuSide, 'auto', ...gpuSide]);
+  const strategies: Strategy[] = ['auto', ...backends.map((only) => ({ only }))];
   const label = (s: Strategy): string => (typeof s === 'object' ? s.only : s);
   const gpuPauseMs = options.gpu ? GPU_PAUSE_MS : SOFTWARE_GPU_PAUSE_MS;
+  /** Waits after a call that ran on a GPU (the backend it named, or the one auto picked). */
+  const pauseAfter = async (strategy: Strategy, ranOn: string, measured: boolean): Promise<void> => {
+    const onGpu = typeof strategy === 'object' ? kinds.get(strategy.only) === 'gpu' : kinds.get(ranOn) === 'gpu';
+    if (onGpu) await new Promise((resolve) => setTimeout(resolve, measured ? gpuPauseMs : GPU_PAUSE_MS));
+  };
   const cases = dispatchCases(engine);
   // perRound.get(case)[measured round].get('auto' | backend name) = ms; picks.get(case) = auto's backends.
   const perRound = new Map<DispatchCase, Array<Map<string, number>>>();
+  // Per case and measured round: whether auto ran before the best backend's calls (an order effect shows up as a
+  // gap between the ratios of the rounds where auto ran first and those where it ran second).
+  const autoFirst = new Map<DispatchCase, Array<Map<string, boolean>>>();
   const picks = new Map<DispatchCase, string[]>();
+  // Why auto's timed calls went where they did (exploration runs are part of what a user pays).
+  const autoReasons = new Map<string, number>();
   // Calls per measured sample, from the fastest time seen in training: blocks of about BLOCK_MS.
   const fastestTraining = new Map<DispatchCase, number>();
   const blockCalls = (c: DispatchCase): number => Math.min(MAX_BLOCK_CALLS, Math.max(1, Math.ceil(BLOCK_MS / (fastestTraining.get(c) ?? BLOCK_MS))));
@@ -89,13 +113,14 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   let step = 0;
   for (let round = 0; round < rounds; round++) {
     const measured = round >= TRAIN_ROUNDS;
-    for (const c of shuffled(cases, 100 + round)) {
+    for (const [caseIndex, c] of shuffled(cases, 100 + round).entries()) {
       progress('rounds', ++step, rounds * cases.length);
       const times = new Map<string, number>();
-      for (const strategy of orderFor(round)) {
+      const order = shuffled(strategies, 10_000 * (round + 1) + caseIndex);
+      for (const strategy of order) {
         const key = `${c.name}|${label(strategy)}`;
         if (unsupported.has(key)) continue;
-        let timed: { ms: number; backend: string };
+        let timed: { ms: number; backend: string; reasons?: string[] };
         try {
           // An untimed call first: what ran before (another case) must not be charged to this strategy.
           if (measured) await timeCall(engine, c, strategy);
@@ -104,18 +129,58 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
           unsupported.add(key); // this backend cannot take this case (unsupported or too large)
           continue;
         }
-        const onGpu = typeof strategy === 'object' ? kinds.get(strategy.only) === 'gpu' : kinds.get(timed.backend) === 'gpu';
-        if (onGpu) await new Promise((resolve) => setTimeout(resolve, measured ? gpuPauseMs : GPU_PAUSE_MS));
+        await pauseAfter(strategy, timed.backend, measured);
         if (!measured) {
           fastestTraining.set(c, Math.min(fastestTraining.get(c) ?? Infinity, timed.ms));
           continue;
         }
         times.set(label(strategy), timed.ms);
-        if (strategy === 'auto') picks.set(c, [...(picks.get(c) ?? []), timed.backend]);
+        if (strategy === 'auto') {
+          picks.set(c, [...(picks.get(c) ?? []), timed.backend]);
+          for (const reason of timed.reasons ?? []) autoReasons.set(reason, (autoReasons.get(reason) ?? 0) + 1);
+        }
       }
-      if (measured) perRound.set(c, [...(perRound.get(c) ?? []), times]);
+      if (measured) {
+        perRound.set(c, [...(perRound.get(c) ?? []), times]);
+        const autoAt = order.indexOf('auto');
+        autoFirst.set(c, [...(autoFirst.get(c) ?? []), new Map(order.map((s, i) => [label(s), autoAt < i] as const))]);
+      }
     }
   }
+  // The oracle: each case's median time per backend over the measured rounds.
+  const oracle = (c: DispatchCase): { medians: Map<string, number>; bestName: string; bestMs: number } => {
+    const roundsOfCase = perRound.get(c) ?? [];
+    const samplesOf = (name: string): number[] => roundsOfCase.flatMap((t) => (t.has(name) ? [t.get(name) ?? NaN] : []));
+    const medians = new Map(backends.filter((b) => samplesOf(b).length > 0).map((b) => [b, stats(samplesOf(b)).median] as const));
+    const [bestName, bestMs] = [...medians].reduce((a, b) => (b[1] < a[1] ? b : a), ['', Infinity]);
+    return { medians, bestName, bestMs };
+  };
+  // auto against the best single backend, interleaved block by block (ABBA...), after one untimed call of each.
+  const interleaved = new Map<DispatchCase, number>();
+  for (const [i, c] of shuffled(cases, 99).entries()) {
+    progress('auto vs best, interleaved', i + 1, cases.length);
+    const { bestName } = oracle(c);
+    if (bestName === '') continue;
+    const best: Strategy = { only: bestName };
+    const ratios: number[] = [];
+    try {
+      for (const strategy of ['auto', best] as const) await pauseAfter(strategy, (await timeCall(engine, c, strategy)).backend, true);
+      for (let k = 0; k < INTERLEAVED_PAIRS; k++) {
+        const ms = new Map<string, number>();
+        for (const strategy of k % 2 === 0 ? (['auto', best] as const) : ([best, 'auto'] as const)) {
+          const timed = await timeBlock(engine, c, strategy, blockCalls(c));
+          ms.set(label(strategy), timed.ms);
+          if (strategy === 'auto') for (const reason of timed.reasons) autoReasons.set(reason, (autoReasons.get(reason) ?? 0) + 1);
+          await pauseAfter(strategy, timed.backend, true);
+        }
+        ratios.push((ms.get(bestName) ?? NaN) / (ms.get('auto') ?? NaN));
+      }
+    } catch {
+      continue; // a failure here leaves the case without an interleaved ratio (reported as NaN)
+    }
+    interleaved.set(c, stats(ratios).median);
+  }
+  unsubscribe();
   await engine.dispose();
 
   const rows: Row[] = [];
@@ -126,13 +191,15 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   let lostMs = 0;
   let within = 0;
   let withinOfMedians = 0;
+  let withinRounds = 0;
   let worstRatio = Infinity;
   let worstCase = '';
+  const ratiosAutoFirst: number[] = [];
+  const ratiosAutoSecond: number[] = [];
   for (const c of cases) {
     const roundsOfCase = perRound.get(c) ?? [];
     const samplesOf = (name: string): number[] => roundsOfCase.flatMap((t) => (t.has(name) ? [t.get(name) ?? NaN] : []));
-    const medians = new Map(backends.filter((b) => samplesOf(b).length > 0).map((b) => [b, stats(samplesOf(b)).median] as const));
-    const [bestName, bestMs] = [...medians].reduce((a, b) => (b[1] < a[1] ? b : a), ['', Infinity]);
+    const { medians, bestName, bestMs } = oracle(c);
     for (const backend of picks.get(c) ?? []) {
       const chosen = medians.get(backend);
       if (chosen === undefined) continue;
@@ -145,11 +212,21 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     const autoSamples = samplesOf('auto');
     const autoMs = autoSamples.length > 0 ? stats(autoSamples).median : NaN;
     // >= 1: auto as fast as the best single backend. Paired: that backend and auto in the same round.
-    const paired = roundsOfCase.flatMap((t) => {
-      const [best, auto] = [t.get(bestName), t.get('auto')];
-      return best === undefined || auto === undefined ? [] : [best / auto];
-    });
-    const ratio = paired.length > 0 ? stats(paired).median : NaN;
+    const firstOfCase = autoFirst.get(c) ?? [];
+    const pairedWhen = (first: boolean | undefined): number[] =>
+      roundsOfCase.flatMap((t, i) => {
+        const [best, auto] = [t.get(bestName), t.get('auto')];
+        if (best === undefined || auto === undefined) return [];
+        return first === undefined || firstOfCase[i]?.get(bestName) === first ? [best / auto] : [];
+      });
+    const paired = pairedWhen(undefined);
+    const roundRatio = paired.length > 0 ? stats(paired).median : NaN;
+    if (roundRatio >= AUTO_TARGET) withinRounds++;
+    const ratio = interleaved.get(c) ?? NaN;
+    for (const [first, into] of [[true, ratiosAutoFirst], [false, ratiosAutoSecond]] as const) {
+      const some = pairedWhen(first);
+      if (some.length > 0) into.push(stats(some).median);
+    }
     const ratioOfMedians = bestMs / autoMs;
     if (ratio >= AUTO_TARGET) within++;
     if (ratioOfMedians >= AUTO_TARGET) withinOfMedians++;
@@ -163,17 +240,20 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     row['autoMs'] = autoMs;
     row['autoPicked'] = [...new Set(picks.get(c) ?? [])].join('/');
     row['autoVsBest'] = ratio;
+    row['autoVsBestRounds'] = roundRatio;
     row['autoVsBestOfMedians'] = ratioOfMedians;
     rows.push(row);
   }
   const accuracy = right / Math.max(1, decisions);
   const lostShare = lostMs / Math.max(1e-9, oracleMs);
   const verdicts = [
-    `backends: ${backends.join(', ')} (the reference is a fallback only, not a candidate); ${cases.length} cases; per measured round every case runs under auto and on each backend alone, interleaved, back to back in shuffled order (auto between the GPU-only and CPU-only calls, order flipped every round; ${gpuPauseMs} ms pause after a GPU call; a sample = median of a block of ~${BLOCK_MS} ms, ${MAX_BLOCK_CALLS} calls at most); ${MEASURED_ROUNDS} measured rounds after ${TRAIN_ROUNDS} training rounds = ${decisions} decisions`,
+    `backends: ${backends.join(', ')} (the reference is a fallback only, not a candidate); ${cases.length} cases; per measured round every case runs under auto and on each backend alone, back to back, the cases and each case's strategies in shuffled order (${gpuPauseMs} ms pause after a call on a GPU; a sample = median of a block of ~${BLOCK_MS} ms, ${MAX_BLOCK_CALLS} calls at most); ${MEASURED_ROUNDS} measured rounds after ${TRAIN_ROUNDS} training rounds = ${decisions} decisions`,
     `dispatch accuracy ${(100 * accuracy).toFixed(1)}% picked the fastest backend within ${Math.round((NOISE - 1) * 100)}% (strict: ${((100 * strictlyRight) / Math.max(1, decisions)).toFixed(1)}%) (target >= 98%) -> ${accuracy >= 0.98 ? 'MET' : 'MISSED'}`,
     `time lost to wrong decisions ${(100 * lostShare).toFixed(2)}% of the oracle's total (target <= 2%) -> ${lostShare <= 0.02 ? 'MET' : 'MISSED'}`,
     `auto >= ${AUTO_TARGET}x the best single backend in ${within}/${rows.length} cases; worst ${worstRatio.toFixed(2)}x (${worstCase}) (target: every case) -> ${within === rows.length ? 'MET' : 'MISSED'} ` +
-      `(per case the median of ${MEASURED_ROUNDS} per-round paired ratios of whole calls including the read-back, on a shared machine; as a ratio of separate medians: ${withinOfMedians}/${rows.length})`,
+      `(per case the median of ${INTERLEAVED_PAIRS} ratios of back-to-back blocks of whole calls including the read-back, auto and the best backend interleaved, on a shared machine; as the median of per-round paired ratios: ${withinRounds}/${rows.length}; as a ratio of the rounds' separate medians: ${withinOfMedians}/${rows.length})`,
+    `auto's timed calls by reason: ${[...autoReasons].map(([reason, n]) => `${reason} ${n}`).join(', ')}`,
+    `order check: median over cases of the per-round paired ratio in rounds where auto ran before the best backend ${ratiosAutoFirst.length > 0 ? stats(ratiosAutoFirst).median.toFixed(3) : 'n/a'}, after it ${ratiosAutoSecond.length > 0 ? stats(ratiosAutoSecond).median.toFixed(3) : 'n/a'} (equal conditions: both near the overall ratio)`,
   ];
   return { suite: 'dispatch', rows, verdicts, plots: dispatchPlots(rows, backends) };
 }
