@@ -61,19 +61,7 @@ describe('search ops agree with the reference, special values included', () => {
         { arbitrary: fc.tuple(nonZeroStart, fc.array(entry, { minLength: d - 1, maxLength: d - 1 })).map(([first, rest]) => [first, ...rest]), weight: 4 },
         { arbitrary: fc.constant(new Array<number>(d).fill(0)), weight: 1 },
       );
-    const input = fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 40 })).chain(([q, t, d]) =>
-      fc.tuple(fc.constant([q, t, d] as const), fc.array(row(d), { minLength: q, maxLength: q }), fc.array(row(d), { minLength: t, maxLength: t })),
-    );
-    await fc.assert(
-      fc.asyncProperty(input, async ([[q, t, d], queries, targets]) => {
-        await bench.checkEveryBackend((flush) => {
-          const a = bench.f32(queries.flat(), [q, d], flush);
-          const b = bench.f32(targets.flat(), [t, d], flush);
-          return { op: { op: 'cosineSimilarity', queries: a, targets: b }, inputs: [a, b] };
-        }, { abs: 1e-6 + 2 * d * Math.sqrt(d) * EPS32, rel: 0 });
-      }),
-      RUNS,
-    );
+    await checkCosineRows(row);
   }, PROPERTY_TIMEOUT_MS);
 
   it('cosineSimilarity with NaN, infinities and rows whose f32 sums of squares under- or overflow', async () => {
@@ -91,21 +79,29 @@ describe('search ops agree with the reference, special values included', () => {
         { arbitrary: fc.tuple(nonZeroStart, fc.array(entry, { minLength: d - 1, maxLength: d - 1 }), factor).map(([first, rest, f]) => [first, ...rest].map((v) => v * f)), weight: 5 },
         { arbitrary: fc.constant(new Array<number>(d).fill(0)), weight: 1 },
       );
-    const input = fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 40 })).chain(([q, t, d]) =>
-      fc.tuple(fc.constant([q, t, d] as const), fc.array(row(d), { minLength: q, maxLength: q }), fc.array(row(d), { minLength: t, maxLength: t })),
-    );
-    await fc.assert(
-      fc.asyncProperty(input, async ([[q, t, d], queries, targets]) => {
-        await bench.checkEveryBackend((flush) => {
-          const a = bench.f32(queries.flat(), [q, d], flush);
-          const b = bench.f32(targets.flat(), [t, d], flush);
-          return { op: { op: 'cosineSimilarity', queries: a, targets: b }, inputs: [a, b] };
-        }, { abs: 1e-6 + 2 * d * Math.sqrt(d) * EPS32, rel: 0 });
-      }),
-      RUNS,
-    );
+    await checkCosineRows(row);
   }, PROPERTY_TIMEOUT_MS);
 });
+
+/**
+ * cosineSimilarity of 1-3 queries x 1-6 targets of dimension 1-40, rows drawn from `row`, on every backend against
+ * the reference: 1e-6 + 2 d sqrt(d) eps absolute (test/conformance/cases/search.ts; scores are in [-1, 1]).
+ */
+async function checkCosineRows(row: (d: number) => fc.Arbitrary<number[]>): Promise<void> {
+  const input = fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 40 })).chain(([q, t, d]) =>
+    fc.tuple(fc.constant([q, t, d] as const), fc.array(row(d), { minLength: q, maxLength: q }), fc.array(row(d), { minLength: t, maxLength: t })),
+  );
+  await fc.assert(
+    fc.asyncProperty(input, async ([[q, t, d], queries, targets]) => {
+      await bench.checkEveryBackend((flush) => {
+        const a = bench.f32(queries.flat(), [q, d], flush);
+        const b = bench.f32(targets.flat(), [t, d], flush);
+        return { op: { op: 'cosineSimilarity', queries: a, targets: b }, inputs: [a, b] };
+      }, { abs: 1e-6 + 2 * d * Math.sqrt(d) * EPS32, rel: 0 });
+    }),
+    RUNS,
+  );
+}
 
 /** cosineSimilarity of one query against one target on every backend, by backend name. */
 async function cosineEverywhere(query: readonly number[], target: readonly number[]): Promise<Record<string, number>> {

@@ -39,9 +39,10 @@ export default async function webgpuSuite(options: SuiteOptions): Promise<SuiteR
   const bench = setup.value;
   const { engine } = bench;
   try {
-    // Cosine first, on a fresh device: after the matmul sweep, tfjs and the copy peak have allocated and freed a few
-    // GB, every kernel reads large buffers at roughly half the bandwidth on the H100 under Dawn/Vulkan (a plain
-    // vec4 read of 201 MB: 2.8 TB/s fresh, 1.3-1.6 TB/s after churn; apps/bench/scripts/webgpu-cosine-probe.mjs).
+    // Cosine first: on the H100 (Dawn/Vulkan), after host uploads or a few GB allocated and freed, even a plain vec4
+    // read of a large buffer runs at about half speed (2.8 -> 1.3 TB/s at 201 MB; apps/bench/scripts/webgpu-cosine-
+    // probe.mjs --churn), so the other sections would lower it. Its own 3 GB upload still does (1.42 TB/s at 1M here
+    // vs 2.6-3.0 TB/s for the kernel on GPU-written data): not resolved.
     const cosine = await cosineSweep(engine, bench.webgpu.describe().maxBufferSize, config);
     const tfjs = await loadTfjsWebGpu();
     const matmul = await matmulSweep(engine, tfjs, config);
