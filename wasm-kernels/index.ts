@@ -14,6 +14,7 @@ export { cosine_similarity_f32, cosine_similarity_scratch_bytes } from './cosine
 export { top_k_f32 } from './top_k';
 export { spread_activation_f32, spread_activation_scratch_bytes } from './spread_activation';
 export { concat_bytes } from './concat';
+export { hnsw_header_bytes, hnsw_insert, hnsw_search } from './hnsw';
 export { simd_peak_f32 } from './simd_peak';
 
 /** First byte after the module's static data: the JS allocator owns memory from here up. */

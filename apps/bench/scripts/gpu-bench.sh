@@ -123,7 +123,7 @@ fi
 
 # 3b. the tandem HNSW index (graph only) carried in .gpu-index/: unpacked into .cache/bench/ once (the .xz checked on
 #     arrival, the file and its sidecar after unpacking); the memory suite loads it with the wink vectors, which
-#     checks they are the ones it was built on (else it rebuilds, ~330+ s)
+#     checks they are the ones it was built on (else it rebuilds, ~100+ s)
 if [ -f .gpu-index/index.sha256 ]; then
   for packed in .gpu-index/*.tdhg.xz; do
     [ -f "$packed" ] || continue

@@ -34,7 +34,7 @@ async function hnswBytes(vectors: Float32Array, dim: number, cacheDir: string): 
   if (cached !== undefined) {
     try {
       const bytes = new Uint8Array(cached.buffer, cached.byteOffset, cached.byteLength);
-      if (HnswIndex.load(bytes).count === count) {
+      if ((await HnswIndex.load(bytes)).count === count) {
         const meta: unknown = JSON.parse(await readFile(`${file}.json`, 'utf8').catch(() => '{}'));
         const seconds: unknown = typeof meta === 'object' && meta !== null ? Reflect.get(meta, 'seconds') : undefined;
         console.log(`[demo] HNSW index from the cache: ${path.relative(REPO_ROOT, file)}`);

@@ -47,11 +47,11 @@ export interface ContextOptions {
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
 /** Builds an HNSW index over the vectors, or loads the one cached for the same words and parameters. */
-function hnswFor(vectors: Float32Array, dim: number, count: number, cacheDir: string, log: (line: string) => void): Promise<HnswIndex> | HnswIndex {
+async function hnswFor(vectors: Float32Array, dim: number, count: number, cacheDir: string, log: (line: string) => void): Promise<HnswIndex> {
   const file = path.join(cacheDir, `hnsw-wink-${count}-M16-efc100.tdhn`);
   if (existsSync(file)) {
     try {
-      const index = HnswIndex.load(new Uint8Array(readFileSync(file)));
+      const index = await HnswIndex.load(new Uint8Array(readFileSync(file)));
       if (index.count === count && index.dim === dim) return index;
       log(`cached HNSW index ${file} is for other data: rebuilding`);
     } catch (error) {
@@ -60,7 +60,7 @@ function hnswFor(vectors: Float32Array, dim: number, count: number, cacheDir: st
   }
   const started = performance.now();
   let lastLog = 0;
-  return HnswIndex.build(vectors, dim, {
+  const index = await HnswIndex.build(vectors, dim, {
     M: 16,
     efConstruction: 100,
     seed: 1,
@@ -70,12 +70,11 @@ function hnswFor(vectors: Float32Array, dim: number, count: number, cacheDir: st
         log(`building HNSW index: ${done}/${total}`);
       }
     },
-  }).then((index) => {
-    mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(file, index.save());
-    log(`HNSW index over ${count} words built in ${((performance.now() - started) / 1000).toFixed(1)} s, cached in ${file}`);
-    return index;
   });
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(file, index.save());
+  log(`HNSW index over ${count} words built in ${((performance.now() - started) / 1000).toFixed(1)} s, cached in ${file}`);
+  return index;
 }
 
 /** Loads the data and builds the search structures. */

@@ -44,6 +44,9 @@ export interface KernelExports {
   ): void;
   spread_activation_scratch_bytes(nodes: number): number;
   concat_bytes(a: number, aBytes: number, b: number, bBytes: number, out: number): void;
+  hnsw_header_bytes(): number;
+  hnsw_insert(graph: number, node: number, level: number): void;
+  hnsw_search(graph: number, query: number, k: number, ef: number, ids: number, dist: number): number;
   simd_peak_f32(iterations: number, seed: number): number;
 }
 
@@ -97,6 +100,9 @@ const ARITY: { readonly [K in KernelName]: number } = {
   spread_activation_f32: 11,
   spread_activation_scratch_bytes: 1,
   concat_bytes: 5,
+  hnsw_header_bytes: 0,
+  hnsw_insert: 3,
+  hnsw_search: 6,
   simd_peak_f32: 2,
 };
 
@@ -160,6 +166,9 @@ export function bindKernels(exports: object): Kernels {
     spread_activation_f32: k('spread_activation_f32'),
     spread_activation_scratch_bytes: k('spread_activation_scratch_bytes'),
     concat_bytes: k('concat_bytes'),
+    hnsw_header_bytes: k('hnsw_header_bytes'),
+    hnsw_insert: k('hnsw_insert'),
+    hnsw_search: k('hnsw_search'),
     simd_peak_f32: k('simd_peak_f32'),
   };
 }

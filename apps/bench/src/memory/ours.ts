@@ -71,7 +71,7 @@ export async function tandemIndex(
     const start = performance.now();
     try {
       const graphOnly = name === names.graph;
-      const index = HnswIndex.load(cached.bytes, graphOnly ? { ...options, vectors } : options);
+      const index = await HnswIndex.load(cached.bytes, graphOnly ? { ...options, vectors } : options);
       const origin = cachedOrigin(name, cached.meta, cachedMs, performance.now() - start);
       if (!graphOnly) await writeCached(names.graph, index.save({ vectors: false }), { ...cached.meta, builtAt: origin.builtAt ?? cacheTime(name) });
       return { index, origin };
@@ -80,7 +80,7 @@ export async function tandemIndex(
       console.log(`cached index .cache/bench/${name} rejected (${error.message})`);
     }
   }
-  console.log(`no usable tandem HNSW cache (.cache/bench/${names.graph}): building (one thread; ~330 s for all 341,479 words on the packing machine)`);
+  console.log(`no usable tandem HNSW cache (.cache/bench/${names.graph}): building (one thread; ~100 s for all 341,479 words on the packing machine)`);
   const start = performance.now();
   const index = await HnswIndex.build(vectors, dim, { M: params.m, efConstruction: params.efConstruction, seed: params.seed, ...options, onProgress });
   const buildMs = performance.now() - start;

@@ -37,7 +37,7 @@ export async function loadWords(manifest: DemoManifest): Promise<DemoWords> {
   const words = parseWordList(wordsJson, manifest.words.count);
   let hnsw: HnswIndex;
   try {
-    hnsw = HnswIndex.load(hnswBytes);
+    hnsw = await HnswIndex.load(hnswBytes);
   } catch (error) {
     throw new DemoDataError(DATA_FILES.hnsw, error instanceof Error ? error.message : String(error), { cause: error });
   }

@@ -19,3 +19,19 @@ export class HnswVectorsMismatchError extends TandemError {
     super('HNSW_VECTORS_MISMATCH', `the vectors given are not the ones this HNSW index was built on: ${problem}`);
   }
 }
+
+/**
+ * An HNSW graph that does not fit the wasm32 memory its search runs in (4 GiB at most; a browser may grant less),
+ * or a host whose WebAssembly cannot run the graph kernels (no SIMD128).
+ */
+export class HnswCapacityError extends TandemError {
+  /** Bytes the graph needs (0 when the kernels could not start at all). */
+  readonly neededBytes: number;
+  /** Bytes the memory may grow to. */
+  readonly limitBytes: number;
+  constructor(problem: string, neededBytes: number, limitBytes: number) {
+    super('HNSW_CAPACITY', problem);
+    this.neededBytes = neededBytes;
+    this.limitBytes = limitBytes;
+  }
+}

@@ -1,16 +1,20 @@
-// The HNSW graph (Malkov & Yashunin) over unit vectors, distance = 1 - dot. All state is in typed arrays:
+// The HNSW graph (Malkov & Yashunin) over unit vectors, distance = 1 - dot. Its arrays live in the linear memory
+// of its own instance of the wasm kernels (graph-kernels.ts), laid out by graph-layout.ts:
 //   vectors      capacity x dim f32, normalised
 //   levels       u8 per node
 //   links0       capacity x (maxM0 + 1) i32: [count, neighbour...] at level 0
 //   upperLinks   for a node of level L >= 1, L blocks of (M + 1) i32 starting at upperBase[node]
-// The search uses two MinHeaps (results with negated keys), a visited-marks array with a generation counter,
-// and one unrolled dot product; nothing allocates per visited node.
-import { MinHeap } from './heap.ts';
+// Search and insertion run in wasm-kernels/hnsw.ts (SIMD distances, heaps and neighbour selection in linear
+// memory, one call per query or insert); this side draws levels, makes room, and saves and loads the arrays.
+// The typed-array views below are replaced whenever the memory grows (growing detaches the old buffer).
+import type { LoadedKernels } from '@tandem/wasm';
+import { HnswCapacityError } from './errors.ts';
+import { startGraphKernels } from './graph-kernels.ts';
+import { HEADER_BYTES, POINTER_SLOTS, SLOT, keptRegions, layoutGraph, type GraphLayout, type GraphShape } from './graph-layout.ts';
 import { LevelGenerator } from './level-generator.ts';
-import { dot } from './vector-math.ts';
 
-/** f32 values per 64-byte cache line. */
-const FLOATS_PER_LINE = 16;
+/** Bytes per wasm page. */
+const PAGE_BYTES = 65536;
 
 /** Build parameters. */
 export interface GraphParams {
@@ -60,60 +64,54 @@ export class HnswGraph {
   readonly efConstruction: number;
   /** Nodes in the graph. */
   count = 0;
-  /** Unit vectors, row-major (capacity rows). */
-  vectors: Float32Array;
-  private capacity: number;
-  private levels: Uint8Array;
-  private links0: Int32Array;
-  private upperBase: Int32Array;
-  private upperLinks: Int32Array;
+  /** Unit vectors, row-major (capacity rows); a view into the graph's memory, replaced when it grows. */
+  vectors: Float32Array = new Float32Array(0);
+  private readonly shape: GraphShape;
+  private readonly runtime: LoadedKernels;
+  private layout: GraphLayout;
+  private header: Int32Array = new Int32Array(0);
+  private levels: Uint8Array = new Uint8Array(0);
+  private links0: Int32Array = new Int32Array(0);
+  private upperBase: Int32Array = new Int32Array(0);
+  private upperLinks: Int32Array = new Int32Array(0);
+  private query: Float32Array = new Float32Array(0);
+  private outIds: Int32Array = new Int32Array(0);
+  private outDist: Float32Array = new Float32Array(0);
   private upperUsed = 0;
-  private entryPoint = -1;
-  private maxLevel = -1;
   private readonly levelGenerator: LevelGenerator;
-  private visited: Uint32Array;
-  private generation = 0;
-  private readonly candidates = new MinHeap(256);
-  /** Search results, keys negated (farthest on top). */
-  private readonly results = new MinHeap(256);
-  /** Scratch for neighbour selection. */
-  private selectIds = new Int32Array(64);
-  private selectDist = new Float64Array(64);
-  private readonly chosen: Int32Array;
-  /** Unvisited neighbours of the node being expanded. */
-  private readonly pending: Int32Array;
-  /** Sum of the prefetch touches (kept so the loads are not optimised away). */
-  touchSink = 0;
 
-  /** An empty graph with room for `capacity` nodes; `seed` starts the level generator. */
-  constructor(dim: number, params: GraphParams, capacity: number, seed: number) {
+  private constructor(runtime: LoadedKernels, dim: number, params: GraphParams, capacity: number, upperInts: number, seed: number) {
     this.dim = dim;
     this.m = params.m;
     this.maxM0 = 2 * params.m;
     this.efConstruction = params.efConstruction;
-    this.capacity = Math.max(1, capacity);
-    this.vectors = new Float32Array(this.capacity * dim);
-    this.levels = new Uint8Array(this.capacity);
-    this.links0 = new Int32Array(this.capacity * (this.maxM0 + 1));
-    this.upperBase = new Int32Array(this.capacity).fill(-1);
-    this.upperLinks = new Int32Array(Math.max(64, Math.ceil(this.capacity / params.m) * 2 * (params.m + 1)));
-    this.visited = new Uint32Array(this.capacity);
+    this.shape = { dim, m: this.m, maxM0: this.maxM0, efConstruction: this.efConstruction };
+    this.runtime = runtime;
     this.levelGenerator = new LevelGenerator(params.m, seed);
-    this.chosen = new Int32Array(this.maxM0 + 1);
-    this.pending = new Int32Array(this.maxM0 + 1);
+    const headerBytes = runtime.kernels.hnsw_header_bytes();
+    if (headerBytes !== HEADER_BYTES) throw new Error(`the wasm HNSW header is ${headerBytes} bytes; graph-layout.ts expects ${HEADER_BYTES} (rebuild the kernels)`);
+    this.layout = layoutGraph(runtime.kernels.heap_base(), this.shape, Math.max(1, capacity), Math.max(64, upperInts));
+    this.ensureMemory(this.layout.end, this.layout.capacity);
+    this.refreshViews();
+    this.header[SLOT.entry / 4] = -1;
+    this.header[SLOT.maxLevel / 4] = -1;
+    this.writeHeader();
+  }
+
+  /** An empty graph with room for `capacity` nodes; `seed` starts the level generator. */
+  static async create(dim: number, params: GraphParams, capacity: number, seed: number): Promise<HnswGraph> {
+    const upperInts = Math.ceil(capacity / params.m) * 2 * (params.m + 1);
+    return new HnswGraph(await startGraphKernels(), dim, params, capacity, upperInts, seed);
   }
 
   /** A graph from saved arrays (already validated). */
-  static fromArrays(a: GraphArrays): HnswGraph {
-    const graph = new HnswGraph(a.dim, { m: a.m, efConstruction: a.efConstruction }, a.count, 0);
+  static async fromArrays(a: GraphArrays): Promise<HnswGraph> {
+    const graph = new HnswGraph(await startGraphKernels(), a.dim, { m: a.m, efConstruction: a.efConstruction }, a.count, a.upperLinks.length, 0);
     graph.levelGenerator.state = a.levelState >>> 0;
     graph.count = a.count;
     graph.vectors.set(a.vectors);
     graph.levels.set(a.levels);
     graph.links0.set(a.links0);
-    graph.entryPoint = a.entryPoint;
-    graph.maxLevel = a.maxLevel;
-    graph.ensureUpper(a.upperLinks.length);
     graph.upperLinks.set(a.upperLinks);
     let used = 0;
     for (let node = 0; node < a.count; node++) {
@@ -124,6 +122,8 @@ export class HnswGraph {
       }
     }
     graph.upperUsed = used;
+    graph.header[SLOT.entry / 4] = a.entryPoint;
+    graph.header[SLOT.maxLevel / 4] = a.maxLevel;
     return graph;
   }
 
@@ -147,8 +147,8 @@ export class HnswGraph {
       m: this.m,
       maxM0: this.maxM0,
       efConstruction: this.efConstruction,
-      entryPoint: this.entryPoint,
-      maxLevel: this.maxLevel,
+      entryPoint: this.header[SLOT.entry / 4] ?? -1,
+      maxLevel: this.header[SLOT.maxLevel / 4] ?? -1,
       levelState: this.levelGenerator.state >>> 0,
       levels: this.levels.slice(0, this.count),
       links0: this.links0.slice(0, this.count * (this.maxM0 + 1)),
@@ -159,9 +159,8 @@ export class HnswGraph {
 
   /** Adds a node whose unit vector is already at row `count` of `vectors` (call reserve first). */
   insertPrepared(): number {
-    const node = this.count++;
+    const node = this.count;
     const level = this.levelGenerator.next();
-    this.levels[node] = level;
     if (level > 0) {
       const need = level * (this.m + 1);
       this.ensureUpper(this.upperUsed + need);
@@ -169,46 +168,15 @@ export class HnswGraph {
       this.upperLinks.fill(0, this.upperUsed, this.upperUsed + need);
       this.upperUsed += need;
     }
-    if (this.entryPoint < 0) {
-      this.entryPoint = node;
-      this.maxLevel = level;
-      return node;
-    }
-    const q = this.vectors;
-    const qOffset = node * this.dim;
-    let current = this.entryPoint;
-    let currentDist = 1 - dot(q, qOffset, this.vectors, current * this.dim, this.dim);
-    for (let lc = this.maxLevel; lc > level; lc--) {
-      current = this.greedy(q, qOffset, current, currentDist, lc);
-      currentDist = this.lastGreedyDist;
-    }
-    for (let lc = Math.min(level, this.maxLevel); lc >= 0; lc--) {
-      this.searchLayer(q, qOffset, current, currentDist, this.efConstruction, lc);
-      const maxLinks = lc === 0 ? this.maxM0 : this.m;
-      const closest = this.connect(node, lc, this.m, maxLinks);
-      current = closest;
-      currentDist = 1 - dot(q, qOffset, this.vectors, closest * this.dim, this.dim);
-    }
-    if (level > this.maxLevel) {
-      this.entryPoint = node;
-      this.maxLevel = level;
-    }
+    this.runtime.kernels.hnsw_insert(this.layout.header, node, level);
+    this.count++;
     return node;
   }
 
-  /** Makes room for `total` nodes (vectors, levels, links, marks). */
+  /** Makes room for `total` nodes (moving the per-node arrays up in memory when they must grow). */
   reserve(total: number): void {
-    if (total <= this.capacity) return;
-    const capacity = Math.max(total, Math.ceil(this.capacity * 1.5));
-    this.vectors = grownF32(this.vectors, capacity * this.dim);
-    this.levels = grownU8(this.levels, capacity);
-    this.links0 = grownI32(this.links0, capacity * (this.maxM0 + 1));
-    const base = new Int32Array(capacity).fill(-1);
-    base.set(this.upperBase);
-    this.upperBase = base;
-    this.visited = new Uint32Array(capacity);
-    this.generation = 0;
-    this.capacity = capacity;
+    if (total <= this.layout.capacity) return;
+    this.relayout(Math.max(total, Math.ceil(this.layout.capacity * 1.5)), this.layout.upperInts);
   }
 
   /**
@@ -216,252 +184,94 @@ export class HnswGraph {
    * (1 - cosine), nearest first, into outIds / outDist; returns how many were written.
    */
   search(q: Float32Array, qOffset: number, k: number, ef: number, outIds: Int32Array, outDist: Float64Array): number {
-    if (this.entryPoint < 0) return 0;
-    let current = this.entryPoint;
-    let currentDist = 1 - dot(q, qOffset, this.vectors, current * this.dim, this.dim);
-    for (let lc = this.maxLevel; lc > 0; lc--) {
-      current = this.greedy(q, qOffset, current, currentDist, lc);
-      currentDist = this.lastGreedyDist;
-    }
-    this.searchLayer(q, qOffset, current, currentDist, Math.max(ef, k), 0);
-    const results = this.results;
-    while (results.size > k) results.pop();
-    const n = results.size;
-    for (let i = n - 1; i >= 0; i--) {
-      outIds[i] = results.topId();
-      outDist[i] = -results.topKey();
-      results.pop();
+    if (this.count === 0) return 0;
+    this.query.set(q.subarray(qOffset, qOffset + this.dim));
+    const layout = this.layout;
+    const n = this.runtime.kernels.hnsw_search(layout.header, layout.query, k, ef, layout.outIds, layout.outDist);
+    for (let i = 0; i < n; i++) {
+      outIds[i] = this.outIds[i] ?? -1;
+      outDist[i] = this.outDist[i] ?? 1;
     }
     return n;
   }
 
-  private lastGreedyDist = 0;
-
-  /** Greedy walk on level `lc` from `start`; returns the local minimum (its distance in lastGreedyDist). */
-  private greedy(q: Float32Array, qOffset: number, start: number, startDist: number, lc: number): number {
-    const dim = this.dim;
-    const vectors = this.vectors;
-    const links = this.upperLinks;
-    let current = start;
-    let currentDist = startDist;
-    let changed = true;
-    while (changed) {
-      changed = false;
-      const at = (this.upperBase[current] ?? 0) + (lc - 1) * (this.m + 1);
-      const n = links[at] ?? 0;
-      for (let j = 1; j <= n; j++) {
-        const candidate = links[at + j] ?? 0;
-        const d = 1 - dot(q, qOffset, vectors, candidate * dim, dim);
-        if (d < currentDist) {
-          currentDist = d;
-          current = candidate;
-          changed = true;
-        }
-      }
-    }
-    this.lastGreedyDist = currentDist;
-    return current;
-  }
-
-  /** Best-first search of level `lc` from `entry`; leaves the `ef` nearest in `results` (negated keys). */
-  private searchLayer(q: Float32Array, qOffset: number, entry: number, entryDist: number, ef: number, lc: number): void {
-    const dim = this.dim;
-    const vectors = this.vectors;
-    const candidates = this.candidates;
-    const results = this.results;
-    const visited = this.visited;
-    const gen = this.nextGeneration();
-    const links = lc === 0 ? this.links0 : this.upperLinks;
-    const stride = this.maxM0 + 1;
-    const upperStride = this.m + 1;
-    const pending = this.pending;
-    candidates.clear();
-    results.clear();
-    visited[entry] = gen;
-    candidates.push(entryDist, entry);
-    results.push(-entryDist, entry);
-    let bound = entryDist;
-    while (candidates.size > 0) {
-      const d = candidates.topKey();
-      if (d > bound && results.size >= ef) break;
-      const c = candidates.topId();
-      candidates.pop();
-      const at = lc === 0 ? c * stride : (this.upperBase[c] ?? 0) + (lc - 1) * upperStride;
-      const n = links[at] ?? 0;
-      // Gather the unvisited neighbours and touch every cache line of their vectors first: the loads are
-      // independent, so the memory system fetches the rows in parallel instead of one dot product at a time.
-      let fresh = 0;
-      let touch = 0;
-      for (let j = 1; j <= n; j++) {
-        const neighbour = links[at + j] ?? 0;
-        if (visited[neighbour] === gen) continue;
-        visited[neighbour] = gen;
-        pending[fresh++] = neighbour;
-        const row = neighbour * dim;
-        for (let line = 0; line < dim; line += FLOATS_PER_LINE) touch += vectors[row + line] ?? 0;
-      }
-      this.touchSink += touch;
-      for (let j = 0; j < fresh; j++) {
-        const neighbour = pending[j] ?? 0;
-        const dn = 1 - dot(q, qOffset, vectors, neighbour * dim, dim);
-        if (results.size < ef || dn < bound) {
-          candidates.push(dn, neighbour);
-          results.push(-dn, neighbour);
-          if (results.size > ef) results.pop();
-          bound = -results.topKey();
-        }
-      }
+  /** Grows the memory to at least `bytes` (for `capacity` nodes); HnswCapacityError past the most the host grants. */
+  private ensureMemory(bytes: number, capacity: number): void {
+    const memory = this.runtime.memory;
+    const have = memory.buffer.byteLength;
+    if (bytes <= have) return;
+    const limit = this.runtime.maxBytes;
+    const fail = (): HnswCapacityError =>
+      new HnswCapacityError(
+        `an HNSW graph of ${capacity} nodes x ${this.dim} dims needs ${bytes} bytes of wasm memory; this host grants at most ${limit} (wasm32: 4 GiB)`,
+        bytes,
+        limit,
+      );
+    if (bytes > limit) throw fail();
+    try {
+      memory.grow(Math.ceil((bytes - have) / PAGE_BYTES));
+    } catch (error) {
+      if (error instanceof RangeError) throw fail();
+      throw error;
     }
   }
 
-  private nextGeneration(): number {
-    this.generation = (this.generation + 1) >>> 0;
-    if (this.generation === 0) {
-      this.visited.fill(0);
-      this.generation = 1;
+  /** Moves to a layout of `capacity` nodes and `upperInts` upper links, keeping the contents. */
+  private relayout(capacity: number, upperInts: number): void {
+    const old = this.layout;
+    const next = layoutGraph(old.header, this.shape, capacity, upperInts);
+    this.ensureMemory(next.end, capacity);
+    this.layout = next;
+    const bytes = new Uint8Array(this.runtime.memory.buffer);
+    // Every region starts at or above where it was, so moving the last one first never overwrites one not yet moved.
+    const upperUsedBytes = this.upperUsed * 4;
+    bytes.copyWithin(next.upperLinks, old.upperLinks, old.upperLinks + upperUsedBytes);
+    bytes.fill(0, next.upperLinks + upperUsedBytes, next.end);
+    for (const region of [...keptRegions(this.shape)].reverse()) {
+      const used = this.count * region.bytesPerNode;
+      bytes.copyWithin(next[region.key], old[region.key], old[region.key] + used);
+      bytes.fill(0, next[region.key] + used, next[region.key] + capacity * region.bytesPerNode);
     }
-    return this.generation;
+    bytes.fill(0, next.visited, next.visited + capacity * 4);
+    this.refreshViews();
+    this.header[SLOT.generation / 4] = 0;
+    this.writeHeader();
   }
 
-  /**
-   * Links `node` on level `lc` to up to `m` of the search results (heuristic selection) and each of them back to
-   * it, shrinking lists that overflow `maxLinks`. Returns the closest result (next level's entry).
-   */
-  private connect(node: number, lc: number, m: number, maxLinks: number): number {
-    const results = this.results;
-    const n = results.size;
-    this.ensureSelect(n);
-    // Drain results nearest-first into the selection scratch.
-    for (let i = n - 1; i >= 0; i--) {
-      this.selectIds[i] = results.topId();
-      this.selectDist[i] = -results.topKey();
-      results.pop();
-    }
-    const closest = this.selectIds[0] ?? node;
-    const count = this.selectHeuristic(n, m);
-    const chosen = this.chosen;
-    for (let i = 0; i < count; i++) chosen[i] = this.selectIds[i] ?? 0;
-    const links = this.linkArray(lc);
-    const at = this.linkOffset(node, lc);
-    links[at] = count;
-    for (let i = 0; i < count; i++) links[at + 1 + i] = chosen[i] ?? 0;
-    for (let i = 0; i < count; i++) this.addBackLink(chosen[i] ?? 0, node, lc, maxLinks);
-    return closest;
-  }
-
-  /**
-   * Keeps, in place at the front of selectIds/selectDist (sorted nearest-first, n entries), the candidates that
-   * are closer to the query than to any already kept one, up to m of them; returns how many were kept.
-   */
-  private selectHeuristic(n: number, m: number): number {
-    if (n <= m) return n;
-    const ids = this.selectIds;
-    const dist = this.selectDist;
-    const dim = this.dim;
-    const vectors = this.vectors;
-    let kept = 0;
-    for (let i = 0; i < n && kept < m; i++) {
-      const e = ids[i] ?? 0;
-      const de = dist[i] ?? 0;
-      let good = true;
-      for (let r = 0; r < kept; r++) {
-        const other = ids[r] ?? 0;
-        if (1 - dot(vectors, e * dim, vectors, other * dim, dim) < de) {
-          good = false;
-          break;
-        }
-      }
-      if (good) {
-        ids[kept] = e;
-        dist[kept] = de;
-        kept++;
-      }
-    }
-    return kept;
-  }
-
-  /** Adds `node` to `target`'s list on level lc; a full list is re-selected by the heuristic from list + node. */
-  private addBackLink(target: number, node: number, lc: number, maxLinks: number): void {
-    const links = this.linkArray(lc);
-    const at = this.linkOffset(target, lc);
-    const n = links[at] ?? 0;
-    for (let j = 1; j <= n; j++) if (links[at + j] === node) return;
-    if (n < maxLinks) {
-      links[at + 1 + n] = node;
-      links[at] = n + 1;
-      return;
-    }
-    const dim = this.dim;
-    const vectors = this.vectors;
-    const tOffset = target * dim;
-    this.ensureSelect(n + 1);
-    const ids = this.selectIds;
-    const dist = this.selectDist;
-    ids[0] = node;
-    dist[0] = 1 - dot(vectors, tOffset, vectors, node * dim, dim);
-    for (let j = 1; j <= n; j++) {
-      const other = links[at + j] ?? 0;
-      ids[j] = other;
-      dist[j] = 1 - dot(vectors, tOffset, vectors, other * dim, dim);
-    }
-    sortByDistance(ids, dist, n + 1);
-    const kept = this.selectHeuristic(n + 1, maxLinks);
-    links[at] = kept;
-    for (let j = 0; j < kept; j++) links[at + 1 + j] = ids[j] ?? 0;
-  }
-
-  /** The array holding level lc's neighbour lists. */
-  private linkArray(lc: number): Int32Array {
-    return lc === 0 ? this.links0 : this.upperLinks;
-  }
-
-  /** Where node's neighbour list on level lc starts in linkArray(lc) (that slot holds the count). */
-  private linkOffset(node: number, lc: number): number {
-    return lc === 0 ? node * (this.maxM0 + 1) : (this.upperBase[node] ?? 0) + (lc - 1) * (this.m + 1);
-  }
-
-  private ensureSelect(n: number): void {
-    if (this.selectIds.length >= n) return;
-    this.selectIds = new Int32Array(n * 2);
-    this.selectDist = new Float64Array(n * 2);
-  }
-
+  /** Makes room for `total` i32s of upper links (the last region: only the memory grows). */
   private ensureUpper(total: number): void {
-    if (total <= this.upperLinks.length) return;
-    this.upperLinks = grownI32(this.upperLinks, Math.max(total, this.upperLinks.length * 2));
+    if (total <= this.layout.upperInts) return;
+    const upperInts = Math.max(total, this.layout.upperInts * 2);
+    const next = layoutGraph(this.layout.header, this.shape, this.layout.capacity, upperInts);
+    this.ensureMemory(next.end, next.capacity);
+    this.layout = next;
+    this.refreshViews();
   }
-}
 
-/** Insertion sort of the first n (id, dist) pairs by distance (n <= 2M + 1, so this is cheap). */
-function sortByDistance(ids: Int32Array, dist: Float64Array, n: number): void {
-  for (let i = 1; i < n; i++) {
-    const d = dist[i] ?? 0;
-    const id = ids[i] ?? 0;
-    let j = i - 1;
-    while (j >= 0 && (dist[j] ?? 0) > d) {
-      dist[j + 1] = dist[j] ?? 0;
-      ids[j + 1] = ids[j] ?? 0;
-      j--;
-    }
-    dist[j + 1] = d;
-    ids[j + 1] = id;
+  /** Writes the sizes and region offsets the kernels read (entry, max level and generation are kept). */
+  private writeHeader(): void {
+    const h = this.header;
+    h[SLOT.dim / 4] = this.dim;
+    h[SLOT.m / 4] = this.m;
+    h[SLOT.maxM0 / 4] = this.maxM0;
+    h[SLOT.efConstruction / 4] = this.efConstruction;
+    h[SLOT.capacity / 4] = this.layout.capacity;
+    for (const [key, slot] of POINTER_SLOTS) h[slot / 4] = this.layout[key];
   }
-}
 
-function grownF32(a: Float32Array, length: number): Float32Array {
-  const b = new Float32Array(length);
-  b.set(a.subarray(0, Math.min(a.length, length)));
-  return b;
-}
-
-function grownI32(a: Int32Array, length: number): Int32Array {
-  const b = new Int32Array(length);
-  b.set(a.subarray(0, Math.min(a.length, length)));
-  return b;
-}
-
-function grownU8(a: Uint8Array, length: number): Uint8Array {
-  const b = new Uint8Array(length);
-  b.set(a.subarray(0, Math.min(a.length, length)));
-  return b;
+  /** New views over the current memory buffer. */
+  private refreshViews(): void {
+    const buffer = this.runtime.memory.buffer;
+    const l = this.layout;
+    const capacity = l.capacity;
+    this.header = new Int32Array(buffer, l.header, HEADER_BYTES / 4);
+    this.vectors = new Float32Array(buffer, l.vectors, capacity * this.dim);
+    this.levels = new Uint8Array(buffer, l.levels, capacity);
+    this.links0 = new Int32Array(buffer, l.links0, capacity * (this.maxM0 + 1));
+    this.upperBase = new Int32Array(buffer, l.upperBase, capacity);
+    this.upperLinks = new Int32Array(buffer, l.upperLinks, l.upperInts);
+    this.query = new Float32Array(buffer, l.query, this.dim);
+    this.outIds = new Int32Array(buffer, l.outIds, capacity + 1);
+    this.outDist = new Float32Array(buffer, l.outDist, capacity + 1);
+  }
 }

@@ -1,7 +1,8 @@
 import { InvalidArgumentError } from '@tandem/core';
 import { loadWinkEmbeddings, type WordVectors } from '@tandem/datasets';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HnswFormatError, HnswIndex, HnswVectorsMismatchError } from './index.ts';
+import { HnswGraph } from './graph.ts';
+import { HnswCapacityError, HnswFormatError, HnswIndex, HnswVectorsMismatchError } from './index.ts';
 
 const N = 5000;
 const QUERIES = 200;
@@ -123,13 +124,32 @@ describe('HnswIndex.insert', () => {
     expect(hits.map((h) => h.index)).toEqual([0, 2, 1]);
     expect(hits[0]?.score ?? 0).toBeCloseTo(1 / Math.hypot(1, 0.05), 6);
   });
+
+  it('an index grown from empty, its memory moved many times, is the one build makes: same bytes, same answers', async () => {
+    const count = 700;
+    const options = { M: 6, efConstruction: 40, seed: 5 };
+    const built = await HnswIndex.build(words.vectors.subarray(0, count * words.dim), words.dim, options);
+    const grown = await HnswIndex.build(new Float32Array(0), words.dim, options);
+    for (let i = 0; i < count; i++) grown.insert(row(words.vectors, i, words.dim));
+    expect(sameBytes(grown.save(), built.save())).toBe(true);
+    for (let i = 0; i < 20; i++) expect(grown.search(queryVector(i), 10, { ef: 30 })).toEqual(built.search(queryVector(i), 10, { ef: 30 }));
+  });
+
+  it('refuses a graph past the wasm32 memory with HnswCapacityError naming the bytes and the limit', async () => {
+    // 1.2M nodes x 1,000 dims is 4.8 GB of vectors alone: refused before any memory is taken.
+    const error = await HnswGraph.create(1000, { m: 16, efConstruction: 100 }, 1_200_000, 1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HnswCapacityError);
+    expect(error instanceof HnswCapacityError && error.neededBytes).toBeGreaterThan(4.8e9);
+    expect(error instanceof HnswCapacityError && error.limitBytes).toBeLessThanOrEqual(4 * 1024 ** 3);
+    expect(error instanceof HnswCapacityError ? error.message : '').toMatch(/an HNSW graph of 1200000 nodes x 1000 dims needs \d+ bytes of wasm memory; this host grants at most \d+ \(wasm32: 4 GiB\)/);
+  });
 });
 
 describe('HnswIndex save/load', () => {
   it('round-trips: same bytes, same answers, and inserts continue identically', async () => {
     const small = await HnswIndex.build(words.vectors.subarray(0, 800 * words.dim), words.dim, { M: 10, efConstruction: 60, seed: 11 });
     const bytes = small.save();
-    const loaded = HnswIndex.load(bytes);
+    const loaded = await HnswIndex.load(bytes);
     expect(loaded.count).toBe(800);
     expect(loaded.dim).toBe(100);
     expect(loaded.M).toBe(10);
@@ -153,27 +173,27 @@ describe('HnswIndex save/load', () => {
       graphOnly = small.save({ vectors: false });
     });
 
-    function loadWith(given: Float32Array | undefined, bytes = graphOnly): unknown {
+    async function loadWith(given: Float32Array | undefined, bytes = graphOnly): Promise<unknown> {
       try {
-        HnswIndex.load(bytes, given === undefined ? {} : { vectors: given });
+        await HnswIndex.load(bytes, given === undefined ? {} : { vectors: given });
       } catch (error) {
         return error;
       }
       throw new Error('load accepted it');
     }
 
-    it('round-trips: the vectors section left out, same index, same answers, inserts continue identically', () => {
+    it('round-trips: the vectors section left out, same index, same answers, inserts continue identically', async () => {
       const full = small.save();
       expect(full.length - graphOnly.length).toBe(COUNT * words.dim * 4 - 8); // the vectors out, 8 header bytes in
       expect(new DataView(graphOnly.buffer).getUint32(4, true)).toBe(2);
-      const loaded = HnswIndex.load(graphOnly, { vectors });
+      const loaded = await HnswIndex.load(graphOnly, { vectors });
       expect(loaded.count).toBe(COUNT);
       expect(loaded.M).toBe(10);
       expect(loaded.efConstruction).toBe(60);
       expect(sameBytes(loaded.save(), full)).toBe(true);
       expect(sameBytes(loaded.save({ vectors: false }), graphOnly)).toBe(true);
       for (let i = 0; i < 20; i++) expect(loaded.search(queryVector(i), 10)).toEqual(small.search(queryVector(i), 10));
-      const again = HnswIndex.load(graphOnly, { vectors });
+      const again = await HnswIndex.load(graphOnly, { vectors });
       for (let i = COUNT; i < COUNT + 50; i++) {
         again.insert(row(words.vectors, i, words.dim));
         loaded.insert(row(words.vectors, i, words.dim));
@@ -181,57 +201,57 @@ describe('HnswIndex save/load', () => {
       // An index grown after load saves (and reloads) with the grown vector set.
       const grown = loaded.save({ vectors: false });
       expect(sameBytes(again.save({ vectors: false }), grown)).toBe(true);
-      const reloaded = HnswIndex.load(grown, { vectors: words.vectors.slice(0, (COUNT + 50) * words.dim) });
+      const reloaded = await HnswIndex.load(grown, { vectors: words.vectors.slice(0, (COUNT + 50) * words.dim) });
       expect(sameBytes(reloaded.save(), loaded.save())).toBe(true);
     });
 
-    it('the vectors are read as given (not kept by reference): editing them after load changes nothing', () => {
+    it('the vectors are read as given (not kept by reference): editing them after load changes nothing', async () => {
       const copy = vectors.slice();
-      const loaded = HnswIndex.load(graphOnly, { vectors: copy });
+      const loaded = await HnswIndex.load(graphOnly, { vectors: copy });
       copy.fill(0);
       expect(loaded.search(queryVector(1), 10)).toEqual(small.search(queryVector(1), 10));
     });
 
-    it('refuses other vectors with HnswVectorsMismatchError: count, one value, order, dimension', () => {
-      const fewer = loadWith(vectors.subarray(0, (COUNT - 1) * words.dim));
+    it('refuses other vectors with HnswVectorsMismatchError: count, one value, order, dimension', async () => {
+      const fewer = await loadWith(vectors.subarray(0, (COUNT - 1) * words.dim));
       expect(fewer).toBeInstanceOf(HnswVectorsMismatchError);
       expect((fewer as Error).message).toMatch(/the index has 800 vectors of dim 100 \(80000 floats\); 79900 floats were given \(799 vectors\)/);
       const edited = vectors.slice();
       edited[12345] = (edited[12345] ?? 0) + 0.001;
-      const changed = loadWith(edited);
+      const changed = await loadWith(edited);
       expect(changed).toBeInstanceOf(HnswVectorsMismatchError);
       expect((changed as Error).message).toMatch(/CRC-32 of their 800 unit vectors is 0x[0-9a-f]{8}, the index records 0x[0-9a-f]{8}/);
       const swapped = vectors.slice();
       swapped.set(vectors.subarray(0, words.dim), 5 * words.dim);
       swapped.set(vectors.subarray(5 * words.dim, 6 * words.dim), 0);
-      expect(loadWith(swapped)).toBeInstanceOf(HnswVectorsMismatchError);
+      expect(await loadWith(swapped)).toBeInstanceOf(HnswVectorsMismatchError);
       // The same count and dim, other rows of the same data set (words 100..899).
-      expect(loadWith(words.vectors.slice(100 * words.dim, (100 + COUNT) * words.dim))).toBeInstanceOf(HnswVectorsMismatchError);
+      expect(await loadWith(words.vectors.slice(100 * words.dim, (100 + COUNT) * words.dim))).toBeInstanceOf(HnswVectorsMismatchError);
     });
 
-    it('needs the vectors for a graph-only file, refuses them for a file holding its own', () => {
-      const missing = loadWith(undefined);
+    it('needs the vectors for a graph-only file, refuses them for a file holding its own', async () => {
+      const missing = await loadWith(undefined);
       expect(missing).toBeInstanceOf(InvalidArgumentError);
       expect((missing as Error).message).toMatch(/saved without its vectors \(graph only\); pass the 800 x 100 vectors/);
-      const extra = loadWith(vectors, small.save());
+      const extra = await loadWith(vectors, small.save());
       expect(extra).toBeInstanceOf(InvalidArgumentError);
       expect((extra as Error).message).toMatch(/this index file holds its own vectors/);
       const nan = vectors.slice();
       nan[7] = Number.NaN;
-      expect(loadWith(nan)).toBeInstanceOf(InvalidArgumentError);
+      expect(await loadWith(nan)).toBeInstanceOf(InvalidArgumentError);
     });
 
-    it('rejects a corrupt graph-only file with HnswFormatError (the checksum covers the header, CRC field included)', () => {
+    it('rejects a corrupt graph-only file with HnswFormatError (the checksum covers the header, CRC field included)', async () => {
       const crcFlipped = graphOnly.slice();
       crcFlipped[48] = (crcFlipped[48] ?? 0) ^ 1;
-      expect(loadWith(vectors, crcFlipped)).toBeInstanceOf(HnswFormatError);
-      expect((loadWith(vectors, crcFlipped) as Error).message).toMatch(/checksum mismatch/);
-      const truncated = loadWith(vectors, graphOnly.subarray(0, graphOnly.length - 8));
+      expect(await loadWith(vectors, crcFlipped)).toBeInstanceOf(HnswFormatError);
+      expect((await loadWith(vectors, crcFlipped) as Error).message).toMatch(/checksum mismatch/);
+      const truncated = await loadWith(vectors, graphOnly.subarray(0, graphOnly.length - 8));
       expect((truncated as Error).message).toMatch(new RegExp(`truncated at offset ${graphOnly.length - 8}: the upper links section ends at ${graphOnly.length}`));
-      expect((loadWith(vectors, graphOnly.subarray(0, 50)) as Error).message).toMatch(/the version 2 header needs 56 bytes/);
+      expect((await loadWith(vectors, graphOnly.subarray(0, 50)) as Error).message).toMatch(/the version 2 header needs 56 bytes/);
       const longer = new Uint8Array(graphOnly.length + 4);
       longer.set(graphOnly);
-      expect((loadWith(vectors, longer) as Error).message).toMatch(/4 unexpected bytes after the upper links section/);
+      expect((await loadWith(vectors, longer) as Error).message).toMatch(/4 unexpected bytes after the upper links section/);
     });
   });
 
@@ -241,9 +261,9 @@ describe('HnswIndex save/load', () => {
       bytes = (await HnswIndex.build(words.vectors.subarray(0, 200 * words.dim), words.dim, { M: 4, efConstruction: 20 })).save();
     });
 
-    function loadError(edit: (b: Uint8Array) => Uint8Array): HnswFormatError {
+    async function loadError(edit: (b: Uint8Array) => Uint8Array): Promise<HnswFormatError> {
       try {
-        HnswIndex.load(edit(bytes.slice()));
+        await HnswIndex.load(edit(bytes.slice()));
       } catch (error) {
         if (error instanceof HnswFormatError) return error;
         throw error;
@@ -258,33 +278,33 @@ describe('HnswIndex save/load', () => {
       return resealed(b);
     }
 
-    it('bad magic, unknown version, truncation, trailing bytes', () => {
-      expect(loadError((b) => ((b[0] = 0x58), b)).message).toMatch(/bad magic/);
-      expect(loadError((b) => ((b[4] = 3), b)).message).toMatch(/unsupported version 3/);
-      const truncated = loadError((b) => b.subarray(0, b.length - 10));
+    it('bad magic, unknown version, truncation, trailing bytes', async () => {
+      expect((await loadError((b) => ((b[0] = 0x58), b))).message).toMatch(/bad magic/);
+      expect((await loadError((b) => ((b[4] = 3), b))).message).toMatch(/unsupported version 3/);
+      const truncated = await loadError((b) => b.subarray(0, b.length - 10));
       expect(truncated.message).toMatch(new RegExp(`truncated at offset ${bytes.length - 10}: the vectors section ends at ${bytes.length}`));
       expect(truncated.offset).toBe(bytes.length - 10);
-      expect(loadError((b) => b.subarray(0, 20)).message).toMatch(/truncated at offset 20: the header needs 48 bytes/);
+      expect((await loadError((b) => b.subarray(0, 20))).message).toMatch(/truncated at offset 20: the header needs 48 bytes/);
       const longer = new Uint8Array(bytes.length + 4);
       longer.set(bytes);
-      expect(loadError(() => longer).message).toMatch(/4 unexpected bytes after the vectors section/);
+      expect((await loadError(() => longer)).message).toMatch(/4 unexpected bytes after the vectors section/);
     });
 
-    it('checksum mismatch', () => {
-      expect(loadError((b) => ((b[b.length - 1] = (b[b.length - 1] ?? 0) ^ 0x10), b)).message).toMatch(/checksum mismatch/);
+    it('checksum mismatch', async () => {
+      expect((await loadError((b) => ((b[b.length - 1] = (b[b.length - 1] ?? 0) ^ 0x10), b))).message).toMatch(/checksum mismatch/);
     });
 
-    it('a neighbour index out of range, naming node, level and offset', () => {
+    it('a neighbour index out of range, naming node, level and offset', async () => {
       const links0At = 48 + Math.ceil(200 / 4) * 4;
       const firstNeighbour = links0At + 4; // node 0's list: [count, neighbour, ...]
-      const error = loadError((b) => patched(b, firstNeighbour, 5000));
+      const error = await loadError((b) => patched(b, firstNeighbour, 5000));
       expect(error.message).toMatch(/neighbour index 5000 of node 0 on level 0 is out of range/);
       expect(error.offset).toBe(firstNeighbour);
-      expect(loadError((b) => patched(b, links0At, 99)).message).toMatch(/node 0 level 0 has 99 neighbours, the limit is 8/);
+      expect((await loadError((b) => patched(b, links0At, 99))).message).toMatch(/node 0 level 0 has 99 neighbours, the limit is 8/);
     });
 
-    it('an entry point out of range', () => {
-      expect(loadError((b) => patched(b, 28, 200)).message).toMatch(/entry point 200 out of range/);
+    it('an entry point out of range', async () => {
+      expect((await loadError((b) => patched(b, 28, 200))).message).toMatch(/entry point 200 out of range/);
     });
   });
 });
@@ -303,7 +323,7 @@ describe('HnswIndex argument checks', () => {
     expect(() => small.insert(Float32Array.from([1, 2, Number.POSITIVE_INFINITY]))).toThrow(InvalidArgumentError);
     await expect(small.searchBatch(new Float32Array(4), 1)).rejects.toThrow(/searchBatch\.queries\.length = 4/);
     await expect(small.searchBatch(new Float32Array(3), 1, { mode: 'exact' })).rejects.toThrow(/needs the index to be built or loaded with an engine/);
-    expect(() => HnswIndex.load(new Uint8Array(3))).toThrow(HnswFormatError);
+    await expect(HnswIndex.load(new Uint8Array(3))).rejects.toThrow(HnswFormatError);
   });
 });
 

@@ -113,7 +113,7 @@ export class HnswIndex {
     if (!Number.isInteger(seed)) throw new InvalidArgumentError('HnswIndex.build.seed', seed, 'must be an integer');
     checkFinite('HnswIndex.build.vectors', vectors);
     const count = vectors.length / dim;
-    const graph = new HnswGraph(dim, { m, efConstruction }, count, seed);
+    const graph = await HnswGraph.create(dim, { m, efConstruction }, count, seed);
     for (let i = 0; i < count; i++) normaliseInto(vectors, i * dim, graph.vectors, i * dim, dim);
     for (let i = 0; i < count; i++) {
       graph.insertPrepared();
@@ -127,13 +127,13 @@ export class HnswIndex {
    * An index from save()'s bytes; throws HnswFormatError naming what is wrong. `engine` enables the exact route.
    * A graph-only file needs `vectors` (the ones it was built on; HnswVectorsMismatchError when they are not).
    */
-  static load(bytes: Uint8Array, options: HnswLoadOptions = {}): HnswIndex {
+  static async load(bytes: Uint8Array, options: HnswLoadOptions = {}): Promise<HnswIndex> {
     if (!(bytes instanceof Uint8Array)) throw new InvalidArgumentError('HnswIndex.load.bytes', typeof bytes, 'must be a Uint8Array');
     const decoded = decodeIndex(bytes);
     const given = options.vectors;
     if (decoded.vectors !== undefined) {
       if (given !== undefined) throw new InvalidArgumentError('HnswIndex.load.vectors', `${given.length} floats`, 'must be left out: this index file holds its own vectors');
-      return new HnswIndex(HnswGraph.fromArrays(decoded), options.engine);
+      return new HnswIndex(await HnswGraph.fromArrays(decoded), options.engine);
     }
     const { count, dim } = decoded;
     if (given === undefined) {
@@ -151,7 +151,7 @@ export class HnswIndex {
     if (crc !== decoded.vectorsCrc) {
       throw new HnswVectorsMismatchError(`CRC-32 of their ${count} unit vectors is ${hex(crc)}, the index records ${hex(decoded.vectorsCrc)} (same count and dim, different values or order)`);
     }
-    return new HnswIndex(HnswGraph.fromArrays({ ...decoded, vectors: unit }), options.engine);
+    return new HnswIndex(await HnswGraph.fromArrays({ ...decoded, vectors: unit }), options.engine);
   }
 
   /** Adds one vector (dim floats); returns its index (= the count before the call). */
