@@ -64,6 +64,8 @@ export interface DeviceDescription {
   readonly features: readonly string[];
   /** Roofline prior; absent means the engine's default for this backend kind. */
   readonly performance?: PerformanceProfile;
+  /** A GPU emulated on the CPU (SwiftShader, lavapipe, WARP): a GPU backend in name only; absent means false. */
+  readonly software?: boolean;
 }
 
 /** Backend health: the scheduler skips anything not healthy or degraded. */

@@ -57,6 +57,8 @@ export interface BackendStatus {
   readonly unavailableReason: string | undefined;
   /** Device name, when available. */
   readonly device: string | undefined;
+  /** Whether the device is a GPU emulated on the CPU (SwiftShader, lavapipe): slow for anything a GPU is for. */
+  readonly software: boolean;
   /** Health now. */
   readonly health: BackendHealth;
 }
@@ -193,6 +195,7 @@ export class Engine {
       available: s.available,
       unavailableReason: s.unavailableReason,
       device: s.available ? s.backend.describe().name : undefined,
+      software: s.available && s.backend.describe().software === true,
       health: s.available ? s.backend.health() : { state: 'unavailable', reason: s.unavailableReason ?? 'unknown' },
     }));
   }

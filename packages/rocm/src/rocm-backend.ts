@@ -133,6 +133,7 @@ export class RocmBackend implements CapableBackend {
       ...(available === undefined ? {} : { availableMemoryBytes: available }),
       features: [`hip-${s.platform}`, `arch:${s.info.arch}`, ...(this.encoding.quantizedActivations === 'q8' ? ['quantized-activations:q8'] : [])],
       performance: performanceProfile(s.info),
+      software: s.platform === 'emulated',
       platform: s.platform,
       device: s.info,
       addonPath: s.path,

@@ -47,6 +47,8 @@ export interface SimulatedBackendOptions {
   readonly availableMemoryBytes?: number;
   /** Simulated host<->device bandwidth, bytes per ms: uploads and downloads advance the clock (default: free). */
   readonly transferBytesPerMs?: number;
+  /** Report the device as emulated on the CPU, like SwiftShader (default false). */
+  readonly software?: boolean;
 }
 
 /** A backend with scripted latency and no real compute. */
@@ -86,6 +88,7 @@ export class SimulatedBackend implements CapableBackend {
       features: [],
       ...(this.options.performance === undefined ? {} : { performance: this.options.performance }),
       ...(this.options.availableMemoryBytes === undefined ? {} : { availableMemoryBytes: this.options.availableMemoryBytes }),
+      ...(this.options.software === undefined ? {} : { software: this.options.software }),
     };
   }
 

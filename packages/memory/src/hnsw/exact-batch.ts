@@ -31,7 +31,7 @@ export class ExactBatch {
       return true;
     }
     if (mode !== 'auto') throw new InvalidArgumentError('searchBatch.mode', mode, "must be 'auto', 'graph' or 'exact'");
-    return this.engine !== undefined && rows >= EXACT_MIN_QUERIES && hasUsableGpu(this.engine);
+    return this.engine !== undefined && rows >= EXACT_MIN_QUERIES && hasHardwareGpu(this.engine);
   }
 
   /** Exact top-k of each query against the first `count` unit vectors of `vectors`. */
@@ -43,7 +43,8 @@ export class ExactBatch {
     // This route exists for GPUs (see above), so its two ops ask for one: under 'auto' a cost model that has seen
     // only single-query searches put the batch's scores matmul on the CPU (2.4 s for 1,000 x 341k x 100 on wasm vs
     // 5 ms on the H100) and its topK elsewhere, moving 2.7 GB. gpu-preferred still falls back to the CPU on failure.
-    return ops.searchMany(queries, Math.min(k, count), { strategy: 'gpu-preferred' });
+    // With no hardware GPU (mode 'exact' asked for explicitly), 'auto': a software GPU is the CPU, only slower.
+    return ops.searchMany(queries, Math.min(k, count), { strategy: hasHardwareGpu(engine) ? 'gpu-preferred' : 'auto' });
   }
 
   /** Drops the resident copy (after an insert, or on dispose). */
@@ -54,6 +55,7 @@ export class ExactBatch {
   }
 }
 
-function hasUsableGpu(engine: Engine): boolean {
-  return engine.backends().some((b) => b.kind === 'gpu' && b.available && (b.health.state === 'healthy' || b.health.state === 'degraded'));
+/** A usable GPU backend whose device is not emulated on the CPU (SwiftShader scores 341k vectors 100x slower than the graph). */
+function hasHardwareGpu(engine: Engine): boolean {
+  return engine.backends().some((b) => b.kind === 'gpu' && b.available && !b.software && (b.health.state === 'healthy' || b.health.state === 'degraded'));
 }

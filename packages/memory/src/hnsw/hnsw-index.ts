@@ -53,7 +53,7 @@ export interface HnswSearchOptions {
 export interface HnswBatchOptions extends HnswSearchOptions {
   /**
    * 'graph': one HNSW search per query. 'exact': brute force through the engine (needs `engine` at build).
-   * 'auto' (default): 'exact' when the engine has a usable GPU backend and the batch has >= 256 queries, else 'graph'.
+   * 'auto' (default): 'exact' when the engine has a usable hardware GPU backend (not SwiftShader) and the batch has >= 256 queries, else 'graph'.
    */
   readonly mode?: BatchMode;
 }
