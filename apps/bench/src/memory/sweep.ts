@@ -1,4 +1,5 @@
-// Single-query throughput and recall@10 of an ANN index at several ef values (one query at a time, one thread).
+// Single-query throughput and recall@10 of ANN indexes at several ef values (one query at a time, one thread), the
+// indexes measured side by side.
 import { stats } from '../stats.ts';
 import { recallAt } from './recall.ts';
 
@@ -22,20 +23,33 @@ export interface SweepPoint {
   readonly qps: number;
 }
 
-/** Runs every query once untimed (warm-up and recall), then `passes` timed passes; per ef. */
-export function sweep(searcher: Searcher, queryCount: number, truth: readonly number[][], efs: readonly number[], passes: number): SweepPoint[] {
-  const points: SweepPoint[] = [];
+/**
+ * Per ef: every searcher answers every query once untimed (warm-up and recall), then `passes` timed passes of each,
+ * side by side: pass p runs the searchers in order when p is even and in reverse when odd (ABBA...), so a drift in
+ * the machine's speed during the sweep falls on all of them alike. Returns each searcher's points, in its order.
+ */
+export function sweepSideBySide(searchers: readonly Searcher[], queryCount: number, truth: readonly number[][], efs: readonly number[], passes: number): SweepPoint[][] {
+  const points: SweepPoint[][] = searchers.map(() => []);
   for (const ef of efs) {
-    searcher.setEf(ef);
-    const answers: number[][] = [];
-    for (let q = 0; q < queryCount; q++) answers.push(searcher.search(q, 10));
-    const rates: number[] = [];
+    const recalls = searchers.map((searcher) => {
+      searcher.setEf(ef);
+      const answers: number[][] = [];
+      for (let q = 0; q < queryCount; q++) answers.push(searcher.search(q, 10));
+      return recallAt(truth, answers);
+    });
+    const rates: number[][] = searchers.map(() => []);
     for (let p = 0; p < passes; p++) {
-      const start = performance.now();
-      for (let q = 0; q < queryCount; q++) searcher.search(q, 10);
-      rates.push(queryCount / ((performance.now() - start) / 1000));
+      const order = searchers.map((_, i) => (p % 2 === 0 ? i : searchers.length - 1 - i));
+      for (const i of order) {
+        const searcher = searchers[i];
+        if (searcher === undefined) continue;
+        searcher.setEf(ef);
+        const start = performance.now();
+        for (let q = 0; q < queryCount; q++) searcher.search(q, 10);
+        rates[i]?.push(queryCount / ((performance.now() - start) / 1000));
+      }
     }
-    points.push({ ef, recall: recallAt(truth, answers), qps: stats(rates).median });
+    searchers.forEach((_, i) => points[i]?.push({ ef, recall: recalls[i] ?? 0, qps: stats(rates[i] ?? []).median }));
   }
   return points;
 }

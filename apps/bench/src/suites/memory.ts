@@ -8,7 +8,7 @@
 import { loadWinkEmbeddings, loadWordNet } from '@tandem/datasets';
 import { createEngine } from 'tandem';
 import { memoryPlots } from '../memory/plots.ts';
-import { firstReaching, sweep, type SweepPoint } from '../memory/sweep.ts';
+import { firstReaching, sweepSideBySide, type Searcher, type SweepPoint } from '../memory/sweep.ts';
 import { bruteForceLatency } from '../memory/brute-force.ts';
 import { hnswlibIndex, loadHnswlib } from '../memory/hnswlib.ts';
 import { describeOrigin, tandemIndex } from '../memory/ours.ts';
@@ -21,7 +21,7 @@ import { stats } from '../stats.ts';
 const QUERY_COUNT = 1000;
 const PARAMS = MEMORY_INDEX_PARAMS;
 const EFS = [10, 16, 24, 32, 48, 64, 96, 128, 192, 256];
-const PASSES = 3;
+const PASSES = 4;
 const RECALL_TARGET = 0.95;
 
 function log(line: string): void {
@@ -68,11 +68,11 @@ export default async function memorySuite(options: SuiteOptions): Promise<SuiteR
     setEf: (ef: number) => void (oursEf = ef),
     search: (q: number, k: number) => ours.index.search(unitQueries[q] ?? new Float32Array(dim), k, { ef: oursEf }).map((h) => h.index),
   };
-  const oursPoints = sweep(oursSearcher, QUERY_COUNT, truth, EFS, PASSES);
 
   const lib = loadHnswlib();
   let libPoints: SweepPoint[] | undefined;
   let libBuildMs: number | undefined;
+  let libSearcher: Searcher | undefined;
   if ('module' in lib) {
     const built = await hnswlibIndex(lib.module, words.vectors, dim, PARAMS, (d, t) => progress('hnswlib-node build', d, t));
     libBuildMs = built.origin.buildMs;
@@ -80,11 +80,13 @@ export default async function memorySuite(options: SuiteOptions): Promise<SuiteR
     log(`index: ${origins[1]}`);
     rows.push({ section: 'hnsw build', library: 'hnswlib-node', vectors: count, M: PARAMS.m, efConstruction: PARAMS.efConstruction, buildS: built.origin.buildMs / 1000, cached: built.origin.cacheFile !== undefined, builtOn: built.origin.builtOn ?? (built.origin.cacheFile === undefined ? 'this run' : 'unknown'), loadS: built.origin.loadMs / 1000 });
     const arrays = unitQueries.map((q) => Array.from(q));
-    const libSearcher = { name: 'hnswlib-node', setEf: (ef: number) => built.index.setEf(ef), search: (q: number, k: number) => built.index.searchKnn(arrays[q] ?? [], k).neighbors };
-    libPoints = sweep(libSearcher, QUERY_COUNT, truth, EFS, PASSES);
+    libSearcher = { name: 'hnswlib-node', setEf: (ef: number) => built.index.setEf(ef), search: (q: number, k: number) => built.index.searchKnn(arrays[q] ?? [], k).neighbors };
   } else {
     log(lib.missing);
   }
+  // Both indexes swept side by side (per ef, alternating passes), so a drift in the machine's speed hits both.
+  const [oursPoints = [], libSwept] = sweepSideBySide(libSearcher === undefined ? [oursSearcher] : [oursSearcher, libSearcher], QUERY_COUNT, truth, EFS, PASSES);
+  libPoints = libSwept;
   for (const p of oursPoints) rows.push({ section: 'hnsw single query', library: 'tandem', ef: p.ef, recallAt10: p.recall, queriesPerS: p.qps });
   for (const p of libPoints ?? []) rows.push({ section: 'hnsw single query', library: 'hnswlib-node', ef: p.ef, recallAt10: p.recall, queriesPerS: p.qps });
 
