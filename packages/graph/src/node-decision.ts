@@ -32,13 +32,29 @@ export interface PlacementSummary {
   readonly reused: boolean;
   /** Nodes run where the plan said rather than where the engine's cost alone would have put them. */
   readonly overrides: number;
+  /** Why this run's plan: the search's estimate, a measurement being taken, or measured runs of each candidate. */
+  readonly chosenBy: PlanChoice;
+  /** Plans of this structure measured against each other (the searched one and its uniform alternatives). */
+  readonly candidates: number;
 }
+
+/** How a run's plan was chosen among the candidates (PlacementPlan and its alternatives). */
+export type PlanChoice = 'estimate' | 'measuring' | 'measured';
 
 /** Most runs a plan is reused for before it is made again from what the cost model learned since. */
 const MAX_PLAN_REUSE = 32;
 
 /** Structures remembered per engine before the shared plans are forgotten. */
 const MAX_SHARED_STRUCTURES = 64;
+
+/** Measured runs of a candidate plan before the candidates are compared (the median drops a run's outlier). */
+const RUNS_PER_CANDIDATE = 3;
+
+/** Most recent runs kept per candidate. */
+const RUNS_KEPT = 8;
+
+/** Alternatives estimated within this factor of the searched plan are measured against it. */
+const MEASURE_WITHIN = 2;
 
 /** A plan reused by every graph of one structure on one engine (a decoder's step graphs differ only in KV length). */
 interface SharedPlan {
@@ -52,6 +68,43 @@ interface SharedPlan {
   runsLeft: number;
   /** Plans made so far for this structure. */
   plansMade: number;
+  /** Total run times, ms, of the runs that followed a candidate to the end, by its assignment (kept across plans). */
+  measured: Map<string, number[]>;
+}
+
+/** One plan's assignment as a key. */
+export function assignmentKey(plan: PlacementPlan): string {
+  return plan.nodes.map((n) => n.backend).join(',');
+}
+
+/** The candidates of a plan: itself, then the uniform alternatives estimated close enough to be worth a run. */
+function candidatesOf(plan: PlacementPlan): PlacementPlan[] {
+  return [plan, ...plan.alternatives.filter((a) => a.estimatedMs <= plan.estimatedMs * MEASURE_WITHIN)];
+}
+
+/** Median of a short list. */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1] ?? Infinity;
+}
+
+/**
+ * Which candidate a run uses: one with fewer than RUNS_PER_CANDIDATE measured runs first (in order: the searched
+ * plan, then the alternatives), else the one whose recent runs have the lowest median.
+ */
+export function pickCandidate(plan: PlacementPlan | undefined, measured: ReadonlyMap<string, readonly number[]>): { plan: PlacementPlan | undefined; chosenBy: PlanChoice; candidates: number } {
+  if (plan === undefined) return { plan, chosenBy: 'estimate', candidates: 0 };
+  const candidates = candidatesOf(plan);
+  if (candidates.length === 1) return { plan, chosenBy: 'estimate', candidates: 1 };
+  const unmeasured = candidates.find((c) => (measured.get(assignmentKey(c))?.length ?? 0) < RUNS_PER_CANDIDATE);
+  if (unmeasured !== undefined) return { plan: unmeasured, chosenBy: 'measuring', candidates: candidates.length };
+  let best = plan;
+  let bestMs = Infinity;
+  for (const c of candidates) {
+    const ms = median(measured.get(assignmentKey(c)) ?? []);
+    if (ms < bestMs) [best, bestMs] = [c, ms];
+  }
+  return { plan: best, chosenBy: 'measured', candidates: candidates.length };
 }
 
 /** Engine -> structure key -> its plan. */
@@ -79,6 +132,28 @@ export class PlanCache {
    * plan was made, for up to 32 runs (the very first plan, made on priors alone, for one run).
    */
   planFor(values: ReadonlyMap<number, Tensor>): { plan: PlacementPlan | undefined; summary: Omit<PlacementSummary, 'overrides'> } {
+    const shared = this.sharedFor(values);
+    const picked = shared.plans > 1 ? pickCandidate(shared.entry.plan, shared.entry.measured) : { plan: shared.entry.plan, chosenBy: 'estimate' as const, candidates: 1 };
+    const plan = picked.plan;
+    return { plan, summary: { estimatedMs: plan?.estimatedMs ?? 0, greedyMs: plan?.greedyMs ?? 0, planningMs: shared.planningMs, explainCalls: shared.planningMs > 0 ? (plan?.explainCalls ?? 0) : 0, reused: !shared.made, chosenBy: picked.chosenBy, candidates: picked.candidates } };
+  }
+
+  /**
+   * Records the total time of a run that followed `plan` (from planFor) to its end, for the comparison of
+   * candidates. Runs that departed from their plan are not recorded (they measured something else).
+   */
+  recordRun(plan: PlacementPlan, totalMs: number): void {
+    const shared = SHARED_PLANS.get(this.engine)?.get(this.structure);
+    if (shared === undefined) return;
+    const key = assignmentKey(plan);
+    const runs = shared.measured.get(key) ?? [];
+    runs.push(totalMs);
+    if (runs.length > RUNS_KEPT) runs.shift();
+    shared.measured.set(key, runs);
+  }
+
+  /** The shared plan entry for this run: reused, or made now (then `made` and the planning time). */
+  private sharedFor(values: ReadonlyMap<number, Tensor>): { entry: SharedPlan; made: boolean; planningMs: number; plans: number } {
     let byStructure = SHARED_PLANS.get(this.engine);
     if (byStructure === undefined) {
       byStructure = new Map();
@@ -89,8 +164,7 @@ export class PlanCache {
     // replans with a fresh list), so a reused plan costs a few residency lookups, not a backend survey.
     if (shared !== undefined && shared.runsLeft > 0 && shared.key === keyOf(values, shared.backends)) {
       shared.runsLeft--;
-      const plan = shared.plan;
-      return { plan, summary: { estimatedMs: plan?.estimatedMs ?? 0, greedyMs: plan?.greedyMs ?? 0, planningMs: 0, explainCalls: 0, reused: true } };
+      return { entry: shared, made: false, planningMs: 0, plans: shared.plansMade };
     }
     const started = this.clock();
     const backends = this.availableBackends();
@@ -98,9 +172,14 @@ export class PlanCache {
     const planningMs = this.clock() - started;
     const plansMade = shared?.plansMade ?? 0;
     if (shared === undefined && byStructure.size >= MAX_SHARED_STRUCTURES) byStructure.clear();
+    // Each new plan drops the oldest measurement of every measured candidate, so each gets one more run: a
+    // candidate that has become faster (or slower) is noticed within a plan's lifetime.
+    const measured = shared?.measured ?? new Map<string, number[]>();
+    for (const runs of measured.values()) if (runs.length >= RUNS_PER_CANDIDATE) runs.shift();
     // The first plan rests on priors alone and serves one run; the next, made once that run was measured, serves 32.
-    byStructure.set(this.structure, { key: keyOf(values, backends), backends, plan, runsLeft: plansMade === 0 ? 0 : MAX_PLAN_REUSE - 1, plansMade: plansMade + 1 });
-    return { plan, summary: { estimatedMs: plan?.estimatedMs ?? 0, greedyMs: plan?.greedyMs ?? 0, planningMs, explainCalls: plan?.explainCalls ?? 0, reused: false } };
+    const entry: SharedPlan = { key: keyOf(values, backends), backends, plan, runsLeft: plansMade === 0 ? 0 : MAX_PLAN_REUSE - 1, plansMade: plansMade + 1, measured };
+    byStructure.set(this.structure, entry);
+    return { entry, made: true, planningMs, plans: plansMade + 1 };
   }
 
   /** A plan of steps `firstStep`.. from where the live values are now (after a node ran off-plan); never cached. */

@@ -8,6 +8,9 @@
 //  1. starts from the greedy per-op plan and from "everything on backend B" for each backend;
 //  2. repeatedly moves the single cheapest-improving segment (a maximal run of nodes on one backend, or one
 //     node) to another backend, until nothing improves.
+// The uniform plans of step 1 that the search moved away from come with the plan as `alternatives`: the estimate
+// leaves out what a switch between backends costs beyond the copy (a GPU queue drained before a CPU node can read
+// its input), so the executor measures the chosen plan against them (node-decision.ts) and keeps the faster.
 // One explain() with 'auto' prices a node on every backend it considers; prices are memoised per (node, where its
 // inputs live), so a plan costs about one to two explain() calls per node.
 import { opInputs, mapOpTensors, type Engine, type Op, type Tensor } from '@tandem/core';
@@ -38,6 +41,8 @@ export interface PlacementPlan {
   readonly explainCalls: number;
   /** Index in the graph's steps of nodes[0] (a plan of the rest of a run, made after a deviation, starts later). */
   readonly firstStep: number;
+  /** The uniform plans ("every node on B where B can run it") other than this one, cheapest first (empty in those). */
+  readonly alternatives: readonly PlacementPlan[];
 }
 
 /** What the planner needs: the engine, the steps, and where each input and constant lives now. */
@@ -64,9 +69,11 @@ export function planPlacement(request: PlacementRequest): PlacementPlan | undefi
   if (candidates.some((c) => c.length === 0)) return undefined;
   let best = pricing.evaluate(greedy);
   const greedyMs = best.total;
+  const uniforms: Priced[] = [];
   for (const backend of request.backends) {
     const uniform = candidates.map((c, step) => (c.includes(backend) ? backend : (greedy[step] ?? backend)));
     const priced = pricing.evaluate(uniform);
+    if (!uniforms.some((u) => sameAssignment(u.assignment, uniform))) uniforms.push(priced);
     if (priced.total < best.total) best = priced;
   }
   for (let move = 0; move < MAX_MOVES; move++) {
@@ -74,14 +81,28 @@ export function planPlacement(request: PlacementRequest): PlacementPlan | undefi
     if (better === undefined) break;
     best = better;
   }
-  const alone = pricing.cheapestAlong(best.assignment, candidates);
+  const chosen = best;
+  const alternatives = uniforms
+    .filter((u) => !sameAssignment(u.assignment, chosen.assignment))
+    .sort((a, b) => a.total - b.total)
+    .map((u) => toPlan(pricing, candidates, u, greedyMs, request.firstStep ?? 0, []));
+  return toPlan(pricing, candidates, chosen, greedyMs, request.firstStep ?? 0, alternatives);
+}
+
+function toPlan(pricing: Pricing, candidates: readonly (readonly string[])[], priced: Priced, greedyMs: number, firstStep: number, alternatives: readonly PlacementPlan[]): PlacementPlan {
+  const alone = pricing.cheapestAlong(priced.assignment, candidates);
   return {
-    nodes: best.assignment.map((backend, step) => ({ backend, estimatedMs: best.prices[step] ?? 0, engineAlone: alone[step] ?? backend })),
-    estimatedMs: best.total,
+    nodes: priced.assignment.map((backend, step) => ({ backend, estimatedMs: priced.prices[step] ?? 0, engineAlone: alone[step] ?? backend })),
+    estimatedMs: priced.total,
     greedyMs,
     explainCalls: pricing.explainCalls,
-    firstStep: request.firstStep ?? 0,
+    firstStep,
+    alternatives,
   };
+}
+
+function sameAssignment(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((backend, i) => backend === b[i]);
 }
 
 /** The engine's estimated total for an arbitrary assignment (one backend per step), e.g. to compare with a plan. */
