@@ -56,20 +56,31 @@ const RUNS_KEPT = 8;
 /** Alternatives estimated within this factor of the searched plan are measured against it. */
 const MEASURE_WITHIN = 2;
 
-/** A plan reused by every graph of one structure on one engine (a decoder's step graphs differ only in KV length). */
-interface SharedPlan {
-  /** Where each input lived when the plan was made. */
-  key: string;
-  /** The available backends the plan was made over (PlaceMask bit order). */
-  backends: readonly string[];
+/** Residency keys remembered per structure (each its own plan) before they are forgotten. */
+const MAX_KEYS_PER_STRUCTURE = 8;
+
+/** A plan made for one residency of a structure's inputs. */
+interface KeyedPlan {
   /** The plan (undefined: some node had no usable backend). */
-  plan: PlacementPlan | undefined;
+  readonly plan: PlacementPlan | undefined;
   /** Runs it may still serve. */
   runsLeft: number;
+}
+
+/**
+ * The plans of every graph of one structure on one engine (a decoder's step graphs differ only in KV length), one
+ * per residency of the inputs (a candidate that places the KV cache elsewhere changes where the next run's inputs
+ * live; switching back then reuses the plan made for that residency), and the measured runs of the candidates.
+ */
+interface StructurePlans {
+  /** The available backends the plans were made over (PlaceMask bit order of the keys). */
+  readonly backends: readonly string[];
+  /** Where each input lived when a plan was made -> that plan. */
+  readonly byKey: Map<string, KeyedPlan>;
   /** Plans made so far for this structure. */
   plansMade: number;
-  /** Total run times, ms, of the runs that followed a candidate to the end, by its assignment (kept across plans). */
-  measured: Map<string, number[]>;
+  /** Total run times, ms, of the runs that followed a candidate to the end, by its assignment. */
+  readonly measured: Map<string, number[]>;
 }
 
 /** One plan's assignment as a key. */
@@ -108,7 +119,7 @@ export function pickCandidate(plan: PlacementPlan | undefined, measured: Readonl
 }
 
 /** Engine -> structure key -> its plan. */
-const SHARED_PLANS = new WeakMap<Engine, Map<string, SharedPlan>>();
+const SHARED_PLANS = new WeakMap<Engine, Map<string, StructurePlans>>();
 
 /** Makes and caches a graph's placement plan (shared with graphs of the same structure on the same engine). */
 export class PlanCache {
@@ -133,7 +144,7 @@ export class PlanCache {
    */
   planFor(values: ReadonlyMap<number, Tensor>): { plan: PlacementPlan | undefined; summary: Omit<PlacementSummary, 'overrides'> } {
     const shared = this.sharedFor(values);
-    const picked = shared.plans > 1 ? pickCandidate(shared.entry.plan, shared.entry.measured) : { plan: shared.entry.plan, chosenBy: 'estimate' as const, candidates: 1 };
+    const picked = shared.entry.plansMade > 1 ? pickCandidate(shared.plan, shared.entry.measured) : { plan: shared.plan, chosenBy: 'estimate' as const, candidates: 1 };
     const plan = picked.plan;
     return { plan, summary: { estimatedMs: plan?.estimatedMs ?? 0, greedyMs: plan?.greedyMs ?? 0, planningMs: shared.planningMs, explainCalls: shared.planningMs > 0 ? (plan?.explainCalls ?? 0) : 0, reused: !shared.made, chosenBy: picked.chosenBy, candidates: picked.candidates } };
   }
@@ -152,34 +163,39 @@ export class PlanCache {
     shared.measured.set(key, runs);
   }
 
-  /** The shared plan entry for this run: reused, or made now (then `made` and the planning time). */
-  private sharedFor(values: ReadonlyMap<number, Tensor>): { entry: SharedPlan; made: boolean; planningMs: number; plans: number } {
+  /** This run's plan: reused while its residency's plan has runs left, or made now (then `made` and the planning time). */
+  private sharedFor(values: ReadonlyMap<number, Tensor>): { entry: StructurePlans; plan: PlacementPlan | undefined; made: boolean; planningMs: number } {
     let byStructure = SHARED_PLANS.get(this.engine);
     if (byStructure === undefined) {
       byStructure = new Map();
       SHARED_PLANS.set(this.engine, byStructure);
     }
-    const shared = byStructure.get(this.structure);
-    // Reuse is checked against the backends the plan was made with (a lost backend shows up as a departure, which
+    let entry = byStructure.get(this.structure);
+    // Reuse is checked against the backends the plans were made with (a lost backend shows up as a departure, which
     // replans with a fresh list), so a reused plan costs a few residency lookups, not a backend survey.
-    if (shared !== undefined && shared.runsLeft > 0 && shared.key === keyOf(values, shared.backends)) {
-      shared.runsLeft--;
-      return { entry: shared, made: false, planningMs: 0, plans: shared.plansMade };
+    const oldKey = entry === undefined ? undefined : keyOf(values, entry.backends);
+    const keyed = oldKey === undefined ? undefined : entry?.byKey.get(oldKey);
+    if (entry !== undefined && keyed !== undefined && keyed.runsLeft > 0) {
+      keyed.runsLeft--;
+      return { entry, plan: keyed.plan, made: false, planningMs: 0 };
     }
     const started = this.clock();
     const backends = this.availableBackends();
     const plan = planPlacement({ engine: this.engine, steps: this.execution.steps, initial: this.placesOf(values, backends), backends });
     const planningMs = this.clock() - started;
-    const plansMade = shared?.plansMade ?? 0;
-    if (shared === undefined && byStructure.size >= MAX_SHARED_STRUCTURES) byStructure.clear();
-    // Each new plan drops the oldest measurement of every measured candidate, so each gets one more run: a
-    // candidate that has become faster (or slower) is noticed within a plan's lifetime.
-    const measured = shared?.measured ?? new Map<string, number[]>();
-    for (const runs of measured.values()) if (runs.length >= RUNS_PER_CANDIDATE) runs.shift();
-    // The first plan rests on priors alone and serves one run; the next, made once that run was measured, serves 32.
-    const entry: SharedPlan = { key: keyOf(values, backends), backends, plan, runsLeft: plansMade === 0 ? 0 : MAX_PLAN_REUSE - 1, plansMade: plansMade + 1, measured };
-    byStructure.set(this.structure, entry);
-    return { entry, made: true, planningMs, plans: plansMade + 1 };
+    if (entry === undefined || entry.backends.join() !== backends.join()) {
+      if (entry === undefined && byStructure.size >= MAX_SHARED_STRUCTURES) byStructure.clear();
+      entry = { backends, byKey: new Map(), plansMade: entry?.plansMade ?? 0, measured: entry?.measured ?? new Map() };
+      byStructure.set(this.structure, entry);
+    }
+    // A plan remade because its runs ran out drops the oldest measurement of every measured candidate, so each gets
+    // one more run: a candidate that has become faster (or slower) is noticed within a plan's lifetime.
+    if (keyed !== undefined) for (const runs of entry.measured.values()) if (runs.length >= RUNS_PER_CANDIDATE) runs.shift();
+    if (entry.byKey.size >= MAX_KEYS_PER_STRUCTURE) entry.byKey.clear();
+    // The first plan rests on priors alone and serves one run; later ones, made once runs were measured, serve 32.
+    entry.byKey.set(keyOf(values, backends), { plan, runsLeft: entry.plansMade === 0 ? 0 : MAX_PLAN_REUSE - 1 });
+    entry.plansMade++;
+    return { entry, plan, made: true, planningMs };
   }
 
   /** A plan of steps `firstStep`.. from where the live values are now (after a node ran off-plan); never cached. */
