@@ -20,6 +20,25 @@ describe.skipIf(!existsSync(EMULATED))('RocmBackend on the emulated device', () 
     await backend.dispose();
   });
 
+  it('availableMemory(): one device reading reused for 10 ms, less what this backend allocated since, plus what it freed', async () => {
+    let now = 0;
+    const backend = new RocmBackend({ addonPath: EMULATED, clock: () => now });
+    expect(await backend.init()).toEqual({ ok: true });
+    const reading = backend.availableMemory() ?? 0;
+    expect(reading).toBeGreaterThan(0);
+    const buffer = await backend.upload(new Uint8Array(1 << 20), { dtype: 'u32', shape: [1 << 18] });
+    expect(backend.availableMemory()).toBe(reading - (1 << 20));
+    backend.free(buffer);
+    expect(backend.availableMemory()).toBe(reading);
+    const kept = await backend.upload(new Uint8Array(1 << 20), { dtype: 'u32', shape: [1 << 18] });
+    now = 11; // a new reading: the emulated device reports the same free bytes whatever is allocated
+    expect(backend.availableMemory()).toBe(reading);
+    backend.free(kept);
+    expect(backend.availableMemory()).toBe(reading + (1 << 20));
+    await backend.dispose();
+    expect(backend.availableMemory()).toBeUndefined();
+  });
+
   it('runs ops through the engine and reads the results back', async () => {
     const engine = await Engine.create({ backends: [new RocmBackend({ addonPath: EMULATED })] });
     const a = engine.tensor(new Float32Array([1, 2, 3, 4, 5, 6]), [2, 3]);

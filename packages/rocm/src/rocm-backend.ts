@@ -32,6 +32,13 @@ import { checkRocmSupport, type DeviceLimits } from './support.ts';
 /** Limits before init: warps of 32 (the stricter case), no features. */
 const LIMITS_BEFORE_INIT: DeviceLimits = { warpSize: 32, features: [] };
 
+/**
+ * How long one reading of the device's free memory is reused, ms. The engine asks on every decision it does not
+ * reuse, and the native query (hipMemGetInfo / cudaMemGetInfo) costs microseconds; this backend's own allocations
+ * and frees since the reading are counted in, so only other processes' use can be up to this stale.
+ */
+const FREE_MEMORY_TTL_MS = 10;
+
 /** Construction options. */
 export interface RocmBackendOptions {
   /** A tandem_rocm.node to load instead of the built variants (default: $TANDEM_ROCM_ADDON). */
@@ -42,6 +49,8 @@ export interface RocmBackendOptions {
   readonly deviceIndex?: number;
   /** Scheduling priority (default 5). */
   readonly priority?: number;
+  /** Milliseconds clock that ages the free-memory reading (default performance.now). */
+  readonly clock?: () => number;
   /**
    * quantizedMatmul's activations (default 'f32', exact). 'q8' rounds x to int8 per block of 32 values
    * (d = max|x| / 127) and uses integer dot products for M <= 8 rows: faster, and each output then differs from
@@ -95,6 +104,8 @@ export class RocmBackend implements CapableBackend {
   private readonly buffers = new Map<number, BufferRecord>();
   private nextId = 1;
   private session: Session | undefined;
+  /** The last free-memory reading: bytes, when (performance.now()), and bytes this backend allocated since (net). */
+  private freeReading: { readonly bytes: number; readonly at: number; ownSince: number } | undefined;
   private initFailure: string | undefined;
   private disposed = false;
 
@@ -145,6 +156,21 @@ export class RocmBackend implements CapableBackend {
     return checkRocmSupport(op, this.session?.limits ?? LIMITS_BEFORE_INIT, outputs);
   }
 
+  /** Free device memory now, bytes (a reading at most FREE_MEMORY_TTL_MS old, less this backend's allocations since). */
+  availableMemory(): number | undefined {
+    const s = this.session;
+    if (s === undefined || s.lostReason !== undefined) return undefined;
+    const now = this.options.clock?.() ?? performance.now();
+    if (this.freeReading === undefined || now - this.freeReading.at > FREE_MEMORY_TTL_MS) {
+      try {
+        this.freeReading = { bytes: s.device.memoryInfo().free, at: now, ownSince: 0 };
+      } catch {
+        return undefined;
+      }
+    }
+    return Math.max(0, this.freeReading.bytes - this.freeReading.ownSince);
+  }
+
   /** Copies host bytes (in the dtype's layout) into a new device buffer. */
   async upload(data: Uint8Array, spec: TensorSpec): Promise<DeviceBuffer> {
     const expected = byteLengthOf(spec.dtype, numel(spec.shape));
@@ -166,6 +192,7 @@ export class RocmBackend implements CapableBackend {
     const record = this.buffers.get(buffer.id);
     if (buffer.backend !== BACKEND_NAME || record === undefined || record.handle.byteLength !== buffer.byteLength) return;
     this.buffers.delete(buffer.id);
+    if (this.freeReading !== undefined) this.freeReading.ownSince -= buffer.byteLength;
     try {
       record.session.device.free(record.nativeId);
     } catch {
@@ -240,6 +267,7 @@ export class RocmBackend implements CapableBackend {
   }
 
   private closeSession(): void {
+    this.freeReading = undefined;
     const s = this.session;
     this.session = undefined;
     this.buffers.clear();
@@ -271,6 +299,7 @@ export class RocmBackend implements CapableBackend {
   private register(nativeId: number, session: Session, byteLength: number): DeviceBuffer {
     const handle: DeviceBuffer = { backend: BACKEND_NAME, id: this.nextId++, byteLength };
     this.buffers.set(handle.id, { nativeId, session, handle });
+    if (this.freeReading !== undefined) this.freeReading.ownSince += byteLength;
     return handle;
   }
 

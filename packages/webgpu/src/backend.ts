@@ -124,6 +124,11 @@ export class WebGpuBackend implements CapableBackend {
     };
   }
 
+  /** Free device memory: WebGPU does not say (answered here so a decision does not build a describe() for it). */
+  availableMemory(): number | undefined {
+    return undefined;
+  }
+
   /** Capability table, then device limits (binding and buffer sizes, grid sizes, workgroup memory). */
   supportsOp(op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict {
     const ctx = this.context;
