@@ -10,7 +10,7 @@
 // reported too) and the time lost to wrong ones.
 // `auto` against the best single backend is measured last, per case, with the two interleaved block by block
 // (auto, best, best, auto, ...: each sample pair taken back to back under the same conditions, the order within a
-// pair alternating); the ratio is the median of the pairs' ratios. The per-round paired ratio (auto and the best
+// pair alternating), in blocks of ~10 ms; the ratio is the median of the pairs' ratios. The per-round paired ratio (auto and the best
 // backend in the same round, split by which ran first: an order effect shows as a gap) is reported beside it.
 // Training rounds (not counted) come first: the scheduler learns as it would from a user's first calls.
 import { createRng, monotonicClock, type Engine, type Strategy } from '@tandem/core';
@@ -34,6 +34,13 @@ const BLOCK_MS = 1;
 const MAX_BLOCK_CALLS = 16;
 /** Block pairs of auto and the best backend, interleaved, per case. */
 const INTERLEAVED_PAIRS = 12;
+/**
+ * Blocks of the interleaved comparison last about this long: calls of one op on one backend vary up to 5x here
+ * (a 1M-element add: 0.8 to 6.9 ms, garbage collection of the read-back copies), so 1 ms blocks (two calls) made
+ * auto-vs-wasm ratios of 0.54 on a case where both ran the same kernel. Longer blocks average that out.
+ */
+const INTERLEAVED_BLOCK_MS = 10;
+const INTERLEAVED_MAX_CALLS = 64;
 
 /** The median time of `calls` calls in a row, the backend of the last, and why each call went where it did. */
 async function timeBlock(engine: Engine, c: DispatchCase, strategy: Strategy, calls: number): Promise<{ ms: number; backend: string; reasons: string[] }> {
@@ -108,6 +115,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   // Calls per measured sample, from the fastest time seen in training: blocks of about BLOCK_MS.
   const fastestTraining = new Map<DispatchCase, number>();
   const blockCalls = (c: DispatchCase): number => Math.min(MAX_BLOCK_CALLS, Math.max(1, Math.ceil(BLOCK_MS / (fastestTraining.get(c) ?? BLOCK_MS))));
+  const interleavedCalls = (c: DispatchCase): number => Math.min(INTERLEAVED_MAX_CALLS, Math.max(1, Math.ceil(INTERLEAVED_BLOCK_MS / (fastestTraining.get(c) ?? BLOCK_MS))));
   const unsupported = new Set<string>();
   const rounds = TRAIN_ROUNDS + MEASURED_ROUNDS;
   let step = 0;
@@ -168,7 +176,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
       for (let k = 0; k < INTERLEAVED_PAIRS; k++) {
         const ms = new Map<string, number>();
         for (const strategy of k % 2 === 0 ? (['auto', best] as const) : ([best, 'auto'] as const)) {
-          const timed = await timeBlock(engine, c, strategy, blockCalls(c));
+          const timed = await timeBlock(engine, c, strategy, interleavedCalls(c));
           ms.set(label(strategy), timed.ms);
           if (strategy === 'auto') for (const reason of timed.reasons) autoReasons.set(reason, (autoReasons.get(reason) ?? 0) + 1);
           await pauseAfter(strategy, timed.backend, true);
@@ -251,7 +259,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     `dispatch accuracy ${(100 * accuracy).toFixed(1)}% picked the fastest backend within ${Math.round((NOISE - 1) * 100)}% (strict: ${((100 * strictlyRight) / Math.max(1, decisions)).toFixed(1)}%) (target >= 98%) -> ${accuracy >= 0.98 ? 'MET' : 'MISSED'}`,
     `time lost to wrong decisions ${(100 * lostShare).toFixed(2)}% of the oracle's total (target <= 2%) -> ${lostShare <= 0.02 ? 'MET' : 'MISSED'}`,
     `auto >= ${AUTO_TARGET}x the best single backend in ${within}/${rows.length} cases; worst ${worstRatio.toFixed(2)}x (${worstCase}) (target: every case) -> ${within === rows.length ? 'MET' : 'MISSED'} ` +
-      `(per case the median of ${INTERLEAVED_PAIRS} ratios of back-to-back blocks of whole calls including the read-back, auto and the best backend interleaved, on a shared machine; as the median of per-round paired ratios: ${withinRounds}/${rows.length}; as a ratio of the rounds' separate medians: ${withinOfMedians}/${rows.length})`,
+      `(per case the median of ${INTERLEAVED_PAIRS} ratios of back-to-back blocks of ~${INTERLEAVED_BLOCK_MS} ms (${INTERLEAVED_MAX_CALLS} calls at most) of whole calls including the read-back, auto and the best backend interleaved, on a shared machine; as the median of per-round paired ratios: ${withinRounds}/${rows.length}; as a ratio of the rounds' separate medians: ${withinOfMedians}/${rows.length})`,
     `auto's timed calls by reason: ${[...autoReasons].map(([reason, n]) => `${reason} ${n}`).join(', ')}`,
     `order check: median over cases of the per-round paired ratio in rounds where auto ran before the best backend ${ratiosAutoFirst.length > 0 ? stats(ratiosAutoFirst).median.toFixed(3) : 'n/a'}, after it ${ratiosAutoSecond.length > 0 ? stats(ratiosAutoSecond).median.toFixed(3) : 'n/a'} (equal conditions: both near the overall ratio)`,
   ];
