@@ -1,6 +1,9 @@
-// WASM suite: runs @tandem/wasm's kernel benchmark (packages/wasm/scripts/bench.ts) in a child process with relaxed
+// WASM suite: runs @tandem/wasm's kernel benchmark (packages/wasm/scripts/bench.ts) in child processes with relaxed
 // SIMD enabled (Node 20 needs a flag for it) and turns its report lines into rows, including this core's measured
-// f32x4 peak; then, in this process, f32 matmul and cosine similarity side by side with
+// f32x4 peak. Its threads section (2 threads vs 1) runs first, in a process of its own with V8's garbage collector
+// on the main thread (--single-threaded-gc): on a 2-core machine V8's concurrent GC threads, busy after the other
+// sections' allocations, take a core from the worker pool (same sections in one process, 2026-11-23: 1.01x, 1.03x
+// and 1.49x at n = 256, 512, 1024; alone with --single-threaded-gc: 1.93x, 1.96x, 1.89x). The rest runs after it; then, in this process, f32 matmul and cosine similarity side by side with
 // @tensorflow/tfjs-backend-wasm, onnxruntime-web (wasm) and plain JS (competitors/). Plots: GFLOP/s vs n against the
 // measured peaks, latency vs n, and 2-thread speedup vs n.
 import { spawn } from 'node:child_process';
@@ -22,10 +25,14 @@ interface KernelRow {
   readonly detail: string;
 }
 
-async function runKernelBenchmark(): Promise<string[]> {
+/** The kernel benchmark's sections other than threads (see bench.ts). */
+const SECTIONS_AFTER_THREADS = 'peak,matmul,matvec,softmax,cosine,attention,elementwise';
+
+/** Runs bench.ts in a child process with `nodeFlags` and `args`; returns its stdout lines (echoed). */
+async function runKernelBenchmark(nodeFlags: readonly string[], args: readonly string[]): Promise<string[]> {
   const lines: string[] = [];
   const code = await new Promise<number>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--experimental-wasm-relaxed-simd', '--import', 'tsx', SCRIPT], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--experimental-wasm-relaxed-simd', ...nodeFlags, '--import', 'tsx', SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let pending = '';
     child.stdout.on('data', (chunk: Buffer) => {
       pending += chunk.toString();
@@ -168,7 +175,8 @@ function plots(measurements: readonly MatmulMeasurement[], kernelRows: readonly 
 
 /** Runs the kernel benchmark and the side-by-side comparisons. */
 export default async function wasmSuite(): Promise<SuiteResult> {
-  const lines = await runKernelBenchmark();
+  const threadLines = await runKernelBenchmark(['--single-threaded-gc'], ['--only', 'threads']);
+  const lines = [...threadLines, ...(await runKernelBenchmark([], ['--only', SECTIONS_AFTER_THREADS, '--no-build']))];
   const kernelRows = parseKernelRows(lines);
   const matmul = await compareMatmul();
   const cosine = await compareCosine();
@@ -178,7 +186,7 @@ export default async function wasmSuite(): Promise<SuiteResult> {
     rows,
     verdicts: [
       lines.find((l) => l.startsWith('cpu:')) ?? '',
-      'kernels: median kernel time of repeated runs on resident tensors (builds simd, relaxed; 1thr/2thr = worker pool, simd build)',
+      'kernels: median kernel time of repeated runs on resident tensors (builds simd, relaxed; 1thr/2thr = worker pool, simd build, measured first in a process of its own with --single-threaded-gc: V8\'s concurrent GC threads would otherwise take one of the 2 cores)',
       ...kernelVerdicts(kernelRows),
       'engines: whole calls with the result back in JS memory, same process, alternating blocks per size (Tandem: engine.matmul + read on resident inputs)',
       ...matmul.verdicts,
