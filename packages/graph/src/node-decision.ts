@@ -146,7 +146,7 @@ export class PlanCache {
     const shared = this.sharedFor(values);
     const picked = shared.entry.plansMade > 1 ? pickCandidate(shared.plan, shared.entry.measured) : { plan: shared.plan, chosenBy: 'estimate' as const, candidates: 1 };
     const plan = picked.plan;
-    return { plan, summary: { estimatedMs: plan?.estimatedMs ?? 0, greedyMs: plan?.greedyMs ?? 0, planningMs: shared.planningMs, explainCalls: shared.planningMs > 0 ? (plan?.explainCalls ?? 0) : 0, reused: !shared.made, chosenBy: picked.chosenBy, candidates: picked.candidates } };
+    return { plan, summary: { estimatedMs: plan?.estimatedMs ?? 0, greedyMs: plan?.greedyMs ?? 0, planningMs: shared.planningMs, explainCalls: shared.made ? (plan?.explainCalls ?? 0) : 0, reused: !shared.made, chosenBy: picked.chosenBy, candidates: picked.candidates } };
   }
 
   /**
