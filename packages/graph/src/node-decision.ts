@@ -88,11 +88,6 @@ export function assignmentKey(plan: PlacementPlan): string {
   return plan.nodes.map((n) => n.backend).join(',');
 }
 
-/** The candidates of a plan: itself, then the uniform alternatives estimated close enough to be worth a run. */
-function candidatesOf(plan: PlacementPlan): PlacementPlan[] {
-  return [plan, ...plan.alternatives.filter((a) => a.estimatedMs <= plan.estimatedMs * MEASURE_WITHIN)];
-}
-
 /** Median of a short list. */
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -105,7 +100,7 @@ function median(values: readonly number[]): number {
  */
 export function pickCandidate(plan: PlacementPlan | undefined, measured: ReadonlyMap<string, readonly number[]>): { plan: PlacementPlan | undefined; chosenBy: PlanChoice; candidates: number } {
   if (plan === undefined) return { plan, chosenBy: 'estimate', candidates: 0 };
-  const candidates = candidatesOf(plan);
+  const candidates = [plan, ...plan.alternatives];
   if (candidates.length === 1) return { plan, chosenBy: 'estimate', candidates: 1 };
   const unmeasured = candidates.find((c) => (measured.get(assignmentKey(c))?.length ?? 0) < RUNS_PER_CANDIDATE);
   if (unmeasured !== undefined) return { plan: unmeasured, chosenBy: 'measuring', candidates: candidates.length };
@@ -181,7 +176,7 @@ export class PlanCache {
     }
     const started = this.clock();
     const backends = this.availableBackends();
-    const plan = planPlacement({ engine: this.engine, steps: this.execution.steps, initial: this.placesOf(values, backends), backends });
+    const plan = planPlacement({ engine: this.engine, steps: this.execution.steps, initial: this.placesOf(values, backends), backends, alternativesWithin: MEASURE_WITHIN });
     const planningMs = this.clock() - started;
     if (entry === undefined || entry.backends.join() !== backends.join()) {
       if (entry === undefined && byStructure.size >= MAX_SHARED_STRUCTURES) byStructure.clear();

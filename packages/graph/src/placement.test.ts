@@ -66,4 +66,25 @@ describe('placement search', () => {
       { numRuns: 40, seed: 7 },
     );
   });
+
+  it('returns the uniform plans within the asked factor of its own total as alternatives, and none unasked', async () => {
+    const step = fc.constantFrom<Step>('matmul', 'silu', 'scale', 'add', 'rmsNorm');
+    let seen = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(1, 64, 1024), fc.constantFrom(1e6, 2e7, 1e9), fc.array(step, { minLength: 2, maxLength: 6 }), async (rows, bus, steps) => {
+        const req = await request(rows, bus, steps);
+        expect(planPlacement(req)?.alternatives).toEqual([]);
+        const plan = planPlacement({ ...req, alternativesWithin: 2 });
+        const own = plan?.nodes.map((n) => n.backend).join() ?? '';
+        const uniform = ['cpu', 'gpu'].map((b) => steps.map(() => b).join()).filter((a) => a !== own);
+        const expected = uniform.filter((a) => priceAssignment(req, a.split(',')) <= (plan?.estimatedMs ?? 0) * 2);
+        expect(plan?.alternatives.map((a) => a.nodes.map((n) => n.backend).join()).sort()).toEqual(expected.sort());
+        for (const a of plan?.alternatives ?? []) expect(a.estimatedMs).toBeCloseTo(priceAssignment(req, a.nodes.map((n) => n.backend)), 9);
+        seen += plan?.alternatives.length ?? 0;
+        await req.engine.dispose();
+      }),
+      { numRuns: 30, seed: 11 },
+    );
+    expect(seen).toBeGreaterThan(0);
+  });
 });

@@ -8,9 +8,10 @@
 //  1. starts from the greedy per-op plan and from "everything on backend B" for each backend;
 //  2. repeatedly moves the single cheapest-improving segment (a maximal run of nodes on one backend, or one
 //     node) to another backend, until nothing improves.
-// The uniform plans of step 1 that the search moved away from come with the plan as `alternatives`: the estimate
-// leaves out what a switch between backends costs beyond the copy (a GPU queue drained before a CPU node can read
-// its input), so the executor measures the chosen plan against them (node-decision.ts) and keeps the faster.
+// On request (`alternativesWithin`), the uniform plans of step 1 that the search moved away from, estimated within
+// that factor of the chosen plan, come with it as `alternatives`: the estimate leaves out what a switch between
+// backends costs beyond the copy (a GPU queue drained before a CPU node can read its input), so the executor
+// measures the chosen plan against them (node-decision.ts) and keeps the faster.
 // One explain() with 'auto' prices a node on every backend it considers; prices are memoised per (node, where its
 // inputs live), so a plan costs about one to two explain() calls per node.
 import { opInputs, mapOpTensors, type Engine, type Op, type Tensor } from '@tandem/core';
@@ -41,7 +42,7 @@ export interface PlacementPlan {
   readonly explainCalls: number;
   /** Index in the graph's steps of nodes[0] (a plan of the rest of a run, made after a deviation, starts later). */
   readonly firstStep: number;
-  /** The uniform plans ("every node on B where B can run it") other than this one, cheapest first (empty in those). */
+  /** The uniform plans ("every node on B where B can run it") asked for by `alternativesWithin`, cheapest first (empty in those). */
   readonly alternatives: readonly PlacementPlan[];
 }
 
@@ -57,6 +58,8 @@ export interface PlacementRequest {
   readonly initial: ReadonlyMap<number, PlaceMask>;
   /** Names of the available backends; a PlaceMask's bits follow this order. */
   readonly backends: readonly string[];
+  /** Return the uniform plans estimated within this factor of the chosen one as `alternatives` (default: none). */
+  readonly alternativesWithin?: number;
 }
 
 /** Most improving moves taken by the local search (each strictly lowers the total). */
@@ -82,8 +85,9 @@ export function planPlacement(request: PlacementRequest): PlacementPlan | undefi
     best = better;
   }
   const chosen = best;
+  const within = request.alternativesWithin ?? 0;
   const alternatives = uniforms
-    .filter((u) => !sameAssignment(u.assignment, chosen.assignment))
+    .filter((u) => u.total <= chosen.total * within && !sameAssignment(u.assignment, chosen.assignment))
     .sort((a, b) => a.total - b.total)
     .map((u) => toPlan(pricing, candidates, u, greedyMs, request.firstStep ?? 0, []));
   return toPlan(pricing, candidates, chosen, greedyMs, request.firstStep ?? 0, alternatives);
