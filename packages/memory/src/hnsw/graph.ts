@@ -11,7 +11,9 @@ import type { LoadedKernels } from '@tandem/wasm';
 import { HnswCapacityError } from './errors.ts';
 import { startGraphKernels } from './graph-kernels.ts';
 import { HEADER_BYTES, POINTER_SLOTS, SLOT, keptRegions, layoutGraph, type GraphLayout, type GraphShape } from './graph-layout.ts';
+import type { SearchHit } from '../vectors/search-hit.ts';
 import { LevelGenerator } from './level-generator.ts';
+import { normaliseInto } from './vector-math.ts';
 
 /** Bytes per wasm page. */
 const PAGE_BYTES = 65536;
@@ -180,19 +182,17 @@ export class HnswGraph {
   }
 
   /**
-   * The k nearest nodes to the unit vector q[qOffset ..] with search list `ef`: writes ids and distances
-   * (1 - cosine), nearest first, into outIds / outDist; returns how many were written.
+   * The k nearest nodes to q[qOffset ..+dim] (normalised here, into the kernels' query slot) with search list
+   * `ef`, nearest first; score = cosine similarity.
    */
-  search(q: Float32Array, qOffset: number, k: number, ef: number, outIds: Int32Array, outDist: Float64Array): number {
-    if (this.count === 0) return 0;
-    this.query.set(q.subarray(qOffset, qOffset + this.dim));
+  search(q: Float32Array, qOffset: number, k: number, ef: number): SearchHit[] {
+    if (this.count === 0) return [];
+    normaliseInto(q, qOffset, this.query, 0, this.dim);
     const layout = this.layout;
     const n = this.runtime.kernels.hnsw_search(layout.header, layout.query, k, ef, layout.outIds, layout.outDist);
-    for (let i = 0; i < n; i++) {
-      outIds[i] = this.outIds[i] ?? -1;
-      outDist[i] = this.outDist[i] ?? 1;
-    }
-    return n;
+    const hits: SearchHit[] = [];
+    for (let i = 0; i < n; i++) hits.push({ index: this.outIds[i] ?? -1, score: 1 - (this.outDist[i] ?? 1) });
+    return hits;
   }
 
   /** Grows the memory to at least `bytes` (for `capacity` nodes); HnswCapacityError past the most the host grants. */

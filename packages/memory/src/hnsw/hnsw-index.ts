@@ -70,14 +70,10 @@ const YIELD_EVERY = 5000;
 export class HnswIndex {
   private readonly graph: HnswGraph;
   private readonly exact: ExactBatch;
-  private readonly queryScratch: Float32Array;
-  private outIds = new Int32Array(16);
-  private outDist = new Float64Array(16);
 
   private constructor(graph: HnswGraph, engine: Engine | undefined) {
     this.graph = graph;
     this.exact = new ExactBatch(engine);
-    this.queryScratch = new Float32Array(graph.dim);
   }
 
   /** Number of indexed vectors. */
@@ -168,8 +164,7 @@ export class HnswIndex {
   search(query: Float32Array, k: number, options: HnswSearchOptions = {}): SearchHit[] {
     this.checkVector('search.query', query);
     const ef = this.checkSearch('search', k, options.ef);
-    normaliseInto(query, 0, this.queryScratch, 0, this.dim);
-    return this.searchUnit(this.queryScratch, 0, k, ef);
+    return this.graph.search(query, 0, k, ef);
   }
 
   /** search() for each of the q queries (q x dim floats, row-major); see HnswBatchOptions.mode for the route. */
@@ -181,10 +176,8 @@ export class HnswIndex {
     const rows = queries.length / this.dim;
     const mode = options.mode ?? 'auto';
     if (this.exact.chooses(mode, rows)) return this.exact.search(this.graph.vectors, this.count, this.dim, queries, k);
-    const unit = new Float32Array(queries.length);
-    for (let r = 0; r < rows; r++) normaliseInto(queries, r * this.dim, unit, r * this.dim, this.dim);
     const out: SearchHit[][] = [];
-    for (let r = 0; r < rows; r++) out.push(this.searchUnit(unit, r * this.dim, k, ef));
+    for (let r = 0; r < rows; r++) out.push(this.graph.search(queries, r * this.dim, k, ef));
     return out;
   }
 
@@ -203,17 +196,6 @@ export class HnswIndex {
   /** Frees the engine tensors of the exact route (the graph itself is plain memory). */
   dispose(): void {
     this.exact.invalidate();
-  }
-
-  private searchUnit(unit: Float32Array, offset: number, k: number, ef: number): SearchHit[] {
-    if (this.outIds.length < k) {
-      this.outIds = new Int32Array(k);
-      this.outDist = new Float64Array(k);
-    }
-    const n = this.graph.search(unit, offset, k, ef, this.outIds, this.outDist);
-    const hits: SearchHit[] = [];
-    for (let i = 0; i < n; i++) hits.push({ index: this.outIds[i] ?? -1, score: 1 - (this.outDist[i] ?? 1) });
-    return hits;
   }
 
   private checkVector(argument: string, vector: Float32Array): void {
