@@ -8,88 +8,17 @@
 // matmul sweep and copy peak do before its cosine sweep); --gap-ms=N lets the GPU idle N ms between timed passes
 // (as a bench that checks each result on the CPU does).
 import { readFileSync } from 'node:fs';
-import { create, globals } from 'webgpu';
+import { FILL_WGSL, READ_BYTES_PER_GROUP, READ_WGSL, grid as gridIn, openProbeDevice, passTimer, pipeline } from './webgpu-probe-device.mjs';
 
-Object.assign(globalThis, globals);
-const gpu = create(['disable-dawn-features=timestamp_quantization']);
-const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
-const limits = adapter.limits;
-const device = await adapter.requestDevice({
-  requiredFeatures: ['timestamp-query'],
-  requiredLimits: { maxBufferSize: limits.maxBufferSize, maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize },
-});
+const { device, limits } = await openProbeDevice();
 const DIM = 768;
 const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
-
-const fill = device.createComputePipeline({
-  layout: 'auto',
-  compute: {
-    entryPoint: 'main',
-    module: device.createShaderModule({
-      code: `
-@group(0) @binding(0) var<storage, read_write> dst: array<f32>;
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = gid.x + gid.y * nwg.x * 256u;
-  if (i >= arrayLength(&dst)) { return; }
-  var h = i * 747796405u + 2891336453u;
-  h = ((h >> ((h >> 28u) + 4u)) ^ h) * 277803737u;
-  h = (h >> 22u) ^ h;
-  dst[i] = f32(h) * (2.0 / 4294967296.0) - 1.0;
-}`,
-    }),
-  },
-});
-const read = device.createComputePipeline({
-  layout: 'auto',
-  compute: {
-    entryPoint: 'main',
-    module: device.createShaderModule({
-      code: `
-@group(0) @binding(0) var<storage, read> src: array<vec4f>;
-@group(0) @binding(1) var<storage, read_write> sink: array<f32>;
-@compute @workgroup_size(256)
-fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let w = wid.x + wid.y * nwg.x;
-  let n = arrayLength(&src);
-  var acc = vec4f(0.0);
-  for (var i = w * 1536u + lid; i < min(n, (w + 1u) * 1536u); i += 256u) { acc += src[i]; }
-  let s = acc.x + acc.y + acc.z + acc.w;
-  if (s == 123.456) { sink[lid] = s; }
-}`,
-    }),
-  },
-});
-
-function grid(groups) {
-  const x = Math.min(groups, limits.maxComputeWorkgroupsPerDimension);
-  return [x, Math.ceil(groups / x)];
-}
-
-const query = device.createQuerySet({ type: 'timestamp', count: 2 });
-const resolve = device.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
-const readback = device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-
-/** Median pass time (ms) of `encode(pass)` over 9 runs after a warm-up. */
-async function timePass(encode) {
-  const times = [];
-  for (let r = 0; r < 10; r++) {
-    const encoder = device.createCommandEncoder();
-    const pass = encoder.beginComputePass({ timestampWrites: { querySet: query, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } });
-    encode(pass);
-    pass.end();
-    encoder.resolveQuerySet(query, 0, 2, resolve, 0);
-    encoder.copyBufferToBuffer(resolve, 0, readback, 0, 16);
-    device.queue.submit([encoder.finish()]);
-    await readback.mapAsync(GPUMapMode.READ);
-    const [a, b] = new BigUint64Array(readback.getMappedRange().slice(0));
-    readback.unmap();
-    if (r > 0) times.push(Number(b - a) / 1e6);
-    if (gapMs > 0) await new Promise((done) => setTimeout(done, gapMs));
-  }
-  times.sort((x, y) => x - y);
-  return times[Math.floor(times.length / 2)];
-}
+const fill = pipeline(device, FILL_WGSL);
+const read = pipeline(device, READ_WGSL);
+const grid = (groups) => gridIn(limits, groups);
+const gapArg = process.argv.find((a) => a.startsWith('--gap-ms='));
+const gapMs = gapArg === undefined ? 0 : Number(gapArg.slice('--gap-ms='.length));
+const timePass = passTimer(device, gapMs);
 
 const shaders = {
   vec4: readFileSync('wgsl/cosine_similarity_vec4.wgsl', 'utf8'),
@@ -109,24 +38,14 @@ device.queue.writeBuffer(q, 0, Float32Array.from({ length: DIM }, (_, i) => Math
 
 const upload = process.argv.includes('--upload');
 const kernelCopy = process.argv.includes('--kernel-copy');
-const copyPipeline = device.createComputePipeline({
-  layout: 'auto',
-  compute: {
-    entryPoint: 'main',
-    module: device.createShaderModule({
-      code: `
+const copyPipeline = pipeline(device, `
 @group(0) @binding(0) var<storage, read> src: array<f32>;
 @group(0) @binding(1) var<storage, read_write> dst: array<f32>;
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = gid.x + gid.y * nwg.x * 256u;
   if (i < arrayLength(&src)) { dst[i] = src[i]; }
-}`,
-    }),
-  },
-});
-const gapArg = process.argv.find((a) => a.startsWith('--gap-ms='));
-const gapMs = gapArg === undefined ? 0 : Number(gapArg.slice('--gap-ms='.length));
+}`);
 if (gapMs > 0) console.log(`the GPU idles ${gapMs} ms between timed passes`);
 if (process.argv.includes('--churn')) {
   const held = [];
@@ -193,16 +112,16 @@ for (const n of [65536, 262144, 699050]) {
   const plain = await timePass((pass) => {
     pass.setPipeline(read);
     pass.setBindGroup(0, readBind);
-    const [x, y] = grid(Math.ceil(bytes / 24576));
+    const [x, y] = grid(Math.ceil(bytes / READ_BYTES_PER_GROUP));
     pass.dispatchWorkgroups(x, y);
   });
   const parts = [`N=${n} (${(bytes / 1e6).toFixed(0)} MB): plain read ${(bytes / plain / 1e6).toFixed(0)} GB/s`];
   for (const [shader, wg, lanes] of variants) {
-    const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module: modules[shader], entryPoint: 'main', constants: { WG: wg, LANES: lanes } } });
+    const variant = device.createComputePipeline({ layout: 'auto', compute: { module: modules[shader], entryPoint: 'main', constants: { WG: wg, LANES: lanes } } });
     const params = device.createBuffer({ size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(params, 0, new Uint32Array([1, n, DIM, n, 0, 0, 0, 0]));
     const bind = device.createBindGroup({
-      layout: pipeline.getBindGroupLayout(0),
+      layout: variant.getBindGroupLayout(0),
       entries: [
         { binding: 0, resource: { buffer: q } },
         { binding: 1, resource: { buffer: targets } },
@@ -211,7 +130,7 @@ for (const n of [65536, 262144, 699050]) {
       ],
     });
     const ms = await timePass((pass) => {
-      pass.setPipeline(pipeline);
+      pass.setPipeline(variant);
       pass.setBindGroup(0, bind);
       const [x, y] = grid(Math.ceil(n / (wg / lanes)));
       pass.dispatchWorkgroups(x, y);
