@@ -189,15 +189,18 @@ export class Engine {
 
   /** Registered backends with availability, device and health. */
   backends(): BackendStatus[] {
-    return [...this.states.values()].map((s) => ({
-      name: s.backend.name,
-      kind: s.backend.kind,
-      available: s.available,
-      unavailableReason: s.unavailableReason,
-      device: s.available ? s.backend.describe().name : undefined,
-      software: s.available && s.backend.describe().software === true,
-      health: s.available ? s.backend.health() : { state: 'unavailable', reason: s.unavailableReason ?? 'unknown' },
-    }));
+    return [...this.states.values()].map((s) => {
+      const device = s.available ? s.backend.describe() : undefined;
+      return {
+        name: s.backend.name,
+        kind: s.backend.kind,
+        available: s.available,
+        unavailableReason: s.unavailableReason,
+        device: device?.name,
+        software: device?.software === true,
+        health: s.available ? s.backend.health() : { state: 'unavailable', reason: s.unavailableReason ?? 'unknown' },
+      };
+    });
   }
 
   /** A tensor from host data (copied). dtype defaults from the array type (Float32Array -> f32, ...). */

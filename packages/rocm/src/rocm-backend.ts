@@ -132,12 +132,7 @@ export class RocmBackend implements CapableBackend {
   describe(): RocmDeviceDescription {
     const s = this.session;
     if (s === undefined) return { name: 'ROCm/HIP (no device)', features: [] };
-    let available: number | undefined;
-    try {
-      available = s.lostReason === undefined ? s.device.memoryInfo().free : undefined;
-    } catch {
-      available = undefined;
-    }
+    const available = this.availableMemory();
     return {
       name: s.info.name,
       memoryBytes: s.info.totalMemory,
