@@ -35,6 +35,7 @@ struct dim3 {
 };
 struct alignas(16) float4 { float x, y, z, w; };
 struct alignas(16) uint4 { unsigned x, y, z, w; };
+struct alignas(8) uint2 { unsigned x, y; };
 struct alignas(8) float2 { float x, y; };
 inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
 
@@ -140,6 +141,12 @@ T tandem_emu_shfl_xor(T value, int laneMask) {
   return other;
 }
 #define tandem_shfl_xor(value, lane_mask) tandem_emu_shfl_xor((value), (lane_mask))
+
+/** __syncwarp: the calling thread's warp meets at its barrier. */
+inline void tandem_syncwarp() {
+  const unsigned ws = static_cast<unsigned>(warpSize);
+  tandem_emu::tl_block->warps[tandem_emu_linear_thread() / ws].barrier->arrive_and_wait();
+}
 
 template <typename T, typename U>
 T atomicAdd(T* address, U value) {

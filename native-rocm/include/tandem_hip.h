@@ -23,6 +23,13 @@
 /** Butterfly shuffle across the whole warp (wavefront) of the calling lane. */
 #define tandem_shfl_xor(value, lane_mask) __shfl_xor((value), (lane_mask))
 
+/** Orders the warp's (wavefront's) shared-memory writes before its lanes read each other's. */
+__device__ inline void tandem_syncwarp() {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+}
+
 /** Device architecture name (gfx90a, ...) from a device's properties. */
 #define tandem_arch_name(prop) (std::string((prop).gcnArchName))
 
@@ -101,6 +108,7 @@ typedef cudaDeviceAttr hipDeviceAttribute_t;
 #define hipEventElapsedTime cudaEventElapsedTime
 
 #define tandem_shfl_xor(value, lane_mask) __shfl_xor_sync(0xffffffffu, (value), (lane_mask))
+#define tandem_syncwarp() __syncwarp()
 #define tandem_half_bits_to_float(bits) __half2float(__ushort_as_half(bits))
 /** c + the dot product of the 4 signed bytes of a and b (sm_61 and newer). */
 #define tandem_dp4a(a, b, c) __dp4a((a), (b), (c))

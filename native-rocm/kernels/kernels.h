@@ -71,13 +71,15 @@ constexpr int kMatmulVariants = 2;
 /** The f32 matmul variant used unless a caller names one (BK 16: 43 vs 40 TFLOP/s at 4096 on an H100). */
 constexpr int kMatmulDefaultVariant = 1;
 /** Quantized mat-vec variants: 0 direct 4 rows per warp, 1 direct 2 rows, 2 direct 8 rows, 3 staged through
- *  shared memory, 4 staged with prefetch, 5 split-K over 4 warps (experimental, not yet timed on a GPU). */
-constexpr int kQuantizedVariants = 6;
-/** The mat-vec variant used unless a caller names one: direct, 2 rows per warp (Q4_0 4096x11008 on an H100,
- *  Nsight Compute kernel-only: 21.9 us, 1.16 TB/s; Q8_0 25.6 us, 1.87 TB/s). Tried and dropped (2026-11-23): a lane
- *  per Q4_0 block pair read as 9 aligned 32-bit words, 29.9 us with 2 rows per warp, 51.5 us with 1 (each load
- *  instruction's lanes 36 bytes apart: many L1 transactions per byte). */
-constexpr int kQuantizedDefaultVariant = 1;
+ *  shared memory, 4 staged with prefetch, 5 split-K over 4 warps (experimental), 6 streamed Q4_0 mat-vec
+ *  (quantized_matmul_stream.hip; where it does not apply, variant 1). */
+constexpr int kQuantizedVariants = 7;
+/** The mat-vec variant used unless a caller names one: streamed for Q4_0 at M = 1 (H100, 4096x11008, back-to-back
+ *  launches: 15.1 us against direct's 21.7 us), else direct with 2 rows per warp (Nsight Compute kernel-only:
+ *  Q8_0 25.6 us, 1.87 TB/s). Tried and dropped (2026-11-23): a lane per Q4_0 block pair read as 9 aligned 32-bit
+ *  words, 29.9 us with 2 rows per warp, 51.5 us with 1 (each load instruction's lanes 36 bytes apart: many L1
+ *  transactions per byte). */
+constexpr int kQuantizedDefaultVariant = 6;
 
 // matmul_f32.hip
 /** c[m,n] = a[m,k] b[k,n]; with transB, b is given as bt[n,k]. */
@@ -88,6 +90,12 @@ hipError_t launch_matmul_f16(const LaunchContext& ctx, const uint16_t* a, const 
 // quantized_matmul.hip
 /** out[m,n] = sum_k x[m,k] * dequant(w[n,:])[k] for Q8_0 / Q4_0 rows of k/32 blocks (variant: kQuantizedVariants). */
 hipError_t launch_quantized_matmul(const LaunchContext& ctx, const float* x, const uint8_t* w, float* out, int m, int n, int k, QuantFormat format, int variant);
+
+// quantized_matmul_stream.hip
+/** Whether the streamed Q4_0 mat-vec takes this shape (M = 1, K a multiple of 128, x within shared memory). */
+bool quantized_matvec_streams(int m, int k, QuantFormat format, int warpSize);
+/** out[n] = x[k] . dequant(w[n,:]) for Q4_0 rows, when quantized_matvec_streams says so. */
+hipError_t launch_quantized_matvec_stream(const LaunchContext& ctx, const float* x, const uint8_t* w, float* out, int n, int k);
 
 // quantized_matmul_q8act.hip
 /** As launch_quantized_matmul, with x rounded to int8 per block of 32 (opt-in: |error| <= sum_b max|x_b| / 254 *

@@ -33,6 +33,7 @@ __device__ inline void accumulate_blocks(const float* __restrict__ x, const uint
   const int lane = threadIdx.x % ws;
   const int quarter = lane & 3;
   const long long rowBytes = static_cast<long long>(K / 32) * BB;
+  const uint32_t magic = magic_bits(N);
 #pragma unroll 2
   for (int b = bBegin + lane / 4; b < bEnd; b += ws / 4) {
     // The 8 activations of the values this lane decodes: Q4_0 quarter q holds values 4q..4q+3 and 4q+16..4q+19,
@@ -54,12 +55,12 @@ __device__ inline void accumulate_blocks(const float* __restrict__ x, const uint
       if (BB == 18) {
         const uint32_t word = join16(h[1 + 2 * quarter], h[2 + 2 * quarter]);
 #pragma unroll
-        for (int m = 0; m < MT; ++m) acc[m][r] = fmaf(d, q4_dot8(word, xv[m]), acc[m][r]);
+        for (int m = 0; m < MT; ++m) acc[m][r] = fmaf(d, q4_dot8(word, xv[m], magic), acc[m][r]);
       } else {
         const uint32_t w0 = join16(h[1 + 4 * quarter], h[2 + 4 * quarter]);
         const uint32_t w1 = join16(h[3 + 4 * quarter], h[4 + 4 * quarter]);
 #pragma unroll
-        for (int m = 0; m < MT; ++m) acc[m][r] = fmaf(d, q8_dot4(w0, xv[m]) + q8_dot4(w1, xv[m] + 4), acc[m][r]);
+        for (int m = 0; m < MT; ++m) acc[m][r] = fmaf(d, q8_dot4(w0, xv[m], magic) + q8_dot4(w1, xv[m] + 4, magic), acc[m][r]);
       }
     }
   }
@@ -132,27 +133,27 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 64)
 // ---- staged ------------------------------------------------------------------------------------------------
 
 template <int BB>
-__device__ inline float block_dot(const uint8_t* blk, const float (&xv)[32]);
+__device__ inline float block_dot(const uint8_t* blk, const float (&xv)[32], uint32_t magic);
 
 // Q8_0: f16 d, then 32 int8 (8 words).
 template <>
-__device__ inline float block_dot<34>(const uint8_t* blk, const float (&xv)[32]) {
+__device__ inline float block_dot<34>(const uint8_t* blk, const float (&xv)[32], uint32_t magic) {
   const uint16_t* h = reinterpret_cast<const uint16_t*>(blk);
   float s = 0.0f;
 #pragma unroll
-  for (int i = 0; i < 8; ++i) s += q8_dot4(join16(h[1 + 2 * i], h[2 + 2 * i]), xv + 4 * i);
+  for (int i = 0; i < 8; ++i) s += q8_dot4(join16(h[1 + 2 * i], h[2 + 2 * i]), xv + 4 * i, magic);
   return tandem_half_bits_to_float(h[0]) * s;
 }
 
 // Q4_0: f16 d, then 16 bytes (4 words); word i's low nibbles are values 4i..4i+3, its high nibbles 4i+16...
 template <>
-__device__ inline float block_dot<18>(const uint8_t* blk, const float (&xv)[32]) {
+__device__ inline float block_dot<18>(const uint8_t* blk, const float (&xv)[32], uint32_t magic) {
   const uint16_t* h = reinterpret_cast<const uint16_t*>(blk);
   float s = 0.0f;
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
     const float x8[8] = {xv[4 * i], xv[4 * i + 1], xv[4 * i + 2], xv[4 * i + 3], xv[16 + 4 * i], xv[17 + 4 * i], xv[18 + 4 * i], xv[19 + 4 * i]};
-    s += q4_dot8(join16(h[1 + 2 * i], h[2 + 2 * i]), x8);
+    s += q4_dot8(join16(h[1 + 2 * i], h[2 + 2 * i]), x8, magic);
   }
   return tandem_half_bits_to_float(h[0]) * s;
 }
@@ -170,6 +171,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 64)
   uint8_t* mine = staged + static_cast<long long>(warp) * kRowsPerWarp * segBytes;
   const int rowBase = (blockIdx.x * kWarpsPerBlock + warp) * kRowsPerWarp;
   const bool aligned = rowBytes % 16 == 0;  // then every chunk starts 16-byte aligned (buffers are 256-aligned)
+  const uint32_t magic = magic_bits(N);
 
   constexpr int kMaxVecPerLane = (BB + 15) / 16;  // 16-byte pieces per lane per row and chunk
   uint4 regs[kRowsPerWarp][kMaxVecPerLane];
@@ -233,7 +235,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 64)
         }
 #pragma unroll
         for (int r = 0; r < kRowsPerWarp; ++r) {
-          if (rowBase + r < N) acc[m][r] += block_dot<BB>(mine + r * segBytes + lane * BB, xv);
+          if (rowBase + r < N) acc[m][r] += block_dot<BB>(mine + r * segBytes + lane * BB, xv, magic);
         }
       }
     }
@@ -331,6 +333,7 @@ hipError_t launch_variant(const LaunchContext& ctx, const float* x, const uint8_
 hipError_t launch_quantized_matmul(const LaunchContext& ctx, const float* x, const uint8_t* w, float* out, int m, int n, int k, QuantFormat format, int variant) {
   if (m == 0 || n == 0) return hipSuccess;
   if (k == 0) return hipMemsetAsync(out, 0, static_cast<size_t>(m) * n * sizeof(float), ctx.stream);
+  if (variant == 6 && quantized_matvec_streams(m, k, format, ctx.warpSize)) return launch_quantized_matvec_stream(ctx, x, w, out, n, k);
   if (m <= kDirectMaxRows) {
     return format == QuantFormat::Q8_0 ? launch_variant<34>(ctx, x, w, out, m, n, k, variant) : launch_variant<18>(ctx, x, w, out, m, n, k, variant);
   }

@@ -1,6 +1,6 @@
 // Benchmarks on the device (kernel time from the addon's events, median of runs):
 //   matmul f32 4096 (TFLOP/s, both tile variants), Q4_0 / Q8_0 mat-vec 4096 x 11008 (GB/s, 8 weight sets
-//   rotated so the 50 MB L2 cannot hold them; f32 variants v0-v5, then the int8-activation ones q8act_v0-v3),
+//   rotated so the 50 MB L2 cannot hold them; f32 variants v0-v6, then the int8-activation ones q8act_v0-v3),
 //   cosine 768-d x 1M resident targets (TB/s), a 1 GiB scale as the streaming ceiling, per-call overhead of a
 //   one-element kernel (wall time of await run(), us), and attention decode / topK over 1M for information.
 import { bytesOf, fastFill, median, randomBlocks, uniform } from './util.mjs';
@@ -66,7 +66,7 @@ export async function runBenchmarks(device, log, small = false, only = undefined
     const blocks = randomBlocks(format, n * k, 5).bytes;
     for (let s = 0; s < sets; s++) ws.push(await device.upload(blocks));
     const bytes = blocks.byteLength + k * 4 + n * 4;
-    for (const variant of [0, 1, 2, 3, 4, 5]) {
+    for (const variant of [0, 1, 2, 3, 4, 5, 6]) {
       const runs = only === 'quantized' ? 4 : 40; // under a profiler every launch is replayed: a few suffice
       const t = await timeRuns(device, `quantized_matmul_${format}`, ws.map((w) => [xs, w]), [n * 4], { m: 1, n, k, variant }, runs, only === 'quantized' ? 1 : 8);
       const key = `quantized_matvec_${format}_4096x11008_v${variant}`;

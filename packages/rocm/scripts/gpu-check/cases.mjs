@@ -31,10 +31,14 @@ function matmulCases(quick) {
 
 function quantizedCases(quick) {
   const cases = [];
-  const shapes = [[1, 1, 32], [1, 37, 96], [3, 37, 4096], [5, 16, 1056], [9, 20, 96], [2, 300, 160], ...(quick ? [] : [[1, 129, 4096], [4, 64, 11008], [12, 40, 512]])];
+  // M = 1 with K a multiple of 128 takes the streamed Q4_0 kernel (variant 6): one partial chunk (k 384), a full
+  // and a partial chunk (k 4224), the largest K of 8-warp blocks (7424) and of 4-warp ones (9600), one past it
+  // (9728: the direct kernel), more rows than the grid has warps (n 2100).
+  const shapes = [[1, 1, 32], [1, 37, 96], [1, 37, 128], [3, 37, 4096], [5, 16, 1056], [9, 20, 96], [2, 300, 160],
+    ...(quick ? [] : [[1, 129, 4096], [1, 5, 384], [1, 77, 4224], [1, 20, 7424], [1, 20, 9600], [1, 20, 9728], [1, 2100, 256], [4, 64, 11008], [12, 40, 512]])];
   for (const format of ['q8_0', 'q4_0'])
     for (const [m, n, k] of shapes)
-      for (const variant of [0, 1, 2, 3, 4, 5]) {
+      for (const variant of [0, 1, 2, 3, 4, 5, 6]) {
         const x = uniform(m * k, m + n + k);
         const w = randomBlocks(format, n * k, n * 7 + k);
         cases.push({
