@@ -40,7 +40,7 @@ Params ParamsArg(Napi::Env env, const Napi::Value& value) {
 void Device::Init(Napi::Env env, Napi::Object exports) {
   Napi::Function cls = DefineClass(env, "Device",
                                    {InstanceMethod<&Device::Upload>("upload"), InstanceMethod<&Device::Download>("download"),
-                                    InstanceMethod<&Device::Free>("free"), InstanceMethod<&Device::Run>("run"),
+                                    InstanceMethod<&Device::Free>("free"), InstanceMethod<&Device::Run>("run"), InstanceMethod<&Device::Time>("time"),
                                     InstanceMethod<&Device::MemoryInfo>("memoryInfo"), InstanceMethod<&Device::Close>("close"),
                                     InstanceAccessor<&Device::Index>("index")});
   exports.Set("Device", cls);
@@ -123,50 +123,95 @@ Napi::Value Device::Free(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, true);
 }
 
-Napi::Value Device::Run(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  DeviceQueue& queue = Open(env);
-  if (info.Length() < 4 || !info[0].IsString() || !info[1].IsArray() || !info[2].IsArray()) {
-    Throw(env, Failure("TANDEM_BAD_ARGUMENT", "run(kernel: string, inputIds: number[], outputBytes: number[], params: object)"));
-  }
-  const std::string kernel = info[0].As<Napi::String>().Utf8Value();
+namespace {
+
+/** The checked arguments of run() and time(). */
+struct RunArgs {
+  /** The native op. */
+  const OpDef* def;
+  /** Its parameters. */
+  Params params;
+  /** Input buffer ids: one set for run(), one or more for time(). */
+  std::vector<std::vector<uint32_t>> inputSets;
+  /** Bytes of each output. */
+  std::vector<size_t> outputBytes;
+};
+
+/** Checks the kernel name, each input set's ids and sizes, and the output sizes against the parameters. */
+RunArgs ParseRunArgs(Napi::Env env, DeviceQueue& queue, const std::string& kernel, const std::vector<Napi::Array>& inputSets, const Napi::Array& outputArray, const Napi::Value& paramsArg) {
   const OpDef* def = FindOp(kernel);
   if (def == nullptr) Throw(env, Failure("TANDEM_UNKNOWN_KERNEL", "no native kernel named '" + kernel + "'"));
-  const Napi::Array inputArray = info[1].As<Napi::Array>();
-  const Napi::Array outputArray = info[2].As<Napi::Array>();
-  const int inputCount = static_cast<int>(inputArray.Length());
-  if (inputCount < def->minInputs || inputCount > def->maxInputs) Throw(env, Failure("TANDEM_BAD_ARGUMENT", kernel + ": wrong number of inputs"));
   if (static_cast<int>(outputArray.Length()) != def->outputs) Throw(env, Failure("TANDEM_BAD_ARGUMENT", kernel + ": wrong number of outputs"));
-  Params params = ParamsArg(env, info[3]);
-
+  RunArgs args{def, ParamsArg(env, paramsArg), {}, {}};
   std::vector<double> need;
-  try {
-    need = def->sizes(params, inputCount);
-  } catch (const Failure& f) {
-    Throw(env, Failure(f.code(), kernel + ": " + f.what()));
-  }
-  std::vector<uint32_t> inputs;
-  for (int i = 0; i < inputCount; ++i) {
-    const uint32_t id = IdArg(env, inputArray.Get(static_cast<uint32_t>(i)), "run: input id");
-    const size_t* bytes = queue.SizeOf(id);
-    if (bytes == nullptr) Throw(env, Failure("TANDEM_UNKNOWN_BUFFER", kernel + ": input buffer " + std::to_string(id) + " does not exist (freed?)"));
-    if (static_cast<double>(*bytes) < need[i]) {
-      Throw(env, Failure("TANDEM_BAD_ARGUMENT", kernel + ": input " + std::to_string(i) + " has " + std::to_string(*bytes) + " bytes, the parameters need " + std::to_string(static_cast<long long>(need[i]))));
+  for (const Napi::Array& inputArray : inputSets) {
+    const int inputCount = static_cast<int>(inputArray.Length());
+    if (inputCount < def->minInputs || inputCount > def->maxInputs) Throw(env, Failure("TANDEM_BAD_ARGUMENT", kernel + ": wrong number of inputs"));
+    try {
+      need = def->sizes(args.params, inputCount);
+    } catch (const Failure& f) {
+      Throw(env, Failure(f.code(), kernel + ": " + f.what()));
     }
-    inputs.push_back(id);
+    std::vector<uint32_t> inputs;
+    for (int i = 0; i < inputCount; ++i) {
+      const uint32_t id = IdArg(env, inputArray.Get(static_cast<uint32_t>(i)), "run: input id");
+      const size_t* bytes = queue.SizeOf(id);
+      if (bytes == nullptr) Throw(env, Failure("TANDEM_UNKNOWN_BUFFER", kernel + ": input buffer " + std::to_string(id) + " does not exist (freed?)"));
+      if (static_cast<double>(*bytes) < need[i]) {
+        Throw(env, Failure("TANDEM_BAD_ARGUMENT", kernel + ": input " + std::to_string(i) + " has " + std::to_string(*bytes) + " bytes, the parameters need " + std::to_string(static_cast<long long>(need[i]))));
+      }
+      inputs.push_back(id);
+    }
+    args.inputSets.push_back(std::move(inputs));
   }
-  std::vector<size_t> outputBytes;
+  const int inputCount = static_cast<int>(args.inputSets.front().size());
   for (int i = 0; i < def->outputs; ++i) {
     const Napi::Value v = outputArray.Get(static_cast<uint32_t>(i));
     const double bytes = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : -1;
     if (!(bytes >= need[inputCount + i]) || bytes > 9007199254740991.0) {
       Throw(env, Failure("TANDEM_BAD_ARGUMENT", kernel + ": output " + std::to_string(i) + " must have at least " + std::to_string(static_cast<long long>(need[inputCount + i])) + " bytes"));
     }
-    outputBytes.push_back(static_cast<size_t>(bytes));
+    args.outputBytes.push_back(static_cast<size_t>(bytes));
   }
+  return args;
+}
+
+}  // namespace
+
+Napi::Value Device::Run(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  DeviceQueue& queue = Open(env);
+  if (info.Length() < 4 || !info[0].IsString() || !info[1].IsArray() || !info[2].IsArray()) {
+    Throw(env, Failure("TANDEM_BAD_ARGUMENT", "run(kernel: string, inputIds: number[], outputBytes: number[], params: object)"));
+  }
+  RunArgs args = ParseRunArgs(env, queue, info[0].As<Napi::String>().Utf8Value(), {info[1].As<Napi::Array>()}, info[2].As<Napi::Array>(), info[3]);
   std::vector<uint32_t> outputs;
-  for (size_t bytes : outputBytes) outputs.push_back(queue.NewId(bytes));
-  auto job = std::make_unique<RunJob>(env, def, std::move(params), std::move(inputs), std::move(outputs), std::move(outputBytes));
+  for (size_t bytes : args.outputBytes) outputs.push_back(queue.NewId(bytes));
+  auto job = std::make_unique<RunJob>(env, args.def, std::move(args.params), std::move(args.inputSets.front()), std::move(outputs), std::move(args.outputBytes));
+  Napi::Promise promise = job->deferred->Promise();
+  queue.Push(env, std::move(job));
+  return promise;
+}
+
+Napi::Value Device::Time(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  DeviceQueue& queue = Open(env);
+  const char* usage = "time(kernel: string, inputSets: number[][], outputBytes: number[], params: object, launches: number)";
+  if (info.Length() < 5 || !info[0].IsString() || !info[1].IsArray() || !info[2].IsArray() || !info[4].IsNumber()) Throw(env, Failure("TANDEM_BAD_ARGUMENT", usage));
+  const Napi::Array setArray = info[1].As<Napi::Array>();
+  std::vector<Napi::Array> sets;
+  for (uint32_t i = 0; i < setArray.Length(); ++i) {
+    const Napi::Value set = setArray.Get(i);
+    if (!set.IsArray()) Throw(env, Failure("TANDEM_BAD_ARGUMENT", usage));
+    sets.push_back(set.As<Napi::Array>());
+  }
+  if (sets.empty()) Throw(env, Failure("TANDEM_BAD_ARGUMENT", "time: inputSets is empty"));
+  const double launches = info[4].As<Napi::Number>().DoubleValue();
+  if (!(launches >= 1 && launches <= 100000) || launches != static_cast<double>(static_cast<int>(launches))) {
+    Throw(env, Failure("TANDEM_BAD_ARGUMENT", "time: launches must be an integer from 1 to 100000, got " + std::to_string(launches)));
+  }
+  RunArgs args = ParseRunArgs(env, queue, info[0].As<Napi::String>().Utf8Value(), sets, info[2].As<Napi::Array>(), info[3]);
+  auto job = std::make_unique<TimeJob>(env, args.def, std::move(args.params), std::move(args.inputSets), std::move(args.outputBytes), static_cast<int>(launches));
   Napi::Promise promise = job->deferred->Promise();
   queue.Push(env, std::move(job));
   return promise;

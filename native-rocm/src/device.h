@@ -1,6 +1,7 @@
 // device.h: `new Device(index)` in JavaScript: one opened GPU with its worker queue. Methods:
 //   upload(Uint8Array): Promise<id>          download(id): Promise<Uint8Array>
 //   free(id): boolean                         run(kernel, inputIds, outputBytes, params): Promise<{outputs, kernelMs}>
+//   time(kernel, inputSets, outputBytes, params, launches): Promise<{kernelMs}>  (back-to-back launches, benchmarks)
 //   memoryInfo(): { free, total }             close(): void
 #pragma once
 #include <napi.h>
@@ -23,6 +24,7 @@ class Device : public Napi::ObjectWrap<Device> {
   Napi::Value Download(const Napi::CallbackInfo& info);
   Napi::Value Free(const Napi::CallbackInfo& info);
   Napi::Value Run(const Napi::CallbackInfo& info);
+  Napi::Value Time(const Napi::CallbackInfo& info);
   Napi::Value MemoryInfo(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);
   Napi::Value Index(const Napi::CallbackInfo& info);

@@ -1,4 +1,4 @@
-// jobs.h: the four kinds of device work: upload, download, free, run.
+// jobs.h: the kinds of device work: upload, download, free, run, and time (back-to-back launches for benchmarks).
 #pragma once
 #include <napi.h>
 #include <string>
@@ -64,6 +64,27 @@ class RunJob : public Job {
   std::vector<uint32_t> inputs_;
   std::vector<uint32_t> outputs_;
   std::vector<size_t> outputBytes_;
+  double kernelMs_ = 0;
+};
+
+/**
+ * Benchmarks: launches one native kernel `launches` times back to back between two events (after one untimed
+ * launch), input set i % sets for launch i, into outputs allocated once and released after; resolves with
+ * { kernelMs } per launch. Unlike run(), no launch gap of the host is in the time (the queue stays ahead of the
+ * GPU while kernels take longer to run than to launch).
+ */
+class TimeJob : public Job {
+ public:
+  TimeJob(Napi::Env env, const OpDef* def, Params params, std::vector<std::vector<uint32_t>> inputSets, std::vector<size_t> outputBytes, int launches);
+  void Execute(DeviceState& state) override;
+  Napi::Value Result(Napi::Env env) override;
+
+ private:
+  const OpDef* def_;
+  Params params_;
+  std::vector<std::vector<uint32_t>> inputSets_;
+  std::vector<size_t> outputBytes_;
+  int launches_;
   double kernelMs_ = 0;
 };
 

@@ -67,6 +67,11 @@ export interface NativeDevice {
   free(id: number): boolean;
   /** Runs a native kernel on input buffers into new outputs of the given sizes. Rejects with error.code = HIP error name. */
   run(kernel: string, inputs: readonly number[], outputBytes: readonly number[], params: Readonly<Record<string, number>>): Promise<NativeRunResult>;
+  /**
+   * Benchmarks: launches a kernel `launches` times back to back between two events (input set i % sets for launch
+   * i; outputs allocated once, then released); resolves with the time per launch, without the host's launch gap.
+   */
+  time(kernel: string, inputSets: readonly (readonly number[])[], outputBytes: readonly number[], params: Readonly<Record<string, number>>, launches: number): Promise<{ readonly kernelMs: number }>;
   /** Free and total device memory, bytes. */
   memoryInfo(): { readonly free: number; readonly total: number };
   /** Waits for queued work, frees every buffer and stops the worker. */

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Engine, OutOfMemoryError } from '@tandem/core';
+import { Engine, InvalidArgumentError, OutOfMemoryError, type BoundTensor, type TensorSpec } from '@tandem/core';
 import { RocmBackend } from './index.ts';
 
 const EMULATED = fileURLToPath(new URL('../build/emulated/tandem_rocm.node', import.meta.url));
@@ -37,6 +37,20 @@ describe.skipIf(!existsSync(EMULATED))('RocmBackend on the emulated device', () 
     expect(backend.availableMemory()).toBe(reading + (1 << 20));
     await backend.dispose();
     expect(backend.availableMemory()).toBeUndefined();
+  });
+
+  it('timeLaunches(): back-to-back launches over rotated inputs, refusing ops of another kernel or shape', async () => {
+    const backend = new RocmBackend({ addonPath: EMULATED });
+    expect(await backend.init()).toEqual({ ok: true });
+    const spec: TensorSpec = { dtype: 'f32', shape: [64] };
+    const upload = async (v: number): Promise<BoundTensor> => ({ ...spec, buffer: await backend.upload(new Uint8Array(new Float32Array(64).fill(v).buffer), spec) });
+    const [x1, x2] = [await upload(1), await upload(2)];
+    const ms = await backend.timeLaunches([{ op: 'scale', x: x1, factor: 2 }, { op: 'scale', x: x2, factor: 2 }], [spec], 3);
+    expect(ms).toBeGreaterThan(0);
+    await expect(backend.timeLaunches([{ op: 'scale', x: x1, factor: 2 }, { op: 'silu', x: x2 }], [spec], 3)).rejects.toThrow(/ops\[1\].*the same kernel and parameters/);
+    await expect(backend.timeLaunches([{ op: 'scale', x: x1, factor: 2 }], [spec], 0)).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(backend.timeLaunches([], [spec], 3)).rejects.toBeInstanceOf(InvalidArgumentError);
+    await backend.dispose();
   });
 
   it('runs ops through the engine and reads the results back', async () => {

@@ -210,6 +210,30 @@ export class RocmBackend implements CapableBackend {
     return { outputs: handles, kernelMs: result.kernelMs };
   }
 
+  /**
+   * Benchmarks: the kernel time per launch of `launches` back-to-back launches, ops[i % ops.length] for launch i
+   * (ops that differ only in their input buffers, e.g. weight copies rotated past the cache); outputs are not kept.
+   * run()'s kernelMs includes the host's launch gap after its start event, a few microseconds.
+   */
+  async timeLaunches(ops: readonly Op<BoundTensor>[], outputs: readonly TensorSpec[], launches: number): Promise<number> {
+    const first = ops[0];
+    if (first === undefined) throw new InvalidArgumentError('ops', 0, 'at least one op');
+    if (!Number.isInteger(launches) || launches < 1 || launches > 100_000) throw new InvalidArgumentError('launches', launches, 'an integer from 1 to 100000');
+    const s = this.ready(first.op);
+    const { kernel, params } = encodeOp(first, this.encoding);
+    const calls = ops.map((op) => encodeOp(op, this.encoding));
+    for (const [i, call] of calls.entries()) {
+      if (call.kernel !== kernel || JSON.stringify(call.params) !== JSON.stringify(params)) {
+        throw new InvalidArgumentError(`ops[${i}]`, call.kernel, `the same kernel and parameters as ops[0] (${kernel})`);
+      }
+    }
+    const inputSets = calls.map((call, i) => call.inputs.map((t) => this.lookup(t.buffer, ops[i]?.op ?? first.op, s).nativeId));
+    const outputBytes = outputs.map((o) => byteLengthOf(o.dtype, numel(o.shape)));
+    const requested = outputBytes.reduce((a, b) => a + b, 0);
+    const result = await this.call(s, `${first.op} (${kernel}) x${launches}`, requested, () => s.device.time(kernel, inputSets, outputBytes, params, launches));
+    return result.kernelMs;
+  }
+
   /** 'healthy' with a device; 'unhealthy' after a device fault; 'unavailable' before init or when it failed. */
   health(): BackendHealth {
     if (this.disposed) return { state: 'unavailable', reason: 'the backend was disposed' };

@@ -1,5 +1,5 @@
 // Timing loops of the ROCm suite: kernel time as the backend reports it (events around the kernels) with the
-// wall time of each awaited run, and wall time per call through the engine with `{ only: 'rocm' }`. Outputs are
+// wall time of each awaited run, kernel time per launch of back-to-back launches (the memory-bound figures), and wall time per call through the engine with `{ only: 'rocm' }`. Outputs are
 // freed after every run so memory stays flat. Also: uploads and downloads of f32 data, and table rows.
 import { monotonicClock, type BoundTensor, type DType, type Engine, type Op, type Tensor, type TensorSpec } from '@tandem/core';
 import type { RocmBackend } from '@tandem/rocm';
@@ -30,6 +30,17 @@ export async function timeBackendRuns(backend: RocmBackend, ops: readonly Op<Bou
     wall.push(elapsed);
   }
   return { kernel: stats(kernel), wall: stats(wall) };
+}
+
+/**
+ * Kernel time per launch, ms, from `blocks` blocks of `launches` back-to-back launches (ops rotated), after one
+ * untimed block: what the kernels take without the host's launch gap that run()'s events include.
+ */
+export async function timeBackToBack(backend: RocmBackend, ops: readonly Op<BoundTensor>[], outputs: readonly TensorSpec[], blocks: number, launches: number): Promise<Stats> {
+  await backend.timeLaunches(ops, outputs, launches);
+  const perLaunch: number[] = [];
+  for (let b = 0; b < blocks; b++) perLaunch.push(await backend.timeLaunches(ops, outputs, launches));
+  return stats(perLaunch);
 }
 
 /** Wall time per engine.run(op, { only: 'rocm' }), ms (the promise resolves with the result resident on the device). */
