@@ -1,63 +1,100 @@
 // Diagnostic (GPU machine): how uploads change the read bandwidth of a Dawn/Vulkan device. A plain vec4 read
 // (timestamps, median of 9) of: a buffer of one binding's size (2.15 GB), a 1M x 768 f32 buffer (3.07 GB, read
 // in two binding ranges), the first buffer again, and a new one. Data filled by a kernel, or uploaded:
-//   source .gpukit/setup.sh && node apps/bench/scripts/webgpu-upload-probe.mjs [--upload | --upload-wait | --own-staging]
-// --upload: queue.writeBuffer in 64 MiB pieces (as the backend does); --upload-wait: the same, waiting for the
-// queue after each piece; --own-staging: one MAP_WRITE buffer mapped and copied per piece.
-// H100, 2026-11-23: filled by a kernel, every read ~3.05 TB/s (the 3 GB buffer's ranges too). Uploaded, reads of
-// every buffer of the process, including one uploaded earlier that had read at 3.05 TB/s, drop to ~1.62 TB/s once
-// 2-5 GB have been written (4 runs: 1 already slow after 2.15 GB, 3 after 5.2 GB), with or without waiting per
-// piece; a new process is fast again. --own-staging aborted dawn.node ("The futex facility returned an unexpected
-// error code"). The engine's 1M cosine (1.42 TB/s, issue 4) reads its targets after their 3 GB upload.
+//   source .gpukit/setup.sh && node apps/bench/scripts/webgpu-upload-probe.mjs [options]
+//   --upload              queue.writeBuffer in pieces (as the backend does), one random piece written over and over
+//   --upload-wait         the same, waiting for the queue after each piece (--wait-mib M: after every M MiB)
+//   --own-staging         one MAP_WRITE buffer, mapped, filled and copied per piece
+//   --fresh-data          each piece new data (xorshift seeded by its offset) instead of the one repeated piece
+//   --piece-mib N         piece size (default 64)
+//   --new-device          then a second device of the same process: a kernel-filled buffer read there
+// Findings, H100 (Dawn/Vulkan, 2026-11-22/23):
+// - Filled by a kernel (5.2 GB of hash data): every read ~3.05-3.10 TB/s.
+// - Uploaded with writeBuffer: every buffer of the device, including one that read at 3.1 TB/s before, drops to
+//   1.6-1.7 TB/s once between 2.5 and 3 GiB have been written; with or without waiting; pieces of 4 or 64 MiB alike.
+// - --own-staging with the one repeated piece: stays fast (the engine's cosine at 1M then 2.95 TB/s); with
+//   --fresh-data it slows down like writeBuffer. Copying the fresh data with a compute shader instead of a copy
+//   slows it down too. So the trigger is a few GiB of non-repeating high-entropy data arriving from the host.
+// - --new-device: the second device reads at ~3.05 TB/s while the first stays slow: the mode is per device, it
+//   persists after idling and after the buffers are destroyed, and a new process is fast again.
+// - The engine's 1M cosine (1.42 TB/s, issue 4) reads its targets after their 3 GB upload, in that mode.
+// (An abort in dawn.node, "The futex facility returned an unexpected error code", seen in an earlier version of
+// this probe, was the Dawn instance being garbage-collected: webgpu-probe-device.mjs now holds it.)
 import { FILL_WGSL, READ_BYTES_PER_GROUP, READ_WGSL, grid, openProbeDevice, passTimer, pipeline } from './webgpu-probe-device.mjs';
 
-const { device, limits } = await openProbeDevice();
-device.addEventListener?.('uncapturederror', (e) => console.log('uncaptured:', e.error?.message));
 const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
+
+/** The value after `name` on the command line, as a number, or `fallback`. */
+function numberArg(name, fallback) {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
+}
+
+/** Timed reads and kernel fills of buffers on one device. */
+function deviceProbe({ device, limits }) {
+  const fill = pipeline(device, FILL_WGSL);
+  const read = pipeline(device, READ_WGSL);
+  const sink = device.createBuffer({ size: 4096, usage: GPUBufferUsage.STORAGE });
+  const timePass = passTimer(device);
+  return {
+    /** Read bandwidth of buffer[offset, offset + size), as text. */
+    async timeRead(buffer, offset, size) {
+      const bind = device.createBindGroup({ layout: read.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer, offset, size } }, { binding: 1, resource: { buffer: sink } }] });
+      const ms = await timePass((pass) => {
+        pass.setPipeline(read);
+        pass.setBindGroup(0, bind);
+        pass.dispatchWorkgroups(...grid(limits, Math.ceil(size / READ_BYTES_PER_GROUP)));
+      });
+      return `${(size / ms / 1e6).toFixed(0)} GB/s`;
+    },
+    /** Fills buffer[offset, offset + size) with hash data from a kernel. */
+    async fillRange(buffer, offset, size) {
+      const encoder = device.createCommandEncoder();
+      const pass = encoder.beginComputePass();
+      pass.setPipeline(fill);
+      pass.setBindGroup(0, device.createBindGroup({ layout: fill.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer, offset, size } }] }));
+      pass.dispatchWorkgroups(...grid(limits, Math.ceil(size / 4 / 256)));
+      pass.end();
+      device.queue.submit([encoder.finish()]);
+      await device.queue.onSubmittedWorkDone();
+    },
+  };
+}
+
+const opened = await openProbeDevice();
+const { device, limits } = opened;
+device.addEventListener?.('uncapturederror', (e) => console.log('uncaptured:', e.error?.message));
 console.log(`maxBufferSize ${limits.maxBufferSize}, maxStorageBufferBindingSize ${limits.maxStorageBufferBindingSize}`);
-const fill = pipeline(device, FILL_WGSL);
-const read = pipeline(device, READ_WGSL);
-const sink = device.createBuffer({ size: 4096, usage: GPUBufferUsage.STORAGE });
-const timePass = passTimer(device);
-
-/** Read bandwidth of buffer[offset, offset + size). */
-async function timeRead(buffer, offset, size) {
-  const bind = device.createBindGroup({ layout: read.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer, offset, size } }, { binding: 1, resource: { buffer: sink } }] });
-  const ms = await timePass((pass) => {
-    pass.setPipeline(read);
-    pass.setBindGroup(0, bind);
-    const [x, y] = grid(limits, Math.ceil(size / READ_BYTES_PER_GROUP));
-    pass.dispatchWorkgroups(x, y);
-  });
-  return `${(size / ms / 1e6).toFixed(0)} GB/s`;
-}
-
-async function fillRange(buffer, offset, size) {
-  const encoder = device.createCommandEncoder();
-  const pass = encoder.beginComputePass();
-  pass.setPipeline(fill);
-  pass.setBindGroup(0, device.createBindGroup({ layout: fill.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer, offset, size } }] }));
-  const [x, y] = grid(limits, Math.ceil(size / 4 / 256));
-  pass.dispatchWorkgroups(x, y);
-  pass.end();
-  device.queue.submit([encoder.finish()]);
-  await device.queue.onSubmittedWorkDone();
-}
+const probe = deviceProbe(opened);
 
 const ownStaging = process.argv.includes('--own-staging');
 const waitEach = process.argv.includes('--upload-wait');
+const freshData = process.argv.includes('--fresh-data');
 const upload = process.argv.includes('--upload') || waitEach || ownStaging;
-const PIECE = 64 * 2 ** 20;
+// Pieces of at most 4 MiB fit Dawn's upload ring buffers (DynamicUploader); larger ones get a staging buffer each.
+const PIECE = numberArg('--piece-mib', 64) * 2 ** 20;
+const WAIT_EVERY = numberArg('--wait-mib', 0) * 2 ** 20;
 const host = new Uint8Array(upload ? PIECE : 0);
+const hostWords = new Uint32Array(host.buffer);
 const hostFloats = new Float32Array(host.buffer);
 for (let i = 0; i < hostFloats.length; i++) hostFloats[i] = Math.random() * 2 - 1;
 let staging;
 
-/** Writes buffer[offset, offset + size): a fill kernel, or the host piece uploaded over and over. */
+/** Overwrites the host piece with floats in [-1, 1) from a xorshift32 seeded by `offset`. */
+function freshPiece(offset) {
+  let s = (offset / 4 + 0x9e3779b9) >>> 0 || 1;
+  for (let i = 0; i < hostWords.length; i++) {
+    s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+    hostFloats[i] = s * (2 / 4294967296) - 1;
+  }
+}
+
+/** Writes buffer[offset, offset + size): a fill kernel, or the host piece uploaded piece by piece. */
 async function write(buffer, offset, size) {
-  if (!upload) return fillRange(buffer, offset, size);
+  if (!upload) return probe.fillRange(buffer, offset, size);
   for (let at = 0; at < size; at += PIECE) {
     const n = Math.min(PIECE, size - at);
+    if (freshData) freshPiece(offset + at);
     if (ownStaging) {
       staging ??= device.createBuffer({ size: PIECE, usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC });
       await staging.mapAsync(GPUMapMode.WRITE, 0, n);
@@ -68,7 +105,7 @@ async function write(buffer, offset, size) {
       device.queue.submit([encoder.finish()]);
     } else {
       device.queue.writeBuffer(buffer, offset + at, host, 0, n);
-      if (waitEach) await device.queue.onSubmittedWorkDone();
+      if (waitEach || (WAIT_EVERY > 0 && (at + n) % WAIT_EVERY === 0)) await device.queue.onSubmittedWorkDone();
     }
   }
   await device.queue.onSubmittedWorkDone();
@@ -77,19 +114,29 @@ async function write(buffer, offset, size) {
 const ROW = 768 * 4;
 const range = Math.floor(limits.maxStorageBufferBindingSize / ROW / 64) * 64 * ROW; // 256-byte aligned ranges
 const total = 1_000_000 * ROW;
-const how = ownStaging ? 'one MAP_WRITE staging buffer of 64 MiB, mapped and copied per piece' : `writeBuffer, 64 MiB pieces${waitEach ? ', waiting for each' : ''}`;
-console.log(`data ${upload ? `uploaded (${how})` : 'filled by a kernel'}; range ${range} bytes`);
+const waits = waitEach ? ', waiting for each' : WAIT_EVERY > 0 ? `, waiting every ${WAIT_EVERY / 2 ** 20} MiB` : '';
+const how = ownStaging ? `one MAP_WRITE staging buffer of ${PIECE / 2 ** 20} MiB, mapped and copied per piece` : `writeBuffer, ${PIECE / 2 ** 20} MiB pieces${waits}`;
+console.log(`data ${upload ? `uploaded (${how}; ${freshData ? 'fresh data per piece' : 'one repeated piece'})` : 'filled by a kernel'}; range ${range} bytes`);
 const first = device.createBuffer({ size: range, usage: STORAGE });
 await write(first, 0, range);
-console.log(`separate buffer of one range (${(range / 1e9).toFixed(2)} GB): read ${await timeRead(first, 0, range)}`);
+console.log(`separate buffer of one range (${(range / 1e9).toFixed(2)} GB): read ${await probe.timeRead(first, 0, range)}`);
 const big = device.createBuffer({ size: total, usage: STORAGE });
 await write(big, 0, range);
 await write(big, range, total - range);
-console.log(`3.07 GB buffer, range 0 (${(range / 1e9).toFixed(2)} GB): read ${await timeRead(big, 0, range)}; range 1 (${((total - range) / 1e9).toFixed(2)} GB at ${range}): read ${await timeRead(big, range, total - range)}`);
-console.log(`the first separate buffer again, after the big one's writes: read ${await timeRead(first, 0, range)}`);
+console.log(`3.07 GB buffer, range 0 (${(range / 1e9).toFixed(2)} GB): read ${await probe.timeRead(big, 0, range)}; range 1 (${((total - range) / 1e9).toFixed(2)} GB at ${range}): read ${await probe.timeRead(big, range, total - range)}`);
+console.log(`the first separate buffer again, after the big one's writes: read ${await probe.timeRead(first, 0, range)}`);
 big.destroy();
 first.destroy();
 const again = device.createBuffer({ size: range, usage: STORAGE });
 await write(again, 0, range);
-console.log(`separate buffer again, after the big one: read ${await timeRead(again, 0, range)}`);
+console.log(`separate buffer again, after the big one: read ${await probe.timeRead(again, 0, range)}`);
+if (process.argv.includes('--new-device')) {
+  // Is the slowdown the device's or the process's? A second device, its buffer filled by a kernel.
+  const second = await openProbeDevice();
+  const other = second.device.createBuffer({ size: range, usage: STORAGE });
+  const secondProbe = deviceProbe(second);
+  await secondProbe.fillRange(other, 0, range);
+  console.log(`a second device of the same process, its buffer filled by a kernel: read ${await secondProbe.timeRead(other, 0, range)}`);
+  second.device.destroy();
+}
 device.destroy();
