@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   for (const [label, run] of steps) {
     for (let i = 0; i < 3; i++) {
       const outputs = await run();
-      const e = engine.telemetry.opEvents().at(-1);
+      const e = engine.telemetry.latestOpEvent();
       if (e !== undefined) console.log(`  ${label.padEnd(38)} -> ${e.backend.padEnd(10)} ${formatMs(e.durationMs).padStart(9)}  ${describeReason(e.reason)}`);
       if (label.startsWith('cosine') && i === 2) {
         const sims = outputs[0];

@@ -70,16 +70,8 @@ export interface RunReport {
 
 /** The attempts of the engine's latest call, oldest first; empty when its label is not `label` (another caller ran in between). */
 export function latestCallEvents(engine: Engine, label: string): OpEvent[] {
-  const events = engine.telemetry.opEvents();
-  const last = events[events.length - 1];
-  if (last === undefined || last.label !== label) return [];
-  const call: OpEvent[] = [];
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i];
-    if (e === undefined || e.callId !== last.callId) break;
-    call.unshift(e);
-  }
-  return call;
+  const call = engine.telemetry.latestCallEvents();
+  return call.at(-1)?.label === label ? call : [];
 }
 
 /** A node's record from its call's telemetry events and the executor's wall time. */

@@ -167,7 +167,7 @@ async function costModelAccuracy(rows: Row[], verdicts: string[]): Promise<Accur
       const times = { cpu: cpuLatency(work), gpu: gpuLatency(launch)(work) };
       const [c] = await engine.run({ op: 'matmul', a, b: a });
       c?.dispose();
-      const last = engine.telemetry.opEvents().at(-1);
+      const last = engine.telemetry.latestOpEvent();
       const chosen = last?.backend === 'gpu' ? 'gpu' : 'cpu';
       const best = Math.min(times.cpu, times.gpu);
       correct.push(times[chosen] <= best * (1 + 1e-9));

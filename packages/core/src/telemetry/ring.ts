@@ -27,6 +27,12 @@ export class Ring<T> {
     }
   }
 
+  /** The item `back` places before the newest (0: the newest), or undefined past the oldest held; O(1), no copy. */
+  fromNewest(back: number): T | undefined {
+    if (!Number.isInteger(back) || back < 0 || back >= this.count) return undefined;
+    return this.items[(this.start + this.count - 1 - back) % this.capacity];
+  }
+
   /** Items oldest first. */
   toArray(): T[] {
     const out: T[] = [];

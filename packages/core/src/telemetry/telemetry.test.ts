@@ -19,6 +19,15 @@ describe('Ring', () => {
     expect(r.dropped).toBe(7);
     expect(() => new Ring(0)).toThrow(RangeError);
   });
+
+  it('reads back from the newest item across the wrap, and nothing past the oldest held', () => {
+    const r = new Ring<number>(3);
+    expect(r.fromNewest(0)).toBeUndefined();
+    for (let i = 0; i < 5; i++) r.push(i);
+    expect([0, 1, 2].map((back) => r.fromNewest(back))).toEqual([4, 3, 2]);
+    expect(r.fromNewest(3)).toBeUndefined();
+    expect(r.fromNewest(-1)).toBeUndefined();
+  });
 });
 
 describe('Telemetry', () => {
@@ -41,6 +50,20 @@ describe('Telemetry', () => {
     t.recordOp(event({ seq: 3 }));
     expect(seen).toEqual([1, 2]);
     expect(t.summary().totalOps).toBe(3);
+  });
+
+  it('gives the newest event and the attempts of the newest call, oldest first, without the earlier calls', () => {
+    const t = new Telemetry(() => 0, 4);
+    expect(t.latestOpEvent()).toBeUndefined();
+    expect(t.latestCallEvents()).toEqual([]);
+    t.recordOp(event({ seq: 1, callId: 7 }));
+    t.recordOp(event({ seq: 2, callId: 8, attempt: 1, backend: 'webgpu', ok: false }));
+    t.recordOp(event({ seq: 3, callId: 8, attempt: 2, backend: 'wasm' }));
+    expect(t.latestOpEvent()?.seq).toBe(3);
+    expect(t.latestCallEvents().map((e) => e.seq)).toEqual([2, 3]);
+    // A call whose attempts fill the whole ring: all that is held, no more.
+    for (let s = 4; s <= 9; s++) t.recordOp(event({ seq: s, callId: 9 }));
+    expect(t.latestCallEvents().map((e) => e.seq)).toEqual([6, 7, 8, 9]);
   });
 
   it('stays bounded while counters keep the totals', () => {

@@ -129,6 +129,24 @@ export class Telemetry {
     return this.events.toArray();
   }
 
+  /** The newest op event, if any: no copy of the ring (a per-call reader should use this, not opEvents()). */
+  latestOpEvent(): OpEvent | undefined {
+    return this.events.fromNewest(0);
+  }
+
+  /** Every attempt of the newest call (the newest events sharing its callId), oldest first; no copy of the ring. */
+  latestCallEvents(): OpEvent[] {
+    const newest = this.events.fromNewest(0);
+    if (newest === undefined) return [];
+    const call: OpEvent[] = [newest];
+    for (let back = 1; ; back++) {
+      const e = this.events.fromNewest(back);
+      if (e === undefined || e.callId !== newest.callId) break;
+      call.push(e);
+    }
+    return call.reverse();
+  }
+
   /** Backend notices held, oldest first. */
   noticeEvents(): NoticeEvent[] {
     return this.notices.toArray();
