@@ -41,8 +41,15 @@ export interface PlacementSummary {
 /** How a run's plan was chosen among the candidates (PlacementPlan and its alternatives). */
 export type PlanChoice = 'estimate' | 'measuring' | 'measured';
 
-/** Most runs a plan is reused for before it is made again from what the cost model learned since. */
-const MAX_PLAN_REUSE = 32;
+/** Runs a plan is reused for before it is made again from what the cost model learned since. */
+const PLAN_REUSE = 32;
+
+/**
+ * A plan remade into the same assignment as the one it replaces is reused twice as long as that one was, up to this
+ * many runs: planning (about a millisecond for a decoder block) and the re-measurement of each candidate that comes
+ * with it cost a few percent of a 1-3 ms run when paid every 32 runs.
+ */
+const MAX_PLAN_REUSE = 512;
 
 /** Structures remembered per engine before the shared plans are forgotten. */
 const MAX_SHARED_STRUCTURES = 64;
@@ -65,6 +72,8 @@ interface KeyedPlan {
   readonly plan: PlacementPlan | undefined;
   /** Runs it may still serve. */
   runsLeft: number;
+  /** Runs it was given when made. */
+  readonly reuse: number;
 }
 
 /**
@@ -86,6 +95,11 @@ interface StructurePlans {
 /** One plan's assignment as a key. */
 export function assignmentKey(plan: PlacementPlan): string {
   return plan.nodes.map((n) => n.backend).join(',');
+}
+
+/** Whether two plans (either possibly undefined) place every node alike. */
+function sameAssignment(a: PlacementPlan | undefined, b: PlacementPlan | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : assignmentKey(a) === assignmentKey(b);
 }
 
 /** Median of a short list. */
@@ -135,7 +149,8 @@ export class PlanCache {
 
   /**
    * The plan for a run whose inputs are bound to `values`: reused while every input lives where it did when the
-   * plan was made, for up to 32 runs (the very first plan, made on priors alone, for one run).
+   * plan was made, for 32 runs, or up to 512 while remaking it keeps giving the same plan (the very first plan, made
+   * on priors alone, for one run).
    */
   planFor(values: ReadonlyMap<number, Tensor>): { plan: PlacementPlan | undefined; summary: Omit<PlacementSummary, 'overrides'> } {
     const shared = this.sharedFor(values);
@@ -187,8 +202,10 @@ export class PlanCache {
     // one more run: a candidate that has become faster (or slower) is noticed within a plan's lifetime.
     if (keyed !== undefined) for (const runs of entry.measured.values()) if (runs.length >= RUNS_PER_CANDIDATE) runs.shift();
     if (entry.byKey.size >= MAX_KEYS_PER_STRUCTURE) entry.byKey.clear();
-    // The first plan rests on priors alone and serves one run; later ones, made once runs were measured, serve 32.
-    entry.byKey.set(keyOf(values, backends), { plan, runsLeft: entry.plansMade === 0 ? 0 : MAX_PLAN_REUSE - 1 });
+    // The first plan rests on priors alone and serves one run; later ones serve PLAN_REUSE runs, or twice as many as
+    // the plan they replace when they came out the same.
+    const reuse = entry.plansMade === 0 ? 1 : keyed !== undefined && sameAssignment(keyed.plan, plan) ? Math.min(Math.max(keyed.reuse * 2, PLAN_REUSE), MAX_PLAN_REUSE) : PLAN_REUSE;
+    entry.byKey.set(keyOf(values, backends), { plan, runsLeft: reuse - 1, reuse });
     entry.plansMade++;
     return { entry, plan, made: true, planningMs };
   }
@@ -238,6 +255,26 @@ export function decideNode(placer: NodePlacer, plan: PlacementPlan | undefined, 
   if (plan === undefined || planned === undefined) return { strategy: 'auto', override: undefined, overridesEngine: false, planned: undefined };
   const agrees = planned.engineAlone === planned.backend;
   if (agrees && fresh) return { strategy: 'auto', override: undefined, overridesEngine: false, planned: planned.backend };
+  // A reused plan gives every run the same decisions: made (reason text included) once per plan and step.
+  let decisions = PLANNED_DECISIONS.get(plan);
+  if (decisions === undefined) {
+    decisions = [];
+    PLANNED_DECISIONS.set(plan, decisions);
+  }
+  const index = step - plan.firstStep;
+  const made = decisions[index] ?? plannedDecision(plan, step, names);
+  decisions[index] = made;
+  return made;
+}
+
+/** Each plan's `{ only }` decisions by step (less firstStep), made on first use. */
+const PLANNED_DECISIONS = new WeakMap<PlacementPlan, NodeDecision[]>();
+
+/** The decision that follows `plan` at `step` with `{ only }`, and the plan's reason. */
+function plannedDecision(plan: PlacementPlan, step: number, names: readonly string[]): NodeDecision {
+  const planned = plan.nodes[step - plan.firstStep];
+  if (planned === undefined) throw new RangeError(`step ${step} is outside the plan (${plan.firstStep}..${plan.firstStep + plan.nodes.length - 1})`);
+  const agrees = planned.engineAlone === planned.backend;
   const { first, last } = segmentOf(plan, step);
   const run = first === last ? (names[first] ?? '') : `${names[first] ?? ''} .. ${names[last] ?? ''}`;
   const why = agrees ? `as the engine's cost alone would (estimate ${formatMs(planned.estimatedMs)})` : `engine alone: ${planned.engineAlone}`;

@@ -83,6 +83,14 @@ describe('residency-aware placement of a graph', () => {
     expect(report.backendSwitches).toBe(0);
   });
 
+  it('remakes a plan after 32 runs, and twice as late each time remaking gives the same plan (up to 512 runs)', async () => {
+    const { run } = await hybrid(1e6);
+    const made: number[] = [];
+    for (let i = 0; i < 1 + 32 + 64 + 128 + 256 + 512 + 512 + 1; i++) if ((await run()).placement?.reused === false) made.push(i);
+    // Run 0: the plan on priors (one run); run 1: the first plan from measurements; then 32, 64, ... 512, 512 runs.
+    expect(made).toEqual([0, 1, 33, 97, 225, 481, 993, 1505]);
+  });
+
   it('moves the op to the CPU when the bus is fast enough, paying the round trip', async () => {
     const { run, gpu } = await hybrid(1e9);
     for (let i = 0; i < 3; i++) await run();
