@@ -60,6 +60,12 @@ const RUNS_PER_CANDIDATE = 3;
 /** Most recent runs kept per candidate. */
 const RUNS_KEPT = 8;
 
+/**
+ * Between plan remakes, every PLAN_REUSE runs, the candidates measured within this factor of the best get one more run
+ * each (a near tie can turn as conditions change); clearly slower ones wait for the next remake.
+ */
+const NEAR_TIE = 1.25;
+
 /** Alternatives estimated within this factor of the searched plan are measured against it. */
 const MEASURE_WITHIN = 2;
 
@@ -90,6 +96,18 @@ interface StructurePlans {
   plansMade: number;
   /** Total run times, ms, of the runs that followed a candidate to the end, by its assignment. */
   readonly measured: Map<string, number[]>;
+  /** Runs of reused plans since the candidates were last given another run. */
+  runsSinceRefresh: number;
+}
+
+/**
+ * Drops the oldest run of each candidate measured at least RUNS_PER_CANDIDATE times whose median is within `factor` of
+ * the best median (every such candidate when `factor` is Infinity): pickCandidate then runs it once more.
+ */
+export function refreshCandidates(measured: Map<string, number[]>, factor: number): void {
+  const medians = [...measured.values()].filter((runs) => runs.length >= RUNS_PER_CANDIDATE).map(median);
+  const best = Math.min(...medians);
+  for (const runs of measured.values()) if (runs.length >= RUNS_PER_CANDIDATE && median(runs) <= best * factor) runs.shift();
 }
 
 /** One plan's assignment as a key. */
@@ -187,6 +205,10 @@ export class PlanCache {
     const keyed = oldKey === undefined ? undefined : entry?.byKey.get(oldKey);
     if (entry !== undefined && keyed !== undefined && keyed.runsLeft > 0) {
       keyed.runsLeft--;
+      if (++entry.runsSinceRefresh >= PLAN_REUSE) {
+        refreshCandidates(entry.measured, NEAR_TIE);
+        entry.runsSinceRefresh = 0;
+      }
       return { entry, plan: keyed.plan, made: false, planningMs: 0 };
     }
     const started = this.clock();
@@ -195,12 +217,15 @@ export class PlanCache {
     const planningMs = this.clock() - started;
     if (entry === undefined || entry.backends.join() !== backends.join()) {
       if (entry === undefined && byStructure.size >= MAX_SHARED_STRUCTURES) byStructure.clear();
-      entry = { backends, byKey: new Map(), plansMade: entry?.plansMade ?? 0, measured: entry?.measured ?? new Map() };
+      entry = { backends, byKey: new Map(), plansMade: entry?.plansMade ?? 0, measured: entry?.measured ?? new Map(), runsSinceRefresh: 0 };
       byStructure.set(this.structure, entry);
     }
     // A plan remade because its runs ran out drops the oldest measurement of every measured candidate, so each gets
     // one more run: a candidate that has become faster (or slower) is noticed within a plan's lifetime.
-    if (keyed !== undefined) for (const runs of entry.measured.values()) if (runs.length >= RUNS_PER_CANDIDATE) runs.shift();
+    if (keyed !== undefined) {
+      refreshCandidates(entry.measured, Infinity);
+      entry.runsSinceRefresh = 0;
+    }
     if (entry.byKey.size >= MAX_KEYS_PER_STRUCTURE) entry.byKey.clear();
     // The first plan rests on priors alone and serves one run; later ones serve PLAN_REUSE runs, or twice as many as
     // the plan they replace when they came out the same.

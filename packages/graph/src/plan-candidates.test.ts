@@ -1,7 +1,7 @@
 // The executor's choice among a plan and its uniform alternatives (placement.ts returns those estimated within 2x):
 // measure each a few times, then keep the fastest.
 import { describe, expect, it } from 'vitest';
-import { assignmentKey, pickCandidate } from './node-decision.ts';
+import { assignmentKey, pickCandidate, refreshCandidates } from './node-decision.ts';
 import type { PlacementPlan } from './placement.ts';
 
 function plan(backends: readonly string[], estimatedMs: number, alternatives: readonly PlacementPlan[] = []): PlacementPlan {
@@ -49,5 +49,19 @@ describe('pickCandidate', () => {
   it('a plan without alternatives is simply used', () => {
     expect(pickCandidate(plan(['gpu'], 5), new Map())).toEqual({ plan: plan(['gpu'], 5), chosenBy: 'estimate', candidates: 1 });
     expect(pickCandidate(undefined, new Map())).toEqual({ plan: undefined, chosenBy: 'estimate', candidates: 0 });
+  });
+
+  it('a refresh gives near ties one more run each and leaves clearly slower candidates measured', () => {
+    const measured = new Map([
+      ['gpu,cpu,gpu', [5.0, 5.1, 4.9, 5.0, 5.2]], // the chosen one: keeps enough runs to stay measured
+      ['gpu,gpu,gpu', [5.5, 5.6, 5.4]], // within 1.25x of the best
+      ['cpu,cpu,cpu', [9, 9.5, 8.8]], // clearly slower
+    ]);
+    refreshCandidates(measured, 1.25);
+    expect(pickCandidate(mixed, measured)).toEqual({ plan: allGpu, chosenBy: 'measuring', candidates: 3 });
+    expect(measured.get('cpu,cpu,cpu')).toEqual([9, 9.5, 8.8]);
+    expect(measured.get('gpu,cpu,gpu')).toEqual([5.1, 4.9, 5.0, 5.2]);
+    refreshCandidates(measured, Infinity); // a plan remake: every candidate measured again
+    expect(measured.get('cpu,cpu,cpu')).toEqual([9.5, 8.8]);
   });
 });

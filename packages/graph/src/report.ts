@@ -153,7 +153,7 @@ function combinePlacements(placements: ReadonlyArray<PlacementSummary | undefine
     explainCalls: present.reduce((s, p) => s + p.explainCalls, 0),
     reused: present.every((p) => p.reused),
     overrides: present.reduce((s, p) => s + p.overrides, 0),
-    chosenBy: present.at(-1)?.chosenBy ?? 'estimate',
+    chosenBy: present.some((p) => p.chosenBy === 'measuring') ? 'measuring' : (present.at(-1)?.chosenBy ?? 'estimate'),
     candidates: Math.max(...present.map((p) => p.candidates)),
   };
 }

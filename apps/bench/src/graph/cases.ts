@@ -33,7 +33,12 @@ export interface SizeResult {
   readonly samples: ReadonlyMap<string, ReadonlyMap<string, readonly Sample[]>>;
   /** phase name -> why gpu-only was not measured, with an estimate. */
   readonly gpuSkipped: ReadonlyMap<string, string>;
+  /** phase name -> unmeasured 'auto' runs after the warm-ups until it had measured its candidate plans (see settleAuto). */
+  readonly autoLearningRuns: ReadonlyMap<string, number>;
 }
+
+/** Most extra warm-up runs 'auto' gets to measure its candidate plans before the measured rounds (0 on a software GPU). */
+const AUTO_SETTLE_MAX = 24;
 
 /** Strategies that put matmuls on the GPU, hence slow on a software one. */
 function placesMatmulsOnGpu(strategy: GraphStrategy): boolean {
@@ -45,6 +50,7 @@ export async function runSize(bench: GraphBench, size: SizeCase, label: string):
   const block = DecoderBlock.create(bench.engine, createDecoderWeights(size.config, 1));
   const samples = new Map<string, Map<string, Sample[]>>();
   const gpuSkipped = new Map<string, string>();
+  const autoLearningRuns = new Map<string, number>();
   let probeMsPerToken: number | undefined;
   let filled: KvCache | undefined;
   try {
@@ -63,6 +69,7 @@ export async function runSize(bench: GraphBench, size: SizeCase, label: string):
       for (const strategy of STRATEGIES) {
         const skip = (gpuSkipped.has(phaseName(phase)) && placesMatmulsOnGpu(strategy)) || (bench.softwareGpu && placesMatmulsOnGpu(strategy));
         for (let w = 0; w < (skip ? 0 : size.warmups); w++) await runPhase(block, phase, strategy, bench.preference, filled);
+        if (strategy === 'auto') autoLearningRuns.set(phaseName(phase), await settleAuto(block, phase, bench, filled));
       }
       // On a software GPU its runs are slow and leave the CPU busy for a while (Dawn / SwiftShader threads), which
       // would perturb whichever strategy runs next: there, the CPU-placing strategies are interleaved among
@@ -92,7 +99,21 @@ export async function runSize(bench: GraphBench, size: SizeCase, label: string):
     filled?.dispose();
     block.dispose();
   }
-  return { size, samples, gpuSkipped };
+  return { size, samples, gpuSkipped, autoLearningRuns };
+}
+
+/**
+ * Runs 'auto' (unmeasured) while its runs are still measuring candidate plans (each a few runs; see node-decision.ts),
+ * up to AUTO_SETTLE_MAX runs: the measured rounds then compare its steady state, and the count is reported as what
+ * learning cost. On a software GPU no extra runs: a candidate placing matmuls there takes seconds per run.
+ */
+async function settleAuto(block: DecoderBlock, phase: Phase, bench: GraphBench, filled: KvCache | undefined): Promise<number> {
+  const limit = bench.softwareGpu ? 0 : AUTO_SETTLE_MAX;
+  for (let runs = 0; runs < limit; runs++) {
+    const sample = await runPhase(block, phase, 'auto', bench.preference, filled);
+    if (sample.report.placement?.chosenBy !== 'measuring') return runs + 1;
+  }
+  return limit;
 }
 
 /** ms per token of a 16-token gpu-only prefill (one run): the evidence for skipping longer ones. */
@@ -154,6 +175,11 @@ export function planningOf(result: SizeResult, phase: string): { plans: number; 
   const made = list.filter((x) => x.report.placement !== undefined && x.report.placement.explainCalls > 0);
   const ms = made.reduce((sum, x) => sum + (x.report.placement?.planningMs ?? 0), 0);
   return { plans: made.length, runs: list.length, msPerPlan: made.length === 0 ? 0 : ms / made.length };
+}
+
+/** Measured 'auto' runs of a phase that ran a candidate plan to measure it (chosenBy 'measuring'). */
+export function measuringRunsOf(result: SizeResult, phase: string): number {
+  return (result.samples.get(phase)?.get('auto') ?? []).filter((x) => x.report.placement?.chosenBy === 'measuring').length;
 }
 
 /** Minimum ms of a strategy in a phase, if measured (the least noisy figure on a shared machine). */

@@ -6,7 +6,7 @@
 // 7B layer against the float64 reference.
 import { LLAMA_7B_DECODER, TINY_DECODER, type DecoderConfig, type GraphStrategy } from '@tandem/graph';
 import type { Row, SuiteOptions, SuiteResult } from '../report.ts';
-import { bytesPerTokenOf, medianOf, minOf, placementOf, planningOf, runSize, sizeRows, type SizeCase, type SizeResult } from '../graph/cases.ts';
+import { bytesPerTokenOf, measuringRunsOf, medianOf, minOf, placementOf, planningOf, runSize, sizeRows, type SizeCase, type SizeResult } from '../graph/cases.ts';
 import { mixedRun, referenceCheck } from '../graph/checks.ts';
 import { graphPlots } from '../graph/plots.ts';
 import { phaseName, type Phase } from '../graph/measure.ts';
@@ -46,7 +46,9 @@ function autoVerdict(result: SizeResult, label: string, phase: string): string {
     `${label} ${phase}: median auto ${auto.toFixed(2)} ms vs cpu-only ${cpu.toFixed(2)} ms, ${gpuText} -> auto/best ${ratio.toFixed(3)} (target <= ${AUTO_TARGET}: ${ratio <= AUTO_TARGET ? 'met' : 'NOT met'}); ` +
     `min auto/best ${(autoMin / bestMin).toFixed(3)}; ` +
     (same === undefined ? 'auto placed nodes on both backends; ' : `auto placed every node as ${same} did (same kernels: the gap is auto's per-run overhead plus noise); `) +
-    `plans made in the ${planning.runs} measured auto runs: ${planning.plans}${planning.plans > 0 ? ` (${planning.msPerPlan.toFixed(2)} ms each)` : ''}`
+    `plans made in the ${planning.runs} measured auto runs: ${planning.plans}${planning.plans > 0 ? ` (${planning.msPerPlan.toFixed(2)} ms each)` : ''}; ` +
+    `learning: ${result.autoLearningRuns.get(phase) ?? 0} unmeasured auto runs after the warm-ups until its candidate plans were measured, ` +
+    `and ${measuringRunsOf(result, phase)} measured runs that re-measured a candidate`
   );
 }
 
