@@ -1,6 +1,9 @@
 // cosine_similarity_vec4: cosine_similarity.wgsl for dim a multiple of 4, every row read as vec4f: a step of LANES
 // invocations reads LANES * 16 consecutive bytes of a row, with a quarter of the load instructions of the scalar
-// kernel (on an H100, 768-d rows, 65k-699k targets: 2.5-3.0 TB/s against 1.7-1.9). Same rules for special vectors
+// kernel (on an H100, 768-d rows, 65k-699k targets: 2.5-3.0 TB/s against 1.7-1.9). Each invocation issues four
+// steps' loads before adding any: with 8 lanes in workgroups of 128 that reads 1.50-1.74 TB/s instead of 1.35-1.43
+// on a Dawn device in its slow-read mode (after a few GB of host uploads; apps/bench/scripts/webgpu-upload-probe.mjs),
+// and the same 2.6-3.1 TB/s otherwise (apps/bench/scripts/webgpu-cosine-probe.mjs). Same rules for special vectors
 // (CosineSimilarityOp in packages/core/src/ops.ts): a NaN in either vector -> NaN; else a zero vector (all +-0, or
 // subnormals this GPU flushes) -> 0; else an infinity in either -> NaN; else the cosine, whatever the lengths.
 // Fast path: f32 dot and sums of squares, partial sums added in a workgroup-memory tree. When either sum of squares
@@ -111,7 +114,20 @@ fn main(
   if (valid) {
     q_base = (o / params.nt) * dim4;
     t_base = (o % params.nt) * dim4;
-    for (var d = lane; d < dim4; d += LANES) {
+    var d = lane;
+    // Four rows' loads issued before any is used: more bytes in flight per invocation.
+    for (; d + 3u * LANES < dim4; d += 4u * LANES) {
+      let b0 = targets[t_base + d];
+      let b1 = targets[t_base + d + LANES];
+      let b2 = targets[t_base + d + 2u * LANES];
+      let b3 = targets[t_base + d + 3u * LANES];
+      let a0 = queries[q_base + d];
+      let a1 = queries[q_base + d + LANES];
+      let a2 = queries[q_base + d + 2u * LANES];
+      let a3 = queries[q_base + d + 3u * LANES];
+      sums += vec3f(dot(a0, b0) + dot(a1, b1) + dot(a2, b2) + dot(a3, b3), dot(a0, a0) + dot(a1, a1) + dot(a2, a2) + dot(a3, a3), dot(b0, b0) + dot(b1, b1) + dot(b2, b2) + dot(b3, b3));
+    }
+    for (; d < dim4; d += LANES) {
       let a = queries[q_base + d];
       let b = targets[t_base + d];
       sums += vec3f(dot(a, b), dot(a, a), dot(b, b));

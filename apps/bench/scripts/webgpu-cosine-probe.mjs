@@ -3,10 +3,14 @@
 // (one workgroup per 24 KiB) — to find where the kernel leaves the memory bandwidth. Time from pass timestamps
 // (Dawn's timestamp quantization off), median of 9 after one warm-up.
 //   source .gpukit/setup.sh && node apps/bench/scripts/webgpu-cosine-probe.mjs [--upload [--kernel-copy]] [--churn] [--gap-ms=N]
+//     [--slow-mode] [--extra-shader=PATH]
 // --upload writes the targets from the host (queue.writeBuffer in 64 MiB pieces) instead of a fill
 // kernel; --churn first allocates, writes and frees ~6 GB of buffers of mixed sizes (as the webgpu bench suite's
 // matmul sweep and copy peak do before its cosine sweep); --gap-ms=N lets the GPU idle N ms between timed passes
-// (as a bench that checks each result on the CPU does).
+// (as a bench that checks each result on the CPU does); --slow-mode first writes 3.2 GB of fresh pseudo-random data
+// from the host into a scratch buffer (freed after), which puts the device in the slow-read mode of
+// webgpu-upload-probe.mjs; --extra-shader=PATH adds variants of another cosine kernel (same bindings and overrides).
+// The plain read is also timed unrolled (each invocation issues its 6 loads before adding any).
 import { readFileSync } from 'node:fs';
 import { FILL_WGSL, READ_BYTES_PER_GROUP, READ_WGSL, grid as gridIn, openProbeDevice, passTimer, pipeline } from './webgpu-probe-device.mjs';
 
@@ -31,6 +35,30 @@ const variants = [
   ['vec4', 128, 32],
   ['scalar', 256, 32],
 ];
+const extraArg = process.argv.find((a) => a.startsWith('--extra-shader='));
+if (extraArg !== undefined) {
+  shaders.extra = readFileSync(extraArg.slice('--extra-shader='.length), 'utf8');
+  variants.push(['extra', 256, 16], ['extra', 256, 8], ['extra', 128, 16], ['extra', 128, 8], ['extra', 64, 8], ['extra', 128, 4], ['extra', 64, 4], ['extra', 32, 8]);
+}
+/** READ_WGSL with each invocation's 6 loads issued before any is added. */
+const READ_UNROLLED_WGSL = `
+@group(0) @binding(0) var<storage, read> src: array<vec4f>;
+@group(0) @binding(1) var<storage, read_write> sink: array<f32>;
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, @builtin(local_invocation_index) lid: u32) {
+  let base = (wid.x + wid.y * nwg.x) * 1536u + lid;
+  let last = arrayLength(&src) - 1u;
+  let v0 = src[min(base, last)];
+  let v1 = src[min(base + 256u, last)];
+  let v2 = src[min(base + 512u, last)];
+  let v3 = src[min(base + 768u, last)];
+  let v4 = src[min(base + 1024u, last)];
+  let v5 = src[min(base + 1280u, last)];
+  let acc = v0 + v1 + v2 + v3 + v4 + v5;
+  let s = acc.x + acc.y + acc.z + acc.w;
+  if (s == 123.456) { sink[lid] = s; }
+}`;
+const readUnrolled = pipeline(device, READ_UNROLLED_WGSL);
 const modules = Object.fromEntries(Object.entries(shaders).map(([k, code]) => [k, device.createShaderModule({ code })]));
 const sink = device.createBuffer({ size: 4096, usage: GPUBufferUsage.STORAGE });
 const q = device.createBuffer({ size: DIM * 4, usage: STORAGE });
@@ -46,6 +74,23 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg:
   let i = gid.x + gid.y * nwg.x * 256u;
   if (i < arrayLength(&src)) { dst[i] = src[i]; }
 }`);
+if (process.argv.includes('--slow-mode')) {
+  const total = 3.2e9;
+  const piece = 64 * 2 ** 20;
+  const scratch = device.createBuffer({ size: Math.ceil(total / piece) * piece, usage: STORAGE });
+  const host = new Uint32Array(piece / 4);
+  let state = 0x9e3779b9;
+  for (let at = 0; at < total; at += piece) {
+    for (let i = 0; i < host.length; i++) {
+      state ^= state << 13; state >>>= 0; state ^= state >>> 17; state ^= state << 5; state >>>= 0;
+      host[i] = (state & 0x807fffff) | 0x3f000000; // floats in +-[0.5, 1)
+    }
+    device.queue.writeBuffer(scratch, at, host);
+  }
+  await device.queue.onSubmittedWorkDone();
+  scratch.destroy();
+  console.log(`slow mode: ${(total / 1e9).toFixed(1)} GB of fresh data written from the host (writeBuffer, 64 MiB pieces), buffer freed`);
+}
 if (gapMs > 0) console.log(`the GPU idles ${gapMs} ms between timed passes`);
 if (process.argv.includes('--churn')) {
   const held = [];
@@ -115,7 +160,13 @@ for (const n of [65536, 262144, 699050]) {
     const [x, y] = grid(Math.ceil(bytes / READ_BYTES_PER_GROUP));
     pass.dispatchWorkgroups(x, y);
   });
-  const parts = [`N=${n} (${(bytes / 1e6).toFixed(0)} MB): plain read ${(bytes / plain / 1e6).toFixed(0)} GB/s`];
+  const plainUnrolled = await timePass((pass) => {
+    pass.setPipeline(readUnrolled);
+    pass.setBindGroup(0, device.createBindGroup({ layout: readUnrolled.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: targets } }, { binding: 1, resource: { buffer: sink } }] }));
+    const [x, y] = grid(Math.ceil(bytes / READ_BYTES_PER_GROUP));
+    pass.dispatchWorkgroups(x, y);
+  });
+  const parts = [`N=${n} (${(bytes / 1e6).toFixed(0)} MB): plain read ${(bytes / plain / 1e6).toFixed(0)} GB/s, unrolled ${(bytes / plainUnrolled / 1e6).toFixed(0)}`];
   for (const [shader, wg, lanes] of variants) {
     const variant = device.createComputePipeline({ layout: 'auto', compute: { module: modules[shader], entryPoint: 'main', constants: { WG: wg, LANES: lanes } } });
     const params = device.createBuffer({ size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
