@@ -6,8 +6,8 @@
 // strategy, and every call that ran on a GPU is followed by a pause (a long one on a software GPU, whose worker
 // threads keep spinning after a call). A sample is the median of a block of calls of about BLOCK_MS (one call of a
 // tiny op is mostly noise). The oracle is each case's median time per backend; each `auto` decision is compared
-// with it: the share that picked the fastest backend (within 5%, the oracle's own noise; the strict share is
-// reported too) and the time lost to wrong ones.
+// with it, every call of every measured auto block: the share that picked the fastest backend (within 5%, the
+// oracle's own noise; the strict share is reported too) and the time lost to wrong ones.
 // `auto` against the best single backend is measured last, per case, with the two interleaved block by block
 // (auto, best, best, auto, ...: each sample pair taken back to back under the same conditions, the order within a
 // pair alternating), in blocks of ~10 ms; the ratio is the median of the pairs' ratios. The per-round paired ratio (auto and the best
@@ -42,18 +42,25 @@ const INTERLEAVED_PAIRS = 12;
 const INTERLEAVED_BLOCK_MS = 10;
 const INTERLEAVED_MAX_CALLS = 64;
 
-/** The median time of `calls` calls in a row, the backend of the last, and why each call went where it did. */
-async function timeBlock(engine: Engine, c: DispatchCase, strategy: Strategy, calls: number): Promise<{ ms: number; backend: string; reasons: string[] }> {
+/** The median time of `calls` calls in a row, the backend of the last, and where and why each call went. */
+async function timeBlock(engine: Engine, c: DispatchCase, strategy: Strategy, calls: number): Promise<{ ms: number; backend: string; backends: string[]; reasons: string[] }> {
   const times: number[] = [];
   const reasons: string[] = [];
-  let backend = '';
+  const backends: string[] = [];
   for (let i = 0; i < calls; i++) {
     const timed = await timeCall(engine, c, strategy);
     times.push(timed.ms);
     reasons.push(timed.reason);
-    backend = timed.backend;
+    backends.push(timed.backend);
   }
-  return { ms: stats(times).median, backend, reasons };
+  return { ms: stats(times).median, backend: backends.at(-1) ?? '', backends, reasons };
+}
+
+/** 'rocm 140, wasm 4': how many of `backends` are each name, most first. */
+function tally(backends: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const b of backends) counts.set(b, (counts.get(b) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${n}`).join(', ');
 }
 
 /** The backend of the engine's last successful op and its reason (a listener: copying the telemetry ring per call made garbage). */
@@ -128,7 +135,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
       for (const strategy of order) {
         const key = `${c.name}|${label(strategy)}`;
         if (unsupported.has(key)) continue;
-        let timed: { ms: number; backend: string; reasons?: string[] };
+        let timed: { ms: number; backend: string; backends?: string[]; reasons?: string[] };
         try {
           // An untimed call first: what ran before (another case) must not be charged to this strategy.
           if (measured) await timeCall(engine, c, strategy);
@@ -144,7 +151,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
         }
         times.set(label(strategy), timed.ms);
         if (strategy === 'auto') {
-          picks.set(c, [...(picks.get(c) ?? []), timed.backend]);
+          picks.set(c, [...(picks.get(c) ?? []), ...(timed.backends ?? [timed.backend])]); // every call is a decision
           for (const reason of timed.reasons ?? []) autoReasons.set(reason, (autoReasons.get(reason) ?? 0) + 1);
         }
       }
@@ -165,6 +172,8 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   };
   // auto against the best single backend, interleaved block by block (ABBA...), after one untimed call of each.
   const interleaved = new Map<DispatchCase, number>();
+  // Where every timed auto call of the interleaved comparison ran (a block's median can hide a few calls elsewhere).
+  const interleavedBackends = new Map<DispatchCase, string[]>();
   for (const [i, c] of shuffled(cases, 99).entries()) {
     progress('auto vs best, interleaved', i + 1, cases.length);
     const { bestName } = oracle(c);
@@ -178,7 +187,10 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
         for (const strategy of k % 2 === 0 ? (['auto', best] as const) : ([best, 'auto'] as const)) {
           const timed = await timeBlock(engine, c, strategy, interleavedCalls(c));
           ms.set(label(strategy), timed.ms);
-          if (strategy === 'auto') for (const reason of timed.reasons) autoReasons.set(reason, (autoReasons.get(reason) ?? 0) + 1);
+          if (strategy === 'auto') {
+            for (const reason of timed.reasons) autoReasons.set(reason, (autoReasons.get(reason) ?? 0) + 1);
+            interleavedBackends.set(c, [...(interleavedBackends.get(c) ?? []), ...timed.backends]);
+          }
           await pauseAfter(strategy, timed.backend, true);
         }
         ratios.push((ms.get(bestName) ?? NaN) / (ms.get('auto') ?? NaN));
@@ -248,6 +260,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     row['autoMs'] = autoMs;
     row['autoPicked'] = [...new Set(picks.get(c) ?? [])].join('/');
     row['autoVsBest'] = ratio;
+    row['autoRanInterleaved'] = tally(interleavedBackends.get(c) ?? []);
     row['autoVsBestRounds'] = roundRatio;
     row['autoVsBestOfMedians'] = ratioOfMedians;
     rows.push(row);
