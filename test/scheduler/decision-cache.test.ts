@@ -1,8 +1,9 @@
 // The decision cache: identical calls reuse a plan, and nothing a plan depended on can change under it unseen.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DecisionCache, DEFAULT_DECISION_CACHE_CONFIG, Scheduler, type SchedulePlan } from '@tandem/core';
+import { DecisionCache, DEFAULT_DECISION_CACHE_CONFIG, quantizeAs, Scheduler, type SchedulePlan } from '@tandem/core';
 import { FaultInjectingBackend, faultSchedule, ManualClock, SimulatedBackend } from '@tandem/testing';
 import { cpuLatency, gpuLatency, simulatedEngine, square } from './harness.ts';
+import type { Op, OpWork, TensorSpec } from '@tandem/core';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -102,6 +103,27 @@ describe('decision cache', () => {
     const events = engine.telemetry.opEvents().slice(before);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ backend: 'gpu', ok: true });
+  });
+
+  it("learns each weight format on its own: Q4_0 and Q8_0 mat-vecs of one shape get each format's faster backend", async () => {
+    // The CPU decodes Q8_0 fast and Q4_0 slowly; the GPU takes the same time for both. Same shape, same flops.
+    const cpuByFormat = (op: Op<TensorSpec>, w: OpWork): number => (op.op === 'quantizedMatmul' && op.w.dtype === 'q4_0' ? 0.5 : 0.02) + cpuLatency(op, w);
+    const { engine, cpu } = await simulatedEngine({ scheduler: { gpuMinBatchSize: 1 } }); // batch 1 may go to the GPU
+    cpu.setLatency(cpuByFormat);
+    const [n, k] = [256, 256];
+    const x = engine.tensor(new Float32Array(k).fill(0.5), [1, k]);
+    const weights = new Float32Array(n * k).fill(0.25);
+    const q4 = engine.tensor(quantizeAs('q4_0', weights), [n, k], 'q4_0');
+    const q8 = engine.tensor(quantizeAs('q8_0', weights), [n, k], 'q8_0');
+    const last = { q4: '', q8: '' };
+    for (let i = 0; i < 80; i++) {
+      for (const [name, w] of [['q4', q4], ['q8', q8]] as const) {
+        const [out] = await engine.run({ op: 'quantizedMatmul', x, w });
+        out?.dispose();
+        last[name] = engine.telemetry.latestOpEvent()?.backend ?? '';
+      }
+    }
+    expect(last).toEqual({ q4: 'gpu', q8: 'cpu' });
   });
 
   it('a change of residency is a different call: it is planned afresh', async () => {

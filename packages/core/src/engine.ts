@@ -370,8 +370,7 @@ export class Engine {
     work: OpWork,
     outputs: readonly TensorSpec[],
   ): { op: string; opKey: string; work: OpWork; candidates: Candidate[]; awaitingRecovery: boolean } {
-    const dtype = inputs[0]?.tensor.dtype ?? 'f32';
-    const opKey = `${spec.op}|${dtype}`;
+    const opKey = opKeyOf(spec, inputs);
     const outBytes = outputs.reduce((s, o) => s + byteLengthOf(o.dtype, numel(o.shape)), 0);
     const readBackRate = this.readBack.rate(opKey);
     const candidates: Candidate[] = [];
@@ -439,8 +438,11 @@ export class Engine {
     }
     // Residency signatures are exact for up to 6 backends and 6 inputs (8 bits each, < 2^53).
     if (this.backendIndex.size > 6 || inputs.length > 6) return undefined;
-    const dtypeIndex = DTYPES.indexOf(inputs[0]?.tensor.dtype ?? 'f32');
-    return (OP_KINDS.indexOf(spec.op) * 8 + dtypeIndex) * 64 + strategyIndex;
+    const first = inputs[0]?.tensor.dtype ?? 'f32';
+    // A second dtype (a quantized weight's format) is part of the kind, as it is of the cost model's key (opKeyOf).
+    const other = inputs.find(({ tensor }) => tensor.dtype !== first)?.tensor.dtype;
+    const otherIndex = other === undefined ? 0 : 1 + DTYPES.indexOf(other);
+    return ((OP_KINDS.indexOf(spec.op) * 8 + DTYPES.indexOf(first)) * 16 + otherIndex) * 64 + strategyIndex;
   }
 
   /** Where every input lives (host copy, replicas, or an ungathered view), as one number. */
@@ -492,7 +494,7 @@ export class Engine {
     const failures: BackendFailure[] = plan.skipped.map((s) => ({ backend: s.backend, error: `skipped: ${s.reason}` }));
     const inputs = opInputs(spec);
     const dtype = inputs[0]?.tensor.dtype ?? 'f32';
-    const opKey = `${op.op}|${dtype}`;
+    const opKey = opKeyOf(spec, inputs);
     const shapes = inputs.map((i) => i.tensor.shape.join('x')).join(', ');
     let reason: SelectionReason = plan.selection.reason;
     let estimatedMs = plan.selection.estimatedMs;
@@ -670,8 +672,18 @@ function explanationOf(plan: SchedulePlan, op: string, work: OpWork): Explanatio
 }
 
 /** The cost model's key for a call: op id and the first input's dtype. */
-function opKeyOf(spec: Op<TensorSpec>, inputs: ReadonlyArray<{ tensor: Tensor }>): string {
-  return `${spec.op}|${inputs[0]?.tensor.dtype ?? 'f32'}`;
+/**
+ * The cost model's key: the op and its inputs' distinct dtypes in order, e.g. 'matmul|f32' or
+ * 'quantizedMatmul|f32+q4_0' (the weight format changes how fast each backend is: Q4_0 and Q8_0 mat-vecs sharing one
+ * key made the learned corrections of one mislead the other).
+ */
+function opKeyOf(spec: Op<TensorSpec>, inputs: ReadonlyArray<{ tensor: TensorSpec }>): string {
+  let key = `${spec.op}|${inputs[0]?.tensor.dtype ?? 'f32'}`;
+  for (let i = 1; i < inputs.length; i++) {
+    const dtype = inputs[i]?.tensor.dtype;
+    if (dtype !== undefined && !inputs.slice(0, i).some((earlier) => earlier.tensor.dtype === dtype)) key += `+${dtype}`;
+  }
+  return key;
 }
 
 function freeQuietly(backend: CapableBackend, buffer: DeviceBuffer): void {
