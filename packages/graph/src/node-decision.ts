@@ -66,6 +66,13 @@ const RUNS_KEPT = 8;
  */
 const NEAR_TIE = 1.25;
 
+/**
+ * A candidate with more backend switches than the best so far must have a median this much lower to replace it: its
+ * hand-offs are where the variance is (a GPU -> CPU switch waits for the GPU), and three runs' medians on a shared
+ * machine differ by a few percent between identical plans.
+ */
+const MIXED_MARGIN = 0.03;
+
 /** Alternatives estimated within this factor of the searched plan are measured against it. */
 const MEASURE_WITHIN = 2;
 
@@ -128,7 +135,8 @@ function median(values: readonly number[]): number {
 
 /**
  * Which candidate a run uses: one with fewer than RUNS_PER_CANDIDATE measured runs first (in order: the searched
- * plan, then the alternatives), else the one whose recent runs have the lowest median.
+ * plan, then the alternatives), else the one whose recent runs have the lowest median, where a plan with more
+ * backend switches must be MIXED_MARGIN faster than one with fewer.
  */
 export function pickCandidate(plan: PlacementPlan | undefined, measured: ReadonlyMap<string, readonly number[]>): { plan: PlacementPlan | undefined; chosenBy: PlanChoice; candidates: number } {
   if (plan === undefined) return { plan, chosenBy: 'estimate', candidates: 0 };
@@ -136,13 +144,23 @@ export function pickCandidate(plan: PlacementPlan | undefined, measured: Readonl
   if (candidates.length === 1) return { plan, chosenBy: 'estimate', candidates: 1 };
   const unmeasured = candidates.find((c) => (measured.get(assignmentKey(c))?.length ?? 0) < RUNS_PER_CANDIDATE);
   if (unmeasured !== undefined) return { plan: unmeasured, chosenBy: 'measuring', candidates: candidates.length };
+  // Fewest backend switches first: a plan with more switches must beat the best so far by MIXED_MARGIN.
+  const bySwitches = candidates.map((c) => ({ c, switches: switchesOf(c) })).sort((a, b) => a.switches - b.switches);
   let best = plan;
   let bestMs = Infinity;
-  for (const c of candidates) {
+  let bestSwitches = 0;
+  for (const { c, switches } of bySwitches) {
     const ms = median(measured.get(assignmentKey(c)) ?? []);
-    if (ms < bestMs) [best, bestMs] = [c, ms];
+    if (ms < bestMs * (switches > bestSwitches && bestMs !== Infinity ? 1 - MIXED_MARGIN : 1)) [best, bestMs, bestSwitches] = [c, ms, switches];
   }
   return { plan: best, chosenBy: 'measured', candidates: candidates.length };
+}
+
+/** Backend changes between consecutive nodes of a plan. */
+function switchesOf(plan: PlacementPlan): number {
+  let switches = 0;
+  for (let i = 1; i < plan.nodes.length; i++) if (plan.nodes[i]?.backend !== plan.nodes[i - 1]?.backend) switches++;
+  return switches;
 }
 
 /** Engine -> structure key -> its plan. */

@@ -46,6 +46,17 @@ describe('pickCandidate', () => {
     expect(pickCandidate(mixed, measured)).toEqual({ plan: mixed, chosenBy: 'measured', candidates: 3 });
   });
 
+  it('keeps the plan with fewer backend switches unless the other is 3% faster', () => {
+    const close = new Map([
+      ['gpu,cpu,gpu', [5.0, 4.95, 5.05]], // 2 switches, 2% faster than all-GPU: not enough
+      ['gpu,gpu,gpu', [5.1, 5.1, 5.1]],
+      ['cpu,cpu,cpu', [9, 9, 9]],
+    ]);
+    expect(pickCandidate(mixed, close).plan).toBe(allGpu);
+    close.set('gpu,cpu,gpu', [4.9, 4.9, 4.9]); // 4% faster: taken
+    expect(pickCandidate(mixed, close).plan).toBe(mixed);
+  });
+
   it('a plan without alternatives is simply used', () => {
     expect(pickCandidate(plan(['gpu'], 5), new Map())).toEqual({ plan: plan(['gpu'], 5), chosenBy: 'estimate', candidates: 1 });
     expect(pickCandidate(undefined, new Map())).toEqual({ plan: undefined, chosenBy: 'estimate', candidates: 0 });

@@ -33,7 +33,7 @@ const GPU_PAUSE_MS = 20;
 const BLOCK_MS = 1;
 const MAX_BLOCK_CALLS = 16;
 /** Block pairs of auto and the best backend, interleaved, per case. */
-const INTERLEAVED_PAIRS = 12;
+const INTERLEAVED_PAIRS = 24;
 /**
  * Blocks of the interleaved comparison last about this long: calls of one op on one backend vary up to 5x here
  * (a 1M-element add: 0.8 to 6.9 ms, garbage collection of the read-back copies), so 1 ms blocks (two calls) made
