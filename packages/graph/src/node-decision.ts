@@ -117,9 +117,24 @@ export function refreshCandidates(measured: Map<string, number[]>, factor: numbe
   for (const runs of measured.values()) if (runs.length >= RUNS_PER_CANDIDATE && median(runs) <= best * factor) runs.shift();
 }
 
+/** Per plan object: its assignment key and backend switches (a plan is immutable; both are read on every run). */
+const PLAN_FACTS = new WeakMap<PlacementPlan, { readonly key: string; readonly switches: number }>();
+
+/** A plan's assignment key and backend switches, computed once per plan. */
+function planFacts(plan: PlacementPlan): { readonly key: string; readonly switches: number } {
+  let facts = PLAN_FACTS.get(plan);
+  if (facts === undefined) {
+    let switches = 0;
+    for (let i = 1; i < plan.nodes.length; i++) if (plan.nodes[i]?.backend !== plan.nodes[i - 1]?.backend) switches++;
+    facts = { key: plan.nodes.map((n) => n.backend).join(','), switches };
+    PLAN_FACTS.set(plan, facts);
+  }
+  return facts;
+}
+
 /** One plan's assignment as a key. */
 export function assignmentKey(plan: PlacementPlan): string {
-  return plan.nodes.map((n) => n.backend).join(',');
+  return planFacts(plan).key;
 }
 
 /** Whether two plans (either possibly undefined) place every node alike. */
@@ -145,7 +160,7 @@ export function pickCandidate(plan: PlacementPlan | undefined, measured: Readonl
   const unmeasured = candidates.find((c) => (measured.get(assignmentKey(c))?.length ?? 0) < RUNS_PER_CANDIDATE);
   if (unmeasured !== undefined) return { plan: unmeasured, chosenBy: 'measuring', candidates: candidates.length };
   // Fewest backend switches first: a plan with more switches must beat the best so far by MIXED_MARGIN.
-  const bySwitches = candidates.map((c) => ({ c, switches: switchesOf(c) })).sort((a, b) => a.switches - b.switches);
+  const bySwitches = candidates.map((c) => ({ c, switches: planFacts(c).switches })).sort((a, b) => a.switches - b.switches);
   let best = plan;
   let bestMs = Infinity;
   let bestSwitches = 0;
@@ -156,12 +171,6 @@ export function pickCandidate(plan: PlacementPlan | undefined, measured: Readonl
   return { plan: best, chosenBy: 'measured', candidates: candidates.length };
 }
 
-/** Backend changes between consecutive nodes of a plan. */
-function switchesOf(plan: PlacementPlan): number {
-  let switches = 0;
-  for (let i = 1; i < plan.nodes.length; i++) if (plan.nodes[i]?.backend !== plan.nodes[i - 1]?.backend) switches++;
-  return switches;
-}
 
 /** Engine -> structure key -> its plan. */
 const SHARED_PLANS = new WeakMap<Engine, Map<string, StructurePlans>>();
