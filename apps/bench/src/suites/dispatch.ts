@@ -220,11 +220,13 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     const roundsOfCase = perRound.get(c) ?? [];
     const samplesOf = (name: string): number[] => roundsOfCase.flatMap((t) => (t.has(name) ? [t.get(name) ?? NaN] : []));
     const { medians, bestName, bestMs } = oracle(c);
+    const wrong: string[] = [];
     for (const backend of picks.get(c) ?? []) {
       const chosen = medians.get(backend);
       if (chosen === undefined) continue;
       decisions++;
       if (chosen <= bestMs * NOISE) right++;
+      else wrong.push(backend);
       if (chosen <= bestMs) strictlyRight++;
       oracleMs += bestMs;
       lostMs += chosen - bestMs;
@@ -259,6 +261,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     row['fastest'] = bestName;
     row['autoMs'] = autoMs;
     row['autoPicked'] = [...new Set(picks.get(c) ?? [])].join('/');
+    row['autoWrongPicks'] = `${wrong.length}/${(picks.get(c) ?? []).length}${wrong.length > 0 ? ` (${tally(wrong)})` : ''}`;
     row['autoVsBest'] = ratio;
     row['autoRanInterleaved'] = tally(interleavedBackends.get(c) ?? []);
     row['autoVsBestRounds'] = roundRatio;
