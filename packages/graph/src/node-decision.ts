@@ -171,7 +171,6 @@ export function pickCandidate(plan: PlacementPlan | undefined, measured: Readonl
   return { plan: best, chosenBy: 'measured', candidates: candidates.length };
 }
 
-
 /** Engine -> structure key -> its plan. */
 const SHARED_PLANS = new WeakMap<Engine, Map<string, StructurePlans>>();
 
