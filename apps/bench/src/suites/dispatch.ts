@@ -117,6 +117,8 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   // gap between the ratios of the rounds where auto ran first and those where it ran second).
   const autoFirst = new Map<DispatchCase, Array<Map<string, boolean>>>();
   const picks = new Map<DispatchCase, string[]>();
+  // The same decisions' reasons (cost-model, hysteresis, exploring, ...), in the same order.
+  const pickReasons = new Map<DispatchCase, string[]>();
   // Why auto's timed calls went where they did (exploration runs are part of what a user pays).
   const autoReasons = new Map<string, number>();
   // Calls per measured sample, from the fastest time seen in training: blocks of about BLOCK_MS.
@@ -152,6 +154,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
         times.set(label(strategy), timed.ms);
         if (strategy === 'auto') {
           picks.set(c, [...(picks.get(c) ?? []), ...(timed.backends ?? [timed.backend])]); // every call is a decision
+          pickReasons.set(c, [...(pickReasons.get(c) ?? []), ...(timed.reasons ?? [])]);
           for (const reason of timed.reasons ?? []) autoReasons.set(reason, (autoReasons.get(reason) ?? 0) + 1);
         }
       }
@@ -221,12 +224,13 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     const samplesOf = (name: string): number[] => roundsOfCase.flatMap((t) => (t.has(name) ? [t.get(name) ?? NaN] : []));
     const { medians, bestName, bestMs } = oracle(c);
     const wrong: string[] = [];
-    for (const backend of picks.get(c) ?? []) {
+    const reasonsOfCase = pickReasons.get(c) ?? [];
+    for (const [i, backend] of (picks.get(c) ?? []).entries()) {
       const chosen = medians.get(backend);
       if (chosen === undefined) continue;
       decisions++;
       if (chosen <= bestMs * NOISE) right++;
-      else wrong.push(backend);
+      else wrong.push(`${backend} by ${reasonsOfCase[i] ?? '?'}`);
       if (chosen <= bestMs) strictlyRight++;
       oracleMs += bestMs;
       lostMs += chosen - bestMs;
