@@ -2,7 +2,7 @@
 // fast path when K and N are multiples of 4). A 16 x 16 workgroup computes a 64 x 64 output tile; each
 // invocation a 4 x 4 register block. K advances in steps of 16 through workgroup memory: the a-tile is stored
 // transposed as vec4 columns of 4 rows, the b-tile as vec4 rows of 4 columns, so the inner loop does two
-// vec4 workgroup loads per 16 multiply-adds. ROUND_F16 rounds results to binary16 (f16 tensors, held as f32).
+// vec4 workgroup loads per 16 multiply-adds. ROUND_F16 rounds results to binary16 (f16 tensors, widened to f32).
 //
 // Bindings (group 0):
 //   @binding(0) a       storage, read        array<f32>  [M, K]

@@ -1,6 +1,6 @@
 // matmul_f32_vec4: out = a [M, K] x b [K, N] when K and N are multiples of 4 (M is free): the same 64 x 64
 // tiling as matmul_f32 (16 x 16 invocations, 4 x 4 register block each, K in steps of 16 through workgroup
-// memory) with vec4 global loads and stores. ROUND_F16 rounds results to binary16 (f16 tensors, held as f32).
+// memory) with vec4 global loads and stores. ROUND_F16 rounds results to binary16 (f16 tensors, widened to f32).
 //
 // Bindings (group 0):
 //   @binding(0) a       storage, read        array<vec4<f32>>  [M, K / 4]

@@ -1,5 +1,5 @@
 // mul: out[i] = a[i] * b[i % b_len]; b is a's shape or a suffix of it (broadcast over leading dimensions).
-// f16 tensors are held as f32 on the device; ROUND_F16 rounds each result to binary16 so chained f16 ops
+// f16 tensors reach kernels widened to f32 (f16_unpack); ROUND_F16 rounds each result to binary16 so chained f16 ops
 // see exactly what a binary16 device would.
 //
 // Bindings (group 0):

@@ -1,5 +1,5 @@
 // scale: out[i] = x[i] * factor.
-// f16 tensors are held as f32 on the device; ROUND_F16 rounds each result to binary16.
+// f16 tensors reach kernels widened to f32 (f16_unpack); ROUND_F16 rounds each result to binary16.
 //
 // Bindings (group 0):
 //   @binding(0) x       storage, read        array<f32>  input

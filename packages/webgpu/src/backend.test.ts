@@ -1,6 +1,6 @@
 // Backend-level behaviour: init/describe/health, supportsOp limits, buffers staying resident across chained
 // ops, pooling, timing, zero-size tensors, and errors that surface as BackendError subclasses.
-import { BackendError, InvalidArgumentError, type BoundTensor, type Op, type TensorSpec } from '@tandem/core';
+import { BackendError, halfToFloat, InvalidArgumentError, type BoundTensor, type Op, type TensorSpec } from '@tandem/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebGpuBackend } from './backend.ts';
 import { checkWebGpuSupport } from './support.ts';
@@ -101,6 +101,28 @@ describe.skipIf(!setup.ok)('WebGpuBackend on a device', () => {
     expect(mismatches).toBe(0);
     backend.free(t.buffer);
   }, 60_000);
+
+  it('stores f16 as binary16 two per word: every bit pattern widens exactly and packs back bit for bit', async () => {
+    const count = 65_535; // every pattern but 0xffff (a NaN), odd: the last word's high half is padding
+    const bits = Uint16Array.from({ length: count }, (_, h) => h);
+    const t = await upload(backend, 'f16', [count], bits);
+    // Widened: dequantize f16 -> f32 is the unpack kernel and a copy.
+    const widened = await readF32(backend, await runOne(backend, { op: 'dequantize', x: t }));
+    const wrongWidened = Array.from(bits).filter((h, i) => !Object.is(widened[i], halfToFloat(h)) && !(Number.isNaN(widened[i]) && Number.isNaN(halfToFloat(h))));
+    expect(wrongWidened).toEqual([]);
+    // Through an f16 op (x * 1) and packed again: the same bits, NaNs as the quiet NaN with their sign.
+    const scaled = await runOne(backend, { op: 'scale', x: t, factor: 1 });
+    const back = new Uint16Array((await backend.download(scaled.buffer)).slice().buffer);
+    const isNaN16 = (h: number): boolean => (h & 0x7c00) === 0x7c00 && (h & 0x3ff) !== 0;
+    const wrongPacked = Array.from(bits).filter((h, i) => (isNaN16(h) ? back[i] !== ((h & 0x8000) | 0x7e00) : back[i] !== h));
+    expect(wrongPacked).toEqual([]);
+    // Two bytes per value on the device: the freed buffer returns a bucket of ~128 KiB to the pool, not ~256 KiB.
+    const pooled = backend.poolStats()?.pooledBytes ?? 0;
+    backend.free(t.buffer);
+    const returned = (backend.poolStats()?.pooledBytes ?? 0) - pooled;
+    expect(returned).toBeGreaterThanOrEqual(count * 2);
+    expect(returned).toBeLessThan(count * 4);
+  });
 
   it('handles zero-size tensors without zero-size buffers or dispatches', async () => {
     const empty = await upload(backend, 'f32', [0, 5], []);

@@ -23,7 +23,7 @@ import { acquireContext } from './acquire.ts';
 import { BufferRegistry } from './buffer-registry.ts';
 import { WEBGPU_CAPABILITIES } from './capabilities.ts';
 import { DEFAULT_LIMITS, type DeviceContext } from './device-context.ts';
-import { deviceByteLength, fromDeviceBytes, hostByteLength, toDeviceBytes } from './device-layout.ts';
+import { storageByteLength, fromDeviceBytes, hostByteLength, toDeviceBytes } from './device-layout.ts';
 import { MAP_READ_MODE, READBACK_USAGE, TENSOR_USAGE } from './gpu-constants.ts';
 import { BACKEND_NAME, deviceLost } from './gpu-errors.ts';
 import { guarded } from './guarded.ts';
@@ -141,7 +141,7 @@ export class WebGpuBackend implements CapableBackend {
     const expected = hostByteLength(spec);
     if (data.byteLength !== expected) throw new InvalidArgumentError('upload.data.byteLength', data.byteLength, `must be ${expected} for ${spec.dtype}[${spec.shape.join(', ')}]`);
     const ctx = await this.ready(what);
-    const bytes = deviceByteLength(spec);
+    const bytes = storageByteLength(spec);
     if (bytes > ctx.limits.maxBufferSize) throw new OutOfMemoryError(BACKEND_NAME, what, bytes, ctx.limits.maxBufferSize);
     const gpu = await guarded(
       ctx,
@@ -169,7 +169,7 @@ export class WebGpuBackend implements CapableBackend {
     const record = this.buffers.lookup(handle, 'download');
     const ctx = record.context;
     if (ctx.lostReason !== undefined) throw deviceLost('download', ctx.lostReason);
-    const bytes = deviceByteLength(record.spec);
+    const bytes = storageByteLength(record.spec);
     if (bytes === 0) return new Uint8Array(0);
     const staging = await guarded(
       ctx,

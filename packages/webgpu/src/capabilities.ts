@@ -1,7 +1,7 @@
 // What the WebGPU backend runs, as data: dtypes of each op's first input (ops.ts's order).
 import type { Capability } from '@tandem/core';
 
-/** Ops and dtypes of the WebGPU backend; f16 runs on every adapter (held as f32, see device-layout.ts). */
+/** Ops and dtypes of the WebGPU backend; f16 runs on every adapter (stored as binary16, computed in f32: device-layout.ts). */
 export const WEBGPU_CAPABILITIES: readonly Capability[] = [
   { op: 'matmul', dtypes: ['f32', 'f16'] },
   { op: 'quantizedMatmul', dtypes: ['f32'] },

@@ -2,10 +2,11 @@
 // waits for completion inside guarded() (so failures come out as BackendErrors and nothing leaks).
 import { monotonicClock, type Op, type TensorSpec } from '@tandem/core';
 import type { DeviceContext } from './device-context.ts';
-import { deviceByteLength } from './device-layout.ts';
+import { storageByteLength } from './device-layout.ts';
 import { encodeAndSubmit, hasDispatch } from './encode.ts';
 import { MAP_READ_MODE, TENSOR_USAGE } from './gpu-constants.ts';
 import { guarded } from './guarded.ts';
+import { planWithF16Storage } from './ops/f16-storage.ts';
 import { planOp } from './ops/plan-op.ts';
 import type { DeviceTensor, DispatchStep, PlanContext } from './plan.ts';
 import { TimestampPair } from './timestamps.ts';
@@ -24,14 +25,14 @@ export async function executeOp(ctx: DeviceContext, op: Op<DeviceTensor>, output
   const transient: GPUBuffer[] = [];
   const dispatched: DispatchStep[] = [];
   const timer: { pair?: TimestampPair } = {};
-  const requestedBytes = outputs.reduce((sum, spec) => sum + deviceByteLength(spec), 0);
+  const requestedBytes = outputs.reduce((sum, spec) => sum + storageByteLength(spec), 0);
   const started = monotonicClock();
   const outTensors = await guarded(
     ctx,
     { what: op.op, requestedBytes },
     () => {
       const outs = outputs.map((spec): DeviceTensor => {
-        const gpu = ctx.pool.acquire(deviceByteLength(spec), TENSOR_USAGE);
+        const gpu = ctx.pool.acquire(storageByteLength(spec), TENSOR_USAGE);
         allocated.push(gpu);
         return { dtype: spec.dtype, shape: spec.shape, gpu };
       });
@@ -43,7 +44,7 @@ export async function executeOp(ctx: DeviceContext, op: Op<DeviceTensor>, output
           return gpu;
         },
       };
-      const steps = planOp(op, outs, planContext);
+      const steps = planWithF16Storage(op, outs, planContext, (widened, computed) => planOp(widened, computed, planContext));
       dispatched.push(...steps.flatMap((step) => (step.kind === 'dispatch' ? [step] : [])));
       if (ctx.timestamps && hasDispatch(steps)) timer.pair = new TimestampPair(ctx);
       transient.push(...encodeAndSubmit(ctx, steps, op.op, timer.pair));

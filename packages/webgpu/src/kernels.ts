@@ -260,6 +260,21 @@ export const MATMUL_F32_VEC4 = defineKernel({ ...MATMUL_F32, shader: 'matmul_f32
 /** Output rows and columns of one matmul workgroup's tile. */
 export const MATMUL_TILE = 64;
 
+/** wgsl/f16_unpack.wgsl: f16 stored as binary16 (two per word) -> f32, for the kernels to read. */
+export const F16_UNPACK = defineKernel({
+  shader: 'f16_unpack',
+  entryPoint: 'main',
+  bindings: [
+    { name: 'src', access: READ },
+    { name: 'dst', access: WRITE },
+  ],
+  params: [{ name: 'n', type: 'u32' }],
+  overrides: ['WG'],
+});
+
+/** wgsl/f16_pack.wgsl: f32 -> binary16, two per word, for storing an f16 result. */
+export const F16_PACK = defineKernel({ ...F16_UNPACK, shader: 'f16_pack' });
+
 /** Every kernel, for the binding test and pipeline warm-up. */
 export const ALL_KERNELS = [
   ADD,
@@ -281,4 +296,6 @@ export const ALL_KERNELS = [
   QUANTIZED_MATMUL_Q4_0,
   MATMUL_F32,
   MATMUL_F32_VEC4,
+  F16_UNPACK,
+  F16_PACK,
 ] as const;

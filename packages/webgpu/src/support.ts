@@ -4,7 +4,7 @@
 // binding: they are bound in ranges, one dispatch each.
 import { checkCapabilities, errorMessage, inferOutputs, numel, opInputs, type Op, type SupportVerdict, type TensorSpec } from '@tandem/core';
 import type { DeviceLimits } from './device-context.ts';
-import { deviceByteLength } from './device-layout.ts';
+import { kernelByteLength } from './device-layout.ts';
 import { MATMUL_TILE, QUANTIZED_MATMUL_ROWS } from './kernels.ts';
 import { attentionWorkgroupBytes } from './ops/attention.ts';
 import { cosineTargetRowsPerBinding, TOP_K_MAX_WORK } from './ops/search.ts';
@@ -39,7 +39,7 @@ export function checkWebGpuSupport(op: Op<TensorSpec>, limits: DeviceLimits, fea
 
 /** A refusal if one tensor of an op needs a binding (when `bound`) or a buffer past the device's limits. */
 function checkBufferLimits(op: string, name: string, tensor: TensorSpec, limits: DeviceLimits, bound: boolean): SupportVerdict | undefined {
-  const bytes = deviceByteLength(tensor);
+  const bytes = kernelByteLength(tensor);
   if (bound && bytes > limits.maxStorageBufferBindingSize) {
     return refuse(`${op}.${name} needs a ${bytes}-byte storage binding; maxStorageBufferBindingSize is ${limits.maxStorageBufferBindingSize}`);
   }
@@ -49,7 +49,7 @@ function checkBufferLimits(op: string, name: string, tensor: TensorSpec, limits:
 
 /** Cosine targets may exceed one binding (the planner binds them in aligned ranges) but not one buffer. */
 function checkCosineTargets(targets: TensorSpec, limits: DeviceLimits): SupportVerdict | undefined {
-  const bytes = deviceByteLength(targets);
+  const bytes = kernelByteLength(targets);
   if (bytes > limits.maxBufferSize) return refuse(`cosineSimilarity.targets needs a ${bytes}-byte buffer; maxBufferSize is ${limits.maxBufferSize}`);
   const dim = targets.shape[1] ?? 0;
   if (bytes > limits.maxStorageBufferBindingSize && cosineTargetRowsPerBinding(dim, limits.maxStorageBufferBindingSize) === 0) {

@@ -37,7 +37,7 @@ export function planQuantizedMatmul(op: QuantizedMatmulOp<DeviceTensor>, out: De
   return [dispatch(kernel, { x: op.x.gpu, w: op.w.gpu, out: out.gpu }, params, { WG: QUANTIZED_WG }, grid)];
 }
 
-/** q8_0 / q4_0 -> f32 by kernel; f16 is already held as f32 on the device, so it is a copy. */
+/** q8_0 / q4_0 -> f32 by kernel; f16 reaches the planner widened to f32 (f16-storage.ts), so it is a copy. */
 export function planDequantize(op: DequantizeOp<DeviceTensor>, out: DeviceTensor, ctx: PlanContext): Step[] {
   const n = numel(out.shape);
   if (op.x.dtype === 'f16') return [copy(op.x.gpu, out.gpu, n * 4)];

@@ -1,0 +1,36 @@
+// f16 tensors are stored as binary16 (two per word) but kernels read and write f32: an op's f16 inputs are widened
+// into f32 scratch buffers before its steps (f16_unpack), and its f16 outputs computed into f32 scratch and packed
+// into their own buffers after them (f16_pack). Ops without f16 tensors are planned unchanged.
+import { mapOpTensors, numel, type Op } from '@tandem/core';
+import { F16_PACK, F16_UNPACK } from '../kernels.ts';
+import { dispatch, linearGrid, type DeviceTensor, type PlanContext, type Step } from '../plan.ts';
+
+/** Invocations per workgroup of the f16 conversion kernels. */
+const CONVERT_WG = 256;
+
+/** Plans `op` with `plan` on f32 views of its f16 tensors, adding the conversions around its steps. */
+export function planWithF16Storage(
+  op: Op<DeviceTensor>,
+  outputs: readonly DeviceTensor[],
+  ctx: PlanContext,
+  plan: (op: Op<DeviceTensor>, outputs: readonly DeviceTensor[]) => Step[],
+): Step[] {
+  const before: Step[] = [];
+  const after: Step[] = [];
+  const widened = mapOpTensors(op, (t) => {
+    if (t.dtype !== 'f16') return t;
+    const n = numel(t.shape);
+    const gpu = ctx.scratch(Math.max(4, n * 4));
+    if (n > 0) before.push(dispatch(F16_UNPACK, { src: t.gpu, dst: gpu }, { n }, { WG: CONVERT_WG }, linearGrid(Math.ceil(n / CONVERT_WG), ctx.limits)));
+    return { dtype: t.dtype, shape: t.shape, gpu };
+  });
+  const computed = outputs.map((out) => {
+    if (out.dtype !== 'f16') return out;
+    const n = numel(out.shape);
+    const gpu = ctx.scratch(Math.max(4, n * 4));
+    if (n > 0) after.push(dispatch(F16_PACK, { src: gpu, dst: out.gpu }, { n }, { WG: CONVERT_WG }, linearGrid(Math.ceil(Math.ceil(n / 2) / CONVERT_WG), ctx.limits)));
+    return { dtype: out.dtype, shape: out.shape, gpu };
+  });
+  if (before.length === 0 && after.length === 0 && computed.every((t, i) => t === outputs[i])) return plan(op, outputs);
+  return [...before, ...plan(widened, computed), ...after];
+}

@@ -1,0 +1,52 @@
+// f16_pack: f32 -> binary16, two per 32-bit word (element i in bits 16 * (i % 2) and up of word i / 2), rounding to
+// nearest even; overflow goes to +-inf, NaN to the quiet NaN 0x7e00 with its sign (as floatToHalf in core/half.ts).
+// Kernels producing f16 already round their results to binary16 (ROUND_F16), so this only re-encodes them.
+// Integer operations only: no shader-f16 needed, and no rounding mode involved.
+//
+// Bindings (group 0):
+//   @binding(0) src     storage, read        array<f32>  n values
+//   @binding(1) dst     storage, read_write  array<u32>  ceil(n / 2) words; the high half of the last word of an odd
+//                                                        n is 0
+//   @binding(2) params  uniform              Params      n = elements
+// Overrides: WG (invocations per workgroup).
+// Dispatch: ceil(ceil(n / 2) / WG) workgroups over x and y (linear id = x + y * num_workgroups.x); one word each.
+
+struct Params {
+  n: u32,
+}
+
+override WG: u32 = 256u;
+
+@group(0) @binding(0) var<storage, read> src: array<f32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
+@group(0) @binding(2) var<uniform> params: Params;
+
+/** The binary16 bits nearest to v (ties to even). */
+fn float_to_half(v: f32) -> u32 {
+  let bits = bitcast<u32>(v);
+  let sign = (bits >> 16u) & 0x8000u;
+  let mag = bits & 0x7fffffffu;
+  if (mag > 0x7f800000u) { return sign | 0x7e00u; }
+  if (mag == 0x7f800000u) { return sign | 0x7c00u; }
+  if (mag < 0x38800000u) {
+    // Below 2^-14: a subnormal (or zero) binary16, mantissa = |v| * 2^24 rounded; 1024 encodes 2^-14 itself.
+    return sign | u32(round(bitcast<f32>(mag) * 16777216.0));
+  }
+  let rounded = (mag + 0xfffu + ((mag >> 13u) & 1u)) & 0xffffe000u;
+  if (rounded > 0x477fe000u) { return sign | 0x7c00u; }
+  return sign | (((rounded >> 23u) - 112u) << 10u) | ((rounded >> 13u) & 0x3ffu);
+}
+
+@compute @workgroup_size(WG)
+fn main(
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+) {
+  let w = (wid.x + wid.y * nwg.x) * WG + lid;
+  let i = 2u * w;
+  if (i >= params.n) { return; }
+  var word = float_to_half(src[i]);
+  if (i + 1u < params.n) { word = word | (float_to_half(src[i + 1u]) << 16u); }
+  dst[w] = word;
+}
