@@ -515,7 +515,10 @@ export class Engine {
         runMs = this.clock() - t0;
         const tensors = this.adopt(state.backend, result, outputs, opKey);
         const priorMs = state.backend.estimateCost?.(spec, work) ?? rooflineMs(work, state.profile);
-        this.costModel.observe(opKey, name, work.flops, priorMs, runMs);
+        if (this.costModel.observe(opKey, name, work.flops, priorMs, runMs)) {
+          const { surprisesForRegimeChange, surpriseFactor } = this.costModel.config;
+          this.telemetry.notice('cost-model-reset', name, `${opKey}: ${surprisesForRegimeChange} measurements in a row ${surpriseFactor}x or more off the estimate (last ${runMs.toFixed(3)} ms); other sizes are re-learned`, op.op);
+        }
         if (cached !== undefined && attempt === 1) this.decisions.checkDrift(cached, runMs);
         else this.decisions.noteMeasured(work.flops, opKey, name, runMs);
         this.tracker.record(op.op, name, true, runMs, probe);

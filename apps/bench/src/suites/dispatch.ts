@@ -204,6 +204,8 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     interleaved.set(c, stats(ratios).median);
   }
   unsubscribe();
+  // Cost-model resets (a run of measurements far off the estimate starts a new epoch) per backend and op.
+  const resets = tally(engine.telemetry.noticeEvents().filter((n) => n.kind === 'cost-model-reset').map((n) => `${n.backend} ${n.op ?? '?'}`));
   await engine.dispose();
 
   const rows: Row[] = [];
@@ -281,6 +283,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     `auto >= ${AUTO_TARGET}x the best single backend in ${within}/${rows.length} cases; worst ${worstRatio.toFixed(2)}x (${worstCase}) (target: every case) -> ${within === rows.length ? 'MET' : 'MISSED'} ` +
       `(per case the median of ${INTERLEAVED_PAIRS} ratios of back-to-back blocks of ~${INTERLEAVED_BLOCK_MS} ms (${INTERLEAVED_MAX_CALLS} calls at most) of whole calls including the read-back, auto and the best backend interleaved, on a shared machine; as the median of per-round paired ratios: ${withinRounds}/${rows.length}; as a ratio of the rounds' separate medians: ${withinOfMedians}/${rows.length})`,
     `auto's timed calls by reason: ${[...autoReasons].map(([reason, n]) => `${reason} ${n}`).join(', ')}`,
+    `cost-model resets over the whole run (telemetry 'cost-model-reset' notices), by backend and op: ${resets === '' ? 'none' : resets}`,
     `order check: median over cases of the per-round paired ratio in rounds where auto ran before the best backend ${ratiosAutoFirst.length > 0 ? stats(ratiosAutoFirst).median.toFixed(3) : 'n/a'}, after it ${ratiosAutoSecond.length > 0 ? stats(ratiosAutoSecond).median.toFixed(3) : 'n/a'} (equal conditions: both near the overall ratio)`,
   ];
   return { suite: 'dispatch', rows, verdicts, plots: dispatchPlots(rows, backends) };

@@ -49,7 +49,8 @@ describe('CostModel', () => {
       m.observe(KEY, 'gpu', 1e4, 1, 10);
       m.observe(KEY, 'gpu', 1e8, 1, 10);
     }
-    for (let i = 0; i < 3; i++) m.observe(KEY, 'gpu', 1e8, 1, 1); // 10x faster now
+    const started = [0, 1, 2].map(() => m.observe(KEY, 'gpu', 1e8, 1, 1)); // 10x faster now
+    expect(started).toEqual([false, false, true]); // the third surprise in a row starts the new epoch
     expect(m.estimate(KEY, 'gpu', 1e8, 1).ms).toBeCloseTo(1, 6);
     // The small bucket has only old-epoch samples: it follows the new epoch's correction until re-measured.
     expect(m.estimate(KEY, 'gpu', 1e4, 1).ms).toBeCloseTo(1, 6);

@@ -134,8 +134,8 @@ export class CostModel {
     return { ms: priorMs * 2 ** logRatio, measured: true };
   }
 
-  /** Records a measured run. */
-  observe(opKey: string, backend: string, flops: number, priorMs: number, measuredMs: number): void {
+  /** Records a measured run; true when it started a new epoch (a regime change: see the file comment). */
+  observe(opKey: string, backend: string, flops: number, priorMs: number, measuredMs: number): boolean {
     let byBackend = this.series.get(opKey);
     if (byBackend === undefined) {
       byBackend = new Map();
@@ -150,10 +150,11 @@ export class CostModel {
     if (s.warmups < this.config.warmupSamples) {
       s.warmups++;
       s.lastSampleAt = at;
-      return;
+      return false;
     }
     const logWork = Math.log2(flops + 1);
     const logRatio = Math.log2(Math.max(measuredMs, 1e-6) / Math.max(priorMs, 1e-9));
+    const epoch = s.epoch;
     this.detectRegimeChange(s, logWork, logRatio);
     const id = Math.floor(logWork * 2);
     let bucket = s.buckets.get(id);
@@ -165,6 +166,7 @@ export class CostModel {
     s.lastSampleAt = at;
     s.samples += 1;
     s.fresh = [...s.buckets.values()].filter((b) => b.epoch === s.epoch).sort((a, b) => a.meanLogWork - b.meanLogWork);
+    return s.epoch !== epoch;
   }
 
   /** Measurements learned from for (op, dtype, backend), warm-up runs excluded. */

@@ -46,11 +46,14 @@ export interface NoticeEvent {
   readonly seq: number;
   /** Clock time, ms. */
   readonly atMs: number;
-  /** What happened. */
-  readonly kind: 'backend-ready' | 'backend-unavailable' | 'backend-unhealthy' | 'backend-recovered' | 'circuit-open' | 'circuit-half-open' | 'circuit-closed';
+  /**
+   * What happened. 'cost-model-reset': consecutive measurements of (op, backend) far off the cost model's estimate
+   * started a new epoch; its estimates for other sizes stop counting until they are measured again.
+   */
+  readonly kind: 'backend-ready' | 'backend-unavailable' | 'backend-unhealthy' | 'backend-recovered' | 'circuit-open' | 'circuit-half-open' | 'circuit-closed' | 'cost-model-reset';
   /** Backend concerned. */
   readonly backend: string;
-  /** Op concerned, for circuit changes. */
+  /** Op concerned, for circuit changes and cost-model resets. */
   readonly op: string | undefined;
   /** Human-readable detail (the reason). */
   readonly detail: string;
