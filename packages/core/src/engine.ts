@@ -234,20 +234,20 @@ export class Engine {
     const cached = kind === undefined ? undefined : this.reusableDecision(work.flops, kind, residency);
     if (cached !== undefined) {
       this.costModel.tick(cached.opKey);
-      return this.execute(op, spec, outputs, work, cached.plan, label, cached);
+      return this.execute(op, spec, outputs, work, cached.plan, label, cached, cached.opKey);
     }
     const request = this.requestFor(spec, inputs, work, outputs);
     const planned = this.scheduler.plan(request, chosen, true);
     if (!planned.ok) throw new AllBackendsFailedError(op.op, planned.skipped.map((s) => ({ backend: s.backend, error: s.reason })));
     // A backend waiting to recover is looked at again on every call (that is what starts its re-init): not cached.
     if (planned.cacheable && !request.awaitingRecovery && kind !== undefined) {
-      const opKey = opKeyOf(spec, inputs);
+      const opKey = request.opKey;
       // The drift check compares run times: the plan's estimate less the transfers it charged the chosen backend.
       const selection = planned.plan.selection;
       const transferMs = request.candidates.find((c) => c.name === selection.backend)?.transferMs ?? 0;
       this.decisions.store(work.flops, kind, residency, opKey, planned.plan, this.costModel.decisionCount(opKey), selection.estimatedMs - transferMs);
     }
-    return this.execute(op, spec, outputs, work, planned.plan, label, undefined);
+    return this.execute(op, spec, outputs, work, planned.plan, label, undefined, request.opKey);
   }
 
   /** The decision and its reason for an op, without running it or changing what the scheduler learned. */
@@ -488,13 +488,13 @@ export class Engine {
     plan: SchedulePlan,
     label: string | undefined,
     cached: CachedDecision | undefined,
+    opKey: string,
   ): Promise<Tensor[]> {
     const callId = ++this.nextCallId;
     const order = [plan.selection.backend, ...plan.fallbacks];
     const failures: BackendFailure[] = plan.skipped.map((s) => ({ backend: s.backend, error: `skipped: ${s.reason}` }));
     const inputs = opInputs(spec);
     const dtype = inputs[0]?.tensor.dtype ?? 'f32';
-    const opKey = opKeyOf(spec, inputs);
     const shapes = inputs.map((i) => i.tensor.shape.join('x')).join(', ');
     let reason: SelectionReason = plan.selection.reason;
     let estimatedMs = plan.selection.estimatedMs;
@@ -684,7 +684,9 @@ function opKeyOf(spec: Op<TensorSpec>, inputs: ReadonlyArray<{ tensor: TensorSpe
   let key = `${spec.op}|${inputs[0]?.tensor.dtype ?? 'f32'}`;
   for (let i = 1; i < inputs.length; i++) {
     const dtype = inputs[i]?.tensor.dtype;
-    if (dtype !== undefined && !inputs.slice(0, i).some((earlier) => earlier.tensor.dtype === dtype)) key += `+${dtype}`;
+    let seen = false;
+    for (let j = 0; j < i && !seen; j++) seen = inputs[j]?.tensor.dtype === dtype;
+    if (dtype !== undefined && !seen) key += `+${dtype}`;
   }
   return key;
 }

@@ -1,7 +1,7 @@
 // f16 tensors are stored as binary16 (two per word) but kernels read and write f32: an op's f16 inputs are widened
 // into f32 scratch buffers before its steps (f16_unpack), and its f16 outputs computed into f32 scratch and packed
 // into their own buffers after them (f16_pack). Ops without f16 tensors are planned unchanged.
-import { mapOpTensors, numel, type Op } from '@tandem/core';
+import { mapOpTensors, numel, opInputs, type Op } from '@tandem/core';
 import { F16_PACK, F16_UNPACK } from '../kernels.ts';
 import { dispatch, linearGrid, type DeviceTensor, type PlanContext, type Step } from '../plan.ts';
 
@@ -15,6 +15,7 @@ export function planWithF16Storage(
   ctx: PlanContext,
   plan: (op: Op<DeviceTensor>, outputs: readonly DeviceTensor[]) => Step[],
 ): Step[] {
+  if (!hasF16(op, outputs)) return plan(op, outputs);
   const before: Step[] = [];
   const after: Step[] = [];
   const widened = mapOpTensors(op, (t) => {
@@ -31,6 +32,10 @@ export function planWithF16Storage(
     if (n > 0) after.push(dispatch(F16_PACK, { src: gpu, dst: out.gpu }, { n }, { WG: CONVERT_WG }, linearGrid(Math.ceil(Math.ceil(n / 2) / CONVERT_WG), ctx.limits)));
     return { dtype: out.dtype, shape: out.shape, gpu };
   });
-  if (before.length === 0 && after.length === 0 && computed.every((t, i) => t === outputs[i])) return plan(op, outputs);
   return [...before, ...plan(widened, computed), ...after];
+}
+
+/** Whether any input or output of the op is f16. */
+function hasF16(op: Op<DeviceTensor>, outputs: readonly DeviceTensor[]): boolean {
+  return outputs.some((t) => t.dtype === 'f16') || opInputs(op).some(({ tensor }) => tensor.dtype === 'f16');
 }
