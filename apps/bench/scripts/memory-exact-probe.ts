@@ -1,6 +1,7 @@
 // Diagnostic (GPU machine): where a batch of 1,000 exact top-10 searches over 341,479 x 100 random vectors spends
 // its time, per strategy: VectorOps.searchMany, then each engine op's backend, kernel and wall time from telemetry.
 //   node --import tsx apps/bench/scripts/memory-exact-probe.ts
+import type { Strategy } from '@tandem/core';
 import { createEngine } from 'tandem';
 import { VectorOps } from '@tandem/memory';
 
@@ -22,7 +23,8 @@ if (process.env['PROBE_TRAIN'] === '1') {
   for (let r = 0; r < 16; r++) await ops.search(q.subarray(r * dim, (r + 1) * dim), 10, { strategy: 'auto' });
   console.log('trained: 16 single-query searches per backend alone, then 16 under auto');
 }
-for (const strategy of (process.env['PROBE_STRATEGIES'] === 'auto' ? ['auto'] : [{ only: 'rocm' }, { only: 'webgpu' }, 'auto']) as const) {
+const strategies: Strategy[] = process.env['PROBE_STRATEGIES'] === 'auto' ? ['auto'] : [{ only: 'rocm' }, { only: 'webgpu' }, 'auto'];
+for (const strategy of strategies) {
   for (let rep = 0; rep < 3; rep++) {
     const before = engine.telemetry.opEvents().length;
     const t0 = performance.now();

@@ -1,0 +1,78 @@
+// Diagnostic (GPU machine, or here with a software GPU): where a graph strategy's time goes, per node, against the
+// others, on one decode step of the decoder block (the same placement should cost the same). Strategies run
+// interleaved, each run on a fork of one filled KV cache (replicated on the GPU, as the graph suite does); the
+// first 20 rounds are not counted. Prints the first auto runs' plan choices, then per strategy the median total,
+// the median time outside the nodes, and each node's median.
+//   node --import tsx apps/bench/scripts/graph-auto-probe.ts [tiny|7b] [q4_0|f32] [rounds]
+//   PROBE_STRATEGIES=auto,cpu-only (default cpu-only,gpu-only,auto)
+// H100 host, 2026-11-23, 7B Q4_0, 400 rounds of one strategy at a time: gpu-only 2.56 ms, auto 2.63 ms.
+import { DecoderBlock, createDecoderWeights, LLAMA_7B_DECODER, randomActivations, TINY_DECODER, type GraphStrategy } from '@tandem/graph';
+import { createEngine } from 'tandem';
+
+const [size = 'tiny', weights = 'q4_0', roundsText = '200'] = process.argv.slice(2);
+const weightType = weights === 'f32' ? 'f32' : 'q4_0';
+const rounds = Number(roundsText);
+const strategies: GraphStrategy[] = (process.env['PROBE_STRATEGIES'] ?? 'cpu-only,gpu-only,auto').split(',').map((s): GraphStrategy => (s === 'cpu-only' || s === 'gpu-only' ? s : 'auto'));
+
+const engine = await createEngine();
+const usable = engine.backends().filter((b) => b.available && b.name !== 'reference');
+const cpuBackend = usable.find((b) => b.kind === 'cpu')?.name;
+const gpuBackend = usable.find((b) => b.kind === 'gpu')?.name;
+if (cpuBackend === undefined || gpuBackend === undefined) throw new Error(`needs a CPU and a GPU backend; have ${usable.map((b) => b.name).join(', ')}`);
+const preference = { cpuBackend, gpuBackend };
+const block = DecoderBlock.create(engine, createDecoderWeights({ ...(size === '7b' ? LLAMA_7B_DECODER : TINY_DECODER), weightType }, 1));
+const filled = block.newCache(513);
+(await block.forward(randomActivations(block.config, 512, 4), filled, { ...preference, strategy: 'cpu-only' })).output.dispose();
+const held = filled.tensors();
+for (const t of held === undefined ? [] : [held.k, held.v]) {
+  const empty = engine.tensor(new Float32Array(0), [0, ...t.shape.slice(1)]);
+  for (const copy of await engine.run({ op: 'concat', a: t, b: empty }, { only: gpuBackend })) copy.dispose();
+  empty.dispose();
+}
+
+/** Appends `value` to the list under `key`. */
+function push(map: Map<string, number[]>, key: string, value: number): void {
+  const list = map.get(key) ?? [];
+  list.push(value);
+  map.set(key, list);
+}
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
+
+const totals = new Map<string, number[]>();
+const outside = new Map<string, number[]>();
+const perNode = new Map<string, number[]>(); // 'strategy node' -> ms
+const nodeNames: string[] = [];
+for (let round = 0; round < rounds; round++) {
+  for (let j = 0; j < strategies.length; j++) {
+    const strategy = strategies[(round + j) % strategies.length] ?? 'auto';
+    const cache = filled.fork();
+    const t0 = performance.now();
+    const step = await block.forward(randomActivations(block.config, 1, 3), cache, { ...preference, strategy });
+    await step.output.read();
+    const ms = performance.now() - t0;
+    step.output.dispose();
+    cache.dispose();
+    const report = step.report;
+    if (strategy === 'auto' && round < 12) {
+      const p = report.placement;
+      console.log(`auto run ${round}: ${ms.toFixed(3)} ms, chosenBy ${p?.chosenBy}, reused ${p?.reused}, candidates ${p?.candidates}, planning ${p?.planningMs.toFixed(3)} ms, backends ${report.nodes.map((n) => n.backend).join(',')}`);
+    }
+    if (round < 20) continue;
+    push(totals, String(strategy), ms);
+    push(outside, String(strategy), ms - report.nodes.reduce((sum, n) => sum + n.ms, 0));
+    for (const n of report.nodes) {
+      if (!nodeNames.includes(n.name)) nodeNames.push(n.name);
+      push(perNode, `${String(strategy)} ${n.name}`, n.ms);
+    }
+  }
+}
+for (const s of strategies) {
+  const list = totals.get(String(s)) ?? [];
+  console.log(`${String(s)}: median ${median(list).toFixed(3)} ms, min ${Math.min(...list).toFixed(3)} ms, outside the nodes ${median(outside.get(String(s)) ?? []).toFixed(3)} ms`);
+}
+for (const name of nodeNames) {
+  console.log(`${name.padEnd(28)} ${strategies.map((s) => `${String(s)} ${(median(perNode.get(`${String(s)} ${name}`) ?? []) * 1000).toFixed(0)} us`).join('  ')}`);
+}
+block.dispose();
+filled.dispose();
+await engine.dispose();
