@@ -126,7 +126,7 @@ describe('decision cache', () => {
     expect(last).toEqual({ q4: 'gpu', q8: 'cpu' });
   });
 
-  it('says in telemetry when measurements far off the estimate reset the cost model for an op and backend', async () => {
+  it('says in telemetry when measurements far off the estimate reset the cost model for an op, backend and size', async () => {
     const { engine, cpu } = await warmEngine();
     const x = square(engine, 32);
     cpu.setLatency((op, w) => 20 * cpuLatency(op, w)); // the CPU is now 20x slower
@@ -134,7 +134,7 @@ describe('decision cache', () => {
     const resets = engine.telemetry.noticeEvents().filter((n) => n.kind === 'cost-model-reset');
     expect(resets).toHaveLength(1);
     expect(resets[0]).toMatchObject({ backend: 'cpu', op: 'matmul' });
-    expect(resets[0]?.detail).toMatch(/^matmul\|f32: 5 measurements in a row 2\.5x or more off the estimate/);
+    expect(resets[0]?.detail).toMatch(/^matmul\|f32: 5 measurements in a row of this size \(65536 flops\) 2\.5x or more off the estimate/);
   });
 
   it('a change of residency is a different call: it is planned afresh', async () => {

@@ -517,7 +517,7 @@ export class Engine {
         const priorMs = state.backend.estimateCost?.(spec, work) ?? rooflineMs(work, state.profile);
         if (this.costModel.observe(opKey, name, work.flops, priorMs, runMs)) {
           const { surprisesForRegimeChange, surpriseFactor } = this.costModel.config;
-          this.telemetry.notice('cost-model-reset', name, `${opKey}: ${surprisesForRegimeChange} measurements in a row ${surpriseFactor}x or more off the estimate (last ${runMs.toFixed(3)} ms); other sizes are re-learned`, op.op);
+          this.telemetry.notice('cost-model-reset', name, `${opKey}: ${surprisesForRegimeChange} measurements in a row of this size (${work.flops} flops) ${surpriseFactor}x or more off the estimate (last ${runMs.toFixed(3)} ms); this size is re-learned from them`, op.op);
         }
         if (cached !== undefined && attempt === 1) this.decisions.checkDrift(cached, runMs);
         else this.decisions.noteMeasured(work.flops, opKey, name, runMs);

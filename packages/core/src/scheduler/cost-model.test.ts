@@ -43,17 +43,31 @@ describe('CostModel', () => {
     expect(m.estimate(KEY, 'wasm', 1e6, 1).ms).toBeGreaterThan(1.99);
   });
 
-  it('starts a new epoch after consecutive surprises, so stale buckets stop counting', () => {
+  it('re-learns a size after consecutive surprises there, and keeps the other sizes', () => {
     const m = new CostModel({ surpriseFactor: 2, surprisesForRegimeChange: 3 });
     for (let i = 0; i < 50; i++) {
       m.observe(KEY, 'gpu', 1e4, 1, 10);
-      m.observe(KEY, 'gpu', 1e8, 1, 10);
+      m.observe(KEY, 'gpu', 1e8, 1, 1);
     }
-    const started = [0, 1, 2].map(() => m.observe(KEY, 'gpu', 1e8, 1, 1)); // 10x faster now
-    expect(started).toEqual([false, false, true]); // the third surprise in a row starts the new epoch
-    expect(m.estimate(KEY, 'gpu', 1e8, 1).ms).toBeCloseTo(1, 6);
-    // The small bucket has only old-epoch samples: it follows the new epoch's correction until re-measured.
+    const started = [0, 1, 2].map(() => m.observe(KEY, 'gpu', 1e8, 1, 0.1)); // 10x faster now at this size
+    expect(started).toEqual([false, false, true]); // the third surprise in a row drops the bucket's old samples
+    expect(m.estimate(KEY, 'gpu', 1e8, 1).ms).toBeCloseTo(0.1, 6);
+    // The small size keeps its own measurements: it is not priced from the large one's new correction.
+    expect(m.estimate(KEY, 'gpu', 1e4, 1).ms).toBeCloseTo(10, 6);
+    // Its own run of surprises re-learns it too.
+    const small = [0, 1, 2].map(() => m.observe(KEY, 'gpu', 1e4, 1, 1));
+    expect(small).toEqual([false, false, true]);
     expect(m.estimate(KEY, 'gpu', 1e4, 1).ms).toBeCloseTo(1, 6);
+  });
+
+  it('counts surprises per size: alternating sizes do not add up to a regime change', () => {
+    const m = new CostModel({ surpriseFactor: 2, surprisesForRegimeChange: 3 });
+    for (let i = 0; i < 20; i++) {
+      m.observe(KEY, 'gpu', 1e4, 1, 1);
+      m.observe(KEY, 'gpu', 1e8, 1, 1);
+    }
+    const started = [1e4, 1e8, 1e4, 1e8].map((flops) => m.observe(KEY, 'gpu', flops, 1, 10));
+    expect(started).toEqual([false, false, false, false]);
   });
 
   it('does not treat a lone outlier as a regime change', () => {

@@ -4,8 +4,11 @@
 // predicted work. Its estimate is a recency-weighted mean (weights halve every `halfLifeDecisions` decisions of
 // that op), so a backend that has not been measured for a while is out-voted by any new sample. Between measured
 // buckets the correction is interpolated in log space; outside them the nearest bucket's correction applies.
-// A run of samples far off their bucket's estimate (a regime change: the GPU got throttled, another process
-// took the CPU) starts a new epoch: buckets without a sample from the new epoch stop counting until measured.
+// A run of samples of one size far off the estimate there (a regime change: the GPU got throttled, another process
+// took the CPU) drops that size's bucket: it is re-learned from the new samples. Other sizes keep their buckets and
+// are re-learned the same way when their own measurements disagree. (Dropping every other bucket too had priced
+// them from the surviving one's correction: on the H100 host a 1,024-element add on the GPU from a 1M-element
+// add's, which made the GPU look 4x faster than it is on tiny ops.)
 
 /** Tuning of the cost model. */
 export interface CostModelConfig {
@@ -15,7 +18,7 @@ export interface CostModelConfig {
   readonly halfLifeDecisions: number;
   /** A sample this many times off its bucket's estimate (either way) is a surprise. */
   readonly surpriseFactor: number;
-  /** Consecutive surprises in the same direction that start a new epoch. */
+  /** Consecutive surprises of one size in the same direction that make that size be re-learned. */
   readonly surprisesForRegimeChange: number;
   /** First runs per (op, dtype, backend) not learned from: they time JIT, instantiation and allocation. */
   readonly warmupSamples: number;
@@ -25,8 +28,8 @@ export const DEFAULT_COST_MODEL_CONFIG: CostModelConfig = {
   window: 100,
   halfLifeDecisions: 1000,
   surpriseFactor: 2.5,
-  // 5, not 3: on the H100 host bursts of 3 slow calls (2.5x off) reset a GPU's series ~50 times in one dispatch run,
-  // and each reset priced that op's other sizes from the surviving bucket (tiny ops from a large one's ratio).
+  // 5, not 3: on the H100 host bursts of 3 slow calls (2.5x off) were common enough to reset a GPU's series ~50
+  // times in one dispatch run.
   surprisesForRegimeChange: 5,
   warmupSamples: 1,
 };
@@ -42,7 +45,8 @@ interface Sample {
 
 class Bucket {
   readonly samples: Sample[] = [];
-  epoch = 0;
+  /** Consecutive surprises at this size: positive slower than estimated, negative faster. */
+  surpriseRun = 0;
   meanLogWork = 0;
   meanLogRatio = 0;
   // Recency-weighted sums as of the newest sample's decision `lastAt` (weight 1 = a sample taken at lastAt).
@@ -51,11 +55,10 @@ class Bucket {
   private wRatio = 0;
   private lastAt = 0;
 
-  /** Adds a sample in O(1): decay the sums to the new time, add it, subtract the one leaving the window. */
-  add(sample: Sample, window: number, halfLife: number, epoch: number): void {
-    if (epoch !== this.epoch || this.samples.length === 0) {
+  /** Adds a sample in O(1): decay the sums to the new time, add it, subtract the one leaving the window. `restart` drops the older ones first. */
+  add(sample: Sample, window: number, halfLife: number, restart: boolean): void {
+    if (restart || this.samples.length === 0) {
       this.samples.length = 0;
-      this.epoch = epoch;
       this.wSum = this.wWork = this.wRatio = 0;
       this.lastAt = sample.at;
     }
@@ -82,10 +85,8 @@ class Bucket {
 /** Everything measured for one (op, dtype, backend). */
 class Series {
   readonly buckets = new Map<number, Bucket>();
-  /** Fresh buckets (current epoch), sorted by meanLogWork; rebuilt when it changes. */
-  fresh: Bucket[] = [];
-  epoch = 0;
-  surpriseRun = 0;
+  /** The buckets sorted by meanLogWork; rebuilt when a sample is added. */
+  sorted: Bucket[] = [];
   lastSampleAt = -Infinity;
   samples = 0;
   warmups = 0;
@@ -131,12 +132,12 @@ export class CostModel {
   /** Predicted time of `backend` on an op of this much work, given the roofline prior for it. */
   estimate(opKey: string, backend: string, flops: number, priorMs: number): CostEstimate {
     const s = this.series.get(opKey)?.get(backend);
-    if (s === undefined || s.fresh.length === 0) return { ms: priorMs, measured: false };
-    const logRatio = interpolate(s.fresh, Math.log2(flops + 1));
+    if (s === undefined || s.sorted.length === 0) return { ms: priorMs, measured: false };
+    const logRatio = interpolate(s.sorted, Math.log2(flops + 1));
     return { ms: priorMs * 2 ** logRatio, measured: true };
   }
 
-  /** Records a measured run; true when it started a new epoch (a regime change: see the file comment). */
+  /** Records a measured run; true when it made its size be re-learned (a regime change: see the file comment). */
   observe(opKey: string, backend: string, flops: number, priorMs: number, measuredMs: number): boolean {
     let byBackend = this.series.get(opKey);
     if (byBackend === undefined) {
@@ -156,19 +157,18 @@ export class CostModel {
     }
     const logWork = Math.log2(flops + 1);
     const logRatio = Math.log2(Math.max(measuredMs, 1e-6) / Math.max(priorMs, 1e-9));
-    const epoch = s.epoch;
-    this.detectRegimeChange(s, logWork, logRatio);
     const id = Math.floor(logWork * 2);
     let bucket = s.buckets.get(id);
     if (bucket === undefined) {
       bucket = new Bucket();
       s.buckets.set(id, bucket);
     }
-    bucket.add({ logWork, logRatio, at }, this.config.window, this.config.halfLifeDecisions, s.epoch);
+    const restart = this.isRegimeChange(s, bucket, logWork, logRatio);
+    bucket.add({ logWork, logRatio, at }, this.config.window, this.config.halfLifeDecisions, restart);
     s.lastSampleAt = at;
     s.samples += 1;
-    s.fresh = [...s.buckets.values()].filter((b) => b.epoch === s.epoch).sort((a, b) => a.meanLogWork - b.meanLogWork);
-    return s.epoch !== epoch;
+    s.sorted = [...s.buckets.values()].sort((a, b) => a.meanLogWork - b.meanLogWork);
+    return restart;
   }
 
   /** Measurements learned from for (op, dtype, backend), warm-up runs excluded. */
@@ -181,21 +181,16 @@ export class CostModel {
     for (const byBackend of this.series.values()) byBackend.delete(backend);
   }
 
-  private detectRegimeChange(s: Series, logWork: number, logRatio: number): void {
-    if (s.fresh.length === 0) return;
-    const predicted = interpolate(s.fresh, logWork);
-    const off = logRatio - predicted;
+  /** Counts a surprise at `bucket`'s size (a sample far off the estimate there); true when the run of them is long enough. */
+  private isRegimeChange(s: Series, bucket: Bucket, logWork: number, logRatio: number): boolean {
+    if (s.sorted.length === 0) return false;
+    const off = logRatio - interpolate(s.sorted, logWork);
     const limit = Math.log2(this.config.surpriseFactor);
     const direction = off > limit ? 1 : off < -limit ? -1 : 0;
-    if (direction === 0 || Math.sign(s.surpriseRun) !== direction) {
-      s.surpriseRun = direction;
-    } else {
-      s.surpriseRun += direction;
-    }
-    if (Math.abs(s.surpriseRun) >= this.config.surprisesForRegimeChange) {
-      s.epoch += 1;
-      s.surpriseRun = 0;
-    }
+    bucket.surpriseRun = direction === 0 || Math.sign(bucket.surpriseRun) !== direction ? direction : bucket.surpriseRun + direction;
+    if (Math.abs(bucket.surpriseRun) < this.config.surprisesForRegimeChange) return false;
+    bucket.surpriseRun = 0;
+    return true;
   }
 }
 

@@ -47,8 +47,8 @@ export interface NoticeEvent {
   /** Clock time, ms. */
   readonly atMs: number;
   /**
-   * What happened. 'cost-model-reset': consecutive measurements of (op, backend) far off the cost model's estimate
-   * started a new epoch; its estimates for other sizes stop counting until they are measured again.
+   * What happened. 'cost-model-reset': consecutive measurements of (op, backend) at one size far off the cost model's
+   * estimate dropped what it had learned for that size; it is re-learned from them (other sizes are kept).
    */
   readonly kind: 'backend-ready' | 'backend-unavailable' | 'backend-unhealthy' | 'backend-recovered' | 'circuit-open' | 'circuit-half-open' | 'circuit-closed' | 'cost-model-reset';
   /** Backend concerned. */
