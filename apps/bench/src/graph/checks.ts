@@ -29,9 +29,9 @@ export async function referenceCheck(bench: GraphBench, config: DecoderConfig): 
 }
 
 /**
- * Median ms, per strategy, of one prefill of `prompt` tokens followed by `decodeSteps` decode steps. Strategies
- * run in interleaved rounds after one warm-up each; on a software GPU, gpu-only runs last (reps times, no
- * warm-up) so its slow runs do not perturb the others.
+ * Median ms, per strategy, of one prefill of `prompt` tokens followed by `decodeSteps` decode steps, and where the
+ * last run of each placed its nodes. Strategies run in interleaved rounds after one warm-up each; on a software GPU,
+ * gpu-only runs last (reps times, no warm-up) so its slow runs do not perturb the others.
  */
 export async function mixedRun(
   bench: GraphBench,
@@ -40,39 +40,56 @@ export async function mixedRun(
   decodeSteps: number,
   strategies: readonly GraphStrategy[],
   reps: (strategy: GraphStrategy) => number,
-): Promise<Map<string, number>> {
+): Promise<{ medians: Map<string, number>; placements: Map<string, string> }> {
   const block = DecoderBlock.create(bench.engine, createDecoderWeights(config, 1));
   const times = new Map<string, number[]>();
+  const placements = new Map<string, string>();
   const slow = (s: GraphStrategy): boolean => bench.softwareGpu && s === 'gpu-only';
   const fast = strategies.filter((s) => !slow(s));
+  const record = (strategy: GraphStrategy, run: MixedSample): void => {
+    times.set(String(strategy), [...(times.get(String(strategy)) ?? []), run.ms]);
+    placements.set(String(strategy), run.placement);
+  };
   try {
     const rounds = 1 + Math.max(0, ...fast.map(reps));
     for (let round = 0; round < rounds; round++) {
       for (let i = 0; i < fast.length; i++) {
         const strategy = fast[(i + round) % fast.length] ?? 'auto';
         if (round > reps(strategy)) continue;
-        const ms = await mixedOnce(block, bench, prompt, decodeSteps, strategy);
-        if (round > 0) times.set(String(strategy), [...(times.get(String(strategy)) ?? []), ms]);
+        const run = await mixedOnce(block, bench, prompt, decodeSteps, strategy);
+        if (round > 0) record(strategy, run);
       }
     }
     for (const strategy of strategies.filter(slow)) {
-      for (let r = 0; r < reps(strategy); r++) times.set(String(strategy), [...(times.get(String(strategy)) ?? []), await mixedOnce(block, bench, prompt, decodeSteps, strategy)]);
+      for (let r = 0; r < reps(strategy); r++) record(strategy, await mixedOnce(block, bench, prompt, decodeSteps, strategy));
     }
   } finally {
     block.dispose();
   }
-  return new Map([...times].map(([s, list]) => [s, stats(list).median]));
+  return { medians: new Map([...times].map(([s, list]) => [s, stats(list).median])), placements };
 }
 
-/** One prefill + decode sequence, ms until the last output is on the host. */
-async function mixedOnce(block: DecoderBlock, bench: GraphBench, prompt: number, decodeSteps: number, strategy: GraphStrategy): Promise<number> {
+/** One mixed run: its time and where its nodes ran. */
+interface MixedSample {
+  /** ms until the last output is on the host. */
+  readonly ms: number;
+  /** 'prefill: gpu 20, wasm 3; decode: wasm 23' (nodes per backend; decode: all steps together). */
+  readonly placement: string;
+}
+
+/** One prefill + decode sequence. */
+async function mixedOnce(block: DecoderBlock, bench: GraphBench, prompt: number, decodeSteps: number, strategy: GraphStrategy): Promise<MixedSample> {
   const config = block.config;
   const cache = block.newCache(prompt + decodeSteps);
+  const prefillNodes: string[] = [];
+  const decodeNodes: string[] = [];
   const t0 = performance.now();
   let step = await block.forward(randomActivations(config, prompt, 5), cache, { ...bench.preference, strategy });
+  prefillNodes.push(...step.report.nodes.map((n) => n.backend));
   for (let t = 0; t < decodeSteps; t++) {
     await step.output.read();
     const next = await block.forward(randomActivations(config, 1, 6 + t), cache, { ...bench.preference, strategy });
+    decodeNodes.push(...next.report.nodes.map((n) => n.backend));
     step.output.dispose();
     step = next;
   }
@@ -80,7 +97,14 @@ async function mixedOnce(block: DecoderBlock, bench: GraphBench, prompt: number,
   const ms = performance.now() - t0;
   step.output.dispose();
   cache.dispose();
-  return ms;
+  return { ms, placement: `prefill: ${countBy(prefillNodes)}; decode: ${countBy(decodeNodes)}` };
+}
+
+/** 'gpu 20, wasm 3': how many of `names` are each name, most first. */
+function countBy(names: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([n, k]) => `${n} ${k}`).join(', ');
 }
 
 function relativeError(got: Float32Array, want: Float32Array): number {
