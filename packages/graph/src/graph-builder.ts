@@ -28,6 +28,16 @@ export interface GraphBuilderOptions {
   readonly clock?: Clock;
 }
 
+/** Options of one graph input. */
+export interface InputOptions {
+  /**
+   * State carried from run to run, such as a KV cache that each run grows and hands to the next (default false).
+   * 'auto' plans it as if it lived on every backend, as it does weights: moving it is paid once, and later runs
+   * find it where it was moved, so the plan follows the steady state, not where the state happens to be now.
+   */
+  readonly carried?: boolean;
+}
+
 /** Collects inputs, constants, nodes and outputs; build() freezes them into a runnable Graph. */
 export class GraphBuilder {
   /** Graph name. */
@@ -50,14 +60,14 @@ export class GraphBuilder {
   }
 
   /** A value given to each run(): a Tensor of this dtype and shape, or host data for one. */
-  input(name: string, dtype: DType, shape: readonly number[]): SymbolicTensor {
+  input(name: string, dtype: DType, shape: readonly number[], options: InputOptions = {}): SymbolicTensor {
     this.claim(name, 'an input');
     try {
       assertValidShape(`${name}.shape`, shape);
     } catch (error) {
       throw new GraphValidationError(name, errorMessage(error), { cause: error });
     }
-    const t = this.symbol(name, dtype, shape, { kind: 'input' });
+    const t = this.symbol(name, dtype, shape, { kind: 'input', carried: options.carried ?? false });
     this.inputs.set(name, t);
     return t;
   }

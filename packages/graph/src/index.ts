@@ -1,6 +1,6 @@
 // @tandem/graph: build a graph of core ops once, run it many times through one Engine with a residency-aware
 // placement of the whole graph ('auto'), buffer planning and per-node telemetry; plus a Llama-style decoder block.
-export { GraphBuilder, type GraphBuilderOptions } from './graph-builder.ts';
+export { GraphBuilder, type GraphBuilderOptions, type InputOptions } from './graph-builder.ts';
 export { Graph, GraphOutputs, type GraphInput, type GraphParts, type GraphRun, type RunOptions } from './graph.ts';
 export { GraphRunError, GraphValidationError } from './errors.ts';
 export { planExecution, rootOf, type ExecutionPlan, type GraphNode } from './plan.ts';

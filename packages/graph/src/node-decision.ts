@@ -177,6 +177,8 @@ const SHARED_PLANS = new WeakMap<Engine, Map<string, StructurePlans>>();
 /** Makes and caches a graph's placement plan (shared with graphs of the same structure on the same engine). */
 export class PlanCache {
   private readonly constantRoots: ReadonlyMap<number, Tensor>;
+  /** Inputs declared carried (a KV cache): planned as resident everywhere, left out of the residency key. */
+  private readonly carriedInputs: ReadonlySet<number>;
   private readonly engine: Engine;
   private readonly execution: ExecutionPlan;
   private readonly clock: () => number;
@@ -188,6 +190,7 @@ export class PlanCache {
     this.execution = execution;
     this.clock = clock;
     this.constantRoots = constantRootsOf(execution);
+    this.carriedInputs = carriedInputsOf(execution);
     this.structure = structureOf(execution);
   }
 
@@ -227,7 +230,7 @@ export class PlanCache {
     let entry = byStructure.get(this.structure);
     // Reuse is checked against the backends the plans were made with (a lost backend shows up as a departure, which
     // replans with a fresh list), so a reused plan costs a few residency lookups, not a backend survey.
-    const oldKey = entry === undefined ? undefined : keyOf(values, entry.backends);
+    const oldKey = entry === undefined ? undefined : keyOf(values, entry.backends, this.carriedInputs);
     const keyed = oldKey === undefined ? undefined : entry?.byKey.get(oldKey);
     if (entry !== undefined && keyed !== undefined && keyed.runsLeft > 0) {
       keyed.runsLeft--;
@@ -256,7 +259,7 @@ export class PlanCache {
     // The first plan rests on priors alone and serves one run; later ones serve PLAN_REUSE runs, or twice as many as
     // the plan they replace when they came out the same.
     const reuse = entry.plansMade === 0 ? 1 : keyed !== undefined && sameAssignment(keyed.plan, plan) ? Math.min(Math.max(keyed.reuse * 2, PLAN_REUSE), MAX_PLAN_REUSE) : PLAN_REUSE;
-    entry.byKey.set(keyOf(values, backends), { plan, runsLeft: reuse - 1, reuse });
+    entry.byKey.set(keyOf(values, backends, this.carriedInputs), { plan, runsLeft: reuse - 1, reuse });
     entry.plansMade++;
     return { entry, plan, made: true, planningMs };
   }
@@ -277,15 +280,18 @@ export class PlanCache {
   }
 
   /**
-   * Where every bound value (inputs, live intermediates) lives now. Weights count as resident everywhere: moving
-   * one is paid once and then serves every later run, so a plan charged for it would keep a weight on the backend
-   * it happened to land on first (greedy's trap) instead of where the steady state is fastest.
+   * Where every bound value (inputs, live intermediates) lives now. Weights and carried inputs (a KV cache) count as
+   * resident everywhere: moving one is paid once and then serves every later run, so a plan charged for it would keep
+   * it on the backend it happened to land on first (greedy's trap) instead of where the steady state is fastest. (A
+   * decode after a prefill on the GPU had kept attention on the GPU to spare the cache's move, and every later step
+   * ran split across both backends: slower than either alone.)
    */
   private placesOf(values: ReadonlyMap<number, Tensor>, backends: readonly string[]): Map<number, PlaceMask> {
     const places = new Map<number, PlaceMask>();
     for (const [id, t] of values) places.set(id, maskOf(t, backends));
     const everywhere = backends.reduce((mask, _, i) => mask | backendBit(i), HOST_BIT);
     for (const id of this.constantRoots.keys()) places.set(id, everywhere);
+    for (const id of this.carriedInputs) places.set(id, everywhere);
     return places;
   }
 }
@@ -349,6 +355,18 @@ function constantRootsOf(execution: ExecutionPlan): Map<number, Tensor> {
   return found;
 }
 
+/** Inputs the steps read (through views or not) that were declared carried. */
+function carriedInputsOf(execution: ExecutionPlan): Set<number> {
+  const found = new Set<number>();
+  for (const node of execution.steps) {
+    for (const { tensor } of opInputs(node.op)) {
+      const root = rootOf(tensor);
+      if (root.source.kind === 'input' && root.source.carried) found.add(root.id);
+    }
+  }
+  return found;
+}
+
 /** A graph's structure: node names, ops, and input dtypes and shapes rounded up to powers of two. */
 function structureOf(execution: ExecutionPlan): string {
   return execution.steps
@@ -359,9 +377,9 @@ function structureOf(execution: ExecutionPlan): string {
     .join(';');
 }
 
-/** Where the bound values live, as one string (masks over `backends`, in binding order). */
-function keyOf(values: ReadonlyMap<number, Tensor>, backends: readonly string[]): string {
+/** Where the bound values live, as one string (masks over `backends`, in binding order), carried inputs left out. */
+function keyOf(values: ReadonlyMap<number, Tensor>, backends: readonly string[], carried: ReadonlySet<number>): string {
   let key = '';
-  for (const t of values.values()) key += `${maskOf(t, backends)},`;
+  for (const [id, t] of values) key += carried.has(id) ? '*,' : `${maskOf(t, backends)},`;
   return key;
 }

@@ -7,6 +7,7 @@ import { DEFAULT_PROFILES, DTYPES, Engine, OP_KINDS, rooflineMs, type DeviceBuff
 import { ManualClock, SimulatedBackend } from '@tandem/testing';
 import { GraphBuilder } from './graph-builder.ts';
 import { graphChromeTrace } from './report.ts';
+import type { RunReport } from './report.ts';
 import type { GraphStrategy } from './strategy.ts';
 
 const N = 256;
@@ -181,5 +182,54 @@ describe('residency-aware placement of a graph', () => {
     const threads = trace.traceEvents.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => e.args['name']);
     expect(new Set(threads)).toEqual(new Set(report.nodes.map((n) => n.backend)));
     expect(engine.telemetry.opEvents().map((e) => e.label)).toEqual(['mlp.up', 'mlp.act', 'mlp.down']);
+  });
+});
+
+describe('carried inputs (state handed from run to run, like a KV cache)', () => {
+  /**
+   * A state of 256 KiB that each run scales and hands to the next: 24 runs with it on the CPU (the CPU runs the op in
+   * 0.01 ms, the GPU in 0.05 ms), then one run handed a state that an earlier step left on the GPU (the bus moves
+   * 100 KB/ms: moving it back costs ~2.6 ms, once). Returns that last run's report.
+   */
+  async function stateLeftOnGpu(carried: boolean) {
+    const clock = new ManualClock();
+    const cpu = new CountingSimulated({ name: 'cpu', clock, kind: 'cpu', priority: 10, performance: DEFAULT_PROFILES.cpu, latencyMs: () => 0.01 });
+    const gpu = new CountingSimulated({ name: 'gpu', clock, kind: 'gpu', priority: 20, performance: DEFAULT_PROFILES.gpu, transferBytesPerMs: 1e5, latencyMs: () => 0.05 });
+    const engine = await Engine.create({ backends: [cpu, gpu], clock: clock.clock });
+    const g = new GraphBuilder(engine, { name: 'loop', clock: clock.clock });
+    g.output('next', g.scale('loop.step', g.input('state', 'f32', [N, N], { carried }), 1));
+    const graph = g.build();
+    let state = engine.tensor(new Float32Array(N * N), [N, N]);
+    const step = async (): Promise<RunReport> => {
+      const r = await graph.run({ state }, { strategy: 'auto' });
+      state.dispose();
+      const next = r.outputs.get('next');
+      state = next;
+      return r.report;
+    };
+    const early: Array<string | undefined> = [];
+    for (let i = 0; i < 24; i++) early.push((await step()).nodes[0]?.backend);
+    const [onGpu] = await engine.run({ op: 'scale', x: state, factor: 1 }, { only: 'gpu' });
+    if (onGpu === undefined) throw new Error('no output');
+    state.dispose();
+    state = onGpu;
+    const handed = await step();
+    state.dispose();
+    await engine.dispose();
+    return { early, handed };
+  }
+
+  it("does not replan when a carried state is elsewhere: the plan follows the steady state and the state moves back once", async () => {
+    const { early, handed } = await stateLeftOnGpu(true);
+    expect(early.slice(16)).toEqual(Array(8).fill('cpu'));
+    expect(handed.placement?.reused).toBe(true); // the same plan as for a state on the CPU
+    expect(handed.nodes[0]).toMatchObject({ backend: 'cpu', bytesMoved: 2 * N * N * 4 }); // down from the GPU, into the CPU backend
+  });
+
+  it('an input not declared carried is planned from where it lives: the move is charged to this run and the op stays on the GPU', async () => {
+    const { early, handed } = await stateLeftOnGpu(false);
+    expect(early.slice(16)).toEqual(Array(8).fill('cpu'));
+    expect(handed.placement?.reused).toBe(false);
+    expect(handed.nodes[0]).toMatchObject({ backend: 'gpu', bytesMoved: 0 });
   });
 });

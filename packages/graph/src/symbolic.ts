@@ -10,7 +10,7 @@ export type ViewStep =
 
 /** Where a symbolic tensor's data comes from. */
 export type Source =
-  | { readonly kind: 'input' }
+  | { readonly kind: 'input'; readonly carried: boolean }
   | { readonly kind: 'constant'; readonly tensor: Tensor }
   | { readonly kind: 'op'; readonly node: number; readonly output: number }
   | { readonly kind: 'view'; readonly base: SymbolicTensor; readonly step: ViewStep };

@@ -103,8 +103,8 @@ export function buildAttentionOutputGraph(ctx: DecoderGraphContext, seq: number,
   let k = g.input('k_new', 'f32', [seq, config.kvHeads, hd]);
   let v = g.input('v_new', 'f32', [seq, config.kvHeads, hd]);
   if (past > 0) {
-    k = g.concat(`${p}.attn.k_cache_append`, g.input('k_cache', 'f32', [past, config.kvHeads, hd]), k);
-    v = g.concat(`${p}.attn.v_cache_append`, g.input('v_cache', 'f32', [past, config.kvHeads, hd]), v);
+    k = g.concat(`${p}.attn.k_cache_append`, g.input('k_cache', 'f32', [past, config.kvHeads, hd], { carried: true }), k);
+    v = g.concat(`${p}.attn.v_cache_append`, g.input('v_cache', 'f32', [past, config.kvHeads, hd], { carried: true }), v);
     g.output('k', k);
     g.output('v', v);
   }
