@@ -1,7 +1,8 @@
 // Runs one decoder size under every strategy: phases x strategies, interleaved in rounds (so drift hits every
-// strategy alike), medians per cell. On a software GPU the 7B layer's GPU runs are cut short (see skipGpu).
+// strategy alike) in an order shuffled per round (so no strategy always follows the same one), medians per cell. On a software GPU the 7B layer's GPU runs are cut short (see skipGpu).
 import { DecoderBlock, createDecoderWeights, type DecoderConfig, type GraphStrategy, type KvCache } from '@tandem/graph';
 import { progress, type Row } from '../report.ts';
+import { shuffled } from '../order.ts';
 import { stats } from '../stats.ts';
 import type { GraphBench } from './setup.ts';
 import { filledCache, phaseName, replicateCache, runPhase, type Phase, type Sample } from './measure.ts';
@@ -80,8 +81,7 @@ export async function runSize(bench: GraphBench, size: SizeCase, label: string):
       for (const group of groups) {
         const rounds = Math.max(...group.map(reps));
         for (let round = 0; round < rounds; round++) {
-          for (let i = 0; i < group.length; i++) {
-            const strategy = group[(i + round) % group.length] ?? 'auto';
+          for (const strategy of shuffled(group, 1000 * groups.indexOf(group) + round)) {
             done++;
             if (round >= reps(strategy) || (gpuSkipped.has(phaseName(phase)) && placesMatmulsOnGpu(strategy))) continue;
             progress(`${label} ${phaseName(phase)}`, done, total);

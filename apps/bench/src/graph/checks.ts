@@ -1,5 +1,6 @@
 // The 7B layer against the float64 reference (too slow for the tests), and a mixed prefill + decode run.
 import { DecoderBlock, createDecoderWeights, randomActivations, referenceDecoderStep, type DecoderConfig, type GraphStrategy } from '@tandem/graph';
+import { shuffled } from '../order.ts';
 import { stats } from '../stats.ts';
 import type { GraphBench } from './setup.ts';
 
@@ -30,7 +31,8 @@ export async function referenceCheck(bench: GraphBench, config: DecoderConfig): 
 
 /**
  * Median ms, per strategy, of one prefill of `prompt` tokens followed by `decodeSteps` decode steps, and where the
- * last run of each placed its nodes. Strategies run in interleaved rounds after one warm-up each; on a software GPU,
+ * last run of each placed its nodes. Strategies run in interleaved rounds, in an order shuffled per round, after one
+ * warm-up each; on a software GPU,
  * gpu-only runs last (reps times, no warm-up) so its slow runs do not perturb the others.
  */
 export async function mixedRun(
@@ -53,8 +55,7 @@ export async function mixedRun(
   try {
     const rounds = 1 + Math.max(0, ...fast.map(reps));
     for (let round = 0; round < rounds; round++) {
-      for (let i = 0; i < fast.length; i++) {
-        const strategy = fast[(i + round) % fast.length] ?? 'auto';
+      for (const strategy of shuffled(fast, round)) {
         if (round > reps(strategy)) continue;
         const run = await mixedOnce(block, bench, prompt, decodeSteps, strategy);
         if (round > 0) record(strategy, run);

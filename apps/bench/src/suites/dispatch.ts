@@ -13,12 +13,13 @@
 // pair alternating), in blocks of ~10 ms; the ratio is the median of the pairs' ratios. The per-round paired ratio (auto and the best
 // backend in the same round, split by which ran first: an order effect shows as a gap) is reported beside it.
 // Training rounds (not counted) come first: the scheduler learns as it would from a user's first calls.
-import { createRng, monotonicClock, type Engine, type Strategy } from '@tandem/core';
+import { monotonicClock, type Engine, type Strategy } from '@tandem/core';
 import { createEngine } from 'tandem';
 import { caseFamily, inputElements } from '../dispatch/case-size.ts';
 import { dispatchCases, type DispatchCase } from '../dispatch/cases.ts';
 import { AUTO_TARGET, dispatchPlots } from '../dispatch/plots.ts';
 import { progress, type Row, type SuiteOptions, type SuiteResult } from '../report.ts';
+import { shuffled } from '../order.ts';
 import { stats } from '../stats.ts';
 
 /** A pick counts as right when its oracle time is within this factor of the fastest backend's. */
@@ -74,20 +75,6 @@ async function timeCall(engine: Engine, c: DispatchCase, strategy: Parameters<En
   const ms = monotonicClock() - t0;
   for (const o of outputs) o.dispose();
   return { ms, backend: lastBackend, reason: lastReason };
-}
-
-function shuffled<T>(items: readonly T[], seed: number): T[] {
-  const rng = createRng(seed);
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = rng.int(0, i + 1);
-    const a = out[i];
-    const b = out[j];
-    if (a === undefined || b === undefined) continue;
-    out[i] = b;
-    out[j] = a;
-  }
-  return out;
 }
 
 /** Runs the suite. */
