@@ -44,17 +44,19 @@ const INTERLEAVED_BLOCK_MS = 10;
 const INTERLEAVED_MAX_CALLS = 64;
 
 /** The median time of `calls` calls in a row, the backend of the last, and where and why each call went. */
-async function timeBlock(engine: Engine, c: DispatchCase, strategy: Strategy, calls: number): Promise<{ ms: number; backend: string; backends: string[]; reasons: string[] }> {
+async function timeBlock(engine: Engine, c: DispatchCase, strategy: Strategy, calls: number): Promise<{ ms: number; backend: string; backends: string[]; reasons: string[]; costs: string[] }> {
   const times: number[] = [];
   const reasons: string[] = [];
+  const costs: string[] = [];
   const backends: string[] = [];
   for (let i = 0; i < calls; i++) {
     const timed = await timeCall(engine, c, strategy);
     times.push(timed.ms);
     reasons.push(timed.reason);
+    costs.push(timed.estimates);
     backends.push(timed.backend);
   }
-  return { ms: stats(times).median, backend: backends.at(-1) ?? '', backends, reasons };
+  return { ms: stats(times).median, backend: backends.at(-1) ?? '', backends, reasons, costs };
 }
 
 /** 'rocm 140, wasm 4': how many of `backends` are each name, most first. */
@@ -67,14 +69,16 @@ function tally(backends: readonly string[]): string {
 /** The backend of the engine's last successful op and its reason (a listener: copying the telemetry ring per call made garbage). */
 let lastBackend = '';
 let lastReason = '';
+/** The estimates behind that decision, when it was the cost model's ('rocm 0.061, wasm 0.083' ms), else ''. */
+let lastCosts = '';
 
-async function timeCall(engine: Engine, c: DispatchCase, strategy: Parameters<Engine['run']>[1]): Promise<{ ms: number; backend: string; reason: string }> {
+async function timeCall(engine: Engine, c: DispatchCase, strategy: Parameters<Engine['run']>[1]): Promise<{ ms: number; backend: string; reason: string; estimates: string }> {
   const t0 = monotonicClock();
   const outputs = await engine.run(c.call, strategy);
   await outputs[0]?.read(); // the result on the host, as a caller would use it
   const ms = monotonicClock() - t0;
   for (const o of outputs) o.dispose();
-  return { ms, backend: lastBackend, reason: lastReason };
+  return { ms, backend: lastBackend, reason: lastReason, estimates: lastCosts };
 }
 
 /** Runs the suite. */
@@ -85,6 +89,8 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     if (!event.ok) return;
     lastBackend = event.backend;
     lastReason = event.reason.kind;
+    const reason = event.reason;
+    lastCosts = reason.kind === 'cost-model' || reason.kind === 'hysteresis' ? Object.entries(reason.costsMs).map(([b, ms]) => `${b} ${ms.toFixed(3)}`).join(', ') : '';
   });
   const backends = engine.backends().filter((b) => b.available && b.name !== 'reference').map((b) => b.name);
   // Every strategy of a case, in an order shuffled per case and round.
@@ -104,7 +110,8 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   // gap between the ratios of the rounds where auto ran first and those where it ran second).
   const autoFirst = new Map<DispatchCase, Array<Map<string, boolean>>>();
   const picks = new Map<DispatchCase, string[]>();
-  // The same decisions' reasons (cost-model, hysteresis, exploring, ...), in the same order.
+  // The same decisions' reasons (cost-model, hysteresis, exploring, ...), and their estimates, in the same order.
+  const pickCosts = new Map<DispatchCase, string[]>();
   const pickReasons = new Map<DispatchCase, string[]>();
   // Why auto's timed calls went where they did (exploration runs are part of what a user pays).
   const autoReasons = new Map<string, number>();
@@ -124,7 +131,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
       for (const strategy of order) {
         const key = `${c.name}|${label(strategy)}`;
         if (unsupported.has(key)) continue;
-        let timed: { ms: number; backend: string; backends?: string[]; reasons?: string[] };
+        let timed: { ms: number; backend: string; backends?: string[]; reasons?: string[]; costs?: string[] };
         try {
           // An untimed call first: what ran before (another case) must not be charged to this strategy.
           if (measured) await timeCall(engine, c, strategy);
@@ -142,6 +149,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
         if (strategy === 'auto') {
           picks.set(c, [...(picks.get(c) ?? []), ...(timed.backends ?? [timed.backend])]); // every call is a decision
           pickReasons.set(c, [...(pickReasons.get(c) ?? []), ...(timed.reasons ?? [])]);
+          pickCosts.set(c, [...(pickCosts.get(c) ?? []), ...(timed.costs ?? [])]);
           for (const reason of timed.reasons ?? []) autoReasons.set(reason, (autoReasons.get(reason) ?? 0) + 1);
         }
       }
@@ -214,12 +222,17 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     const { medians, bestName, bestMs } = oracle(c);
     const wrong: string[] = [];
     const reasonsOfCase = pickReasons.get(c) ?? [];
+    const costsOfCase = pickCosts.get(c) ?? [];
+    let firstWrongCosts = '';
     for (const [i, backend] of (picks.get(c) ?? []).entries()) {
       const chosen = medians.get(backend);
       if (chosen === undefined) continue;
       decisions++;
       if (chosen <= bestMs * NOISE) right++;
-      else wrong.push(`${backend} by ${reasonsOfCase[i] ?? '?'}`);
+      else {
+        wrong.push(`${backend} by ${reasonsOfCase[i] ?? '?'}`);
+        if (firstWrongCosts === '') firstWrongCosts = costsOfCase[i] ?? '';
+      }
       if (chosen <= bestMs) strictlyRight++;
       oracleMs += bestMs;
       lostMs += chosen - bestMs;
@@ -255,6 +268,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     row['autoMs'] = autoMs;
     row['autoPicked'] = [...new Set(picks.get(c) ?? [])].join('/');
     row['autoWrongPicks'] = `${wrong.length}/${(picks.get(c) ?? []).length}${wrong.length > 0 ? ` (${tally(wrong)})` : ''}`;
+    row['firstWrongPickEstimatesMs'] = firstWrongCosts;
     row['autoVsBest'] = ratio;
     row['autoRanInterleaved'] = tally(interleavedBackends.get(c) ?? []);
     row['autoVsBestRounds'] = roundRatio;
