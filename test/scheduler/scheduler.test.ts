@@ -46,6 +46,25 @@ describe('auto: cost model', () => {
     expect(after.selection.reason.kind).toBe('cost-model');
   });
 
+  it('measures a GPU that gpuMinBatchSize kept out once the CPU is measured, then uses it when it is faster', async () => {
+    const { engine } = await simulatedEngine();
+    const x = engine.tensor(new Float32Array(8 * 4096), [8, 4096]); // batch 8: below gpuMinBatchSize (64)
+    const w = engine.tensor(new Float32Array(4096 * 4096), [4096, 4096]); // CPU 6.7 ms, GPU 0.23 ms
+    for (let i = 0; i < 40; i++) (await engine.matmul(x, w)).dispose();
+    const events = engine.telemetry.opEvents();
+    expect(events.filter((e) => e.reason.kind === 'exploring').map((e) => e.backend)).toEqual(['gpu', 'gpu']); // warm-up, then learned
+    expect(events.slice(-5).map((e) => e.backend)).toEqual(Array(5).fill('gpu'));
+    expect(events.filter((e) => e.backend === 'cpu').length).toBeLessThan(36);
+  });
+
+  it('does not measure a GPU kept out by gpuMinBatchSize whose estimate is far above the CPU time', async () => {
+    const { engine } = await simulatedEngine();
+    const x = engine.tensor(new Float32Array(8 * 64), [8, 64]); // CPU ~5 us; the GPU prior starts at its 100 us launch
+    const w = square(engine, 64);
+    for (let i = 0; i < 100; i++) (await engine.matmul(x, w)).dispose();
+    expect(new Set(engine.telemetry.opEvents().map((e) => e.backend))).toEqual(new Set(['cpu']));
+  });
+
   it('explain() changes nothing the scheduler learned', async () => {
     const { engine, cpu, gpu } = await simulatedEngine();
     const a = square(engine, 64);

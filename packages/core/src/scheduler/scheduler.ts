@@ -3,7 +3,8 @@
 //  2. forceCpu drops GPUs; `{ only }` keeps one backend and never falls back elsewhere.
 //  3. Open circuits and backends short of memory are skipped (open circuits stay as last-resort fallbacks).
 //  4. The strategy picks among the rest: preferences by kind, or `auto`: the lowest estimated time
-//     (learned compute + transfers of non-resident inputs), with gpuMinBatchSize as a prior-only rule,
+//     (learned compute + transfers of non-resident inputs), with gpuMinBatchSize as a prior-only rule (a GPU whose
+//     compute is estimated close to the CPU's measured time is measured once the CPU's is, then competes on its own),
 //     hysteresis per size bucket, and bounded exploration of close, stale or unmeasured backends.
 //  5. Everything else eligible becomes the fallback list, cheapest first; fallback-only backends (the
 //     reference) come last and are chosen only when nothing else can take the op.
@@ -180,6 +181,8 @@ export class Scheduler {
     const best = pool[0];
     if (best === undefined) return { chosen: undefined, reason: { kind: 'cpu-fallback', why: 'no backend' }, probe: false };
     const measured = pool.every((x) => x.measured);
+    const unmeasuredGpu = pool.length < costed.length ? this.gpuToMeasure(req, costed, best) : undefined;
+    if (unmeasuredGpu !== undefined) return { chosen: unmeasuredGpu, reason: { kind: 'exploring', backend: unmeasuredGpu.c.name, why: 'unmeasured' }, probe: false };
     if (pool.length === 1) {
       const minBatchApplied = pool.length < costed.length;
       const reason: SelectionReason = minBatchApplied
@@ -224,6 +227,25 @@ export class Scheduler {
       if (since >= this.config.exploreEvery) return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'stale' }, probe: false };
     }
     return { chosen, reason, probe: false };
+  }
+
+  /**
+   * A GPU that gpuMinBatchSize keeps out of a small-batch decision, to be measured now: once the CPU's own time on
+   * this op is measured, a GPU whose compute estimate is within exploreMaxRatio of it runs the op (twice: the first
+   * run is a warm-up the cost model does not learn from). Its input transfers are left out of that test: a weight's
+   * upload is paid once and then serves every later call. Without this the prior was final: a decode loop (batch 1)
+   * never measured the GPU, so on the H100 host a Q4_0 1x1024x1024 mat-vec stayed on wasm at 211 us per call
+   * against rocm's 80.
+   */
+  private gpuToMeasure(req: ScheduleRequest, costed: readonly Costed[], cpuBest: Costed): Costed | undefined {
+    if (!cpuBest.measured || cpuBest.c.kind !== 'cpu') return undefined;
+    return costed.find(
+      (x) =>
+        x.c.kind === 'gpu' &&
+        this.costModel.sampleCount(req.opKey, x.c.name) === 0 &&
+        x.ms - x.c.transferMs <= cpuBest.ms * this.config.exploreMaxRatio &&
+        this.costModel.decisionsSinceMeasured(req.opKey, x.c.name) >= 1,
+    );
   }
 }
 
