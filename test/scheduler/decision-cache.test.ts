@@ -161,7 +161,7 @@ describe('decision cache', () => {
 });
 
 describe('DecisionCache (unit)', () => {
-  const plan: SchedulePlan = { selection: { backend: 'cpu', reason: { kind: 'force-cpu' }, estimatedMs: 1 }, fallbacks: [], skipped: [], costsMs: { cpu: 1 }, probe: false };
+  const plan: SchedulePlan = { selection: { backend: 'cpu', reason: { kind: 'force-cpu' }, estimatedMs: 1 }, fallbacks: [], skipped: [], costsMs: { cpu: 1 }, transfersMs: { cpu: 0 }, probe: false };
 
   it('keys on work, call kind and residency; expires after `reuse` decisions of its op; drift and other measurements end reuse', () => {
     const cache = new DecisionCache({ reuse: 2, driftFactor: 2 });

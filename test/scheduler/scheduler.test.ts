@@ -24,6 +24,9 @@ describe('auto: cost model', () => {
     const fresh = engine.explain({ op: 'matmul', a: hostA, b: square(engine, n) });
     expect(fresh.selection.backend).toBe('cpu');
     expect(fresh.costsMs['gpu']).toBeGreaterThan(100);
+    expect(fresh.transfersMs['gpu']).toBeGreaterThan(100); // explain() says it is the copies, not the compute
+    expect((fresh.costsMs['gpu'] ?? 0) - (fresh.transfersMs['gpu'] ?? 0)).toBeLessThan(1);
+    expect(fresh.transfersMs['cpu']).toBe(0);
     const onGpu = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { only: 'gpu' });
     const [c] = onGpu;
     expect(c?.residency()).toEqual(['gpu']);

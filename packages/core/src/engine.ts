@@ -671,7 +671,7 @@ const RECOVERING_TEXT = 'recovering: re-initialising after a failure';
 
 /** A plan with its op and work (built field by field: an object spread here cost ~1 us per call in V8). */
 function explanationOf(plan: SchedulePlan, op: string, work: OpWork): Explanation {
-  return { selection: plan.selection, fallbacks: plan.fallbacks, skipped: plan.skipped, costsMs: plan.costsMs, probe: plan.probe, op, work };
+  return { selection: plan.selection, fallbacks: plan.fallbacks, skipped: plan.skipped, costsMs: plan.costsMs, transfersMs: plan.transfersMs, probe: plan.probe, op, work };
 }
 
 /** The cost model's key for a call: op id and the first input's dtype. */

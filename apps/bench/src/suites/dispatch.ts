@@ -81,6 +81,13 @@ async function timeCall(engine: Engine, c: DispatchCase, strategy: Parameters<En
   return { ms, backend: lastBackend, reason: lastReason, estimates: lastCosts };
 }
 
+/** explain()'s view of a case now: per backend the estimate, ms, and the part of it that is copies ('rocm 0.120 (copies 0.040)'). */
+function explainText(engine: Engine, c: DispatchCase): string {
+  const e = engine.explain(c.call, 'auto');
+  const costs = Object.entries(e.costsMs).map(([b, ms]) => `${b} ${ms.toFixed(3)} (copies ${(e.transfersMs[b] ?? 0).toFixed(3)})`);
+  return `${e.selection.backend} by ${e.selection.reason.kind}: ${costs.join(', ')}`;
+}
+
 /** Runs the suite. */
 export default async function dispatchSuite(options: SuiteOptions): Promise<SuiteResult> {
   if (!options.gpu && process.env['TANDEM_WEBGPU'] === undefined) process.env['TANDEM_WEBGPU'] = 'swiftshader';
@@ -172,6 +179,8 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   const interleaved = new Map<DispatchCase, number>();
   // Where every timed auto call of the interleaved comparison ran (a block's median can hide a few calls elsewhere).
   const interleavedBackends = new Map<DispatchCase, string[]>();
+  // The first time an interleaved auto block ran elsewhere than the best backend: what explain() said right after.
+  const interleavedOffBest = new Map<DispatchCase, string>();
   for (const [i, c] of shuffled(cases, 99).entries()) {
     progress('auto vs best, interleaved', i + 1, cases.length);
     const { bestName } = oracle(c);
@@ -188,6 +197,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
           if (strategy === 'auto') {
             for (const reason of timed.reasons) autoReasons.set(reason, (autoReasons.get(reason) ?? 0) + 1);
             interleavedBackends.set(c, [...(interleavedBackends.get(c) ?? []), ...timed.backends]);
+            if (!interleavedOffBest.has(c) && timed.backends.some((b) => b !== bestName)) interleavedOffBest.set(c, explainText(engine, c));
           }
           await pauseAfter(strategy, timed.backend, true);
         }
@@ -271,6 +281,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     row['firstWrongPickEstimatesMs'] = firstWrongCosts;
     row['autoVsBest'] = ratio;
     row['autoRanInterleaved'] = tally(interleavedBackends.get(c) ?? []);
+    row['interleavedOffBestExplain'] = interleavedOffBest.get(c) ?? '';
     row['autoVsBestRounds'] = roundRatio;
     row['autoVsBestOfMedians'] = ratioOfMedians;
     rows.push(row);

@@ -107,7 +107,11 @@ export class Scheduler {
     }
     if (costed.length > 1) costed.sort(byCostThenPriority);
     const costsMs: Record<string, number> = {};
-    for (const x of costed) costsMs[x.c.name] = x.ms;
+    const transfersMs: Record<string, number> = {};
+    for (const x of costed) {
+      costsMs[x.c.name] = x.ms;
+      transfersMs[x.c.name] = x.c.transferMs;
+    }
     if (commit) this.costModel.tick(req.opKey);
 
     let chosen: Costed | undefined;
@@ -160,7 +164,7 @@ export class Scheduler {
       STABLE_REASONS.has(reason.kind) &&
       (reason.kind !== 'cost-model' || reason.measured) &&
       eligible.every((c) => c.availableBytes === undefined || c.requiredBytes * CACHE_MEMORY_HEADROOM <= c.availableBytes);
-    return { ok: true, plan: { selection, fallbacks, skipped, costsMs, probe }, cacheable };
+    return { ok: true, plan: { selection, fallbacks, skipped, costsMs, transfersMs, probe }, cacheable };
   }
 
   private cost(req: ScheduleRequest, c: Candidate): Costed {

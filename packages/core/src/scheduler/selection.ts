@@ -47,6 +47,8 @@ export interface SchedulePlan {
   readonly skipped: readonly SkippedBackend[];
   /** Estimated time per considered backend (compute + transfers), ms. */
   readonly costsMs: Readonly<Record<string, number>>;
+  /** Of costsMs, the part per backend that is moving inputs there and the expected read-back of the outputs, ms. */
+  readonly transfersMs: Readonly<Record<string, number>>;
   /** The call takes a half-open circuit's probe slot on the chosen backend. */
   readonly probe: boolean;
 }
