@@ -91,17 +91,29 @@ describe('auto: read-back of outputs', () => {
 });
 
 describe('download estimate (Residency)', () => {
-  it('learns time = per-copy latency + bytes / bandwidth, so small copies do not pass for a slow bus', async () => {
+  it('learns time = per-copy latency + bytes / bandwidth, so small copies do not pass for a slow bus, and a few stalled copies do not move it', async () => {
     // A bus with 0.1 ms per copy and 1 MB/ms: a 4 KB copy takes 0.104 ms, a 4 MB copy 4.1 ms.
     const clock = new ManualClock();
     const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', clock, latencyMs: () => 0.01 });
     const download = gpu.download.bind(gpu);
+    let stall = 0;
     vi.spyOn(gpu, 'download').mockImplementation(async (buffer) => {
-      clock.advance(0.1 + buffer.byteLength / 1e6);
+      clock.advance(0.1 + buffer.byteLength / 1e6 + stall);
       return download(buffer);
     });
     const residency = new Residency(new Map([['gpu', gpu]]), clock.clock, () => 5e6);
     for (let i = 0; i < 30; i++) {
+      for (const bytes of [4096, 4 << 20]) {
+        const storage = new Storage('f32', bytes, undefined);
+        storage.replicas.set('gpu', await gpu.upload(new Uint8Array(bytes)));
+        await residency.hostBytes(storage);
+      }
+    }
+    expect(residency.downloadEstimateMs(4096, 'gpu')).toBeCloseTo(0.104, 2);
+    expect(residency.downloadEstimateMs(4 << 20, 'gpu')).toBeCloseTo(0.1 + (4 << 20) / 1e6, 1);
+    // A few copies stalled by the host (a GC pause: +10 ms each) leave the estimates where they were.
+    stall = 10;
+    for (let i = 0; i < 3; i++) {
       for (const bytes of [4096, 4 << 20]) {
         const storage = new Storage('f32', bytes, undefined);
         storage.replicas.set('gpu', await gpu.upload(new Uint8Array(bytes)));

@@ -8,33 +8,55 @@ import type { TensorSpec } from './ops.ts';
 /** Copies under this many bytes time the per-copy overhead (call, synchronisation), not the bandwidth. */
 const SMALL_COPY_BYTES = 64 * 1024;
 
+/** Recent copies each estimate is the median of: one slow copy (a GC pause, a busy host) does not move it. */
+const COPIES_KEPT = 15;
+
+/** The last COPIES_KEPT values and their median. */
+class RecentMedian {
+  private readonly values: number[] = [];
+  /** Median of the values kept (undefined before the first). */
+  median: number | undefined;
+
+  add(value: number): void {
+    this.values.push(value);
+    if (this.values.length > COPIES_KEPT) this.values.shift();
+    const sorted = [...this.values].sort((a, b) => a - b);
+    this.median = sorted[sorted.length >> 1];
+  }
+}
+
 /**
- * Transfer speed of one backend, as time = latency + bytes / bandwidth: the latency is a moving average of small
- * copies' times less their bytes / bandwidth (0 until measured), the bandwidth the backend's prior until measured, then a moving average of
- * larger copies' bytes / (time - latency). The first copy of each kind also pays for allocation and is skipped.
+ * Transfer speed of one backend, as time = latency + bytes / bandwidth: the latency is the median of recent small
+ * copies' times less their bytes / bandwidth (0 until measured), the bandwidth the backend's prior until measured,
+ * then the median of recent larger copies' bytes / (time - latency). The first copy of each kind also pays for
+ * allocation and is skipped. Medians, not moving averages: on the H100 host a few slow copies had pushed rocm's
+ * per-copy latency to ~0.9 ms (its copies take ~0.03), which priced an 8 KB read-back like a 2 MB one and kept auto
+ * off rocm for whole stretches of calls.
  */
 class Bandwidth {
-  private measured: number | undefined;
+  private readonly latencies = new RecentMedian();
+  private readonly rates = new RecentMedian();
   private warmedUp = false;
-  /** Time of a small copy, ms. */
-  latencyMs = 0;
   private latencyWarmedUp = false;
   constructor(private readonly prior: () => number) {}
+  /** Time of a small copy, ms. */
+  get latencyMs(): number {
+    return this.latencies.median ?? 0;
+  }
   get bytesPerMs(): number {
-    return this.measured ?? this.prior();
+    return this.rates.median ?? this.prior();
   }
   observe(bytes: number, ms: number): void {
     if (bytes < SMALL_COPY_BYTES) {
       if (!this.latencyWarmedUp) this.latencyWarmedUp = true;
-      else this.latencyMs = 0.8 * this.latencyMs + 0.2 * Math.max(0, ms - bytes / this.bytesPerMs);
+      else this.latencies.add(Math.max(0, ms - bytes / this.bytesPerMs));
       return;
     }
     if (!this.warmedUp) {
       this.warmedUp = true;
       return;
     }
-    const sample = bytes / Math.max(ms - this.latencyMs, ms / 4, 1e-3);
-    this.measured = this.measured === undefined ? sample : 0.8 * this.measured + 0.2 * sample;
+    this.rates.add(bytes / Math.max(ms - this.latencyMs, ms / 4, 1e-3));
   }
 }
 
