@@ -161,7 +161,7 @@ export class Graph {
         if (node === undefined) continue;
         const op = mapOpTensors(node.op, (t) => this.tensorOf(t, values, views));
         const t0 = clock();
-        const decision = decideNode(placer, current, fresh, step, op, this.stepNames);
+        const decision = decideNode(placer, current, fresh && !this.plans.carriedReaders.has(step), step, op, this.stepNames);
         const outs = await this.runNode(node.name, op, decision);
         const record = nodeRecord(node.name, node.op.op, latestCallEvents(engine, node.name), clock() - t0);
         records.push(decision.override === undefined ? record : { ...record, reasonKind: 'graph-plan', reason: decision.override });

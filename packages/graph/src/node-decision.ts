@@ -179,6 +179,8 @@ export class PlanCache {
   private readonly constantRoots: ReadonlyMap<number, Tensor>;
   /** Inputs declared carried (a KV cache): planned as resident everywhere, left out of the residency key. */
   private readonly carriedInputs: ReadonlySet<number>;
+  /** Steps that read a carried input: they follow the plan even on the run that made it (see decideNode). */
+  readonly carriedReaders: ReadonlySet<number>;
   private readonly engine: Engine;
   private readonly execution: ExecutionPlan;
   private readonly clock: () => number;
@@ -191,6 +193,9 @@ export class PlanCache {
     this.clock = clock;
     this.constantRoots = constantRootsOf(execution);
     this.carriedInputs = carriedInputsOf(execution);
+    this.carriedReaders = new Set(
+      execution.steps.flatMap((node, step) => (opInputs(node.op).some(({ tensor }) => this.carriedInputs.has(rootOf(tensor).id)) ? [step] : [])),
+    );
     this.structure = structureOf(execution);
   }
 
@@ -300,7 +305,9 @@ export class PlanCache {
  * The strategy for step `step` under `placer`. Under a plan:
  * - a node the plan places elsewhere than the engine's cost alone would runs with `{ only }` and the graph's reason;
  * - on a run that made its plan (`fresh`), every other node runs with 'auto': the engine decides again, explores
- *   backends it has not measured for a while, and records its own reason;
+ *   backends it has not measured for a while, and records its own reason (the executor passes fresh = false for
+ *   nodes that read a carried input: the engine alone would charge that input's one-time move to this call, and
+ *   send the node to wherever the state happens to be, as the plan deliberately did not);
  * - on runs that reuse a plan, those nodes run with `{ only }` too: the plan already holds the engine's decision for
  *   them, and asking again per node costs more than a small node's kernel (exploration waits for the next plan).
  * A node that fails under `{ only }` is retried with 'auto' by the executor.

@@ -226,6 +226,31 @@ describe('carried inputs (state handed from run to run, like a KV cache)', () =>
     expect(handed.nodes[0]).toMatchObject({ backend: 'cpu', bytesMoved: 2 * N * N * 4 }); // down from the GPU, into the CPU backend
   });
 
+  it('a node reading a carried state follows the plan even on the run that makes it', async () => {
+    // Priors only (a fresh engine): the GPU's launch is priced at 1 ms, the CPU's pass over 256 KiB far less, so the
+    // plan (state resident everywhere) puts the step on the CPU. The engine alone, seeing the state on the GPU,
+    // would add its 2.6 ms move to the CPU's cost and keep the step on the GPU.
+    const clock = new ManualClock();
+    const cpu = new CountingSimulated({ name: 'cpu', clock, kind: 'cpu', priority: 10, performance: DEFAULT_PROFILES.cpu, latencyMs: () => 0.01 });
+    const gpuProfile = { ...DEFAULT_PROFILES.gpu, launchMs: 1, transferBytesPerMs: 1e5 };
+    const gpu = new CountingSimulated({ name: 'gpu', clock, kind: 'gpu', priority: 20, performance: gpuProfile, transferBytesPerMs: 1e5, latencyMs: () => 0.05 });
+    const engine = await Engine.create({ backends: [cpu, gpu], clock: clock.clock });
+    const g = new GraphBuilder(engine, { name: 'loop', clock: clock.clock });
+    g.output('next', g.scale('loop.step', g.input('state', 'f32', [N, N], { carried: true }), 1));
+    const graph = g.build();
+    const start = engine.tensor(new Float32Array(N * N), [N, N]);
+    const [state] = await engine.run({ op: 'scale', x: start, factor: 1 }, { only: 'gpu' });
+    if (state === undefined) throw new Error('no output');
+    expect(engine.explain({ op: 'scale', x: state, factor: 1 }).selection.backend).toBe('gpu'); // what the engine alone does
+    const r = await graph.run({ state }, { strategy: 'auto' });
+    expect(r.report.placement?.reused).toBe(false);
+    expect(r.report.nodes[0]).toMatchObject({ backend: 'cpu', reasonKind: 'graph-plan' });
+    r.outputs.dispose();
+    state.dispose();
+    start.dispose();
+    await engine.dispose();
+  });
+
   it('an input not declared carried is planned from where it lives: the move is charged to this run and the op stays on the GPU', async () => {
     const { early, handed } = await stateLeftOnGpu(false);
     expect(early.slice(16)).toEqual(Array(8).fill('cpu'));
