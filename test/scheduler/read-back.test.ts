@@ -102,24 +102,22 @@ describe('download estimate (Residency)', () => {
       return download(buffer);
     });
     const residency = new Residency(new Map([['gpu', gpu]]), clock.clock, () => 5e6);
-    for (let i = 0; i < 30; i++) {
-      for (const bytes of [4096, 4 << 20]) {
-        const storage = new Storage('f32', bytes, undefined);
-        storage.replicas.set('gpu', await gpu.upload(new Uint8Array(bytes)));
-        await residency.hostBytes(storage);
+    /** Downloads a 4 KB and a 4 MB buffer from the GPU, `rounds` times. */
+    const downloads = async (rounds: number): Promise<void> => {
+      for (let i = 0; i < rounds; i++) {
+        for (const bytes of [4096, 4 << 20]) {
+          const storage = new Storage('f32', bytes, undefined);
+          storage.replicas.set('gpu', await gpu.upload(new Uint8Array(bytes)));
+          await residency.hostBytes(storage);
+        }
       }
-    }
+    };
+    await downloads(30);
     expect(residency.downloadEstimateMs(4096, 'gpu')).toBeCloseTo(0.104, 2);
     expect(residency.downloadEstimateMs(4 << 20, 'gpu')).toBeCloseTo(0.1 + (4 << 20) / 1e6, 1);
     // A few copies stalled by the host (a GC pause: +10 ms each) leave the estimates where they were.
     stall = 10;
-    for (let i = 0; i < 3; i++) {
-      for (const bytes of [4096, 4 << 20]) {
-        const storage = new Storage('f32', bytes, undefined);
-        storage.replicas.set('gpu', await gpu.upload(new Uint8Array(bytes)));
-        await residency.hostBytes(storage);
-      }
-    }
+    await downloads(3);
     expect(residency.downloadEstimateMs(4096, 'gpu')).toBeCloseTo(0.104, 2);
     expect(residency.downloadEstimateMs(4 << 20, 'gpu')).toBeCloseTo(0.1 + (4 << 20) / 1e6, 1);
   });

@@ -7,19 +7,16 @@
 //   PROBE_STRATEGIES=auto,cpu-only (default cpu-only,gpu-only,auto)
 // H100 host, 2026-11-23, 7B Q4_0, 400 rounds of one strategy at a time: gpu-only 2.56 ms, auto 2.63 ms.
 import { DecoderBlock, createDecoderWeights, LLAMA_7B_DECODER, randomActivations, TINY_DECODER, type GraphStrategy } from '@tandem/graph';
-import { createEngine } from 'tandem';
+import { graphBench } from '../src/graph/setup.ts';
 
 const [size = 'tiny', weights = 'q4_0', roundsText = '200'] = process.argv.slice(2);
 const weightType = weights === 'f32' ? 'f32' : 'q4_0';
 const rounds = Number(roundsText);
 const strategies: GraphStrategy[] = (process.env['PROBE_STRATEGIES'] ?? 'cpu-only,gpu-only,auto').split(',').map((s): GraphStrategy => (s === 'cpu-only' || s === 'gpu-only' ? s : 'auto'));
 
-const engine = await createEngine();
-const usable = engine.backends().filter((b) => b.available && b.name !== 'reference');
-const cpuBackend = usable.find((b) => b.kind === 'cpu')?.name;
-const gpuBackend = usable.find((b) => b.kind === 'gpu')?.name;
-if (cpuBackend === undefined || gpuBackend === undefined) throw new Error(`needs a CPU and a GPU backend; have ${usable.map((b) => b.name).join(', ')}`);
-const preference = { cpuBackend, gpuBackend };
+// The graph suite's engine and backend choice; `true`: TANDEM_WEBGPU as set (unset on the GPU machine, swiftshader here).
+const { engine, preference } = await graphBench(true);
+const { gpuBackend } = preference;
 const block = DecoderBlock.create(engine, createDecoderWeights({ ...(size === '7b' ? LLAMA_7B_DECODER : TINY_DECODER), weightType }, 1));
 const filled = block.newCache(513);
 (await block.forward(randomActivations(block.config, 512, 4), filled, { ...preference, strategy: 'cpu-only' })).output.dispose();

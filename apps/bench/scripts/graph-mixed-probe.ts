@@ -8,7 +8,7 @@
 // H100 host, 2026-11-23, prompt 512, before carried inputs: cpu-only 96.3 ms, gpu-only 78.8, auto 97.3 (its decode
 // steps split between wasm and rocm around the KV cache the GPU prefill left on rocm).
 import { DecoderBlock, createDecoderWeights, randomActivations, TINY_DECODER, type GraphStrategy } from '@tandem/graph';
-import { createEngine } from 'tandem';
+import { graphBench } from '../src/graph/setup.ts';
 
 const [promptText = '128', roundsText = '6'] = process.argv.slice(2);
 const prompt = Number(promptText);
@@ -16,12 +16,9 @@ const rounds = Number(roundsText);
 const decodeSteps = 32;
 const strategies: GraphStrategy[] = (process.env['PROBE_STRATEGIES'] ?? 'cpu-only,gpu-only,auto').split(',').map((s): GraphStrategy => (s === 'cpu-only' || s === 'gpu-only' ? s : 'auto'));
 
-const engine = await createEngine();
-const usable = engine.backends().filter((b) => b.available && b.name !== 'reference');
-const cpuBackend = usable.find((b) => b.kind === 'cpu')?.name;
-const gpuBackend = usable.find((b) => b.kind === 'gpu')?.name;
-if (cpuBackend === undefined || gpuBackend === undefined) throw new Error(`needs a CPU and a GPU backend; have ${usable.map((b) => b.name).join(', ')}`);
-const preference = { cpuBackend, gpuBackend };
+// The graph suite's engine and backend choice; `true`: TANDEM_WEBGPU as set (unset on the GPU machine, swiftshader here).
+const { engine, preference } = await graphBench(true);
+const { cpuBackend } = preference;
 const block = DecoderBlock.create(engine, createDecoderWeights({ ...TINY_DECODER, weightType: 'q4_0' }, 1));
 
 /** What the counted rounds of one strategy measured. */
