@@ -62,6 +62,16 @@ describe.skipIf(!setup.ok)('elementwise ops on WebGPU', () => {
     expectClose(got, expected, 0, 0, 'f16 chain');
   });
 
+  it('squares an f16 tensor read twice by one op (mul(x, x): one widened copy serves both operands)', async () => {
+    const n = 17;
+    const x = Array.from(randomF32(n, 3, 50), (v) => halfToFloat(floatToHalf(v)));
+    const tx = await upload(backend, 'f16', [n], Uint16Array.from(x, floatToHalf));
+    const squared = await runOne(backend, { op: 'mul', a: tx, b: tx });
+    const bytes = await backend.download(squared.buffer);
+    const got = Array.from(new Uint16Array(bytes.buffer, bytes.byteOffset, n), halfToFloat);
+    expectClose(got, x.map((v) => halfToFloat(floatToHalf(Math.fround(v * v)))), 0, 0, 'f16 x * x');
+  });
+
   it('rounds f16 overflow to infinity and keeps subnormals', async () => {
     const values = [65504, 60000, 6e-8, -3e-5, 1e-7];
     const bits = Uint16Array.from(values, floatToHalf);

@@ -85,7 +85,10 @@ class Bucket {
 /** Everything measured for one (op, dtype, backend). */
 class Series {
   readonly buckets = new Map<number, Bucket>();
-  /** The buckets sorted by meanLogWork; rebuilt when a sample is added. */
+  /**
+   * The buckets sorted by meanLogWork, rebuilt when a bucket is added: a bucket's mean stays inside its half octave,
+   * so the order of bucket ids is the order of their means (this runs on every op call; it was re-sorted on each).
+   */
   sorted: Bucket[] = [];
   lastSampleAt = -Infinity;
   samples = 0;
@@ -158,16 +161,16 @@ export class CostModel {
     const logWork = Math.log2(flops + 1);
     const logRatio = Math.log2(Math.max(measuredMs, 1e-6) / Math.max(priorMs, 1e-9));
     const id = Math.floor(logWork * 2);
-    let bucket = s.buckets.get(id);
-    if (bucket === undefined) {
-      bucket = new Bucket();
-      s.buckets.set(id, bucket);
-    }
+    const existing = s.buckets.get(id);
+    const bucket = existing ?? new Bucket();
     const restart = this.isRegimeChange(s, bucket, logWork, logRatio);
     bucket.add({ logWork, logRatio, at }, this.config.window, this.config.halfLifeDecisions, restart);
     s.lastSampleAt = at;
     s.samples += 1;
-    s.sorted = [...s.buckets.values()].sort((a, b) => a.meanLogWork - b.meanLogWork);
+    if (existing === undefined) {
+      s.buckets.set(id, bucket);
+      s.sorted = [...s.buckets.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b);
+    }
     return restart;
   }
 

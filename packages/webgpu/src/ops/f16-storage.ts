@@ -18,11 +18,18 @@ export function planWithF16Storage(
   if (!hasF16(op, outputs)) return plan(op, outputs);
   const before: Step[] = [];
   const after: Step[] = [];
+  // One widened copy per stored buffer and length: an op reading the same f16 tensor twice (mul(x, x)) unpacks it once.
+  const widenedBuffers = new Map<GPUBuffer, { n: number; gpu: GPUBuffer }>();
   const widened = mapOpTensors(op, (t) => {
     if (t.dtype !== 'f16') return t;
     const n = numel(t.shape);
-    const gpu = ctx.scratch(Math.max(4, n * 4));
-    if (n > 0) before.push(dispatch(F16_UNPACK, { src: t.gpu, dst: gpu }, { n }, { WG: CONVERT_WG }, linearGrid(Math.ceil(n / CONVERT_WG), ctx.limits)));
+    const seen = widenedBuffers.get(t.gpu);
+    let gpu = seen?.n === n ? seen.gpu : undefined;
+    if (gpu === undefined) {
+      gpu = ctx.scratch(Math.max(4, n * 4));
+      widenedBuffers.set(t.gpu, { n, gpu });
+      if (n > 0) before.push(dispatch(F16_UNPACK, { src: t.gpu, dst: gpu }, { n }, { WG: CONVERT_WG }, linearGrid(Math.ceil(n / CONVERT_WG), ctx.limits)));
+    }
     return { dtype: t.dtype, shape: t.shape, gpu };
   });
   const computed = outputs.map((out) => {
