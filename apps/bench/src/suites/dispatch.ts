@@ -215,7 +215,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     interleaved.set(c, stats(ratios).median);
   }
   unsubscribe();
-  // Cost-model resets (a run of measurements far off the estimate starts a new epoch) per backend and op.
+  // Cost-model resets (a run of measurements at one size far off the estimate: that size is re-learned) per backend and op.
   const resets = tally(engine.telemetry.noticeEvents().filter((n) => n.kind === 'cost-model-reset').map((n) => `${n.backend} ${n.op ?? '?'}`));
   await engine.dispose();
 
