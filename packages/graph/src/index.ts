@@ -13,5 +13,5 @@ export { checkConfig, headDimOf, LLAMA_7B_DECODER, TINY_DECODER, type DecoderCon
 export { createDecoderWeights, randomActivations, weightBytes, type DecoderWeights, type ProjectionWeights } from './llama/weights.ts';
 export { KvCache } from './llama/kv-cache.ts';
 export { referenceDecoderStep, type ReferenceStep } from './llama/reference-block.ts';
-export { buildAttentionInputGraph, buildAttentionOutputGraph, decoderTensors, type DecoderGraphContext, type DecoderTensors } from './llama/decoder-graphs.ts';
+export { buildDecoderStepGraph, decoderTensors, type DecoderGraphContext, type DecoderTensors } from './llama/decoder-graphs.ts';
 export { DecoderBlock, type DecoderBlockOptions, type DecoderStep } from './llama/decoder-block.ts';

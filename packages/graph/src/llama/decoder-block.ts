@@ -1,11 +1,11 @@
 // A Llama-style decoder block on the graph executor: prefill (many tokens) and decode (one token) against a KV cache.
-// Graphs are built per (tokens, position) and cached: a repeated shape reuses its graph; each decode step's new
-// cache length builds two new graphs (validation of ~15 nodes, well under a millisecond).
-import { InvalidArgumentError, monotonicClock, Tensor, type Clock, type Engine } from '@tandem/core';
+// A step's graph is built per (tokens, position) and cached: a repeated shape reuses its graph; each decode step's new
+// cache length builds a new one (validation of ~17 nodes, well under a millisecond).
+import { InvalidArgumentError, Tensor, type Clock, type Engine } from '@tandem/core';
 import type { Graph, RunOptions } from '../graph.ts';
-import { combineReports, type RunReport } from '../report.ts';
+import type { RunReport } from '../report.ts';
 import { checkConfig, headDimOf, type DecoderConfig } from './config.ts';
-import { buildAttentionInputGraph, buildAttentionOutputGraph, decoderTensors, type DecoderGraphContext, type DecoderTensors } from './decoder-graphs.ts';
+import { buildDecoderStepGraph, decoderTensors, type DecoderGraphContext, type DecoderTensors } from './decoder-graphs.ts';
 import { KvCache } from './kv-cache.ts';
 import type { DecoderWeights } from './weights.ts';
 
@@ -23,7 +23,7 @@ export interface DecoderBlockOptions {
 export interface DecoderStep {
   /** The block's output [tokens, dim]; the caller owns it. */
   readonly output: Tensor;
-  /** Both graphs' nodes (the KV-cache append is the second graph's concat nodes), as one report. */
+  /** The step graph's run (the KV-cache append is its concat nodes). */
   readonly report: RunReport;
 }
 
@@ -36,7 +36,6 @@ export class DecoderBlock {
   /** The weights as engine tensors (the block disposes them). */
   readonly tensors: DecoderTensors;
   private readonly engine: Engine;
-  private readonly clock: Clock;
   private readonly context: DecoderGraphContext;
   private readonly graphs = new Map<string, Graph>();
   private readonly graphCacheSize: number;
@@ -46,7 +45,6 @@ export class DecoderBlock {
     this.engine = engine;
     this.config = weights.config;
     this.prefix = options.prefix ?? 'layer0';
-    this.clock = options.clock ?? monotonicClock;
     this.graphCacheSize = options.graphCacheSize ?? 8;
     this.tensors = decoderTensors(engine, weights);
     this.context = { engine, config: this.config, tensors: this.tensors, prefix: this.prefix, clock: options.clock };
@@ -64,7 +62,6 @@ export class DecoderBlock {
 
   /** Runs `x` [tokens, dim] at positions [cache.length, cache.length + tokens) and appends its keys and values to the cache. */
   async forward(x: Tensor | Float32Array, cache: KvCache, options: RunOptions = {}): Promise<DecoderStep> {
-    const started = this.clock();
     const { dim } = this.config;
     const tokens = x instanceof Tensor ? (x.shape[0] ?? 0) : x.length / dim;
     if (x instanceof Tensor ? x.shape.length !== 2 || x.shape[1] !== dim : !Number.isInteger(tokens)) {
@@ -76,30 +73,16 @@ export class DecoderBlock {
       throw new InvalidArgumentError(`${this.prefix}.forward.x`, tokens, `tokens would exceed the KV cache's capacity (${cache.capacity} tokens, ${position} held)`);
     }
     const input = x instanceof Tensor ? x : this.engine.tensor(x, [tokens, dim]);
-    const owned: Tensor[] = x instanceof Tensor ? [] : [input];
     try {
-      const first = await this.graph(`in|${tokens}|${position}`, () => buildAttentionInputGraph(this.context, tokens, position)).run({ x: input }, options);
-      const [q, k, v] = [first.outputs.get('q'), first.outputs.get('k'), first.outputs.get('v')];
-      owned.push(q, k, v);
       const held = cache.tensors();
-      // The cache grows inside the second graph (concat nodes beside attention): k and v never come back to the host.
-      const inputs = held === undefined ? { x: input, q, k_new: k, v_new: v } : { x: input, q, k_new: k, v_new: v, k_cache: held.k, v_cache: held.v };
-      const second = await this.graph(`out|${tokens}|${position}`, () => buildAttentionOutputGraph(this.context, tokens, position)).run(inputs, options);
-      if (held === undefined) {
-        owned.splice(owned.indexOf(k), 2); // k and v become the cache
-        cache.adopt(k, v);
-      } else {
-        const appendBytes = second.report.nodes.filter((n) => n.op === 'concat').reduce((s, n) => s + n.bytesMoved, 0);
-        cache.adopt(second.outputs.get('k'), second.outputs.get('v'), appendBytes);
-      }
-      const report = combineReports(`${this.prefix} ${tokens} token(s) @ ${position}`, [first.report, second.report], {
-        hostMs: 0,
-        bytesMoved: 0,
-        totalMs: this.clock() - started,
-      });
-      return { output: second.outputs.get('out'), report };
+      const inputs = held === undefined ? { x: input } : { x: input, k_cache: held.k, v_cache: held.v };
+      const step = await this.graph(`step|${tokens}|${position}`, () => buildDecoderStepGraph(this.context, tokens, position)).run(inputs, options);
+      const [k, v] = [step.outputs.get('k'), step.outputs.get('v')];
+      if (held === undefined) cache.adopt(k, v);
+      else cache.adopt(k, v, step.report.nodes.filter((n) => n.op === 'concat').reduce((s, n) => s + n.bytesMoved, 0));
+      return { output: step.outputs.get('out'), report: step.report };
     } finally {
-      for (const t of owned) t.dispose();
+      if (input !== x) input.dispose();
     }
   }
 

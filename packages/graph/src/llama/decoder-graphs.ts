@@ -1,7 +1,5 @@
-// The two graphs of one decoder step; the KV cache stays on the backends as engine tensors and grows inside the second:
-//   attention inputs:  x -> attn_norm -> q/k/v projections -> (views to heads) -> rope(q), rope(k)   => q, k, v (new rows)
-//   attention output:  [concat(K cache, k), concat(V cache, v) => the grown cache] -> attention(q, K, V) -> o_proj
-//                      -> + x -> ffn_norm -> gate, up -> swiglu -> down -> + h                       => out (, k, v)
+// The graph of one decoder step (see buildDecoderStepGraph); the KV cache stays on the backends as engine tensors and
+// grows inside it.
 import type { Clock, Engine, Tensor } from '@tandem/core';
 import type { Graph } from '../graph.ts';
 import { GraphBuilder } from '../graph-builder.ts';
@@ -48,7 +46,7 @@ export function decoderTensors(engine: Engine, weights: DecoderWeights): Decoder
   };
 }
 
-/** What both graphs need to know. */
+/** What the step graphs need to know. */
 export interface DecoderGraphContext {
   /** Engine the graphs run on. */
   readonly engine: Engine;
@@ -71,43 +69,36 @@ function builder(ctx: DecoderGraphContext, name: string): GraphBuilder {
   return new GraphBuilder(ctx.engine, ctx.clock === undefined ? { name } : { name, clock: ctx.clock });
 }
 
-/** x [seq, dim] at positions [position, position + seq) -> q [seq, heads, hd], k and v [seq, kvHeads, hd] (roped q, k). */
-export function buildAttentionInputGraph(ctx: DecoderGraphContext, seq: number, position: number): Graph {
-  const { config, tensors, prefix: p } = ctx;
-  const hd = headDimOf(config);
-  const g = builder(ctx, `${p}.attn_in[seq ${seq} @ ${position}]`);
-  const x = g.input('x', 'f32', [seq, config.dim]);
-  const h = g.rmsNorm(`${p}.attn_norm`, x, g.constant(`${p}.attn_norm.weight`, tensors.attnNorm), config.eps);
-  const q = project(g, `${p}.attn.q_proj`, h, g.constant(`${p}.attn.q_proj.weight`, tensors.wq));
-  const k = project(g, `${p}.attn.k_proj`, h, g.constant(`${p}.attn.k_proj.weight`, tensors.wk));
-  const v = project(g, `${p}.attn.v_proj`, h, g.constant(`${p}.attn.v_proj.weight`, tensors.wv));
-  const rope = { positionOffset: position, base: config.ropeBase, mode: config.ropeMode };
-  g.output('q', g.rope(`${p}.attn.q_rope`, g.reshape(q, [seq, config.heads, hd], `${p}.attn.q_heads`), rope));
-  g.output('k', g.rope(`${p}.attn.k_rope`, g.reshape(k, [seq, config.kvHeads, hd], `${p}.attn.k_heads`), rope));
-  g.output('v', g.reshape(v, [seq, config.kvHeads, hd], `${p}.attn.v_heads`));
-  return g.build();
-}
-
 /**
- * x [seq, dim], q [seq, heads, hd] and this step's k / v [seq, kvHeads, hd] -> the block's output [seq, dim]. With
- * `past` > 0 cached tokens it also takes the cache (k_cache / v_cache [past, kvHeads, hd]), appends the new rows to it
- * with concat nodes (placed like any node, so the cache grows where attention reads it) and outputs the grown cache
- * as 'k' and 'v'. With past = 0 attention reads the new rows directly and the caller keeps them as the cache.
+ * One decoder step as one graph, so that its placement is planned and measured whole (two graphs had each been
+ * measured alone: the first's time left out where its outputs were left, and the pair settled on splits slower than
+ * either backend alone). x [seq, dim] at positions [past, past + seq) -> 'out' [seq, dim], and the cache rows:
+ *   x -> attn_norm -> q/k/v projections -> (views to heads) -> rope(q), rope(k)
+ *     -> [concat(K cache, k), concat(V cache, v) => the grown cache] -> attention(q, K, V) -> o_proj
+ *     -> + x -> ffn_norm -> gate, up -> swiglu -> down -> + h                                    => out, k, v
+ * With `past` > 0 cached tokens it takes the cache (carried inputs k_cache / v_cache [past, kvHeads, hd]), appends the
+ * new rows with concat nodes (placed like any node, so the cache grows where attention reads it) and outputs the
+ * grown cache as 'k' and 'v'; with past = 0 'k' and 'v' are the new rows, which the caller keeps as the cache.
  */
-export function buildAttentionOutputGraph(ctx: DecoderGraphContext, seq: number, past: number): Graph {
+export function buildDecoderStepGraph(ctx: DecoderGraphContext, seq: number, past: number): Graph {
   const { config, tensors, prefix: p } = ctx;
   const hd = headDimOf(config);
-  const g = builder(ctx, `${p}.attn_out[seq ${seq}, kv ${past + seq}]`);
+  const g = builder(ctx, `${p}.step[seq ${seq}, kv ${past + seq}]`);
   const x = g.input('x', 'f32', [seq, config.dim]);
-  const q = g.input('q', 'f32', [seq, config.heads, hd]);
-  let k = g.input('k_new', 'f32', [seq, config.kvHeads, hd]);
-  let v = g.input('v_new', 'f32', [seq, config.kvHeads, hd]);
+  const normed = g.rmsNorm(`${p}.attn_norm`, x, g.constant(`${p}.attn_norm.weight`, tensors.attnNorm), config.eps);
+  const rope = { positionOffset: past, base: config.ropeBase, mode: config.ropeMode };
+  const qProj = project(g, `${p}.attn.q_proj`, normed, g.constant(`${p}.attn.q_proj.weight`, tensors.wq));
+  const kProj = project(g, `${p}.attn.k_proj`, normed, g.constant(`${p}.attn.k_proj.weight`, tensors.wk));
+  const vProj = project(g, `${p}.attn.v_proj`, normed, g.constant(`${p}.attn.v_proj.weight`, tensors.wv));
+  const q = g.rope(`${p}.attn.q_rope`, g.reshape(qProj, [seq, config.heads, hd], `${p}.attn.q_heads`), rope);
+  let k = g.rope(`${p}.attn.k_rope`, g.reshape(kProj, [seq, config.kvHeads, hd], `${p}.attn.k_heads`), rope);
+  let v = g.reshape(vProj, [seq, config.kvHeads, hd], `${p}.attn.v_heads`);
   if (past > 0) {
     k = g.concat(`${p}.attn.k_cache_append`, g.input('k_cache', 'f32', [past, config.kvHeads, hd], { carried: true }), k);
     v = g.concat(`${p}.attn.v_cache_append`, g.input('v_cache', 'f32', [past, config.kvHeads, hd], { carried: true }), v);
-    g.output('k', k);
-    g.output('v', v);
   }
+  g.output('k', k);
+  g.output('v', v);
   const attended = g.attention(`${p}.attn.attention`, q, k, v, { causal: true });
   const o = project(g, `${p}.attn.o_proj`, g.reshape(attended, [seq, config.dim], `${p}.attn.merge_heads`), g.constant(`${p}.attn.o_proj.weight`, tensors.wo));
   const h = g.add(`${p}.attn.residual`, x, o);
