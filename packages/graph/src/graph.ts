@@ -188,7 +188,7 @@ export class Graph {
       }
       if (planned !== undefined) placement = { ...planned.summary, planningMs: planned.summary.planningMs + replanningMs, overrides };
       // A run that followed its plan to the end measures that plan (against its alternatives: see node-decision.ts).
-      if (planned?.plan !== undefined && replans === 0) this.plans.recordRun(planned.plan, clock() - started - planned.summary.planningMs);
+      if (planned?.plan !== undefined) this.plans.recordRun(planned.plan, clock() - started - planned.summary.planningMs, replans === 0);
     } catch (error) {
       for (const id of [...live.tensors.keys()]) live.release(id);
       throw error;

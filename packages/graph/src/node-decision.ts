@@ -61,10 +61,22 @@ const RUNS_PER_CANDIDATE = 3;
 const RUNS_KEPT = 8;
 
 /**
- * Between plan remakes, every PLAN_REUSE runs, the candidates measured within this factor of the best get one more run
- * each (a near tie can turn as conditions change); clearly slower ones wait for the next remake.
+ * Candidates measured within this factor of the best are a close call: each is measured CLOSE_CALL_RUNS times before
+ * one is kept (three runs apiece on a shared machine mis-rank plans a few percent apart; H100 host, 7B Q4_0 decode:
+ * a split kept at 2.04 ms a step against 1.78 ms all on the GPU).
  */
-const NEAR_TIE = 1.25;
+const CLOSE_CALL = 1.1;
+
+/** Measured runs of each candidate in a close call before the comparison is final. */
+const CLOSE_CALL_RUNS = 6;
+
+/**
+ * Between plan remakes, every PLAN_REUSE runs, the candidates in a close call (within CLOSE_CALL of the best) get
+ * one more measured run each (a near tie can turn as conditions change); clearly slower ones wait for the next
+ * remake (each switch costs a warm-up run: re-measuring a 1.25x-slower candidate every 32 runs cost more than it
+ * could find).
+ */
+const NEAR_TIE = CLOSE_CALL;
 
 /**
  * A candidate with more backend switches than the best so far must have a median this much lower to replace it: its
@@ -103,6 +115,8 @@ interface StructurePlans {
   plansMade: number;
   /** Total run times, ms, of the runs that followed a candidate to the end, by its assignment. */
   readonly measured: Map<string, number[]>;
+  /** The assignment the latest run followed to its end (undefined: it departed from its plan, or none ran yet). */
+  lastRun: string | undefined;
   /** Runs of reused plans since the candidates were last given another run. */
   runsSinceRefresh: number;
 }
@@ -149,15 +163,37 @@ function median(values: readonly number[]): number {
 }
 
 /**
- * Which candidate a run uses: one with fewer than RUNS_PER_CANDIDATE measured runs first (in order: the searched
- * plan, then the alternatives), else the one whose recent runs have the lowest median, where a plan with more
- * backend switches must be MIXED_MARGIN faster than one with fewer.
+ * Records a run that followed `followed` (an assignment key; undefined when the run departed from its plan) to its
+ * end. A run whose assignment differs from the previous run's is a warm-up and is not recorded: it pays what a
+ * switch costs once (weights copied to a backend for the first time, a carried KV cache moved to where this plan
+ * keeps it), which the plan's steady state does not. Returns whether the run was recorded.
  */
-export function pickCandidate(plan: PlacementPlan | undefined, measured: ReadonlyMap<string, readonly number[]>): { plan: PlacementPlan | undefined; chosenBy: PlanChoice; candidates: number } {
+export function recordCandidateRun(state: { measured: Map<string, number[]>; lastRun: string | undefined }, followed: string | undefined, totalMs: number): boolean {
+  const warm = followed !== undefined && state.lastRun === followed;
+  state.lastRun = followed;
+  if (!warm) return false;
+  const runs = state.measured.get(followed) ?? [];
+  runs.push(totalMs);
+  if (runs.length > RUNS_KEPT) runs.shift();
+  state.measured.set(followed, runs);
+  return true;
+}
+
+/**
+ * Which candidate a run uses: one with fewer than RUNS_PER_CANDIDATE measured runs first (the one the latest run
+ * followed, `lastRun`, so a switch's warm-up is paid once; else in order: the searched plan, then the alternatives);
+ * else the one whose recent runs have the lowest median, where a plan with more backend switches must be
+ * MIXED_MARGIN faster than one with fewer; but while candidates within CLOSE_CALL of that one have fewer than
+ * CLOSE_CALL_RUNS runs, those are measured first.
+ */
+export function pickCandidate(plan: PlacementPlan | undefined, measured: ReadonlyMap<string, readonly number[]>, lastRun?: string): { plan: PlacementPlan | undefined; chosenBy: PlanChoice; candidates: number } {
   if (plan === undefined) return { plan, chosenBy: 'estimate', candidates: 0 };
   const candidates = [plan, ...plan.alternatives];
   if (candidates.length === 1) return { plan, chosenBy: 'estimate', candidates: 1 };
-  const unmeasured = candidates.find((c) => (measured.get(assignmentKey(c))?.length ?? 0) < RUNS_PER_CANDIDATE);
+  const runsOf = (c: PlacementPlan): readonly number[] => measured.get(assignmentKey(c)) ?? [];
+  const toMeasure = (among: readonly PlacementPlan[], runs: number): PlacementPlan | undefined =>
+    among.find((c) => assignmentKey(c) === lastRun && runsOf(c).length < runs) ?? among.find((c) => runsOf(c).length < runs);
+  const unmeasured = toMeasure(candidates, RUNS_PER_CANDIDATE);
   if (unmeasured !== undefined) return { plan: unmeasured, chosenBy: 'measuring', candidates: candidates.length };
   // Fewest backend switches first: a plan with more switches must beat the best so far by MIXED_MARGIN.
   const bySwitches = candidates.map((c) => ({ c, switches: planFacts(c).switches })).sort((a, b) => a.switches - b.switches);
@@ -165,9 +201,12 @@ export function pickCandidate(plan: PlacementPlan | undefined, measured: Readonl
   let bestMs = Infinity;
   let bestSwitches = 0;
   for (const { c, switches } of bySwitches) {
-    const ms = median(measured.get(assignmentKey(c)) ?? []);
+    const ms = median(runsOf(c));
     if (ms < bestMs * (switches > bestSwitches && bestMs !== Infinity ? 1 - MIXED_MARGIN : 1)) [best, bestMs, bestSwitches] = [c, ms, switches];
   }
+  const close = candidates.filter((c) => c === best || median(runsOf(c)) <= bestMs * CLOSE_CALL);
+  const undecided = close.length > 1 ? toMeasure(close, CLOSE_CALL_RUNS) : undefined;
+  if (undecided !== undefined) return { plan: undecided, chosenBy: 'measuring', candidates: candidates.length };
   return { plan: best, chosenBy: 'measured', candidates: candidates.length };
 }
 
@@ -206,23 +245,19 @@ export class PlanCache {
    */
   planFor(values: ReadonlyMap<number, Tensor>): { plan: PlacementPlan | undefined; summary: Omit<PlacementSummary, 'overrides'> } {
     const shared = this.sharedFor(values);
-    const picked = shared.entry.plansMade > 1 ? pickCandidate(shared.plan, shared.entry.measured) : { plan: shared.plan, chosenBy: 'estimate' as const, candidates: 1 };
+    const picked = shared.entry.plansMade > 1 ? pickCandidate(shared.plan, shared.entry.measured, shared.entry.lastRun) : { plan: shared.plan, chosenBy: 'estimate' as const, candidates: 1 };
     const plan = picked.plan;
     return { plan, summary: { estimatedMs: plan?.estimatedMs ?? 0, greedyMs: plan?.greedyMs ?? 0, planningMs: shared.planningMs, explainCalls: shared.made ? (plan?.explainCalls ?? 0) : 0, reused: !shared.made, chosenBy: picked.chosenBy, candidates: picked.candidates } };
   }
 
   /**
-   * Records the total time of a run that followed `plan` (from planFor) to its end, for the comparison of
-   * candidates. Runs that departed from their plan are not recorded (they measured something else).
+   * Records the total time of a run of `plan` (from planFor), for the comparison of candidates (see
+   * recordCandidateRun). Runs that departed from their plan (`followed` false) are not recorded (they measured
+   * something else), and neither is the first run after a switch of plans.
    */
-  recordRun(plan: PlacementPlan, totalMs: number): void {
+  recordRun(plan: PlacementPlan, totalMs: number, followed: boolean): void {
     const shared = SHARED_PLANS.get(this.engine)?.get(this.structure);
-    if (shared === undefined) return;
-    const key = assignmentKey(plan);
-    const runs = shared.measured.get(key) ?? [];
-    runs.push(totalMs);
-    if (runs.length > RUNS_KEPT) runs.shift();
-    shared.measured.set(key, runs);
+    if (shared !== undefined) recordCandidateRun(shared, followed ? assignmentKey(plan) : undefined, totalMs);
   }
 
   /** This run's plan: reused while its residency's plan has runs left, or made now (then `made` and the planning time). */
@@ -251,7 +286,7 @@ export class PlanCache {
     const planningMs = this.clock() - started;
     if (entry === undefined || entry.backends.join() !== backends.join()) {
       if (entry === undefined && byStructure.size >= MAX_SHARED_STRUCTURES) byStructure.clear();
-      entry = { backends, byKey: new Map(), plansMade: entry?.plansMade ?? 0, measured: entry?.measured ?? new Map(), runsSinceRefresh: 0 };
+      entry = { backends, byKey: new Map(), plansMade: entry?.plansMade ?? 0, measured: entry?.measured ?? new Map(), lastRun: undefined, runsSinceRefresh: 0 };
       byStructure.set(this.structure, entry);
     }
     // A plan remade because its runs ran out drops the oldest measurement of every measured candidate, so each gets

@@ -1,7 +1,7 @@
 // The executor's choice among a plan and its uniform alternatives (placement.ts returns those estimated within 2x):
-// measure each a few times, then keep the fastest.
+// measure each a few times (more when two are close), then keep the fastest.
 import { describe, expect, it } from 'vitest';
-import { assignmentKey, pickCandidate, refreshCandidates } from './node-decision.ts';
+import { assignmentKey, pickCandidate, recordCandidateRun, refreshCandidates } from './node-decision.ts';
 import type { PlacementPlan } from './placement.ts';
 
 function plan(backends: readonly string[], estimatedMs: number, alternatives: readonly PlacementPlan[] = []): PlacementPlan {
@@ -29,7 +29,7 @@ describe('pickCandidate', () => {
       expect(picked.candidates).toBe(3);
       const key = assignmentKey(picked.plan ?? mixed);
       order.push(key);
-      measured.set(key, [...(measured.get(key) ?? []), key === assignmentKey(mixed) ? 6 : 5]);
+      measured.set(key, [...(measured.get(key) ?? []), key === assignmentKey(mixed) ? 6 : key === assignmentKey(allGpu) ? 5 : 8]);
     }
     expect(order).toEqual(['gpu,cpu,gpu', 'gpu,cpu,gpu', 'gpu,cpu,gpu', 'gpu,gpu,gpu', 'gpu,gpu,gpu', 'gpu,gpu,gpu', 'cpu,cpu,cpu', 'cpu,cpu,cpu', 'cpu,cpu,cpu']);
     expect(pickCandidate(mixed, measured)).toEqual({ plan: allGpu, chosenBy: 'measured', candidates: 3 });
@@ -48,13 +48,46 @@ describe('pickCandidate', () => {
 
   it('keeps the plan with fewer backend switches unless the other is 3% faster', () => {
     const close = new Map([
-      ['gpu,cpu,gpu', [5.0, 4.95, 5.05]], // 2 switches, 2% faster than all-GPU: not enough
-      ['gpu,gpu,gpu', [5.1, 5.1, 5.1]],
+      ['gpu,cpu,gpu', [5.0, 4.95, 5.05, 5.0, 4.95, 5.05]], // 2 switches, 2% faster than all-GPU: not enough
+      ['gpu,gpu,gpu', [5.1, 5.1, 5.1, 5.1, 5.1, 5.1]],
       ['cpu,cpu,cpu', [9, 9, 9]],
     ]);
-    expect(pickCandidate(mixed, close).plan).toBe(allGpu);
-    close.set('gpu,cpu,gpu', [4.9, 4.9, 4.9]); // 4% faster: taken
-    expect(pickCandidate(mixed, close).plan).toBe(mixed);
+    expect(pickCandidate(mixed, close)).toEqual({ plan: allGpu, chosenBy: 'measured', candidates: 3 });
+    close.set('gpu,cpu,gpu', [4.9, 4.9, 4.9, 4.9, 4.9, 4.9]); // 4% faster: taken
+    expect(pickCandidate(mixed, close)).toEqual({ plan: mixed, chosenBy: 'measured', candidates: 3 });
+  });
+
+  it('a close call (within 10%) is measured to six runs each, staying on the plan that ran last, before one is kept', () => {
+    const measured = new Map([
+      ['gpu,cpu,gpu', [5.3, 5.2, 5.4]], // 2 switches, 4% faster than all-GPU on three runs
+      ['gpu,gpu,gpu', [5.5, 5.4, 5.6]],
+      ['cpu,cpu,cpu', [9, 9, 9]], // not close: never measured again here
+    ]);
+    const order: string[] = [];
+    let last: string | undefined = 'gpu,gpu,gpu';
+    for (let run = 0; run < 6; run++) {
+      const picked = pickCandidate(mixed, measured, last);
+      expect(picked.chosenBy).toBe('measuring');
+      last = assignmentKey(picked.plan ?? mixed);
+      order.push(last);
+      measured.get(last)?.push(last === 'gpu,cpu,gpu' ? 5.9 : 5.0); // the later runs reverse the order
+    }
+    expect(order).toEqual(['gpu,gpu,gpu', 'gpu,gpu,gpu', 'gpu,gpu,gpu', 'gpu,cpu,gpu', 'gpu,cpu,gpu', 'gpu,cpu,gpu']);
+    expect(measured.get('cpu,cpu,cpu')).toEqual([9, 9, 9]);
+    // Three runs each had kept the split; six each keep the plan that is faster.
+    expect(pickCandidate(mixed, measured, last)).toEqual({ plan: allGpu, chosenBy: 'measured', candidates: 3 });
+  });
+
+  it('the first run after a switch of plans and runs that departed from their plan are not recorded', () => {
+    const state: { measured: Map<string, number[]>; lastRun: string | undefined } = { measured: new Map(), lastRun: undefined };
+    expect(recordCandidateRun(state, 'gpu,gpu,gpu', 150)).toBe(false); // first run of this plan: weights copied
+    expect(recordCandidateRun(state, 'gpu,gpu,gpu', 5)).toBe(true);
+    expect(recordCandidateRun(state, 'cpu,cpu,cpu', 40)).toBe(false); // a switch: the KV cache moves once
+    expect(recordCandidateRun(state, 'cpu,cpu,cpu', 9)).toBe(true);
+    expect(recordCandidateRun(state, undefined, 3)).toBe(false); // departed from its plan
+    expect(recordCandidateRun(state, 'cpu,cpu,cpu', 12)).toBe(false); // after a departure: a warm-up again
+    expect(recordCandidateRun(state, 'cpu,cpu,cpu', 9.5)).toBe(true);
+    expect(state.measured).toEqual(new Map([['gpu,gpu,gpu', [5]], ['cpu,cpu,cpu', [9, 9.5]]]));
   });
 
   it('a plan without alternatives is simply used', () => {
@@ -65,10 +98,10 @@ describe('pickCandidate', () => {
   it('a refresh gives near ties one more run each and leaves clearly slower candidates measured', () => {
     const measured = new Map([
       ['gpu,cpu,gpu', [5.0, 5.1, 4.9, 5.0, 5.2]], // the chosen one: keeps enough runs to stay measured
-      ['gpu,gpu,gpu', [5.5, 5.6, 5.4]], // within 1.25x of the best
+      ['gpu,gpu,gpu', [5.5, 5.6, 5.4]], // within 1.1x of the best
       ['cpu,cpu,cpu', [9, 9.5, 8.8]], // clearly slower
     ]);
-    refreshCandidates(measured, 1.25);
+    refreshCandidates(measured, 1.1);
     expect(pickCandidate(mixed, measured)).toEqual({ plan: allGpu, chosenBy: 'measuring', candidates: 3 });
     expect(measured.get('cpu,cpu,cpu')).toEqual([9, 9.5, 8.8]);
     expect(measured.get('gpu,cpu,gpu')).toEqual([5.1, 4.9, 5.0, 5.2]);
