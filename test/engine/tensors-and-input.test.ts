@@ -33,6 +33,39 @@ describe('tensors', () => {
     expect((await t.read())[0]).toBe(1);
   });
 
+  it("hands a result's download to the reader without a second copy, and copies only what the tensor keeps", async () => {
+    const reference = new ReferenceBackend();
+    const downloads: Uint8Array[] = [];
+    const download = reference.download.bind(reference);
+    let misalign = false;
+    reference.download = async (buffer) => {
+      const bytes = await download(buffer);
+      downloads.push(bytes);
+      if (!misalign) return bytes;
+      const padded = new Uint8Array(bytes.byteLength + 2); // a view at offset 2, as bytes from an IPC message can be
+      padded.set(bytes, 2);
+      return padded.subarray(2);
+    };
+    const engine = await Engine.create({ backends: [reference] });
+    const a = engine.tensor(new Float32Array([1, 2, 3]), [3]);
+    const [sum] = await engine.run({ op: 'add', a, b: a });
+    const first = await sum?.read();
+    expect(first).toEqual(new Float32Array([2, 4, 6]));
+    expect(first?.buffer).toBe(downloads[0]?.buffer); // the download itself, not a copy of it
+    if (first !== undefined) first[0] = 99; // the reader's array: the tensor does not change
+    expect(await sum?.read()).toEqual(new Float32Array([2, 4, 6]));
+    expect(downloads).toHaveLength(2); // a read keeps no host copy: the second downloads again
+    misalign = true;
+    const third = await sum?.read();
+    expect(third).toEqual(new Float32Array([2, 4, 6])); // misaligned for f32: copied
+    expect(third?.byteOffset).toBe(0);
+    // A tensor's own host copy is copied on every read.
+    const kept = await a.read();
+    kept[0] = 99;
+    expect(await a.read()).toEqual(new Float32Array([1, 2, 3]));
+    await engine.dispose();
+  });
+
   it('permutes, transposes and slices as metadata, gathering on read', async () => {
     const { engine } = await simulatedEngine();
     const t = engine.tensor(Float32Array.from({ length: 6 }, (_, i) => i), [2, 3]);
@@ -74,7 +107,7 @@ describe('tensors', () => {
     await engine.dispose();
   });
 
-  it('shows residency: host after creation, backend after an op, both after read', async () => {
+  it('shows residency: host after creation, backend after an op; a read hands its download over and keeps none', async () => {
     const { engine } = await simulatedEngine();
     const x = engine.tensor(new Float32Array(4), [2, 2]);
     expect(x.residency()).toEqual(['host']);
@@ -82,7 +115,10 @@ describe('tensors', () => {
     expect(x.residency()).toEqual(['host', 'gpu']);
     expect(y?.residency()).toEqual(['gpu']);
     await y?.read();
-    expect(y?.residency()).toEqual(['host', 'gpu']);
+    expect(y?.residency()).toEqual(['gpu']);
+    // Used on another backend, it is downloaded and that host copy is kept for later uploads.
+    if (y !== undefined) await engine.run({ op: 'add', a: y, b: y }, { only: 'cpu' });
+    expect(y?.residency()).toEqual(['host', 'gpu', 'cpu']);
   });
 
   it('refuses use after dispose with a DisposedError', async () => {

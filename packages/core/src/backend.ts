@@ -110,7 +110,7 @@ export interface CapableBackend {
   estimateCost?(op: Op<TensorSpec>, work: OpWork): number | undefined;
   /** Copies host bytes into a new buffer on this backend. */
   upload(data: Uint8Array, spec: TensorSpec): Promise<DeviceBuffer>;
-  /** Copies a buffer back to the host. */
+  /** Copies a buffer back to the host, into bytes the caller owns (nothing else may keep or change them). */
   download(buffer: DeviceBuffer): Promise<Uint8Array>;
   /** Releases a buffer; using it afterwards is an error. Never throws. */
   free(buffer: DeviceBuffer): void;

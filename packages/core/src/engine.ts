@@ -171,9 +171,9 @@ export class Engine {
     const backends = new Map(options.backends.map((b) => [b.name, b]));
     this.residency = new Residency(backends, this.clock, (name) => this.states.get(name)?.profile.transferBytesPerMs ?? Infinity);
     this.host = {
-      hostBytes: (storage) => {
+      bytesForRead: (storage) => {
         this.noteReadBack(storage, true);
-        return this.residency.hostBytes(storage);
+        return this.residency.bytesForRead(storage);
       },
       release: (storage) => {
         this.noteReadBack(storage, false);

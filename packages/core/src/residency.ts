@@ -117,6 +117,22 @@ export class Residency {
   /** A host copy of the bytes, downloading from a replica (and keeping the copy) if needed. */
   async hostBytes(storage: Storage, spent?: { bytes: number }): Promise<Uint8Array> {
     if (storage.host !== undefined) return storage.host;
+    const bytes = await this.download(storage, spent);
+    storage.host = bytes;
+    return bytes;
+  }
+
+  /**
+   * The bytes for a tensor read: the host copy when there is one (kept by the storage), else a download that is not
+   * kept (the reader owns it and hands it out without a copy; a later upload elsewhere downloads again).
+   */
+  async bytesForRead(storage: Storage): Promise<{ bytes: Uint8Array; owned: boolean }> {
+    if (storage.host !== undefined) return { bytes: storage.host, owned: false };
+    return { bytes: await this.download(storage), owned: true };
+  }
+
+  /** The bytes downloaded from the first replica that answers (timed: the download bandwidth learns from it). */
+  private async download(storage: Storage, spent?: { bytes: number }): Promise<Uint8Array> {
     const failures: string[] = [];
     for (const [name, buffer] of storage.replicas) {
       const backend = this.backends.get(name);
@@ -126,7 +142,6 @@ export class Residency {
         const bytes = await backend.download(buffer);
         this.downloadBw.get(name)?.observe(bytes.byteLength, this.clock() - t0);
         if (spent !== undefined) spent.bytes += bytes.byteLength;
-        storage.host = bytes;
         return bytes;
       } catch (error) {
         failures.push(`${name}: ${errorMessage(error)}`);

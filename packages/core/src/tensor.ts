@@ -21,24 +21,43 @@ export interface HostArrayOf {
   u32: Uint32Array;
 }
 
-/** Data of one dtype from raw bytes (copied into an aligned buffer). */
-const fromBytes: { [K in DType]: (bytes: Uint8Array) => HostArrayOf[K] } = {
-  f32: (b) => new Float32Array(aligned(b).buffer),
-  f16: (b) => new Uint16Array(aligned(b).buffer),
-  q8_0: (b) => aligned(b),
-  q4_0: (b) => aligned(b),
-  i32: (b) => new Int32Array(aligned(b).buffer),
-  u32: (b) => new Uint32Array(aligned(b).buffer),
+/**
+ * Data of one dtype from raw bytes: a view of them when the caller may have them (`owned`: no one else holds them)
+ * and they are aligned for the element type, else a copy (a 4 MB read had paid a second full copy on every call).
+ */
+const fromBytes: { [K in DType]: (bytes: Uint8Array, owned: boolean) => HostArrayOf[K] } = {
+  f32: (b, owned) => {
+    const a = handedOver(b, owned, 4);
+    return new Float32Array(a.buffer, a.byteOffset, a.byteLength / 4);
+  },
+  f16: (b, owned) => {
+    const a = handedOver(b, owned, 2);
+    return new Uint16Array(a.buffer, a.byteOffset, a.byteLength / 2);
+  },
+  q8_0: (b, owned) => handedOver(b, owned, 1),
+  q4_0: (b, owned) => handedOver(b, owned, 1),
+  i32: (b, owned) => {
+    const a = handedOver(b, owned, 4);
+    return new Int32Array(a.buffer, a.byteOffset, a.byteLength / 4);
+  },
+  u32: (b, owned) => {
+    const a = handedOver(b, owned, 4);
+    return new Uint32Array(a.buffer, a.byteOffset, a.byteLength / 4);
+  },
 };
 
-function aligned(bytes: Uint8Array): Uint8Array {
-  return bytes.slice();
+/** `bytes` themselves when `owned` and aligned to `elementBytes`, else a fresh copy (offset 0: aligned for any type). */
+function handedOver(bytes: Uint8Array, owned: boolean, elementBytes: number): Uint8Array {
+  return owned && bytes.byteOffset % elementBytes === 0 ? bytes : bytes.slice();
 }
 
 /** What a tensor needs from its engine: moving bytes and releasing memory. */
 export interface TensorHost {
-  /** Host copy of a storage's bytes, downloading from a backend if needed. */
-  hostBytes(storage: Storage): Promise<Uint8Array>;
+  /**
+   * A storage's bytes for a read: its host copy (`owned: false`: the storage keeps it), or a download from a backend
+   * that nothing keeps (`owned: true`: the reader may hand it out as is).
+   */
+  bytesForRead(storage: Storage): Promise<{ readonly bytes: Uint8Array; readonly owned: boolean }>;
   /** Frees every backend replica of a storage. */
   release(storage: Storage): void;
 }
@@ -156,8 +175,10 @@ export class Tensor<D extends DType = DType> {
   /** Copies the data to the host, in row-major order of this view. */
   async read(): Promise<HostArrayOf[D]> {
     this.assertLive();
-    const bytes = await this.host.hostBytes(this.storage);
-    return fromBytes[this.dtype](contiguousBytes(this, bytes));
+    const { bytes, owned } = await this.host.bytesForRead(this.storage);
+    const contiguous = contiguousBytes(this, bytes);
+    // contiguousBytes gathers a strided view into a new array the reader owns; otherwise it returns (a range of) `bytes`.
+    return fromBytes[this.dtype](contiguous, owned || contiguous.buffer !== bytes.buffer);
   }
 
   /** Frees the data everywhere (this tensor and every view sharing its storage). Idempotent. */

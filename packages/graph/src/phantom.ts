@@ -9,7 +9,7 @@ const HOST_MARKER = new Uint8Array(0);
 
 /** A TensorHost for phantoms: nothing can be read from them. */
 const PHANTOM_HOST: TensorHost = {
-  hostBytes: () => Promise.reject(new BackendError('PHANTOM', 'graph', 'a phantom tensor (placement planning) has no data')),
+  bytesForRead: () => Promise.reject(new BackendError('PHANTOM', 'graph', 'a phantom tensor (placement planning) has no data')),
   release: () => undefined,
 };
 
