@@ -5,6 +5,8 @@
 // the median time outside the nodes, and each node's median.
 //   node --import tsx apps/bench/scripts/graph-auto-probe.ts [tiny|7b] [q4_0|f32] [rounds]
 //   PROBE_STRATEGIES=auto,cpu-only (default cpu-only,gpu-only,auto)
+//   PROBE_LOG_RUNS=n: log auto's first n runs (default 12); then per assignment auto ran: runs, median ms, how chosen
+//   PROBE_LOG_ALL=1: log every strategy's runs in those rounds
 // H100 host, 2026-11-23, 7B Q4_0, 400 rounds of one strategy at a time: gpu-only 2.56 ms, auto 2.63 ms.
 import { DecoderBlock, createDecoderWeights, LLAMA_7B_DECODER, randomActivations, TINY_DECODER, type GraphStrategy } from '@tandem/graph';
 import { graphBench } from '../src/graph/setup.ts';
@@ -39,6 +41,10 @@ const totals = new Map<string, number[]>();
 const outside = new Map<string, number[]>();
 const perNode = new Map<string, number[]>(); // 'strategy node' -> ms
 const nodeNames: string[] = [];
+const logRuns = Number(process.env['PROBE_LOG_RUNS'] ?? '12');
+const logAll = process.env['PROBE_LOG_ALL'] === '1'; // log every strategy's runs, not only auto's
+const byAssignment = new Map<string, number[]>(); // auto's runs by assignment (first letter of each node's backend)
+const estimates = new Map<string, number[]>(); // the plan's estimated total per assignment
 for (let round = 0; round < rounds; round++) {
   for (let j = 0; j < strategies.length; j++) {
     const strategy = strategies[(round + j) % strategies.length] ?? 'auto';
@@ -50,9 +56,17 @@ for (let round = 0; round < rounds; round++) {
     step.output.dispose();
     cache.dispose();
     const report = step.report;
-    if (strategy === 'auto' && round < 12) {
+    if (strategy === 'auto') {
       const p = report.placement;
-      console.log(`auto run ${round}: ${ms.toFixed(3)} ms, chosenBy ${p?.chosenBy}, reused ${p?.reused}, candidates ${p?.candidates}, planning ${p?.planningMs.toFixed(3)} ms, backends ${report.nodes.map((n) => n.backend).join(',')}`);
+      const key = report.nodes.map((n) => n.backend[0]).join('');
+      push(byAssignment, key, ms);
+      push(byAssignment, `${key} ${p?.chosenBy ?? '-'}`, ms);
+      push(estimates, key, p?.estimatedMs ?? NaN);
+    }
+    if ((strategy === 'auto' || logAll) && round < logRuns) {
+      const p = report.placement;
+      const how = p === undefined ? '' : `chosenBy ${p.chosenBy}, reused ${p.reused}, candidates ${p.candidates}, planning ${p.planningMs.toFixed(3)} ms, `;
+      console.log(`${String(strategy)} run ${round}: ${ms.toFixed(3)} ms, ${how}placed ${report.nodes.map((n) => n.backend[0]).join('')}, moved ${report.bytesMoved} B, host ${report.hostMs.toFixed(3)} ms`);
     }
     if (round < 20) continue;
     push(totals, String(strategy), ms);
@@ -66,6 +80,10 @@ for (let round = 0; round < rounds; round++) {
 for (const s of strategies) {
   const list = totals.get(String(s)) ?? [];
   console.log(`${String(s)}: median ${median(list).toFixed(3)} ms, min ${Math.min(...list).toFixed(3)} ms, outside the nodes ${median(outside.get(String(s)) ?? []).toFixed(3)} ms`);
+}
+for (const [key, list] of byAssignment) {
+  const est = estimates.get(key);
+  console.log(`auto ran ${key}: ${list.length} runs, median ${median(list).toFixed(3)} ms${est === undefined ? '' : `, plan estimate ${median(est).toFixed(3)} ms`}`);
 }
 for (const name of nodeNames) {
   console.log(`${name.padEnd(28)} ${strategies.map((s) => `${String(s)} ${(median(perNode.get(`${String(s)} ${name}`) ?? []) * 1000).toFixed(0)} us`).join('  ')}`);

@@ -15,6 +15,12 @@ export interface SizeCase {
   readonly phases: readonly Phase[];
   /** Repetitions per (phase, strategy) with a fast GPU; `slowReps` on a software GPU for GPU-placing strategies. */
   readonly reps: number;
+  /**
+   * With a real GPU, repetitions of the strategies whose warm-up ran within FAST_WITHIN of the fastest one's, when
+   * more than `reps` (the 7B layer: cpu-only takes 0.7-2 s a run, the others 2-25 ms, and five to seven runs of those
+   * were too few for a 5% verdict on a shared host).
+   */
+  readonly fastReps?: number;
   /** Unmeasured runs per strategy before the measured rounds (graph building, JIT, first plans, pipelines). */
   readonly warmups: number;
   /** Repetitions of the strategies that put matmuls on the GPU when it is a software one. */
@@ -41,6 +47,9 @@ export interface SizeResult {
 /** Most extra warm-up runs 'auto' gets to measure its candidate plans before the measured rounds (0 on a software GPU). */
 const AUTO_SETTLE_MAX = 24;
 
+/** A strategy whose warm-up took at most this many times the fastest one's gets `fastReps` (see SizeCase). */
+const FAST_WITHIN = 10;
+
 /** Strategies that put matmuls on the GPU, hence slow on a software one. */
 function placesMatmulsOnGpu(strategy: GraphStrategy): boolean {
   return strategy === 'gpu-only' || strategy === 'split';
@@ -62,14 +71,19 @@ export async function runSize(bench: GraphBench, size: SizeCase, label: string):
       const phaseStart = performance.now();
       const byStrategy = new Map<string, Sample[]>();
       samples.set(phaseName(phase), byStrategy);
-      const reps = (s: GraphStrategy): number => (bench.softwareGpu && placesMatmulsOnGpu(s) ? size.slowReps : size.reps);
+      const warmupMs = new Map<GraphStrategy, number>();
+      const reps = (s: GraphStrategy): number => {
+        if (bench.softwareGpu) return placesMatmulsOnGpu(s) ? size.slowReps : size.reps;
+        const fastest = Math.min(...warmupMs.values());
+        return (warmupMs.get(s) ?? Infinity) <= fastest * FAST_WITHIN ? Math.max(size.reps, size.fastReps ?? 0) : size.reps;
+      };
       if (bench.softwareGpu && size.cutSoftwareGpuPrefill && phase.kind === 'prefill') {
         probeMsPerToken ??= await gpuProbe(block, bench);
         gpuSkipped.set(phaseName(phase), `not run on ${bench.gpuDevice}: a 16-token prefill took ${(probeMsPerToken * 16).toFixed(0)} ms, so this one would take >= ${((probeMsPerToken * phase.tokens) / 1000).toFixed(0)} s`);
       }
       for (const strategy of STRATEGIES) {
         const skip = (gpuSkipped.has(phaseName(phase)) && placesMatmulsOnGpu(strategy)) || (bench.softwareGpu && placesMatmulsOnGpu(strategy));
-        for (let w = 0; w < (skip ? 0 : size.warmups); w++) await runPhase(block, phase, strategy, bench.preference, filled);
+        for (let w = 0; w < (skip ? 0 : size.warmups); w++) warmupMs.set(strategy, (await runPhase(block, phase, strategy, bench.preference, filled)).ms);
         if (strategy === 'auto') autoLearningRuns.set(phaseName(phase), await settleAuto(block, phase, bench, filled));
       }
       // On a software GPU its runs are slow and leave the CPU busy for a while (Dawn / SwiftShader threads), which
