@@ -71,6 +71,13 @@ const CLOSE_CALL = 1.1;
 const CLOSE_CALL_RUNS = 6;
 
 /**
+ * Recorded runs a candidate gets in a row while candidates are measured in turns: each switch costs a warm-up run
+ * that is not recorded, so turns of one run would double the runs spent measuring; longer turns would let a drift of
+ * the machine's speed fall on one candidate.
+ */
+const TURN_RUNS = 2;
+
+/**
  * Between plan remakes, every PLAN_REUSE runs, the candidates in a close call (within CLOSE_CALL of the best) get
  * one more measured run each (a near tie can turn as conditions change); clearly slower ones wait for the next
  * remake (each switch costs a warm-up run: re-measuring a 1.25x-slower candidate every 32 runs cost more than it
@@ -115,8 +122,8 @@ interface StructurePlans {
   plansMade: number;
   /** Total run times, ms, of the runs that followed a candidate to the end, by its assignment. */
   readonly measured: Map<string, number[]>;
-  /** Assignments that have run to the end once (their first run, a warm-up, is not recorded). */
-  readonly warmed: Set<string>;
+  /** The assignment the latest run followed to its end (undefined: it departed from its plan, or none ran yet). */
+  lastRun: string | undefined;
   /** Runs of reused plans since the candidates were last given another run. */
   runsSinceRefresh: number;
 }
@@ -164,16 +171,16 @@ function median(values: readonly number[]): number {
 
 /**
  * Records a run that followed `followed` (an assignment key; undefined when the run departed from its plan) to its
- * end. The first run of each assignment is a warm-up and is not recorded: it pays what the plan costs once (weights
- * copied to a backend for the first time: 76 MB into wasm, 150 ms, for one 7B candidate on the H100 host), which
- * its later runs do not. Returns whether the run was recorded.
+ * end. The first run after a switch of plans is a warm-up and is not recorded: it pays what the switch costs once
+ * (weights copied to a backend for the first time: on the H100 host one 7B Q4_0 decode candidate's first run copied
+ * 76 MB into wasm, 150 ms, and its second still took 8 ms against ~3 later; a carried KV cache moved), which a plan
+ * run run after run does not.
+ * Returns whether the run was recorded.
  */
-export function recordCandidateRun(state: { measured: Map<string, number[]>; warmed: Set<string> }, followed: string | undefined, totalMs: number): boolean {
-  if (followed === undefined) return false;
-  if (!state.warmed.has(followed)) {
-    state.warmed.add(followed);
-    return false;
-  }
+export function recordCandidateRun(state: { measured: Map<string, number[]>; lastRun: string | undefined }, followed: string | undefined, totalMs: number): boolean {
+  const warm = followed !== undefined && state.lastRun === followed;
+  state.lastRun = followed;
+  if (!warm) return false;
   const runs = state.measured.get(followed) ?? [];
   runs.push(totalMs);
   if (runs.length > RUNS_KEPT) runs.shift();
@@ -182,21 +189,23 @@ export function recordCandidateRun(state: { measured: Map<string, number[]>; war
 }
 
 /**
- * Which candidate a run uses: while some have fewer than RUNS_PER_CANDIDATE measured runs, the one with the fewest
- * (ties: the searched plan, then the alternatives in order), so candidates are measured in turns and a drift of the
- * machine's speed falls on all of them alike; then the one whose recent runs have the lowest median, where a plan
- * with more backend switches must be MIXED_MARGIN faster than one with fewer; but while candidates within CLOSE_CALL
- * of that one have fewer than CLOSE_CALL_RUNS runs, those are measured first, in turns.
+ * Which candidate a run uses: while some have fewer than RUNS_PER_CANDIDATE measured runs, they are measured in turns
+ * of TURN_RUNS recorded runs (after the unrecorded warm-up run of each switch), the one with the fewest runs next
+ * (ties: the searched plan, then the alternatives in order), so a drift of the machine's speed falls on all of them
+ * alike; then the one whose recent runs have the lowest median, where a plan with more backend switches must be
+ * MIXED_MARGIN faster than one with fewer; but while candidates within CLOSE_CALL of that one have fewer than
+ * CLOSE_CALL_RUNS runs, those are measured first, in the same turns. `lastRun`: the assignment the latest run followed.
  */
-export function pickCandidate(plan: PlacementPlan | undefined, measured: ReadonlyMap<string, readonly number[]>): { plan: PlacementPlan | undefined; chosenBy: PlanChoice; candidates: number } {
+export function pickCandidate(plan: PlacementPlan | undefined, measured: ReadonlyMap<string, readonly number[]>, lastRun?: string): { plan: PlacementPlan | undefined; chosenBy: PlanChoice; candidates: number } {
   if (plan === undefined) return { plan, chosenBy: 'estimate', candidates: 0 };
   const candidates = [plan, ...plan.alternatives];
   if (candidates.length === 1) return { plan, chosenBy: 'estimate', candidates: 1 };
   const runsOf = (c: PlacementPlan): readonly number[] => measured.get(assignmentKey(c)) ?? [];
   const toMeasure = (among: readonly PlacementPlan[], runs: number): PlacementPlan | undefined => {
-    let fewest: PlacementPlan | undefined;
-    for (const c of among) if (runsOf(c).length < Math.min(runs, fewest === undefined ? Infinity : runsOf(fewest).length)) fewest = c;
-    return fewest;
+    const needing = among.filter((c) => runsOf(c).length < runs);
+    const fewest = Math.min(...needing.map((c) => runsOf(c).length));
+    const current = needing.find((c) => assignmentKey(c) === lastRun);
+    return current !== undefined && runsOf(current).length < fewest + TURN_RUNS ? current : needing.find((c) => runsOf(c).length === fewest);
   };
   const unmeasured = toMeasure(candidates, RUNS_PER_CANDIDATE);
   if (unmeasured !== undefined) return { plan: unmeasured, chosenBy: 'measuring', candidates: candidates.length };
@@ -250,7 +259,7 @@ export class PlanCache {
    */
   planFor(values: ReadonlyMap<number, Tensor>): { plan: PlacementPlan | undefined; summary: Omit<PlacementSummary, 'overrides'> } {
     const shared = this.sharedFor(values);
-    const picked = shared.entry.plansMade > 1 ? pickCandidate(shared.plan, shared.entry.measured) : { plan: shared.plan, chosenBy: 'estimate' as const, candidates: 1 };
+    const picked = shared.entry.plansMade > 1 ? pickCandidate(shared.plan, shared.entry.measured, shared.entry.lastRun) : { plan: shared.plan, chosenBy: 'estimate' as const, candidates: 1 };
     const plan = picked.plan;
     return { plan, summary: { estimatedMs: plan?.estimatedMs ?? 0, greedyMs: plan?.greedyMs ?? 0, planningMs: shared.planningMs, explainCalls: shared.made ? (plan?.explainCalls ?? 0) : 0, reused: !shared.made, chosenBy: picked.chosenBy, candidates: picked.candidates } };
   }
@@ -258,7 +267,7 @@ export class PlanCache {
   /**
    * Records the total time of a run of `plan` (from planFor), for the comparison of candidates (see
    * recordCandidateRun). Runs that departed from their plan (`followed` false) are not recorded (they measured
-   * something else), and neither is a plan's first run.
+   * something else), and neither is the first run after a switch of plans.
    */
   recordRun(plan: PlacementPlan, totalMs: number, followed: boolean): void {
     const shared = SHARED_PLANS.get(this.engine)?.get(this.structure);
@@ -291,7 +300,7 @@ export class PlanCache {
     const planningMs = this.clock() - started;
     if (entry === undefined || entry.backends.join() !== backends.join()) {
       if (entry === undefined && byStructure.size >= MAX_SHARED_STRUCTURES) byStructure.clear();
-      entry = { backends, byKey: new Map(), plansMade: entry?.plansMade ?? 0, measured: entry?.measured ?? new Map(), warmed: entry?.warmed ?? new Set(), runsSinceRefresh: 0 };
+      entry = { backends, byKey: new Map(), plansMade: entry?.plansMade ?? 0, measured: entry?.measured ?? new Map(), lastRun: undefined, runsSinceRefresh: 0 };
       byStructure.set(this.structure, entry);
     }
     // A plan remade because its runs ran out drops the oldest measurement of the candidates in a close call, so each

@@ -20,19 +20,20 @@ describe('pickCandidate', () => {
   const allCpu = plan(['cpu', 'cpu', 'cpu'], 7);
   const mixed = plan(['gpu', 'cpu', 'gpu'], 4, [allGpu, allCpu]);
 
-  it('measures the candidates in turns (the searched plan first), RUNS_PER_CANDIDATE runs each', () => {
-    const measured = new Map<string, number[]>();
+  it('measures the candidates in turns of two recorded runs after a warm-up run, three runs each', () => {
+    const state: { measured: Map<string, number[]>; lastRun: string | undefined } = { measured: new Map(), lastRun: undefined };
     const order: string[] = [];
-    for (let run = 0; run < 9; run++) {
-      const picked = pickCandidate(mixed, measured);
+    for (let run = 0; run < 14; run++) {
+      const picked = pickCandidate(mixed, state.measured, state.lastRun);
       expect(picked.chosenBy).toBe('measuring');
       expect(picked.candidates).toBe(3);
       const key = assignmentKey(picked.plan ?? mixed);
-      order.push(key);
-      measured.set(key, [...(measured.get(key) ?? []), key === assignmentKey(mixed) ? 6 : key === assignmentKey(allGpu) ? 5 : 8]);
+      order.push(recordCandidateRun(state, key, key === assignmentKey(mixed) ? 6 : key === assignmentKey(allGpu) ? 5 : 8) ? key : `${key} (warm-up)`);
     }
-    expect(order).toEqual(['gpu,cpu,gpu', 'gpu,gpu,gpu', 'cpu,cpu,cpu', 'gpu,cpu,gpu', 'gpu,gpu,gpu', 'cpu,cpu,cpu', 'gpu,cpu,gpu', 'gpu,gpu,gpu', 'cpu,cpu,cpu']);
-    expect(pickCandidate(mixed, measured)).toEqual({ plan: allGpu, chosenBy: 'measured', candidates: 3 });
+    const [m, g, c] = ['gpu,cpu,gpu', 'gpu,gpu,gpu', 'cpu,cpu,cpu'];
+    // All at two runs, the CPU plan's turn goes on to its third; the others come back for theirs.
+    expect(order).toEqual([`${m} (warm-up)`, m, m, `${g} (warm-up)`, g, g, `${c} (warm-up)`, c, c, c, `${m} (warm-up)`, m, `${g} (warm-up)`, g]);
+    expect(pickCandidate(mixed, state.measured, state.lastRun)).toEqual({ plan: allGpu, chosenBy: 'measured', candidates: 3 });
   });
 
   it('then keeps the candidate with the lowest median of its runs, even against the estimate', () => {
@@ -57,35 +58,39 @@ describe('pickCandidate', () => {
     expect(pickCandidate(mixed, close)).toEqual({ plan: mixed, chosenBy: 'measured', candidates: 3 });
   });
 
-  it('a close call (within 10%) is measured in turns to six runs each before one is kept', () => {
-    const measured = new Map([
-      ['gpu,cpu,gpu', [5.3, 5.2, 5.4]], // 2 switches, 4% faster than all-GPU on three runs
-      ['gpu,gpu,gpu', [5.5, 5.4, 5.6]],
-      ['cpu,cpu,cpu', [9, 9, 9]], // not close: never measured again here
-    ]);
+  it('a close call (within 10%) is measured in the same turns to six runs each before one is kept', () => {
+    const state: { measured: Map<string, number[]>; lastRun: string | undefined } = {
+      measured: new Map([
+        ['gpu,cpu,gpu', [5.3, 5.2, 5.4]], // 2 switches, 4% faster than all-GPU on three runs
+        ['gpu,gpu,gpu', [5.5, 5.4, 5.6]],
+        ['cpu,cpu,cpu', [9, 9, 9]], // not close: never measured again here
+      ]),
+      lastRun: 'gpu,gpu,gpu',
+    };
     const order: string[] = [];
-    for (let run = 0; run < 6; run++) {
-      const picked = pickCandidate(mixed, measured);
+    for (let run = 0; run < 8; run++) {
+      const picked = pickCandidate(mixed, state.measured, state.lastRun);
       expect(picked.chosenBy).toBe('measuring');
       const key = assignmentKey(picked.plan ?? mixed);
-      order.push(key);
-      measured.get(key)?.push(key === 'gpu,cpu,gpu' ? 5.9 : 5.0); // the later runs reverse the order
+      order.push(recordCandidateRun(state, key, key === 'gpu,cpu,gpu' ? 5.9 : 5.0) ? key : `${key} (warm-up)`); // the later runs reverse the order
     }
-    expect(order).toEqual(['gpu,cpu,gpu', 'gpu,gpu,gpu', 'gpu,cpu,gpu', 'gpu,gpu,gpu', 'gpu,cpu,gpu', 'gpu,gpu,gpu']);
-    expect(measured.get('cpu,cpu,cpu')).toEqual([9, 9, 9]);
+    const [m, g] = ['gpu,cpu,gpu', 'gpu,gpu,gpu'];
+    expect(order).toEqual([g, g, `${m} (warm-up)`, m, m, m, `${g} (warm-up)`, g]);
+    expect(state.measured.get('cpu,cpu,cpu')).toEqual([9, 9, 9]);
     // Three runs each had kept the split; six each keep the plan that is faster.
-    expect(pickCandidate(mixed, measured)).toEqual({ plan: allGpu, chosenBy: 'measured', candidates: 3 });
+    expect(pickCandidate(mixed, state.measured, state.lastRun)).toEqual({ plan: allGpu, chosenBy: 'measured', candidates: 3 });
   });
 
-  it("a plan's first run and runs that departed from their plan are not recorded", () => {
-    const state = { measured: new Map<string, number[]>(), warmed: new Set<string>() };
+  it('the first run after a switch of plans and runs that departed from their plan are not recorded', () => {
+    const state: { measured: Map<string, number[]>; lastRun: string | undefined } = { measured: new Map(), lastRun: undefined };
     expect(recordCandidateRun(state, 'gpu,gpu,gpu', 150)).toBe(false); // first run of this plan: weights copied
     expect(recordCandidateRun(state, 'gpu,gpu,gpu', 5)).toBe(true);
-    expect(recordCandidateRun(state, 'cpu,cpu,cpu', 40)).toBe(false); // first run of another plan
+    expect(recordCandidateRun(state, 'cpu,cpu,cpu', 40)).toBe(false); // a switch: the KV cache moves once
     expect(recordCandidateRun(state, 'cpu,cpu,cpu', 9)).toBe(true);
-    expect(recordCandidateRun(state, 'gpu,gpu,gpu', 5.2)).toBe(true); // switching back: measured (in turns)
     expect(recordCandidateRun(state, undefined, 3)).toBe(false); // departed from its plan
-    expect(state.measured).toEqual(new Map([['gpu,gpu,gpu', [5, 5.2]], ['cpu,cpu,cpu', [9]]]));
+    expect(recordCandidateRun(state, 'cpu,cpu,cpu', 12)).toBe(false); // after a departure: a warm-up again
+    expect(recordCandidateRun(state, 'cpu,cpu,cpu', 9.5)).toBe(true);
+    expect(state.measured).toEqual(new Map([['gpu,gpu,gpu', [5]], ['cpu,cpu,cpu', [9, 9.5]]]));
   });
 
   it('a plan without alternatives is simply used', () => {
