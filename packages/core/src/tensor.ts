@@ -26,25 +26,19 @@ export interface HostArrayOf {
  * and they are aligned for the element type, else a copy (a 4 MB read had paid a second full copy on every call).
  */
 const fromBytes: { [K in DType]: (bytes: Uint8Array, owned: boolean) => HostArrayOf[K] } = {
-  f32: (b, owned) => {
-    const a = handedOver(b, owned, 4);
-    return new Float32Array(a.buffer, a.byteOffset, a.byteLength / 4);
-  },
-  f16: (b, owned) => {
-    const a = handedOver(b, owned, 2);
-    return new Uint16Array(a.buffer, a.byteOffset, a.byteLength / 2);
-  },
+  f32: (b, owned) => viewAs(Float32Array, 4, b, owned),
+  f16: (b, owned) => viewAs(Uint16Array, 2, b, owned),
   q8_0: (b, owned) => handedOver(b, owned, 1),
   q4_0: (b, owned) => handedOver(b, owned, 1),
-  i32: (b, owned) => {
-    const a = handedOver(b, owned, 4);
-    return new Int32Array(a.buffer, a.byteOffset, a.byteLength / 4);
-  },
-  u32: (b, owned) => {
-    const a = handedOver(b, owned, 4);
-    return new Uint32Array(a.buffer, a.byteOffset, a.byteLength / 4);
-  },
+  i32: (b, owned) => viewAs(Int32Array, 4, b, owned),
+  u32: (b, owned) => viewAs(Uint32Array, 4, b, owned),
 };
+
+/** A typed array of `Kind` (`elementBytes` per element) over `bytes` as handedOver gives them. */
+function viewAs<A>(Kind: new (buffer: ArrayBufferLike, byteOffset: number, length: number) => A, elementBytes: number, bytes: Uint8Array, owned: boolean): A {
+  const aligned = handedOver(bytes, owned, elementBytes);
+  return new Kind(aligned.buffer, aligned.byteOffset, aligned.byteLength / elementBytes);
+}
 
 /** `bytes` themselves when `owned` and aligned to `elementBytes`, else a fresh copy (offset 0: aligned for any type). */
 function handedOver(bytes: Uint8Array, owned: boolean, elementBytes: number): Uint8Array {

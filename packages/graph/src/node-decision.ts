@@ -80,8 +80,7 @@ const TURN_RUNS = 2;
 /**
  * Between plan remakes, every PLAN_REUSE runs, the candidates in a close call (within CLOSE_CALL of the best) get
  * one more measured run each (a near tie can turn as conditions change); clearly slower ones wait for the next
- * remake (each switch costs a warm-up run: re-measuring a 1.25x-slower candidate every 32 runs cost more than it
- * could find).
+ * remake that changes the plan. Each re-measurement costs two switches of plans, each with its warm-up run.
  */
 const NEAR_TIE = CLOSE_CALL;
 
