@@ -110,7 +110,7 @@ export function totalsOf(nodes: readonly NodeRecord[]): Pick<RunReport, 'byBacke
   };
 }
 
-/** Several runs as one report (e.g. the two graphs of a decoder step plus the KV-cache append between them). */
+/** Several runs as one report (e.g. the step graphs of several decoder layers), with what happened between them in `extra`. */
 export function combineReports(graph: string, reports: readonly RunReport[], extra: { hostMs: number; bytesMoved: number; totalMs: number }): RunReport {
   const nodes = reports.flatMap((r) => r.nodes);
   const totals = totalsOf(nodes);
