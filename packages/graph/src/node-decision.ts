@@ -62,8 +62,11 @@ const RUNS_KEPT = 8;
 
 /**
  * Candidates measured within this factor of the best are a close call: each is measured CLOSE_CALL_RUNS times before
- * one is kept (three runs apiece on a shared machine mis-rank plans a few percent apart; H100 host, 7B Q4_0 decode:
- * a split kept at 2.04 ms a step against 1.78 ms all on the GPU).
+ * one is kept. Three runs are too few to rank plans a few percent apart on a shared machine (H100 host, 7B Q4_0
+ * decode, all on the GPU: 2.88-3.32 ms over its three measuring runs, 2.49 ms the median of the next 136). The same
+ * factor picks the candidates re-measured between plan remakes, every PLAN_REUSE runs (a near tie can turn as
+ * conditions change); clearly slower ones wait for a remake that changes the plan, since each re-measurement costs
+ * two switches of plans, each with its warm-up run.
  */
 const CLOSE_CALL = 1.1;
 
@@ -77,12 +80,6 @@ const CLOSE_CALL_RUNS = 6;
  */
 const TURN_RUNS = 2;
 
-/**
- * Between plan remakes, every PLAN_REUSE runs, the candidates in a close call (within CLOSE_CALL of the best) get
- * one more measured run each (a near tie can turn as conditions change); clearly slower ones wait for the next
- * remake that changes the plan. Each re-measurement costs two switches of plans, each with its warm-up run.
- */
-const NEAR_TIE = CLOSE_CALL;
 
 /**
  * A candidate with more backend switches than the best so far must have a median this much lower to replace it: its
@@ -200,6 +197,7 @@ export function pickCandidate(plan: PlacementPlan | undefined, measured: Readonl
   const candidates = [plan, ...plan.alternatives];
   if (candidates.length === 1) return { plan, chosenBy: 'estimate', candidates: 1 };
   const runsOf = (c: PlacementPlan): readonly number[] => measured.get(assignmentKey(c)) ?? [];
+  const medianOf = new Map(candidates.map((c) => [c, median(runsOf(c))])); // each candidate's, sorted once per run
   const toMeasure = (among: readonly PlacementPlan[], runs: number): PlacementPlan | undefined => {
     const needing = among.filter((c) => runsOf(c).length < runs);
     const fewest = Math.min(...needing.map((c) => runsOf(c).length));
@@ -214,10 +212,10 @@ export function pickCandidate(plan: PlacementPlan | undefined, measured: Readonl
   let bestMs = Infinity;
   let bestSwitches = 0;
   for (const { c, switches } of bySwitches) {
-    const ms = median(runsOf(c));
+    const ms = medianOf.get(c) ?? Infinity;
     if (ms < bestMs * (switches > bestSwitches && bestMs !== Infinity ? 1 - MIXED_MARGIN : 1)) [best, bestMs, bestSwitches] = [c, ms, switches];
   }
-  const close = candidates.filter((c) => c === best || median(runsOf(c)) <= bestMs * CLOSE_CALL);
+  const close = candidates.filter((c) => c === best || (medianOf.get(c) ?? Infinity) <= bestMs * CLOSE_CALL);
   const undecided = close.length > 1 ? toMeasure(close, CLOSE_CALL_RUNS) : undefined;
   if (undecided !== undefined) return { plan: undecided, chosenBy: 'measuring', candidates: candidates.length };
   return { plan: best, chosenBy: 'measured', candidates: candidates.length };
@@ -288,7 +286,7 @@ export class PlanCache {
     if (entry !== undefined && keyed !== undefined && keyed.runsLeft > 0) {
       keyed.runsLeft--;
       if (++entry.runsSinceRefresh >= PLAN_REUSE) {
-        refreshCandidates(entry.measured, NEAR_TIE);
+        refreshCandidates(entry.measured, CLOSE_CALL);
         entry.runsSinceRefresh = 0;
       }
       return { entry, plan: keyed.plan, made: false, planningMs: 0 };
@@ -307,7 +305,7 @@ export class PlanCache {
     // model learned moved the search, so a candidate may have become faster or slower). Re-running every candidate at
     // each remake had cost a few percent of the runs between remakes, on plans measured clearly slower.
     if (keyed !== undefined) {
-      refreshCandidates(entry.measured, sameAssignment(keyed.plan, plan) ? NEAR_TIE : Infinity);
+      refreshCandidates(entry.measured, sameAssignment(keyed.plan, plan) ? CLOSE_CALL : Infinity);
       entry.runsSinceRefresh = 0;
     }
     if (entry.byKey.size >= MAX_KEYS_PER_STRUCTURE) entry.byKey.clear();
