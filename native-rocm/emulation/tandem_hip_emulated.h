@@ -241,6 +241,16 @@ inline hipError_t hipFree(void* p) {
   std::free(p);
   return hipSuccess;
 }
+constexpr unsigned hipHostMallocDefault = 0;
+/** Pinned host memory: ordinary memory here. */
+inline hipError_t hipHostMalloc(void** p, size_t bytes, unsigned) {
+  *p = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
+  return *p == nullptr ? tandem_emu::fail(hipErrorOutOfMemory) : hipSuccess;
+}
+inline hipError_t hipHostFree(void* p) {
+  std::free(p);
+  return hipSuccess;
+}
 inline hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind) {
   std::memcpy(dst, src, bytes);
   return hipSuccess;

@@ -96,6 +96,9 @@ typedef cudaDeviceAttr hipDeviceAttribute_t;
 #define hipMemcpy cudaMemcpy
 #define hipMemcpyAsync cudaMemcpyAsync
 #define hipMemsetAsync cudaMemsetAsync
+#define hipHostMalloc cudaHostAlloc
+#define hipHostFree cudaFreeHost
+#define hipHostMallocDefault cudaHostAllocDefault
 
 // Streams and events.
 #define hipStreamCreateWithFlags cudaStreamCreateWithFlags

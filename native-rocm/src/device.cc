@@ -65,6 +65,7 @@ Device::Device(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Device>(info) 
     state->ReleaseAll();
     Throw(env, f);
   }
+  host_ = state->host;
   queue_ = DeviceQueue::Create(env, std::move(state), [this](Napi::Env, bool busy) {
     // A device with work in flight stays alive even if JavaScript drops it.
     if (busy) {
@@ -230,6 +231,7 @@ Napi::Value Device::MemoryInfo(const Napi::CallbackInfo& info) {
   Napi::Object result = Napi::Object::New(env);
   result.Set("free", Napi::Number::New(env, static_cast<double>(freeBytes)));
   result.Set("total", Napi::Number::New(env, static_cast<double>(totalBytes)));
+  result.Set("pinnedHost", Napi::Number::New(env, static_cast<double>(host_->pinned())));
   return result;
 }
 

@@ -2,7 +2,7 @@
 //   upload(Uint8Array): Promise<id>          download(id): Promise<Uint8Array>
 //   free(id): boolean                         run(kernel, inputIds, outputBytes, params): Promise<{outputs, kernelMs}>
 //   time(kernel, inputSets, outputBytes, params, launches): Promise<{kernelMs}>  (back-to-back launches, benchmarks)
-//   memoryInfo(): { free, total }             close(): void
+//   memoryInfo(): { free, total, pinnedHost }  close(): void
 #pragma once
 #include <napi.h>
 #include <memory>
@@ -32,6 +32,7 @@ class Device : public Napi::ObjectWrap<Device> {
 
   int index_ = 0;
   std::shared_ptr<DeviceQueue> queue_;
+  std::shared_ptr<HostPool> host_;  // the worker's pinned download memory, for memoryInfo()
 };
 
 }  // namespace tandem

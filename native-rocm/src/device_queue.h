@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include "../kernels/kernels.h"
 #include "failure.h"
+#include "host_pool.h"
 #include "memory_pool.h"
 
 namespace tandem {
@@ -45,6 +46,8 @@ struct DeviceState {
   Scratch scratch;
   /** Buffer memory. */
   MemoryPool pool;
+  /** Pinned host memory that downloads land in; shared with the arrays that still hold blocks of it. */
+  std::shared_ptr<HostPool> host = std::make_shared<HostPool>();
   /** Live buffers by id. */
   std::unordered_map<uint32_t, Allocation> buffers;
 

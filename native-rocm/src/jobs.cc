@@ -1,5 +1,7 @@
 // jobs.cc: what each job does on the worker thread, and what it hands back to JavaScript.
 #include "jobs.h"
+#include <cstdlib>
+#include <cstring>
 
 namespace tandem {
 
@@ -28,22 +30,64 @@ void UploadJob::Failed(DeviceQueue& queue) { queue.Forget(id_); }
 void UploadJob::Abandon() { keep_.SuppressDestruct(); }
 
 DownloadJob::DownloadJob(Napi::Env env, uint32_t id, size_t bytes) : id_(id), bytes_(bytes) {
-  Napi::Uint8Array target = Napi::Uint8Array::New(env, bytes);
-  data_ = target.Data();
-  target_ = Napi::Persistent(target);
+  if (bytes < HostPool::kMinBytes) {
+    Napi::Uint8Array target = Napi::Uint8Array::New(env, bytes);
+    data_ = target.Data();
+    target_ = Napi::Persistent(target);
+  }
   deferred.emplace(Napi::Promise::Deferred::New(env));
+}
+
+DownloadJob::~DownloadJob() {
+  if (host_.data != nullptr) host_.Release();
 }
 
 void DownloadJob::Execute(DeviceState& state) {
   const Allocation& a = state.Find(id_);
   if (bytes_ == 0) return;
-  check(hipMemcpyAsync(data_, a.ptr, bytes_, hipMemcpyDeviceToHost, state.stream), "download copy");
+  void* target = data_;
+  if (target == nullptr) {
+    host_.bytes = bytes_;
+    host_.data = state.host->Acquire(bytes_);
+    if (host_.data != nullptr) {
+      host_.pool = state.host;
+    } else {
+      host_.data = std::malloc(bytes_);
+      if (host_.data == nullptr) throw Failure("TANDEM_HOST_OUT_OF_MEMORY", "download of " + std::to_string(bytes_) + " bytes: no host memory", static_cast<double>(bytes_));
+    }
+    target = host_.data;
+  }
+  check(hipMemcpyAsync(target, a.ptr, bytes_, hipMemcpyDeviceToHost, state.stream), "download copy");
   check(hipStreamSynchronize(state.stream), "download copy");
 }
 
-Napi::Value DownloadJob::Result(Napi::Env) { return target_.Value(); }
+/** napi finalizer of an external ArrayBuffer over a HostBlock: gives the memory back. */
+static void ReleaseHostBlock(napi_env, void*, void* hint) {
+  HostBlock* block = static_cast<HostBlock*>(hint);
+  block->Release();
+  delete block;
+}
 
-void DownloadJob::Abandon() { target_.SuppressDestruct(); }
+Napi::Value DownloadJob::Result(Napi::Env env) {
+  if (host_.data == nullptr) return target_.Value();
+  auto* block = new HostBlock(std::move(host_));
+  host_ = HostBlock{};
+  napi_value buffer = nullptr;
+  if (napi_create_external_arraybuffer(env, block->data, block->bytes, ReleaseHostBlock, block, &buffer) == napi_ok) {
+    return Napi::Uint8Array::New(env, block->bytes, Napi::ArrayBuffer(env, buffer), 0);
+  }
+  // Runtimes that refuse external memory (a V8 sandbox): copy into an array of their own.
+  if (env.IsExceptionPending()) (void)env.GetAndClearPendingException();
+  Napi::Uint8Array copy = Napi::Uint8Array::New(env, block->bytes);
+  std::memcpy(copy.Data(), block->data, block->bytes);
+  block->Release();
+  delete block;
+  return copy;
+}
+
+void DownloadJob::Abandon() {
+  if (!target_.IsEmpty()) target_.SuppressDestruct();
+}
 
 void FreeJob::Execute(DeviceState& state) {
   const auto it = state.buffers.find(id_);

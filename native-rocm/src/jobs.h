@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 #include "device_queue.h"
+#include "host_pool.h"
 #include "op_table.h"
 #include "params.h"
 
@@ -25,10 +26,15 @@ class UploadJob : public Job {
   size_t bytes_;
 };
 
-/** Copies a buffer into a new Uint8Array; resolves with it. */
+/**
+ * Copies a buffer to the host; resolves with a Uint8Array of it. From HostPool::kMinBytes up the copy lands in a
+ * pinned block of the device's HostPool (pageable memory when the pool is full) that the array then owns;
+ * smaller ones land in a JavaScript-allocated array directly.
+ */
 class DownloadJob : public Job {
  public:
   DownloadJob(Napi::Env env, uint32_t id, size_t bytes);
+  ~DownloadJob() override;
   void Execute(DeviceState& state) override;
   Napi::Value Result(Napi::Env env) override;
   void Abandon() override;
@@ -36,8 +42,9 @@ class DownloadJob : public Job {
  private:
   uint32_t id_;
   size_t bytes_;
-  Napi::Reference<Napi::Uint8Array> target_;
-  uint8_t* data_;
+  Napi::Reference<Napi::Uint8Array> target_;  // small downloads only
+  uint8_t* data_ = nullptr;                   // small downloads only
+  HostBlock host_;                            // large downloads, from Execute until Result hands it over
 };
 
 /** Releases a buffer (fire and forget: queued after every job that may still read it). */

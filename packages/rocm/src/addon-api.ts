@@ -61,7 +61,10 @@ export interface NativeDevice {
   readonly index: number;
   /** Copies bytes into a new device buffer; resolves with its id. */
   upload(data: Uint8Array): Promise<number>;
-  /** Copies a buffer into a new Uint8Array. */
+  /**
+   * Copies a buffer into a new Uint8Array. From 64 KiB up the array is backed by a pinned host block that goes
+   * back to the device's pool when the array is garbage-collected.
+   */
   download(id: number): Promise<Uint8Array>;
   /** Releases a buffer after the work queued before it; false for unknown ids. */
   free(id: number): boolean;
@@ -72,8 +75,8 @@ export interface NativeDevice {
    * i; outputs allocated once, then released); resolves with the time per launch, without the host's launch gap.
    */
   time(kernel: string, inputSets: readonly (readonly number[])[], outputBytes: readonly number[], params: Readonly<Record<string, number>>, launches: number): Promise<{ readonly kernelMs: number }>;
-  /** Free and total device memory, bytes. */
-  memoryInfo(): { readonly free: number; readonly total: number };
+  /** Free and total device memory, and the pinned host memory of downloads (in use or cached), bytes. */
+  memoryInfo(): { readonly free: number; readonly total: number; readonly pinnedHost: number };
   /** Waits for queued work, frees every buffer and stops the worker. */
   close(): void;
 }

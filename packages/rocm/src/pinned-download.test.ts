@@ -1,0 +1,86 @@
+// Downloads into pinned host blocks (native-rocm/src/host_pool.h) on the CPU emulation of HIP (skipped when
+// build.mjs --variant emulated has not run): exact bytes, a block per live array, the 256 MiB limit with the
+// pageable fallback beyond it, and blocks going back to the pool when their arrays are garbage-collected.
+import { existsSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadAddon, type NativeDevice } from './index.ts';
+
+const EMULATED = fileURLToPath(new URL('../build/emulated/tandem_rocm.node', import.meta.url));
+const MiB = 1 << 20;
+
+/** A device of the emulated addon. */
+function openDevice(): NativeDevice {
+  const load = loadAddon(EMULATED);
+  if (!load.ok) throw new Error(load.reason);
+  return new load.addon.Device(0);
+}
+
+/** `bytes` bytes whose value at i is (i * 7 + seed) mod 256. */
+function pattern(bytes: number, seed: number): Uint8Array {
+  const data = new Uint8Array(bytes);
+  for (let i = 0; i < bytes; i++) data[i] = (i * 7 + seed) & 255;
+  return data;
+}
+
+/** Full garbage collections until the finalizers of dead arrays have run (they are deferred to the event loop). */
+async function collectGarbage(): Promise<void> {
+  setFlagsFromString('--expose-gc');
+  const gc: unknown = runInNewContext('gc');
+  if (typeof gc !== 'function') throw new Error('gc is not exposed');
+  for (let i = 0; i < 4; i++) {
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe.skipIf(!existsSync(EMULATED))('downloads into pinned host memory (emulated device)', () => {
+  it('lands 64 KiB and larger downloads in pinned blocks, one per live array, and smaller ones outside', async () => {
+    const device = openDevice();
+    expect(device.memoryInfo().pinnedHost).toBe(0);
+    const small = await device.upload(pattern(1000, 1));
+    expect(await device.download(small)).toEqual(pattern(1000, 1));
+    expect(device.memoryInfo().pinnedHost).toBe(0);
+
+    const big = await device.upload(pattern(MiB + 3, 2));
+    const first = await device.download(big);
+    const second = await device.download(big);
+    expect(Buffer.compare(first, pattern(MiB + 3, 2))).toBe(0);
+    expect(Buffer.compare(second, pattern(MiB + 3, 2))).toBe(0);
+    expect(first.byteLength).toBe(MiB + 3);
+    expect(first.buffer.byteLength).toBe(MiB + 3);
+    expect(first.buffer).not.toBe(second.buffer);
+    first[0] = 99;
+    expect(second[0]).toBe(2);
+    // Two live arrays of MiB + 3 bytes: two blocks of the 2 MiB size class.
+    expect(device.memoryInfo().pinnedHost).toBe(4 * MiB);
+    device.close();
+  });
+
+  it('keeps at most 256 MiB pinned and downloads the rest into pageable memory, every byte right', async () => {
+    const device = openDevice();
+    const source = await device.upload(pattern(64 * MiB, 3));
+    const held: Uint8Array[] = [];
+    for (let i = 0; i < 5; i++) held.push(await device.download(source));
+    expect(device.memoryInfo().pinnedHost).toBe(256 * MiB);
+    const expected = pattern(64 * MiB, 3);
+    for (const array of held) expect(Buffer.compare(array, expected)).toBe(0);
+    device.close();
+  });
+
+  it('takes a block back when its array is collected, and reuses it for the next download of that size class', async () => {
+    const device = openDevice();
+    const source = await device.upload(pattern(3 * MiB, 4));
+    // Each download's array is dropped when the helper returns (an async function's locals can outlive their block).
+    const byteAt = async (index: number): Promise<number | undefined> => (await device.download(source))[index];
+    for (let i = 0; i < 4; i++) {
+      expect(await byteAt(5 + i)).toBe(((5 + i) * 7 + 4) & 255);
+      await collectGarbage();
+    }
+    // One 4 MiB block, taken back and handed out again each time.
+    expect(device.memoryInfo().pinnedHost).toBe(4 * MiB);
+    device.close();
+  });
+});
