@@ -1,6 +1,7 @@
 // Downloads into pinned host blocks (native-rocm/src/host_pool.h) on the CPU emulation of HIP (skipped when
-// build.mjs --variant emulated has not run): exact bytes, a block per live array, the 256 MiB limit with the
-// pageable fallback beyond it, and blocks going back to the pool when their arrays are garbage-collected.
+// build.mjs --variant emulated has not run): exact bytes, a block per live array carved from 16 MiB chunks, the
+// 256 MiB limit with the pageable fallback beyond it, and blocks going back to the pool when their arrays are
+// garbage-collected.
 import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -54,8 +55,13 @@ describe.skipIf(!existsSync(EMULATED))('downloads into pinned host memory (emula
     expect(first.buffer).not.toBe(second.buffer);
     first[0] = 99;
     expect(second[0]).toBe(2);
-    // Two live arrays of MiB + 3 bytes: two blocks of the 2 MiB size class.
-    expect(device.memoryInfo().pinnedHost).toBe(4 * MiB);
+    // Two live arrays of MiB + 3 bytes: two 2 MiB blocks of one 16 MiB chunk.
+    expect(device.memoryInfo().pinnedHost).toBe(16 * MiB);
+    const held: Uint8Array[] = [];
+    for (let i = 0; i < 7; i++) held.push(await device.download(big));
+    // Nine live 2 MiB blocks: a second chunk.
+    expect(device.memoryInfo().pinnedHost).toBe(32 * MiB);
+    expect(new Set([first, second, ...held].map((array) => array.buffer)).size).toBe(9);
     device.close();
   });
 
@@ -75,12 +81,12 @@ describe.skipIf(!existsSync(EMULATED))('downloads into pinned host memory (emula
     const source = await device.upload(pattern(3 * MiB, 4));
     // Each download's array is dropped when the helper returns (an async function's locals can outlive their block).
     const byteAt = async (index: number): Promise<number | undefined> => (await device.download(source))[index];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 6; i++) {
       expect(await byteAt(5 + i)).toBe(((5 + i) * 7 + 4) & 255);
       await collectGarbage();
     }
-    // One 4 MiB block, taken back and handed out again each time.
-    expect(device.memoryInfo().pinnedHost).toBe(4 * MiB);
+    // One chunk (four 4 MiB blocks) serves all six downloads: each block came back before the next one.
+    expect(device.memoryInfo().pinnedHost).toBe(16 * MiB);
     device.close();
   });
 });
