@@ -14,6 +14,7 @@ import { DEFAULT_PROFILES, rooflineMs } from './scheduler/roofline.ts';
 import { Scheduler } from './scheduler/scheduler.ts';
 import type { Candidate, SchedulePlan, SchedulerConfig, SelectionReason, Strategy } from './scheduler/selection.ts';
 import { Tracker, type TrackerConfig } from './scheduler/tracker.ts';
+import { WarmthTracker } from './scheduler/warmth.ts';
 import { assertValidShape, numel } from './shape.ts';
 import { Telemetry } from './telemetry/telemetry.ts';
 import { contiguousBytes, Storage, Tensor, type TensorHost } from './tensor.ts';
@@ -130,6 +131,8 @@ export class Engine {
   private readonly residency: Residency;
   /** How often each op's outputs are read back to the host (charged to backends that must copy them back). */
   private readonly readBack = new ReadBackRates();
+  /** Tells op calls just after an idle host (slow on every backend) from the rest, so none is learned from. */
+  private readonly warmth = new WarmthTracker();
   private readonly clock: Clock;
   private readonly deadlineMs: number;
   private readonly recoveryIntervalMs: number;
@@ -491,6 +494,7 @@ export class Engine {
     opKey: string,
   ): Promise<Tensor[]> {
     const callId = ++this.nextCallId;
+    const cold = this.warmth.begin(this.clock());
     const order = [plan.selection.backend, ...plan.fallbacks];
     const failures: BackendFailure[] = plan.skipped.map((s) => ({ backend: s.backend, error: `skipped: ${s.reason}` }));
     const inputs = opInputs(spec);
@@ -515,17 +519,20 @@ export class Engine {
         runMs = this.clock() - t0;
         const tensors = this.adopt(state.backend, result, outputs, opKey);
         const priorMs = state.backend.estimateCost?.(spec, work) ?? rooflineMs(work, state.profile);
-        if (this.costModel.observe(opKey, name, work.flops, priorMs, runMs)) {
+        const coldRun = cold && attempt === 1;
+        if (this.costModel.observe(opKey, name, work.flops, priorMs, runMs, coldRun)) {
           const { surprisesForRegimeChange, surpriseFactor } = this.costModel.config;
           this.telemetry.notice('cost-model-reset', name, `${opKey}: ${surprisesForRegimeChange} measurements in a row of this size (${work.flops} flops) ${surpriseFactor}x or more off the estimate (last ${runMs.toFixed(3)} ms); this size is re-learned from them`, op.op);
         }
-        if (cached !== undefined && attempt === 1) this.decisions.checkDrift(cached, runMs);
-        else this.decisions.noteMeasured(work.flops, opKey, name, runMs);
+        // A cold call's time says how long the host took to wake up, not whether a cached plan still holds.
+        if (!coldRun && cached !== undefined && attempt === 1) this.decisions.checkDrift(cached, runMs);
+        else if (!coldRun) this.decisions.noteMeasured(work.flops, opKey, name, runMs);
         this.tracker.record(op.op, name, true, runMs, probe);
         this.telemetry.recordOp({
           seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, ok: true, error: undefined,
           startMs, durationMs: this.clock() - startMs, kernelMs: result.kernelMs, estimatedMs, flops: work.flops, bytesMoved: moved.bytes,
         });
+        this.warmth.end(this.clock());
         return tensors;
       } catch (error) {
         const message = errorMessage(error);
@@ -550,6 +557,7 @@ export class Engine {
         estimatedMs = next === undefined ? 0 : plan.costsMs[next] ?? 0;
       }
     }
+    this.warmth.end(this.clock());
     throw new AllBackendsFailedError(op.op, failures);
   }
 

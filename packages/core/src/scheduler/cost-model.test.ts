@@ -77,4 +77,28 @@ describe('CostModel', () => {
     m.observe(KEY, 'wasm', 1e6, 1, 1);
     expect(m.estimate(KEY, 'wasm', 1e6, 1).ms).toBeLessThan(1.1);
   });
+
+  it('re-learns a size from the whole run of surprises, not only the last of them', () => {
+    const m = new CostModel({ surpriseFactor: 2, surprisesForRegimeChange: 3 });
+    for (let i = 0; i < 50; i++) m.observe(KEY, 'gpu', 1e6, 1, 1);
+    const started = [4, 4, 16].map((ms) => m.observe(KEY, 'gpu', 1e6, 1, ms));
+    expect(started).toEqual([false, false, true]);
+    // The geometric mean of 4, 4 and 16 (the three samples, all taken at one decision count): 2^((2 + 2 + 4) / 3).
+    expect(m.estimate(KEY, 'gpu', 1e6, 1).ms).toBeCloseTo(2 ** (8 / 3), 6);
+  });
+
+  it('skips cold samples (calls just after an idle host) unless they are all there is', () => {
+    const m = new CostModel({ coldSamplesSkipped: 3 });
+    for (let i = 0; i < 20; i++) m.observe(KEY, 'gpu', 1e6, 1, 1);
+    for (let i = 0; i < 3; i++) expect(m.observe(KEY, 'gpu', 1e6, 1, 100, true)).toBe(false);
+    expect(m.estimate(KEY, 'gpu', 1e6, 1).ms).toBeCloseTo(1, 6);
+    expect(m.sampleCount(KEY, 'gpu')).toBe(19); // the first of the 20 was the warm-up
+    m.observe(KEY, 'gpu', 1e6, 1, 1); // a warm sample ends the run of cold ones
+    for (let i = 0; i < 3; i++) m.observe(KEY, 'gpu', 1e6, 1, 100, true);
+    expect(m.sampleCount(KEY, 'gpu')).toBe(20);
+    // A fourth cold sample in a row: the workload looks always cold, and it is learned from.
+    m.observe(KEY, 'gpu', 1e6, 1, 100, true);
+    expect(m.sampleCount(KEY, 'gpu')).toBe(21);
+    expect(m.estimate(KEY, 'gpu', 1e6, 1).ms).toBeGreaterThan(1);
+  });
 });

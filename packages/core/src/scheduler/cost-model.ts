@@ -22,6 +22,11 @@ export interface CostModelConfig {
   readonly surprisesForRegimeChange: number;
   /** First runs per (op, dtype, backend) not learned from: they time JIT, instantiation and allocation. */
   readonly warmupSamples: number;
+  /**
+   * Cold samples (calls just after the host was idle: scheduler/warmth.ts) in a row per (op, dtype, backend) not
+   * learned from; past this many the workload is taken to be always cold and they are learned from.
+   */
+  readonly coldSamplesSkipped: number;
 }
 
 export const DEFAULT_COST_MODEL_CONFIG: CostModelConfig = {
@@ -32,6 +37,7 @@ export const DEFAULT_COST_MODEL_CONFIG: CostModelConfig = {
   // times in one dispatch run.
   surprisesForRegimeChange: 5,
   warmupSamples: 1,
+  coldSamplesSkipped: 8,
 };
 
 interface Sample {
@@ -47,6 +53,8 @@ class Bucket {
   readonly samples: Sample[] = [];
   /** Consecutive surprises at this size: positive slower than estimated, negative faster. */
   surpriseRun = 0;
+  /** The samples of that run, which the size is re-learned from when the run is long enough. */
+  surprises: Sample[] = [];
   meanLogWork = 0;
   meanLogRatio = 0;
   // Recency-weighted sums as of the newest sample's decision `lastAt` (weight 1 = a sample taken at lastAt).
@@ -93,6 +101,8 @@ class Series {
   lastSampleAt = -Infinity;
   samples = 0;
   warmups = 0;
+  /** Cold samples since the last warm one. */
+  coldInARow = 0;
 }
 
 /** An estimate and whether it rests on measurements. */
@@ -140,8 +150,11 @@ export class CostModel {
     return { ms: priorMs * 2 ** logRatio, measured: true };
   }
 
-  /** Records a measured run; true when it made its size be re-learned (a regime change: see the file comment). */
-  observe(opKey: string, backend: string, flops: number, priorMs: number, measuredMs: number): boolean {
+  /**
+   * Records a measured run; true when it made its size be re-learned (a regime change: see the file comment).
+   * `cold`: the call ran just after the host was idle (scheduler/warmth.ts); skipped unless such calls are all there is.
+   */
+  observe(opKey: string, backend: string, flops: number, priorMs: number, measuredMs: number, cold = false): boolean {
     let byBackend = this.series.get(opKey);
     if (byBackend === undefined) {
       byBackend = new Map();
@@ -158,20 +171,30 @@ export class CostModel {
       s.lastSampleAt = at;
       return false;
     }
+    s.coldInARow = cold ? s.coldInARow + 1 : 0;
+    if (cold && s.coldInARow <= this.config.coldSamplesSkipped) {
+      s.lastSampleAt = at;
+      return false;
+    }
     const logWork = Math.log2(flops + 1);
     const logRatio = Math.log2(Math.max(measuredMs, 1e-6) / Math.max(priorMs, 1e-9));
     const id = Math.floor(logWork * 2);
     const existing = s.buckets.get(id);
     const bucket = existing ?? new Bucket();
-    const restart = this.isRegimeChange(s, bucket, logWork, logRatio);
-    bucket.add({ logWork, logRatio, at }, this.config.window, this.config.halfLifeDecisions, restart);
+    const sample: Sample = { logWork, logRatio, at };
+    const relearnFrom = this.regimeChange(s, bucket, sample);
+    if (relearnFrom === undefined) {
+      bucket.add(sample, this.config.window, this.config.halfLifeDecisions, false);
+    } else {
+      relearnFrom.forEach((x, i) => bucket.add(x, this.config.window, this.config.halfLifeDecisions, i === 0));
+    }
     s.lastSampleAt = at;
     s.samples += 1;
     if (existing === undefined) {
       s.buckets.set(id, bucket);
       s.sorted = [...s.buckets.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b);
     }
-    return restart;
+    return relearnFrom !== undefined;
   }
 
   /** Measurements learned from for (op, dtype, backend), warm-up runs excluded. */
@@ -184,16 +207,27 @@ export class CostModel {
     for (const byBackend of this.series.values()) byBackend.delete(backend);
   }
 
-  /** Counts a surprise at `bucket`'s size (a sample far off the estimate there); true when the run of them is long enough. */
-  private isRegimeChange(s: Series, bucket: Bucket, logWork: number, logRatio: number): boolean {
-    if (s.sorted.length === 0) return false;
-    const off = logRatio - interpolate(s.sorted, logWork);
+  /**
+   * Counts a surprise at `bucket`'s size (a sample far off the estimate there); when the run of them in one direction
+   * is long enough, returns its samples, which the size is re-learned from (the older ones are dropped).
+   */
+  private regimeChange(s: Series, bucket: Bucket, sample: Sample): Sample[] | undefined {
+    if (s.sorted.length === 0) return undefined;
+    const off = sample.logRatio - interpolate(s.sorted, sample.logWork);
     const limit = Math.log2(this.config.surpriseFactor);
     const direction = off > limit ? 1 : off < -limit ? -1 : 0;
-    bucket.surpriseRun = direction === 0 || Math.sign(bucket.surpriseRun) !== direction ? direction : bucket.surpriseRun + direction;
-    if (Math.abs(bucket.surpriseRun) < this.config.surprisesForRegimeChange) return false;
+    if (direction === 0 || Math.sign(bucket.surpriseRun) !== direction) {
+      bucket.surpriseRun = direction;
+      bucket.surprises = direction === 0 ? [] : [sample];
+    } else {
+      bucket.surpriseRun += direction;
+      bucket.surprises.push(sample);
+    }
+    if (Math.abs(bucket.surpriseRun) < this.config.surprisesForRegimeChange) return undefined;
+    const run = bucket.surprises;
     bucket.surpriseRun = 0;
-    return true;
+    bucket.surprises = [];
+    return run;
   }
 }
 
