@@ -234,7 +234,10 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   }
   unsubscribe();
   // Cost-model resets (a run of measurements at one size far off the estimate: that size is re-learned) per backend and op.
-  const resets = tally(engine.telemetry.noticeEvents().filter((n) => n.kind === 'cost-model-reset').map((n) => `${n.backend} ${n.op ?? '?'}`));
+  const resetNotices = engine.telemetry.noticeEvents().filter((n) => n.kind === 'cost-model-reset');
+  const resets = tally(resetNotices.map((n) => `${n.backend} ${n.op ?? '?'}`));
+  // What the first resets said (the size, the last measurement and the estimate it was off from).
+  const firstResets = resetNotices.slice(0, 8).map((n) => `${n.backend} ${n.detail.replace(/ measurements in a row of this size| or more off the estimate|; this size is re-learned from them/g, '')}`);
   await engine.dispose();
 
   const rows: Row[] = [];
@@ -325,7 +328,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
       `(per case the median over ${INTERLEAVED_PAIRS / 2} ABBA groups of the best backend's time over auto's, from back-to-back blocks of ~${INTERLEAVED_BLOCK_MS} ms (${INTERLEAVED_MAX_CALLS} calls at most) of whole calls including the read-back, auto and the best backend interleaved, on a shared machine; as the median of the ${INTERLEAVED_PAIRS} single pairs' ratios: ${withinPairs}/${rows.length}; as the median of per-round paired ratios: ${withinRounds}/${rows.length}; as a ratio of the rounds' separate medians: ${withinOfMedians}/${rows.length})`,
     workload,
     `auto's timed calls by reason: ${[...autoReasons].map(([reason, n]) => `${reason} ${n}`).join(', ')}`,
-    `cost-model resets over the whole run (telemetry 'cost-model-reset' notices), by backend and op: ${resets === '' ? 'none' : resets}`,
+    `cost-model resets over the whole run (telemetry 'cost-model-reset' notices), by backend and op: ${resets === '' ? 'none' : resets}${firstResets.length === 0 ? '' : `; the first: ${firstResets.join('; ')}`}`,
     `order check: median over cases of the per-round paired ratio in rounds where auto ran before the best backend ${ratiosAutoFirst.length > 0 ? stats(ratiosAutoFirst).median.toFixed(3) : 'n/a'}, after it ${ratiosAutoSecond.length > 0 ? stats(ratiosAutoSecond).median.toFixed(3) : 'n/a'} (equal conditions: both near the overall ratio)`,
   ];
   return { suite: 'dispatch', rows, verdicts, plots: dispatchPlots(rows, backends) };
