@@ -129,12 +129,16 @@ describe('decision cache', () => {
   it('says in telemetry when measurements far off the estimate reset the cost model for an op, backend and size', async () => {
     const { engine, cpu } = await warmEngine();
     const x = square(engine, 32);
-    cpu.setLatency((op, w) => 20 * cpuLatency(op, w)); // the CPU is now 20x slower
-    for (let i = 0; i < 5; i++) (await engine.run({ op: 'matmul', a: x, b: x }, { only: 'cpu' })).forEach((t) => t.dispose());
-    const resets = engine.telemetry.noticeEvents().filter((n) => n.kind === 'cost-model-reset');
+    // The CPU is now far slower: 30 ms a call, so five calls in a row span 120 ms (a regime change needs 100 ms).
+    cpu.setLatency(() => 30);
+    const resetsNow = () => engine.telemetry.noticeEvents().filter((n) => n.kind === 'cost-model-reset');
+    for (let i = 0; i < 4; i++) (await engine.run({ op: 'matmul', a: x, b: x }, { only: 'cpu' })).forEach((t) => t.dispose());
+    expect(resetsNow()).toHaveLength(0);
+    (await engine.run({ op: 'matmul', a: x, b: x }, { only: 'cpu' })).forEach((t) => t.dispose());
+    const resets = resetsNow();
     expect(resets).toHaveLength(1);
     expect(resets[0]).toMatchObject({ backend: 'cpu', op: 'matmul' });
-    expect(resets[0]?.detail).toMatch(/^matmul\|f32: 5 measurements in a row of this size \(65536 flops\) 2\.5x or more off the estimate/);
+    expect(resets[0]?.detail).toMatch(/^matmul\|f32: 5 or more measurements in a row of this size \(65536 flops\) over 100 ms or more, 2\.5x or more off the estimate \(last 30\.000 ms, estimate 0\.\d+ ms\)/);
   });
 
   it('a change of residency is a different call: it is planned afresh', async () => {

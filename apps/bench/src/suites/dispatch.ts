@@ -237,7 +237,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   const resetNotices = engine.telemetry.noticeEvents().filter((n) => n.kind === 'cost-model-reset');
   const resets = tally(resetNotices.map((n) => `${n.backend} ${n.op ?? '?'}`));
   // What the first resets said (the size, the last measurement and the estimate it was off from).
-  const firstResets = resetNotices.slice(0, 8).map((n) => `${n.backend} ${n.detail.replace(/ measurements in a row of this size| or more off the estimate|; this size is re-learned from them/g, '')}`);
+  const firstResets = resetNotices.slice(0, 8).map((n) => `${n.backend} ${n.detail.replace(/ or more measurements in a row of this size| or more off the estimate|; this size is re-learned from them/g, '')}`);
   await engine.dispose();
 
   const rows: Row[] = [];

@@ -101,4 +101,20 @@ describe('CostModel', () => {
     expect(m.sampleCount(KEY, 'gpu')).toBe(21);
     expect(m.estimate(KEY, 'gpu', 1e6, 1).ms).toBeGreaterThan(1);
   });
+
+  it('re-learns a size only when its run of surprises also spans regimeMinSpanMs: a short stall is not a regime change', () => {
+    const m = new CostModel({ surpriseFactor: 2, surprisesForRegimeChange: 3, regimeMinSpanMs: 100 });
+    let now = 0;
+    for (let i = 0; i < 50; i++) m.observe(KEY, 'gpu', 1e6, 1, 1, false, (now += 1));
+    // A stall: six calls 20x slower within 12 ms.
+    const stall = Array.from({ length: 6 }, () => m.observe(KEY, 'gpu', 1e6, 1, 20, false, (now += 2)));
+    expect(stall).toEqual([false, false, false, false, false, false]);
+    for (let i = 0; i < 5; i++) m.observe(KEY, 'gpu', 1e6, 1, 1, false, (now += 1));
+    expect(m.estimate(KEY, 'gpu', 1e6, 1).ms).toBeLessThan(2);
+    // A lasting change: 20x slower for 180 ms. The first sample 100 ms or more after the first surprise re-learns
+    // the size (the fifth, at +120 ms).
+    const lasting = Array.from({ length: 6 }, () => m.observe(KEY, 'gpu', 1e6, 1, 20, false, (now += 30)));
+    expect(lasting).toEqual([false, false, false, false, true, false]);
+    expect(m.estimate(KEY, 'gpu', 1e6, 1).ms).toBeCloseTo(20, 6);
+  });
 });

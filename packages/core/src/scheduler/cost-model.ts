@@ -20,6 +20,11 @@ export interface CostModelConfig {
   readonly surpriseFactor: number;
   /** Consecutive surprises of one size in the same direction that make that size be re-learned. */
   readonly surprisesForRegimeChange: number;
+  /**
+   * Wall time, ms, that run of surprises must span too (when the caller gives times): a stall of the host that
+   * slows a few calls in a row is not a regime change.
+   */
+  readonly regimeMinSpanMs: number;
   /** First runs per (op, dtype, backend) not learned from: they time JIT, instantiation and allocation. */
   readonly warmupSamples: number;
   /**
@@ -36,6 +41,9 @@ export const DEFAULT_COST_MODEL_CONFIG: CostModelConfig = {
   // 5, not 3: on the H100 host bursts of 3 slow calls (2.5x off) were common enough to reset a GPU's series ~50
   // times in one dispatch run.
   surprisesForRegimeChange: 5,
+  // H100 host, 2026-11-23 (apps/bench/scripts/run-jitter-probe.ts): runs of 5 calls of a 0.1 ms add taking 2.2-2.6 ms
+  // each, then back to 0.1; re-learning from them priced the GPU 20x too slow until it was measured again.
+  regimeMinSpanMs: 100,
   warmupSamples: 1,
   coldSamplesSkipped: 8,
 };
@@ -47,6 +55,8 @@ interface Sample {
   readonly logRatio: number;
   /** The op's decision counter at measurement. */
   readonly at: number;
+  /** Wall time of the measurement, ms, when the caller gave one. */
+  readonly atMs: number | undefined;
 }
 
 class Bucket {
@@ -153,8 +163,9 @@ export class CostModel {
   /**
    * Records a measured run; true when it made its size be re-learned (a regime change: see the file comment).
    * `cold`: the call ran just after the host was idle (scheduler/warmth.ts); skipped unless such calls are all there is.
+   * `nowMs`: when it was measured (the regime-change span check needs it; without it only the count applies).
    */
-  observe(opKey: string, backend: string, flops: number, priorMs: number, measuredMs: number, cold = false): boolean {
+  observe(opKey: string, backend: string, flops: number, priorMs: number, measuredMs: number, cold = false, nowMs?: number): boolean {
     let byBackend = this.series.get(opKey);
     if (byBackend === undefined) {
       byBackend = new Map();
@@ -181,7 +192,7 @@ export class CostModel {
     const id = Math.floor(logWork * 2);
     const existing = s.buckets.get(id);
     const bucket = existing ?? new Bucket();
-    const sample: Sample = { logWork, logRatio, at };
+    const sample: Sample = { logWork, logRatio, at, atMs: nowMs };
     const relearnFrom = this.regimeChange(s, bucket, sample);
     if (relearnFrom === undefined) {
       bucket.add(sample, this.config.window, this.config.halfLifeDecisions, false);
@@ -209,7 +220,8 @@ export class CostModel {
 
   /**
    * Counts a surprise at `bucket`'s size (a sample far off the estimate there); when the run of them in one direction
-   * is long enough, returns its samples, which the size is re-learned from (the older ones are dropped).
+   * is long enough, in samples and in time, returns its samples, which the size is re-learned from (the older ones
+   * are dropped).
    */
   private regimeChange(s: Series, bucket: Bucket, sample: Sample): Sample[] | undefined {
     if (s.sorted.length === 0) return undefined;
@@ -225,6 +237,8 @@ export class CostModel {
     }
     if (Math.abs(bucket.surpriseRun) < this.config.surprisesForRegimeChange) return undefined;
     const run = bucket.surprises;
+    const firstMs = run[0]?.atMs;
+    if (firstMs !== undefined && sample.atMs !== undefined && sample.atMs - firstMs < this.config.regimeMinSpanMs) return undefined;
     bucket.surpriseRun = 0;
     bucket.surprises = [];
     return run;
