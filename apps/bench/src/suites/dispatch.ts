@@ -143,6 +143,9 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   const pickReasons = new Map<DispatchCase, string[]>();
   // Why auto's timed calls went where they did (exploration runs are part of what a user pays).
   const autoReasons = new Map<string, number>();
+  // Per case, explain()'s view right after each measured auto block: the estimates and their copy part (the block's
+  // decisions are picks.get(c)[blockStart.at(k) ..]).
+  const autoBlockExplains = new Map<DispatchCase, Array<{ blockStart: number; text: string }>>();
   // Calls per measured sample, from the fastest time seen in training: blocks of about BLOCK_MS.
   const fastestTraining = new Map<DispatchCase, number>();
   const blockCalls = (c: DispatchCase): number => Math.min(MAX_BLOCK_CALLS, Math.max(1, Math.ceil(BLOCK_MS / (fastestTraining.get(c) ?? BLOCK_MS))));
@@ -175,6 +178,8 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
         }
         times.set(label(strategy), timed.ms);
         if (strategy === 'auto') {
+          const blockStart = picks.get(c)?.length ?? 0;
+          autoBlockExplains.set(c, [...(autoBlockExplains.get(c) ?? []), { blockStart, text: explainText(engine, c) }]);
           picks.set(c, [...(picks.get(c) ?? []), ...(timed.backends ?? [timed.backend])]); // every call is a decision
           pickReasons.set(c, [...(pickReasons.get(c) ?? []), ...(timed.reasons ?? [])]);
           pickCosts.set(c, [...(pickCosts.get(c) ?? []), ...(timed.costs ?? [])]);
@@ -262,6 +267,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     const reasonsOfCase = pickReasons.get(c) ?? [];
     const costsOfCase = pickCosts.get(c) ?? [];
     let firstWrongCosts = '';
+    let firstWrongExplain = '';
     for (const [i, backend] of (picks.get(c) ?? []).entries()) {
       const chosen = medians.get(backend);
       if (chosen === undefined) continue;
@@ -271,6 +277,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
         wrong.push(`${backend} by ${reasonsOfCase[i] ?? '?'}`);
         const costs = costsOfCase[i];
         if (firstWrongCosts === '' && costs !== undefined) firstWrongCosts = Object.entries(costs).map(([b, ms]) => `${b} ${ms.toFixed(3)}`).join(', ');
+        if (firstWrongExplain === '') firstWrongExplain = [...(autoBlockExplains.get(c) ?? [])].reverse().find((e) => e.blockStart <= i)?.text ?? '';
       }
       if (chosen <= bestMs) strictlyRight++;
       oracleMs += bestMs;
@@ -309,6 +316,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     row['autoPicked'] = [...new Set(picks.get(c) ?? [])].join('/');
     row['autoWrongPicks'] = `${wrong.length}/${(picks.get(c) ?? []).length}${wrong.length > 0 ? ` (${tally(wrong)})` : ''}`;
     row['firstWrongPickEstimatesMs'] = firstWrongCosts;
+    row['firstWrongPickBlockExplain'] = firstWrongExplain;
     row['autoVsBest'] = ratio;
     row['autoVsBestPairs'] = interleavedPairRatios.get(c) ?? NaN;
     row['autoRanInterleaved'] = tally(interleavedBackends.get(c) ?? []);
