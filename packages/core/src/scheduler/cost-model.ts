@@ -41,8 +41,9 @@ export const DEFAULT_COST_MODEL_CONFIG: CostModelConfig = {
   // 5, not 3: on the H100 host bursts of 3 slow calls (2.5x off) were common enough to reset a GPU's series ~50
   // times in one dispatch run.
   surprisesForRegimeChange: 5,
-  // H100 host, 2026-11-23 (apps/bench/scripts/run-jitter-probe.ts): runs of 5 calls of a 0.1 ms add taking 2.2-2.6 ms
-  // each, then back to 0.1; re-learning from them priced the GPU 20x too slow until it was measured again.
+  // H100 host, 2026-11-23 (apps/bench/scripts/run-jitter-probe.ts): runs of 5 calls of a ~0.1 ms add on rocm, each
+  // 2.5x or more over the estimate and the last 2.2-2.6 ms, re-learned that size from a stall of the host; the
+  // GPU was then priced up to 20x too slow until it was measured again.
   regimeMinSpanMs: 100,
   warmupSamples: 1,
   coldSamplesSkipped: 8,
