@@ -520,10 +520,10 @@ export class Engine {
         const tensors = this.adopt(state.backend, result, outputs, opKey);
         const priorMs = state.backend.estimateCost?.(spec, work) ?? rooflineMs(work, state.profile);
         const coldRun = cold && attempt === 1;
-        const modelMs = this.costModel.estimate(opKey, name, work.flops, priorMs).ms;
-        if (this.costModel.observe(opKey, name, work.flops, priorMs, runMs, coldRun, this.clock())) {
+        const offFromMs = this.costModel.observe(opKey, name, work.flops, priorMs, runMs, coldRun, this.clock());
+        if (offFromMs !== undefined) {
           const { surprisesForRegimeChange, surpriseFactor, regimeMinSpanMs } = this.costModel.config;
-          this.telemetry.notice('cost-model-reset', name, `${opKey}: ${surprisesForRegimeChange} or more measurements in a row of this size (${work.flops} flops) over ${regimeMinSpanMs} ms or more, ${surpriseFactor}x or more off the estimate (last ${runMs.toFixed(3)} ms, estimate ${modelMs.toFixed(3)} ms); this size is re-learned from them`, op.op);
+          this.telemetry.notice('cost-model-reset', name, `${opKey}: ${surprisesForRegimeChange} or more measurements in a row of this size (${work.flops} flops) over ${regimeMinSpanMs} ms or more, ${surpriseFactor}x or more off the estimate (last ${runMs.toFixed(3)} ms, estimate ${offFromMs.toFixed(3)} ms); this size is re-learned from them`, op.op);
         }
         // A cold call's time says how long the host took to wake up, not whether a cached plan still holds.
         if (!coldRun && cached !== undefined && attempt === 1) this.decisions.checkDrift(cached, runMs);

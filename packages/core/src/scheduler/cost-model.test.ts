@@ -3,6 +3,9 @@ import { CostModel } from './cost-model.ts';
 
 const KEY = 'matmul|f32';
 
+/** Whether an observe() re-learned its size (it then returns the estimate it was off from). */
+const relearned = (offFromMs: number | undefined): boolean => offFromMs !== undefined;
+
 describe('CostModel', () => {
   it('returns the prior until something is measured', () => {
     const m = new CostModel();
@@ -50,13 +53,15 @@ describe('CostModel', () => {
       m.observe(KEY, 'gpu', 1e8, 1, 1);
     }
     const started = [0, 1, 2].map(() => m.observe(KEY, 'gpu', 1e8, 1, 0.1)); // 10x faster now at this size
-    expect(started).toEqual([false, false, true]); // the third surprise in a row drops the bucket's old samples
+    expect(started.map(relearned)).toEqual([false, false, true]); // the third surprise in a row drops the bucket's old samples
+    // It says what it was off from: the bucket's 50 samples of 1 ms and the first two surprises, all at one decision count.
+    expect(started[2]).toBeCloseTo(2 ** ((2 * Math.log2(0.1)) / 52), 6);
     expect(m.estimate(KEY, 'gpu', 1e8, 1).ms).toBeCloseTo(0.1, 6);
     // The small size keeps its own measurements: it is not priced from the large one's new correction.
     expect(m.estimate(KEY, 'gpu', 1e4, 1).ms).toBeCloseTo(10, 6);
     // Its own run of surprises re-learns it too.
     const small = [0, 1, 2].map(() => m.observe(KEY, 'gpu', 1e4, 1, 1));
-    expect(small).toEqual([false, false, true]);
+    expect(small.map(relearned)).toEqual([false, false, true]);
     expect(m.estimate(KEY, 'gpu', 1e4, 1).ms).toBeCloseTo(1, 6);
   });
 
@@ -67,7 +72,7 @@ describe('CostModel', () => {
       m.observe(KEY, 'gpu', 1e8, 1, 1);
     }
     const started = [1e4, 1e8, 1e4, 1e8].map((flops) => m.observe(KEY, 'gpu', flops, 1, 10));
-    expect(started).toEqual([false, false, false, false]);
+    expect(started.map(relearned)).toEqual([false, false, false, false]);
   });
 
   it('does not treat a lone outlier as a regime change', () => {
@@ -82,7 +87,7 @@ describe('CostModel', () => {
     const m = new CostModel({ surpriseFactor: 2, surprisesForRegimeChange: 3 });
     for (let i = 0; i < 50; i++) m.observe(KEY, 'gpu', 1e6, 1, 1);
     const started = [4, 4, 16].map((ms) => m.observe(KEY, 'gpu', 1e6, 1, ms));
-    expect(started).toEqual([false, false, true]);
+    expect(started.map(relearned)).toEqual([false, false, true]);
     // The geometric mean of 4, 4 and 16 (the three samples, all taken at one decision count): 2^((2 + 2 + 4) / 3).
     expect(m.estimate(KEY, 'gpu', 1e6, 1).ms).toBeCloseTo(2 ** (8 / 3), 6);
   });
@@ -90,7 +95,7 @@ describe('CostModel', () => {
   it('skips cold samples (calls just after an idle host) unless they are all there is', () => {
     const m = new CostModel({ coldSamplesSkipped: 3 });
     for (let i = 0; i < 20; i++) m.observe(KEY, 'gpu', 1e6, 1, 1);
-    for (let i = 0; i < 3; i++) expect(m.observe(KEY, 'gpu', 1e6, 1, 100, true)).toBe(false);
+    for (let i = 0; i < 3; i++) expect(m.observe(KEY, 'gpu', 1e6, 1, 100, true)).toBeUndefined();
     expect(m.estimate(KEY, 'gpu', 1e6, 1).ms).toBeCloseTo(1, 6);
     expect(m.sampleCount(KEY, 'gpu')).toBe(19); // the first of the 20 was the warm-up
     m.observe(KEY, 'gpu', 1e6, 1, 1); // a warm sample ends the run of cold ones
@@ -108,13 +113,13 @@ describe('CostModel', () => {
     for (let i = 0; i < 50; i++) m.observe(KEY, 'gpu', 1e6, 1, 1, false, (now += 1));
     // A stall: six calls 20x slower within 12 ms.
     const stall = Array.from({ length: 6 }, () => m.observe(KEY, 'gpu', 1e6, 1, 20, false, (now += 2)));
-    expect(stall).toEqual([false, false, false, false, false, false]);
+    expect(stall.map(relearned)).toEqual([false, false, false, false, false, false]);
     for (let i = 0; i < 5; i++) m.observe(KEY, 'gpu', 1e6, 1, 1, false, (now += 1));
     expect(m.estimate(KEY, 'gpu', 1e6, 1).ms).toBeLessThan(2);
     // A lasting change: 20x slower for 180 ms. The first sample 100 ms or more after the first surprise re-learns
     // the size (the fifth, at +120 ms).
     const lasting = Array.from({ length: 6 }, () => m.observe(KEY, 'gpu', 1e6, 1, 20, false, (now += 30)));
-    expect(lasting).toEqual([false, false, false, false, true, false]);
+    expect(lasting.map(relearned)).toEqual([false, false, false, false, true, false]);
     expect(m.estimate(KEY, 'gpu', 1e6, 1).ms).toBeCloseTo(20, 6);
   });
 });

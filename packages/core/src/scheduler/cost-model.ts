@@ -60,12 +60,24 @@ interface Sample {
   readonly atMs: number | undefined;
 }
 
+/** Consecutive surprises of one bucket in one direction. */
+interface SurpriseRun {
+  /** 1: slower than estimated, -1: faster, 0: none. */
+  readonly direction: -1 | 0 | 1;
+  /** Surprises in the run (the samples below keep only the newest `window` of them). */
+  readonly count: number;
+  /** Wall time of the first, ms, when the caller gave one. */
+  readonly startMs: number | undefined;
+  /** The newest samples of the run, which the size is re-learned from when the run is long enough. */
+  readonly samples: Sample[];
+}
+
+const NO_SURPRISES: SurpriseRun = { direction: 0, count: 0, startMs: undefined, samples: [] };
+
 class Bucket {
   readonly samples: Sample[] = [];
-  /** Consecutive surprises at this size: positive slower than estimated, negative faster. */
-  surpriseRun = 0;
-  /** The samples of that run, which the size is re-learned from when the run is long enough. */
-  surprises: Sample[] = [];
+  /** The current run of surprises at this size (consecutive samples far off the estimate in one direction). */
+  surprises: SurpriseRun = NO_SURPRISES;
   meanLogWork = 0;
   meanLogRatio = 0;
   // Recency-weighted sums as of the newest sample's decision `lastAt` (weight 1 = a sample taken at lastAt).
@@ -162,11 +174,12 @@ export class CostModel {
   }
 
   /**
-   * Records a measured run; true when it made its size be re-learned (a regime change: see the file comment).
+   * Records a measured run. Returns undefined, or, when it made its size be re-learned (a regime change: see the file
+   * comment), the estimate in ms that the run of measurements was off from.
    * `cold`: the call ran just after the host was idle (scheduler/warmth.ts); skipped unless such calls are all there is.
    * `nowMs`: when it was measured (the regime-change span check needs it; without it only the count applies).
    */
-  observe(opKey: string, backend: string, flops: number, priorMs: number, measuredMs: number, cold = false, nowMs?: number): boolean {
+  observe(opKey: string, backend: string, flops: number, priorMs: number, measuredMs: number, cold = false, nowMs?: number): number | undefined {
     let byBackend = this.series.get(opKey);
     if (byBackend === undefined) {
       byBackend = new Map();
@@ -181,12 +194,12 @@ export class CostModel {
     if (s.warmups < this.config.warmupSamples) {
       s.warmups++;
       s.lastSampleAt = at;
-      return false;
+      return undefined;
     }
     s.coldInARow = cold ? s.coldInARow + 1 : 0;
     if (cold && s.coldInARow <= this.config.coldSamplesSkipped) {
       s.lastSampleAt = at;
-      return false;
+      return undefined;
     }
     const logWork = Math.log2(flops + 1);
     const logRatio = Math.log2(Math.max(measuredMs, 1e-6) / Math.max(priorMs, 1e-9));
@@ -194,11 +207,11 @@ export class CostModel {
     const existing = s.buckets.get(id);
     const bucket = existing ?? new Bucket();
     const sample: Sample = { logWork, logRatio, at, atMs: nowMs };
-    const relearnFrom = this.regimeChange(s, bucket, sample);
-    if (relearnFrom === undefined) {
+    const change = this.regimeChange(s, bucket, sample);
+    if (change === undefined) {
       bucket.add(sample, this.config.window, this.config.halfLifeDecisions, false);
     } else {
-      relearnFrom.forEach((x, i) => bucket.add(x, this.config.window, this.config.halfLifeDecisions, i === 0));
+      change.relearnFrom.forEach((x, i) => bucket.add(x, this.config.window, this.config.halfLifeDecisions, i === 0));
     }
     s.lastSampleAt = at;
     s.samples += 1;
@@ -206,7 +219,7 @@ export class CostModel {
       s.buckets.set(id, bucket);
       s.sorted = [...s.buckets.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b);
     }
-    return relearnFrom !== undefined;
+    return change === undefined ? undefined : priorMs * 2 ** change.estimateLogRatio;
   }
 
   /** Measurements learned from for (op, dtype, backend), warm-up runs excluded. */
@@ -220,29 +233,33 @@ export class CostModel {
   }
 
   /**
-   * Counts a surprise at `bucket`'s size (a sample far off the estimate there); when the run of them in one direction
-   * is long enough, in samples and in time, returns its samples, which the size is re-learned from (the older ones
-   * are dropped).
+   * Counts a surprise at `bucket`'s size (a sample far off the estimate there). When the run of them in one direction
+   * is long enough, in samples and in time, returns the samples to re-learn the size from (the older ones are
+   * dropped) and the log-ratio estimate they were off from.
    */
-  private regimeChange(s: Series, bucket: Bucket, sample: Sample): Sample[] | undefined {
+  private regimeChange(s: Series, bucket: Bucket, sample: Sample): { relearnFrom: Sample[]; estimateLogRatio: number } | undefined {
     if (s.sorted.length === 0) return undefined;
-    const off = sample.logRatio - interpolate(s.sorted, sample.logWork);
+    const estimateLogRatio = interpolate(s.sorted, sample.logWork);
+    const off = sample.logRatio - estimateLogRatio;
     const limit = Math.log2(this.config.surpriseFactor);
     const direction = off > limit ? 1 : off < -limit ? -1 : 0;
-    if (direction === 0 || Math.sign(bucket.surpriseRun) !== direction) {
-      bucket.surpriseRun = direction;
-      bucket.surprises = direction === 0 ? [] : [sample];
-    } else {
-      bucket.surpriseRun += direction;
-      bucket.surprises.push(sample);
-    }
-    if (Math.abs(bucket.surpriseRun) < this.config.surprisesForRegimeChange) return undefined;
     const run = bucket.surprises;
-    const firstMs = run[0]?.atMs;
-    if (firstMs !== undefined && sample.atMs !== undefined && sample.atMs - firstMs < this.config.regimeMinSpanMs) return undefined;
-    bucket.surpriseRun = 0;
-    bucket.surprises = [];
-    return run;
+    if (direction === 0) {
+      bucket.surprises = NO_SURPRISES;
+      return undefined;
+    }
+    if (run.direction !== direction) {
+      bucket.surprises = { direction, count: 1, startMs: sample.atMs, samples: [sample] };
+    } else {
+      run.samples.push(sample);
+      if (run.samples.length > this.config.window) run.samples.shift();
+      bucket.surprises = { ...run, count: run.count + 1 };
+    }
+    const { count, startMs, samples } = bucket.surprises;
+    if (count < this.config.surprisesForRegimeChange) return undefined;
+    if (startMs !== undefined && sample.atMs !== undefined && sample.atMs - startMs < this.config.regimeMinSpanMs) return undefined;
+    bucket.surprises = NO_SURPRISES;
+    return { relearnFrom: samples, estimateLogRatio };
   }
 }
 
