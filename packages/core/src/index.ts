@@ -10,6 +10,7 @@ export * from './clock.ts';
 export * from './timers.ts';
 export * from './tensor.ts';
 export * from './residency.ts';
+export * from './copy-times.ts';
 export * from './engine.ts';
 export * from './scheduler/roofline.ts';
 export * from './scheduler/cost-model.ts';

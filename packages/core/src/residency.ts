@@ -1,64 +1,10 @@
-// Moves storage between the host and backends, learns transfer bandwidth, and frees replicas.
+// Moves storage between the host and backends, learns how long copies take (copy-times.ts), and frees replicas.
 import type { CapableBackend, DeviceBuffer } from './backend.ts';
 import type { Clock } from './clock.ts';
+import { CopyTimes, type CopyPoint } from './copy-times.ts';
 import { BackendError, errorMessage } from './errors.ts';
 import type { Storage } from './tensor.ts';
 import type { TensorSpec } from './ops.ts';
-
-/** Copies under this many bytes time the per-copy overhead (call, synchronisation), not the bandwidth. */
-const SMALL_COPY_BYTES = 64 * 1024;
-
-/** Recent copies each estimate is the median of: one slow copy (a GC pause, a busy host) does not move it. */
-const COPIES_KEPT = 15;
-
-/** The last COPIES_KEPT values and their median. */
-class RecentMedian {
-  private readonly values: number[] = [];
-  /** Median of the values kept (undefined before the first). */
-  median: number | undefined;
-
-  add(value: number): void {
-    this.values.push(value);
-    if (this.values.length > COPIES_KEPT) this.values.shift();
-    const sorted = [...this.values].sort((a, b) => a - b);
-    this.median = sorted[sorted.length >> 1];
-  }
-}
-
-/**
- * Transfer speed of one backend, as time = latency + bytes / bandwidth: the latency is the median of recent small
- * copies' times less their bytes / bandwidth (0 until measured), the bandwidth the backend's prior until measured,
- * then the median of recent larger copies' bytes / (time - latency). The first copy of each kind also pays for
- * allocation and is skipped. Medians, not moving averages: on the H100 host a few slow copies had pushed rocm's
- * per-copy latency to ~0.9 ms (its copies take ~0.03), which priced an 8 KB read-back like a 2 MB one and kept auto
- * off rocm for whole stretches of calls.
- */
-class Bandwidth {
-  private readonly latencies = new RecentMedian();
-  private readonly rates = new RecentMedian();
-  private warmedUp = false;
-  private latencyWarmedUp = false;
-  constructor(private readonly prior: () => number) {}
-  /** Time of a small copy, ms. */
-  get latencyMs(): number {
-    return this.latencies.median ?? 0;
-  }
-  get bytesPerMs(): number {
-    return this.rates.median ?? this.prior();
-  }
-  observe(bytes: number, ms: number): void {
-    if (bytes < SMALL_COPY_BYTES) {
-      if (!this.latencyWarmedUp) this.latencyWarmedUp = true;
-      else this.latencies.add(Math.max(0, ms - bytes / this.bytesPerMs));
-      return;
-    }
-    if (!this.warmedUp) {
-      this.warmedUp = true;
-      return;
-    }
-    this.rates.add(bytes / Math.max(ms - this.latencyMs, ms / 4, 1e-3));
-  }
-}
 
 /** Bytes moved and time spent by one transfer. */
 export interface TransferCost {
@@ -72,17 +18,20 @@ export interface TransferCost {
 export class Residency {
   private readonly backends: ReadonlyMap<string, CapableBackend>;
   private readonly clock: Clock;
-  private readonly uploadBw = new Map<string, Bandwidth>();
-  private readonly downloadBw = new Map<string, Bandwidth>();
+  private readonly uploadTimes = new Map<string, CopyTimes>();
+  private readonly downloadTimes = new Map<string, CopyTimes>();
+  /** Whether a copy to or from a backend starting now follows that backend's idle time (its time says how long it took to wake up). */
+  private readonly copyIsCold: (backend: string) => boolean;
   /** Frees replicas of storages the program dropped without dispose(). */
   private readonly finalizer: FinalizationRegistry<Map<string, DeviceBuffer>>;
 
-  constructor(backends: ReadonlyMap<string, CapableBackend>, clock: Clock, priorBytesPerMs: (backend: string) => number) {
+  constructor(backends: ReadonlyMap<string, CapableBackend>, clock: Clock, priorBytesPerMs: (backend: string) => number, copyIsCold: (backend: string) => boolean = () => false) {
     this.backends = backends;
     this.clock = clock;
+    this.copyIsCold = copyIsCold;
     for (const name of backends.keys()) {
-      this.uploadBw.set(name, new Bandwidth(() => priorBytesPerMs(name)));
-      this.downloadBw.set(name, new Bandwidth(() => priorBytesPerMs(name)));
+      this.uploadTimes.set(name, new CopyTimes(() => priorBytesPerMs(name)));
+      this.downloadTimes.set(name, new CopyTimes(() => priorBytesPerMs(name)));
     }
     this.finalizer = new FinalizationRegistry((replicas) => this.freeReplicas(replicas));
   }
@@ -95,18 +44,22 @@ export class Residency {
   /** Estimated ms to make `storage` resident on `backend` (0 when it already is). */
   estimateMs(storage: Storage, backend: string): number {
     if (storage.replicas.has(backend)) return 0;
-    let ms = storage.byteLength / (this.uploadBw.get(backend)?.bytesPerMs ?? Infinity);
+    let ms = this.uploadTimes.get(backend)?.estimateMs(storage.byteLength) ?? 0;
     if (storage.host === undefined) {
       const holder = storage.replicas.keys().next();
-      if (!holder.done) ms += storage.byteLength / (this.downloadBw.get(holder.value)?.bytesPerMs ?? Infinity);
+      if (!holder.done) ms += this.downloadEstimateMs(storage.byteLength, holder.value);
     }
     return ms;
   }
 
-  /** Estimated ms to copy `bytes` from `backend` to the host: a small copy's time + bytes / bandwidth. */
+  /** Estimated ms to copy `bytes` from `backend` to the host (from copies of about that size, see CopyTimes). */
   downloadEstimateMs(bytes: number, backend: string): number {
-    const bw = this.downloadBw.get(backend);
-    return bw === undefined ? 0 : bw.latencyMs + bytes / bw.bytesPerMs;
+    return this.downloadTimes.get(backend)?.estimateMs(bytes) ?? 0;
+  }
+
+  /** What was learned of `backend`'s copies: per size class, typical bytes and median ms, each way. */
+  copyPoints(backend: string): { upload: CopyPoint[]; download: CopyPoint[] } {
+    return { upload: this.uploadTimes.get(backend)?.points() ?? [], download: this.downloadTimes.get(backend)?.points() ?? [] };
   }
 
   /** Bytes `backend` would need to allocate to hold `storage` (0 when resident). */
@@ -137,10 +90,11 @@ export class Residency {
     for (const [name, buffer] of storage.replicas) {
       const backend = this.backends.get(name);
       if (backend === undefined) continue;
+      const cold = this.copyIsCold(name);
       const t0 = this.clock();
       try {
         const bytes = await backend.download(buffer);
-        this.downloadBw.get(name)?.observe(bytes.byteLength, this.clock() - t0);
+        this.downloadTimes.get(name)?.observe(bytes.byteLength, this.clock() - t0, cold);
         if (spent !== undefined) spent.bytes += bytes.byteLength;
         return bytes;
       } catch (error) {
@@ -160,9 +114,10 @@ export class Residency {
     const spent = { bytes: 0 };
     const upload = (async (): Promise<DeviceBuffer> => {
       const host = await this.hostBytes(storage, spent);
+      const cold = this.copyIsCold(backend.name);
       const t1 = this.clock();
       const buffer = await backend.upload(host, spec);
-      this.uploadBw.get(backend.name)?.observe(host.byteLength, this.clock() - t1);
+      this.uploadTimes.get(backend.name)?.observe(host.byteLength, this.clock() - t1, cold);
       spent.bytes += host.byteLength;
       return buffer;
     })();
