@@ -7,6 +7,7 @@ import { AllBackendsFailedError, BackendError, DeadlineExceededError, DeviceLost
 import { inferOutputs, opWork, type OpWork } from './op-info.ts';
 import { mapOpTensors, OP_KINDS, opInputs, type Op, type TensorSpec } from './ops.ts';
 import { Residency } from './residency.ts';
+import type { CopyPoint } from './copy-times.ts';
 import { CostModel, type CostModelConfig } from './scheduler/cost-model.ts';
 import { DecisionCache, type CachedDecision, type DecisionCacheConfig } from './scheduler/decision-cache.ts';
 import { ReadBackRates } from './scheduler/read-back.ts';
@@ -172,7 +173,7 @@ export class Engine {
       this.states.set(backend.name, { backend, available: false, unavailableReason: 'not initialised', profile: DEFAULT_PROFILES[backend.kind], features: [], lastRecoveryAt: -Infinity, recovering: false, wasReady: false, unusableText: 'unavailable: not initialised' });
     }
     const backends = new Map(options.backends.map((b) => [b.name, b]));
-    this.residency = new Residency(backends, this.clock, (name) => this.states.get(name)?.profile.transferBytesPerMs ?? Infinity);
+    this.residency = new Residency(backends, this.clock, (name) => this.states.get(name)?.profile.transferBytesPerMs ?? Infinity, (name) => this.warmth.copyIsCold(name, this.clock()));
     this.host = {
       bytesForRead: (storage) => {
         this.noteReadBack(storage, true);
@@ -251,6 +252,11 @@ export class Engine {
       this.decisions.store(work.flops, kind, residency, opKey, planned.plan, this.costModel.decisionCount(opKey), selection.estimatedMs - transferMs);
     }
     return this.execute(op, spec, outputs, work, planned.plan, label, undefined, request.opKey);
+  }
+
+  /** What the engine learned of `backend`'s copies to and from the host: per size class, typical bytes and median ms. */
+  copyTimes(backend: string): { upload: CopyPoint[]; download: CopyPoint[] } {
+    return this.residency.copyPoints(backend);
   }
 
   /** The decision and its reason for an op, without running it or changing what the scheduler learned. */
@@ -494,7 +500,6 @@ export class Engine {
     opKey: string,
   ): Promise<Tensor[]> {
     const callId = ++this.nextCallId;
-    const cold = this.warmth.begin(this.clock());
     const order = [plan.selection.backend, ...plan.fallbacks];
     const failures: BackendFailure[] = plan.skipped.map((s) => ({ backend: s.backend, error: `skipped: ${s.reason}` }));
     const inputs = opInputs(spec);
@@ -512,6 +517,7 @@ export class Engine {
       const startMs = this.clock();
       const moved = { bytes: 0, ms: 0 };
       let runMs = 0;
+      const cold = this.warmth.begin(name, startMs);
       try {
         const bound = await this.bind(op, state.backend, moved);
         const t0 = this.clock();
@@ -519,23 +525,23 @@ export class Engine {
         runMs = this.clock() - t0;
         const tensors = this.adopt(state.backend, result, outputs, opKey);
         const priorMs = state.backend.estimateCost?.(spec, work) ?? rooflineMs(work, state.profile);
-        const coldRun = cold && attempt === 1;
-        const offFromMs = this.costModel.observe(opKey, name, work.flops, priorMs, runMs, coldRun, this.clock());
+        const offFromMs = this.costModel.observe(opKey, name, work.flops, priorMs, runMs, cold, this.clock());
         if (offFromMs !== undefined) {
           const { surprisesForRegimeChange, surpriseFactor, regimeMinSpanMs } = this.costModel.config;
           this.telemetry.notice('cost-model-reset', name, `${opKey}: ${surprisesForRegimeChange} or more measurements in a row of this size (${work.flops} flops) over ${regimeMinSpanMs} ms or more, ${surpriseFactor}x or more off the estimate (last ${runMs.toFixed(3)} ms, estimate ${offFromMs.toFixed(3)} ms); this size is re-learned from them`, op.op);
         }
         // A cold call's time says how long the host took to wake up, not whether a cached plan still holds.
-        if (!coldRun && cached !== undefined && attempt === 1) this.decisions.checkDrift(cached, runMs);
-        else if (!coldRun) this.decisions.noteMeasured(work.flops, opKey, name, runMs);
+        if (!cold && cached !== undefined && attempt === 1) this.decisions.checkDrift(cached, runMs);
+        else if (!cold) this.decisions.noteMeasured(work.flops, opKey, name, runMs);
         this.tracker.record(op.op, name, true, runMs, probe);
         this.telemetry.recordOp({
           seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, ok: true, error: undefined,
           startMs, durationMs: this.clock() - startMs, kernelMs: result.kernelMs, estimatedMs, flops: work.flops, bytesMoved: moved.bytes,
         });
-        this.warmth.end(this.clock());
+        this.warmth.end(name, this.clock());
         return tensors;
       } catch (error) {
+        this.warmth.end(name, this.clock());
         const message = errorMessage(error);
         this.decisions.clear();
         failures.push({ backend: name, error: message });
@@ -558,7 +564,6 @@ export class Engine {
         estimatedMs = next === undefined ? 0 : plan.costsMs[next] ?? 0;
       }
     }
-    this.warmth.end(this.clock());
     throw new AllBackendsFailedError(op.op, failures);
   }
 

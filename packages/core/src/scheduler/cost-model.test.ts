@@ -107,6 +107,19 @@ describe('CostModel', () => {
     expect(m.estimate(KEY, 'gpu', 1e6, 1).ms).toBeGreaterThan(1);
   });
 
+  it('drops cold samples it learned once a warm one comes (training calls after pauses, then a hot loop)', () => {
+    const m = new CostModel({ coldSamplesSkipped: 3 });
+    m.observe(KEY, 'gpu', 1e6, 1, 1); // warm-up
+    for (let i = 0; i < 10; i++) m.observe(KEY, 'gpu', 1e6, 1, 4, true); // only cold calls: learned past the third
+    expect(m.estimate(KEY, 'gpu', 1e6, 1).ms).toBeCloseTo(4, 6);
+    m.observe(KEY, 'gpu', 1e6, 1, 1); // the first warm call
+    expect(m.estimate(KEY, 'gpu', 1e6, 1).ms).toBeCloseTo(1, 6);
+    // Other sizes keep their cold samples until their own warm calls come.
+    for (let i = 0; i < 10; i++) m.observe(KEY, 'gpu', 1e9, 1000, 4000, true);
+    m.observe(KEY, 'gpu', 1e6, 1, 1);
+    expect(m.estimate(KEY, 'gpu', 1e9, 1000).ms).toBeCloseTo(4000, 3);
+  });
+
   it('re-learns a size only when its run of surprises also spans regimeMinSpanMs: a short stall is not a regime change', () => {
     const m = new CostModel({ surpriseFactor: 2, surprisesForRegimeChange: 3, regimeMinSpanMs: 100 });
     let now = 0;

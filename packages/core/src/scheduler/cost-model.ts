@@ -28,7 +28,7 @@ export interface CostModelConfig {
   /** First runs per (op, dtype, backend) not learned from: they time JIT, instantiation and allocation. */
   readonly warmupSamples: number;
   /**
-   * Cold samples (calls just after the host was idle: scheduler/warmth.ts) in a row per (op, dtype, backend) not
+   * Cold samples (calls just after their backend was idle: scheduler/warmth.ts) in a row per (op, dtype, backend) not
    * learned from; past this many the workload is taken to be always cold and they are learned from.
    */
   readonly coldSamplesSkipped: number;
@@ -58,6 +58,8 @@ interface Sample {
   readonly at: number;
   /** Wall time of the measurement, ms, when the caller gave one. */
   readonly atMs: number | undefined;
+  /** Learned from a cold call (only when cold calls were all its series saw for a while). */
+  readonly cold: boolean;
 }
 
 /** Consecutive surprises of one bucket in one direction. */
@@ -86,9 +88,23 @@ class Bucket {
   private wRatio = 0;
   private lastAt = 0;
 
-  /** Adds a sample in O(1): decay the sums to the new time, add it, subtract the one leaving the window. `restart` drops the older ones first. */
+  /** Cold samples among `samples`. */
+  private coldSamples = 0;
+
+  /**
+   * Adds a sample in O(1): decay the sums to the new time, add it, subtract the one leaving the window. `restart`
+   * drops the older ones first. A warm sample drops the cold ones (learned while cold calls were all there was:
+   * the dispatch suite's training rounds priced rocm 3x too slow on `rope` for three more rounds of warm calls).
+   */
   add(sample: Sample, window: number, halfLife: number, restart: boolean): void {
+    if (!restart && !sample.cold && this.coldSamples > 0) {
+      const warm = this.samples.filter((x) => !x.cold);
+      this.samples.length = 0;
+      this.coldSamples = 0;
+      warm.forEach((x, i) => this.add(x, window, halfLife, i === 0));
+    }
     if (restart || this.samples.length === 0) {
+      this.coldSamples = 0;
       this.samples.length = 0;
       this.wSum = this.wWork = this.wRatio = 0;
       this.lastAt = sample.at;
@@ -99,8 +115,10 @@ class Bucket {
     this.wRatio = this.wRatio * decay + sample.logRatio;
     this.lastAt = sample.at;
     this.samples.push(sample);
+    if (sample.cold) this.coldSamples++;
     if (this.samples.length > window) {
       const old = this.samples.shift();
+      if (old?.cold === true) this.coldSamples--;
       if (old !== undefined) {
         const w = 2 ** ((old.at - sample.at) / halfLife);
         this.wSum -= w;
@@ -176,7 +194,7 @@ export class CostModel {
   /**
    * Records a measured run. Returns undefined, or, when it made its size be re-learned (a regime change: see the file
    * comment), the estimate in ms that the run of measurements was off from.
-   * `cold`: the call ran just after the host was idle (scheduler/warmth.ts); skipped unless such calls are all there is.
+   * `cold`: the call ran just after its backend was idle (scheduler/warmth.ts); skipped unless such calls are all there is.
    * `nowMs`: when it was measured (the regime-change span check needs it; without it only the count applies).
    */
   observe(opKey: string, backend: string, flops: number, priorMs: number, measuredMs: number, cold = false, nowMs?: number): number | undefined {
@@ -206,7 +224,7 @@ export class CostModel {
     const id = Math.floor(logWork * 2);
     const existing = s.buckets.get(id);
     const bucket = existing ?? new Bucket();
-    const sample: Sample = { logWork, logRatio, at, atMs: nowMs };
+    const sample: Sample = { logWork, logRatio, at, atMs: nowMs, cold };
     const change = this.regimeChange(s, bucket, sample);
     if (change === undefined) {
       bucket.add(sample, this.config.window, this.config.halfLifeDecisions, false);

@@ -8,9 +8,9 @@ describe('WarmthTracker', () => {
     let now = 0;
     const call = (gapMs: number): void => {
       now += gapMs;
-      colds.push(w.begin(now));
+      colds.push(w.begin('gpu', now));
       now += 0.1;
-      w.end(now);
+      w.end('gpu', now);
     };
     for (let i = 0; i < 4; i++) call(0.01); // the first call ever follows nothing known to be idle: warm
     call(IDLE_GAP_MS + 1);
@@ -22,12 +22,47 @@ describe('WarmthTracker', () => {
 
   it('measures the gap from the end of the previous call, not its start', () => {
     const w = new WarmthTracker();
-    expect(w.begin(0)).toBe(false);
-    w.end(0);
-    expect(w.begin(IDLE_GAP_MS * 3)).toBe(true); // no call for 3 gaps
-    w.end(IDLE_GAP_MS * 10); // a long call (a large op) ends
-    expect(w.begin(IDLE_GAP_MS * 10 + 1)).toBe(true); // the second cold call after that gap
-    w.end(IDLE_GAP_MS * 10 + 2);
-    expect(w.begin(IDLE_GAP_MS * 10 + 3)).toBe(false);
+    expect(w.begin('gpu', 0)).toBe(false);
+    w.end('gpu', 0);
+    expect(w.begin('gpu', IDLE_GAP_MS * 3)).toBe(true); // no call for 3 gaps
+    w.end('gpu', IDLE_GAP_MS * 10); // a long call (a large op) ends
+    expect(w.begin('gpu', IDLE_GAP_MS * 10 + 1)).toBe(true); // the second cold call after that gap
+    w.end('gpu', IDLE_GAP_MS * 10 + 2);
+    expect(w.begin('gpu', IDLE_GAP_MS * 10 + 3)).toBe(false);
+  });
+
+  it('keeps idleness per backend: a GPU left alone while the CPU worked is cold, the CPU is not', () => {
+    const w = new WarmthTracker();
+    let now = 0;
+    const call = (backend: string): boolean => {
+      const cold = w.begin(backend, now);
+      now += 0.5;
+      w.end(backend, now);
+      return cold;
+    };
+    expect([call('gpu'), call('cpu')]).toEqual([false, false]);
+    const cpu = Array.from({ length: 20 }, () => call('cpu')); // 10 ms of CPU calls back to back
+    expect(cpu.every((cold) => !cold)).toBe(true);
+    expect([call('gpu'), call('gpu'), call('gpu')]).toEqual([true, true, false]);
+    expect(call('cpu')).toBe(false); // the CPU was idle for only 1.5 ms
+  });
+
+  it('counts a copy as cold inside or right after a cold call, and after an idle gap', () => {
+    const w = new WarmthTracker();
+    expect(w.copyIsCold('gpu', 0)).toBe(false); // nothing ran yet
+    w.begin('gpu', 0);
+    w.end('gpu', 1);
+    expect(w.copyIsCold('gpu', 1.1)).toBe(false); // a warm call's result read at once
+    expect(w.copyIsCold('gpu', 1 + IDLE_GAP_MS + 1)).toBe(true); // a read after the backend sat idle
+    expect(w.begin('gpu', 1 + IDLE_GAP_MS + 1)).toBe(true);
+    expect(w.copyIsCold('gpu', 1 + IDLE_GAP_MS + 1.5)).toBe(true); // an upload inside that cold call
+    w.end('gpu', 1 + IDLE_GAP_MS + 2);
+    expect(w.copyIsCold('gpu', 1 + IDLE_GAP_MS + 2.1)).toBe(true); // its result read at once
+    w.begin('gpu', 1 + IDLE_GAP_MS + 2.2); // the second cold call
+    w.end('gpu', 1 + IDLE_GAP_MS + 2.3);
+    expect(w.begin('gpu', 1 + IDLE_GAP_MS + 2.4)).toBe(false);
+    w.end('gpu', 1 + IDLE_GAP_MS + 2.5);
+    expect(w.copyIsCold('gpu', 1 + IDLE_GAP_MS + 2.6)).toBe(false);
+    expect(w.copyIsCold('cpu', 1 + IDLE_GAP_MS + 2.6)).toBe(false); // nothing ran on the cpu
   });
 });

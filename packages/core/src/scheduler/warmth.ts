@@ -1,31 +1,68 @@
-// Which op calls follow an idle host. After a pause the first calls run slower on every backend (CPU and GPU clocks
-// and caches wake up): on the H100 host (2026-11-23, apps/bench/scripts/run-jitter-probe.ts, blocks of 8 calls of
-// `mul 64x1024` after 20 ms pauses) the first two calls took 0.54 and 0.42 ms on rocm against 0.13 from the third
-// on, and 0.36 / 0.40 against 0.11 on wasm. Learning from those calls priced a backend 4x too slow until it was
-// measured again, and a burst of them made the cost model re-learn a size from a cold call.
+// Which op calls and copies follow an idle backend. After a pause the first calls run slower on every backend (CPU
+// and GPU clocks and caches wake up, a GPU backend's worker thread sleeps): on the H100 host (2026-11-23,
+// apps/bench/scripts/run-jitter-probe.ts, blocks of 8 calls of `mul 64x1024` after 20 ms pauses) the first two calls
+// took 0.54 and 0.42 ms on rocm against 0.13 from the third on, and 0.36 / 0.40 against 0.11 on wasm. Learning from
+// those calls priced a backend 4x too slow until it was measured again, and a burst of them made the cost model
+// re-learn a size from a cold call.
+// Idleness is per backend: a GPU left alone while the CPU backend ran for a while is as cold as after a pause of the
+// whole host (the dispatch suite's rocm blocks right after wasm blocks: the host was busy, rocm had been idle, and
+// its cold calls, counted as warm, priced rocm ~40% too slow on 64x1024 elementwise ops).
 
-/** A call starting more than this long after the previous call ended follows an idle gap. */
+/** A call starting more than this long after the previous call on its backend ended follows an idle gap. */
 export const IDLE_GAP_MS = 5;
 
 /** Calls after an idle gap counted as cold (the third call after a pause ran within 20% of the rest). */
 export const COLD_CALLS_AFTER_IDLE = 2;
 
-/** Tracks op calls' starts and ends to tell cold calls (just after an idle gap) from warm ones. */
-export class WarmthTracker {
-  /** End of the latest call; undefined before the first (which counts as warm: nothing says the host was idle). */
-  private lastEndMs: number | undefined;
-  private coldLeft = 0;
+/** One backend's recent activity. */
+interface Activity {
+  /** End of its latest call; undefined before the first (which counts as warm: nothing says it was idle). */
+  lastEndMs: number | undefined;
+  /** Cold calls still to come after the latest idle gap. */
+  coldLeft: number;
+  /** Whether its latest call was cold. */
+  latestCold: boolean;
+  /** Calls running on it now (concurrent callers overlap). */
+  running: number;
+}
 
-  /** An op call starts at `nowMs`; true when it is cold. */
-  begin(nowMs: number): boolean {
-    if (this.lastEndMs !== undefined && nowMs - this.lastEndMs > IDLE_GAP_MS) this.coldLeft = COLD_CALLS_AFTER_IDLE;
-    if (this.coldLeft === 0) return false;
-    this.coldLeft--;
-    return true;
+/** Tracks op calls' starts and ends per backend to tell cold calls (just after the backend was idle) from warm ones. */
+export class WarmthTracker {
+  private readonly backends = new Map<string, Activity>();
+
+  /** An op call starts on `backend` at `nowMs`; true when it is cold. */
+  begin(backend: string, nowMs: number): boolean {
+    const a = this.activity(backend);
+    if (a.running === 0 && a.lastEndMs !== undefined && nowMs - a.lastEndMs > IDLE_GAP_MS) a.coldLeft = COLD_CALLS_AFTER_IDLE;
+    a.running++;
+    a.latestCold = a.coldLeft > 0;
+    if (a.coldLeft > 0) a.coldLeft--;
+    return a.latestCold;
   }
 
-  /** The op call ended at `nowMs`. */
-  end(nowMs: number): void {
-    this.lastEndMs = nowMs;
+  /** The op call on `backend` ended at `nowMs`. */
+  end(backend: string, nowMs: number): void {
+    const a = this.activity(backend);
+    a.lastEndMs = nowMs;
+    a.running = Math.max(0, a.running - 1);
+  }
+
+  /**
+   * Whether a copy to or from `backend` starting at `nowMs` is cold: one inside a call (an input's upload) or right
+   * after it (the caller reading the result) is as cold as that call; one after the backend sat idle is cold too.
+   */
+  copyIsCold(backend: string, nowMs: number): boolean {
+    const a = this.activity(backend);
+    if (a.running > 0 || a.lastEndMs === undefined) return a.latestCold;
+    return nowMs - a.lastEndMs > IDLE_GAP_MS || a.latestCold;
+  }
+
+  private activity(backend: string): Activity {
+    let a = this.backends.get(backend);
+    if (a === undefined) {
+      a = { lastEndMs: undefined, coldLeft: 0, latestCold: false, running: 0 };
+      this.backends.set(backend, a);
+    }
+    return a;
   }
 }
