@@ -32,6 +32,12 @@ export interface SizeCase {
 /** The strategies compared; 'split' (a fixed ggml-style rule) and 'per-op' (greedy) are the naive placements. */
 export const STRATEGIES: readonly GraphStrategy[] = ['cpu-only', 'gpu-only', 'auto', 'split', 'per-op'];
 
+/**
+ * Samples of the A/A control: per phase, the single strategy whose warm-up was fastest (cpu-only or gpu-only) runs a
+ * second time in every round under this name, so the suite can show how far apart two runs of one strategy land.
+ */
+export const CONTROL_LABEL = 'control';
+
 /** Per phase: samples per strategy name (missing = not run), and a note when the GPU runs were cut. */
 export interface SizeResult {
   /** The case. */
@@ -42,6 +48,8 @@ export interface SizeResult {
   readonly gpuSkipped: ReadonlyMap<string, string>;
   /** phase name -> unmeasured 'auto' runs after the warm-ups until it had measured its candidate plans (see settleAuto). */
   readonly autoLearningRuns: ReadonlyMap<string, number>;
+  /** phase name -> the strategy the A/A control ran (samples under CONTROL_LABEL). */
+  readonly controlOf: ReadonlyMap<string, GraphStrategy>;
 }
 
 /** Most extra warm-up runs 'auto' gets to measure its candidate plans before the measured rounds (0 on a software GPU). */
@@ -61,6 +69,7 @@ export async function runSize(bench: GraphBench, size: SizeCase, label: string):
   const samples = new Map<string, Map<string, Sample[]>>();
   const gpuSkipped = new Map<string, string>();
   const autoLearningRuns = new Map<string, number>();
+  const controlOf = new Map<string, GraphStrategy>();
   let probeMsPerToken: number | undefined;
   let filled: KvCache | undefined;
   try {
@@ -89,20 +98,27 @@ export async function runSize(bench: GraphBench, size: SizeCase, label: string):
       // On a software GPU its runs are slow and leave the CPU busy for a while (Dawn / SwiftShader threads), which
       // would perturb whichever strategy runs next: there, the CPU-placing strategies are interleaved among
       // themselves first and the GPU-placing ones run after them.
-      const groups = bench.softwareGpu ? [STRATEGIES.filter((s) => !placesMatmulsOnGpu(s)), STRATEGIES.filter(placesMatmulsOnGpu)] : [STRATEGIES];
-      const total = groups.reduce((sum, g) => sum + g.length * Math.max(...g.map(reps)), 0);
+      const control: GraphStrategy = (warmupMs.get('gpu-only') ?? Infinity) < (warmupMs.get('cpu-only') ?? Infinity) ? 'gpu-only' : 'cpu-only';
+      controlOf.set(phaseName(phase), control);
+      // Every strategy under its own name, and the control's strategy once more under CONTROL_LABEL, in its group.
+      const entries = (group: readonly GraphStrategy[]): Array<{ name: string; strategy: GraphStrategy }> => [
+        ...group.map((strategy) => ({ name: String(strategy), strategy })),
+        ...(group.includes(control) ? [{ name: CONTROL_LABEL, strategy: control }] : []),
+      ];
+      const groups = (bench.softwareGpu ? [STRATEGIES.filter((s) => !placesMatmulsOnGpu(s)), STRATEGIES.filter(placesMatmulsOnGpu)] : [STRATEGIES]).map(entries);
+      const total = groups.reduce((sum, g) => sum + g.length * Math.max(...g.map((e) => reps(e.strategy))), 0);
       let done = 0;
-      for (const group of groups) {
-        const rounds = Math.max(...group.map(reps));
+      for (const [groupIndex, group] of groups.entries()) {
+        const rounds = Math.max(...group.map((e) => reps(e.strategy)));
         for (let round = 0; round < rounds; round++) {
-          for (const strategy of shuffled(group, 1000 * groups.indexOf(group) + round)) {
+          for (const { name, strategy } of shuffled(group, 1000 * groupIndex + round)) {
             done++;
             if (round >= reps(strategy) || (gpuSkipped.has(phaseName(phase)) && placesMatmulsOnGpu(strategy))) continue;
             progress(`${label} ${phaseName(phase)}`, done, total);
             const sample = await runPhase(block, phase, strategy, bench.preference, filled);
-            const list = byStrategy.get(String(strategy)) ?? [];
+            const list = byStrategy.get(name) ?? [];
             list.push(sample);
-            byStrategy.set(String(strategy), list);
+            byStrategy.set(name, list);
           }
         }
       }
@@ -113,7 +129,7 @@ export async function runSize(bench: GraphBench, size: SizeCase, label: string):
     filled?.dispose();
     block.dispose();
   }
-  return { size, samples, gpuSkipped, autoLearningRuns };
+  return { size, samples, gpuSkipped, autoLearningRuns, controlOf };
 }
 
 /**

@@ -42,7 +42,7 @@ export async function mixedRun(
   decodeSteps: number,
   strategies: readonly GraphStrategy[],
   reps: (strategy: GraphStrategy) => number,
-): Promise<{ medians: Map<string, number>; placements: Map<string, string> }> {
+): Promise<{ medians: Map<string, number>; placements: Map<string, string>; times: Map<string, number[]> }> {
   const block = DecoderBlock.create(bench.engine, createDecoderWeights(config, 1));
   const times = new Map<string, number[]>();
   const placements = new Map<string, string>();
@@ -67,7 +67,7 @@ export async function mixedRun(
   } finally {
     block.dispose();
   }
-  return { medians: new Map([...times].map(([s, list]) => [s, stats(list).median])), placements };
+  return { medians: new Map([...times].map(([s, list]) => [s, stats(list).median])), placements, times };
 }
 
 /** One mixed run: its time and where its nodes ran. */

@@ -12,6 +12,9 @@
 // (auto, best, best, auto, ...: each sample pair taken back to back under the same conditions, the order within a
 // pair alternating), in blocks of ~10 ms; the ratio is the median of the pairs' ratios. The per-round paired ratio (auto and the best
 // backend in the same round, split by which ran first: an order effect shows as a gap) is reported beside it.
+// Then the same call by call: groups of four single calls, auto and the best backend in ABBA order, no pauses, a
+// hundred groups or more per case. Both measures also run an A/A control (the best backend against itself in the
+// same harness): how often each misses 0.97 with nothing to find.
 // Training rounds (not counted) come first: the scheduler learns as it would from a user's first calls.
 import { monotonicClock, type Engine, type Strategy } from '@tandem/core';
 import { createEngine } from 'tandem';
@@ -42,6 +45,16 @@ const INTERLEAVED_PAIRS = 24;
  */
 const INTERLEAVED_BLOCK_MS = 10;
 const INTERLEAVED_MAX_CALLS = 64;
+/**
+ * The call-level comparison: groups of four single calls back to back, auto and the best backend in ABBA order
+ * (BAAB every other group), no pauses, for about CALL_ABBA_CASE_MS per case (CALL_ABBA_MIN_GROUPS to
+ * CALL_ABBA_MAX_GROUPS groups). Neighbouring calls share the host's state far better than 10 ms blocks 20 ms apart,
+ * and a case gets a hundred groups or more instead of twelve. The same harness with the best backend on both sides
+ * (an A/A control) shows how often the measure alone misses 0.97.
+ */
+const CALL_ABBA_CASE_MS = 250;
+const CALL_ABBA_MIN_GROUPS = 24;
+const CALL_ABBA_MAX_GROUPS = 400;
 
 /**
  * auto against the best backend from ABBA-ordered block pairs: per group of two pairs (auto first, then the best
@@ -56,6 +69,37 @@ export function abbaRatio(pairs: ReadonlyArray<{ readonly best: number; readonly
     if (first !== undefined && second !== undefined) groups.push((first.best + second.best) / (first.auto + second.auto));
   }
   return groups.length > 0 ? stats(groups).median : NaN;
+}
+
+/**
+ * `first` against `second` in groups of four single calls (ABBA, then BAAB, ...): per group, second's total over
+ * first's; the median over `groups` groups. `onFirst` sees each timed call of `first`.
+ */
+async function callAbbaRatio(
+  engine: Engine,
+  c: DispatchCase,
+  first: Strategy,
+  second: Strategy,
+  groups: number,
+  onFirst: (timed: { backend: string; reason: string }) => void,
+): Promise<number> {
+  const ratios: number[] = [];
+  for (let g = 0; g < groups; g++) {
+    const order = g % 2 === 0 ? [first, second, second, first] : [second, first, first, second];
+    let firstMs = 0;
+    let secondMs = 0;
+    for (const [i, strategy] of order.entries()) {
+      const timed = await timeCall(engine, c, strategy);
+      // Positions, not identity: with the same strategy on both sides (the control) the sides are still told apart.
+      const isFirst = g % 2 === 0 ? i === 0 || i === 3 : i === 1 || i === 2;
+      if (isFirst) {
+        firstMs += timed.ms;
+        onFirst(timed);
+      } else secondMs += timed.ms;
+    }
+    ratios.push(secondMs / firstMs);
+  }
+  return ratios.length > 0 ? stats(ratios).median : NaN;
 }
 
 /** The median time of `calls` calls in a row, the backend of the last, and where and why each call went. */
@@ -107,6 +151,13 @@ function explainText(engine: Engine, c: DispatchCase): string {
   const e = engine.explain(c.call, 'auto');
   const costs = Object.entries(e.costsMs).map(([b, ms]) => `${b} ${ms.toFixed(3)} (copies ${(e.transfersMs[b] ?? 0).toFixed(3)})`);
   return `${e.selection.backend} by ${e.selection.reason.kind}: ${costs.join(', ')}`;
+}
+
+/** '256 KiB', '4 MiB', '512 B'. */
+function formatBytes(bytes: number): string {
+  if (bytes >= 1 << 20) return `${+(bytes / (1 << 20)).toFixed(2)} MiB`;
+  if (bytes >= 1 << 10) return `${+(bytes / (1 << 10)).toFixed(1)} KiB`;
+  return `${Math.round(bytes)} B`;
 }
 
 /** Runs the suite. */
@@ -203,6 +254,8 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   };
   // auto against the best single backend, interleaved block by block (ABBA...), after one untimed call of each.
   const interleaved = new Map<DispatchCase, number>();
+  // The same ABBA measure of the best backend against itself (an A/A control: how often the measure alone misses).
+  const blockControl = new Map<DispatchCase, number>();
   // The median of the single pairs' ratios, as reported before the ABBA groups (see abbaRatio).
   const interleavedPairRatios = new Map<DispatchCase, number>();
   // Where every timed auto call of the interleaved comparison ran (a block's median can hide a few calls elsewhere).
@@ -231,11 +284,43 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
         }
         pairs.push({ best: ms.get(bestName) ?? NaN, auto: ms.get('auto') ?? NaN });
       }
+      // The A/A control: the best backend against itself, the same blocks, pauses and ABBA order (side A in auto's place).
+      const controlPairs: Array<{ best: number; auto: number }> = [];
+      for (let k = 0; k < INTERLEAVED_PAIRS; k++) {
+        const first = await timeBlock(engine, c, best, interleavedCalls(c));
+        await pauseAfter(best, first.backend, true);
+        const second = await timeBlock(engine, c, best, interleavedCalls(c));
+        await pauseAfter(best, second.backend, true);
+        controlPairs.push(k % 2 === 0 ? { auto: first.ms, best: second.ms } : { best: first.ms, auto: second.ms });
+      }
+      blockControl.set(c, abbaRatio(controlPairs));
     } catch {
       continue; // a failure here leaves the case without an interleaved ratio (reported as NaN)
     }
     interleaved.set(c, abbaRatio(pairs));
     interleavedPairRatios.set(c, stats(pairs.map((p) => p.best / p.auto)).median);
+  }
+  // auto against the best backend call by call (ABBA groups of single calls), and the best against itself (control).
+  const callLevel = new Map<DispatchCase, { ratio: number; control: number; groups: number; autoRan: string[] }>();
+  for (const [i, c] of shuffled(cases, 98).entries()) {
+    progress('auto vs best, call by call', i + 1, cases.length);
+    const { bestName, bestMs } = oracle(c);
+    if (bestName === '') continue;
+    const best: Strategy = { only: bestName };
+    const groups = Math.min(CALL_ABBA_MAX_GROUPS, Math.max(CALL_ABBA_MIN_GROUPS, Math.round(CALL_ABBA_CASE_MS / (4 * bestMs))));
+    const autoRan: string[] = [];
+    try {
+      for (let k = 0; k < 3; k++) for (const strategy of ['auto', best] as const) await timeCall(engine, c, strategy);
+      const ratio = await callAbbaRatio(engine, c, 'auto', best, groups, (timed) => {
+        autoRan.push(timed.backend);
+        autoReasons.set(timed.reason, (autoReasons.get(timed.reason) ?? 0) + 1);
+      });
+      const control = await callAbbaRatio(engine, c, best, best, groups, () => undefined);
+      callLevel.set(c, { ratio, control, groups, autoRan });
+    } catch {
+      continue; // reported as NaN
+    }
+    await pauseAfter(best, bestName, true);
   }
   unsubscribe();
   // Cost-model resets (a run of measurements at one size far off the estimate: that size is re-learned) per backend and op.
@@ -243,6 +328,10 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   const resets = tally(resetNotices.map((n) => `${n.backend} ${n.op ?? '?'}`));
   // What the first resets said (the size, the last measurement and the estimate it was off from).
   const firstResets = resetNotices.slice(0, 8).map((n) => `${n.backend} ${n.detail.replace(/ or more measurements in a row of this size| or more off the estimate|; this size is re-learned from them/g, '')}`);
+  // Per case, explain() once everything ran: the estimates and their copy part, against the oracle's medians.
+  const explainAtEnd = new Map(cases.map((c) => [c, explainText(engine, c)] as const));
+  // What the engine learned of each backend's read-backs at the end (size class: typical bytes -> median ms).
+  const copyLines = backends.map((b) => `${b} ${engine.copyTimes(b).download.map((p) => `${formatBytes(p.bytes)} ${p.ms.toFixed(3)}`).join(', ') || 'none'}`);
   await engine.dispose();
 
   const rows: Row[] = [];
@@ -255,6 +344,11 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   let withinOfMedians = 0;
   let withinPairs = 0;
   let withinRounds = 0;
+  let withinBlockControl = 0;
+  let withinCalls = 0;
+  let withinControl = 0;
+  let worstCallRatio = Infinity;
+  let worstCallCase = '';
   let worstRatio = Infinity;
   let worstCase = '';
   const ratiosAutoFirst: number[] = [];
@@ -309,6 +403,14 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
       worstRatio = ratio;
       worstCase = c.name;
     }
+    const calls = callLevel.get(c);
+    if ((calls?.ratio ?? NaN) >= AUTO_TARGET) withinCalls++;
+    if ((calls?.control ?? NaN) >= AUTO_TARGET) withinControl++;
+    if ((blockControl.get(c) ?? NaN) >= AUTO_TARGET) withinBlockControl++;
+    if (!((calls?.ratio ?? NaN) >= worstCallRatio)) {
+      worstCallRatio = calls?.ratio ?? NaN;
+      worstCallCase = c.name;
+    }
     const row: Record<string, string | number> = { case: c.name, family: caseFamily(c), inputElements: inputElements(c) };
     for (const name of backends) row[`${name}Ms`] = medians.get(name) ?? 'n/a';
     row['fastest'] = bestName;
@@ -317,10 +419,16 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     row['autoWrongPicks'] = `${wrong.length}/${(picks.get(c) ?? []).length}${wrong.length > 0 ? ` (${tally(wrong)})` : ''}`;
     row['firstWrongPickEstimatesMs'] = firstWrongCosts;
     row['firstWrongPickBlockExplain'] = firstWrongExplain;
+    row['explainAtEnd'] = explainAtEnd.get(c) ?? '';
     row['autoVsBest'] = ratio;
     row['autoVsBestPairs'] = interleavedPairRatios.get(c) ?? NaN;
+    row['controlBlocks'] = blockControl.get(c) ?? NaN;
     row['autoRanInterleaved'] = tally(interleavedBackends.get(c) ?? []);
     row['interleavedOffBestExplain'] = interleavedOffBest.get(c) ?? '';
+    row['autoVsBestCalls'] = calls?.ratio ?? NaN;
+    row['controlCalls'] = calls?.control ?? NaN;
+    row['callGroups'] = calls?.groups ?? 0;
+    row['autoRanCalls'] = tally(calls?.autoRan ?? []);
     row['autoVsBestRounds'] = roundRatio;
     row['autoVsBestOfMedians'] = ratioOfMedians;
     rows.push(row);
@@ -333,10 +441,14 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     `dispatch accuracy ${(100 * accuracy).toFixed(1)}% picked the fastest backend within ${Math.round((NOISE - 1) * 100)}% (strict: ${((100 * strictlyRight) / Math.max(1, decisions)).toFixed(1)}%) (target >= 98%) -> ${accuracy >= 0.98 ? 'MET' : 'MISSED'}`,
     `time lost to wrong decisions ${(100 * lostShare).toFixed(2)}% of the oracle's total (target <= 2%) -> ${lostShare <= 0.02 ? 'MET' : 'MISSED'}`,
     `auto >= ${AUTO_TARGET}x the best single backend in ${within}/${rows.length} cases; worst ${worstRatio.toFixed(2)}x (${worstCase}) (target: every case) -> ${within === rows.length ? 'MET' : 'MISSED'} ` +
-      `(per case the median over ${INTERLEAVED_PAIRS / 2} ABBA groups of the best backend's time over auto's, from back-to-back blocks of ~${INTERLEAVED_BLOCK_MS} ms (${INTERLEAVED_MAX_CALLS} calls at most) of whole calls including the read-back, auto and the best backend interleaved, on a shared machine; as the median of the ${INTERLEAVED_PAIRS} single pairs' ratios: ${withinPairs}/${rows.length}; as the median of per-round paired ratios: ${withinRounds}/${rows.length}; as a ratio of the rounds' separate medians: ${withinOfMedians}/${rows.length})`,
+      `(per case the median over ${INTERLEAVED_PAIRS / 2} ABBA groups of the best backend's time over auto's, from back-to-back blocks of ~${INTERLEAVED_BLOCK_MS} ms (${INTERLEAVED_MAX_CALLS} calls at most) of whole calls including the read-back, auto and the best backend interleaved, on a shared machine; as the median of the ${INTERLEAVED_PAIRS} single pairs' ratios: ${withinPairs}/${rows.length}; as the median of per-round paired ratios: ${withinRounds}/${rows.length}; as a ratio of the rounds' separate medians: ${withinOfMedians}/${rows.length}; A/A control, the best backend against itself in the same blocks: ${withinBlockControl}/${rows.length} >= ${AUTO_TARGET})`,
+    `auto >= ${AUTO_TARGET}x the best single backend call by call in ${withinCalls}/${rows.length} cases; worst ${worstCallRatio.toFixed(2)}x (${worstCallCase}) (target: every case) -> ${withinCalls === rows.length ? 'MET' : 'MISSED'} ` +
+      `(per case the median over ${CALL_ABBA_MIN_GROUPS}-${CALL_ABBA_MAX_GROUPS} groups (~${CALL_ABBA_CASE_MS} ms of calls) of four single whole calls back to back, auto and the best backend in ABBA / BAAB order, of the best's time over auto's; ` +
+      `A/A control, the best backend against itself in the same harness: ${withinControl}/${rows.length} >= ${AUTO_TARGET})`,
     workload,
     `auto's timed calls by reason: ${[...autoReasons].map(([reason, n]) => `${reason} ${n}`).join(', ')}`,
     `cost-model resets over the whole run (telemetry 'cost-model-reset' notices), by backend and op: ${resets === '' ? 'none' : resets}${firstResets.length === 0 ? '' : `; the first: ${firstResets.join('; ')}`}`,
+    `read-backs as the engine learned them (per size class: typical bytes, median ms): ${copyLines.join('; ')}`,
     `order check: median over cases of the per-round paired ratio in rounds where auto ran before the best backend ${ratiosAutoFirst.length > 0 ? stats(ratiosAutoFirst).median.toFixed(3) : 'n/a'}, after it ${ratiosAutoSecond.length > 0 ? stats(ratiosAutoSecond).median.toFixed(3) : 'n/a'} (equal conditions: both near the overall ratio)`,
   ];
   return { suite: 'dispatch', rows, verdicts, plots: dispatchPlots(rows, backends) };

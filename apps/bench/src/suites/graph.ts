@@ -6,7 +6,8 @@
 // 7B layer against the float64 reference.
 import { LLAMA_7B_DECODER, TINY_DECODER, type DecoderConfig, type GraphStrategy } from '@tandem/graph';
 import type { Row, SuiteOptions, SuiteResult } from '../report.ts';
-import { bytesPerTokenOf, measuringRunsOf, medianOf, minOf, placementOf, planningOf, runSize, sizeRows, type SizeCase, type SizeResult } from '../graph/cases.ts';
+import { stats } from '../stats.ts';
+import { CONTROL_LABEL, bytesPerTokenOf, measuringRunsOf, medianOf, minOf, placementOf, planningOf, runSize, sizeRows, type SizeCase, type SizeResult } from '../graph/cases.ts';
 import { mixedRun, referenceCheck } from '../graph/checks.ts';
 import { graphPlots } from '../graph/plots.ts';
 import { phaseName, type Phase } from '../graph/measure.ts';
@@ -30,12 +31,24 @@ function sizes(softwareGpu: boolean): Array<{ label: string; size: SizeCase }> {
   ];
 }
 
+/** One phase's verdict and its ratios (auto over the best single strategy: medians, paired per round; the A/A control). */
+interface PhaseVerdict {
+  /** The verdict line. */
+  readonly text: string;
+  /** auto's median over the best's. */
+  readonly ratio: number;
+  /** Median over rounds of auto over the best in the same round. */
+  readonly paired: number;
+  /** Median over rounds of the control run over the best's run in the same round (NaN: not comparable). */
+  readonly control: number;
+}
+
 /** Verdict of one phase: auto against the faster of cpu-only and gpu-only. */
-function autoVerdict(result: SizeResult, label: string, phase: string): string {
+function autoVerdict(result: SizeResult, label: string, phase: string): PhaseVerdict {
   const auto = medianOf(result, phase, 'auto');
   const cpu = medianOf(result, phase, 'cpu-only');
   const gpu = medianOf(result, phase, 'gpu-only');
-  if (auto === undefined || cpu === undefined) return `${label} ${phase}: not measured`;
+  if (auto === undefined || cpu === undefined) return { text: `${label} ${phase}: not measured`, ratio: NaN, paired: NaN, control: NaN };
   const skipped = result.gpuSkipped.get(phase);
   const best = gpu === undefined ? cpu : Math.min(cpu, gpu);
   const ratio = auto / best;
@@ -43,16 +56,32 @@ function autoVerdict(result: SizeResult, label: string, phase: string): string {
   const planning = planningOf(result, phase);
   const bestMin = Math.min(minOf(result, phase, 'cpu-only') ?? Infinity, minOf(result, phase, 'gpu-only') ?? Infinity);
   const autoMin = minOf(result, phase, 'auto') ?? NaN;
+  const bestName = gpu !== undefined && gpu < cpu ? 'gpu-only' : 'cpu-only';
+  const samplesOf = (name: string): number[] => (result.samples.get(phase)?.get(name) ?? []).map((x) => x.ms);
+  const paired = 1 / pairedRatio(samplesOf(bestName), samplesOf('auto'));
+  const controlOf = result.controlOf.get(phase);
+  const control = controlOf === bestName ? 1 / pairedRatio(samplesOf(bestName), samplesOf(CONTROL_LABEL)) : NaN;
   const autoPlacement = placementOf(result, phase, 'auto');
   const same = (['cpu-only', 'gpu-only'] as const).find((s) => placementOf(result, phase, s) === autoPlacement);
-  return (
+  const text =
     `${label} ${phase}: median auto ${auto.toFixed(2)} ms vs cpu-only ${cpu.toFixed(2)} ms, ${gpuText} -> auto/best ${ratio.toFixed(3)} (target <= ${AUTO_TARGET}: ${ratio <= AUTO_TARGET ? 'met' : 'NOT met'}); ` +
+    `paired per round (auto over ${bestName} in the same round, median): ${paired.toFixed(3)} (${paired <= AUTO_TARGET ? 'met' : 'NOT met'}); ` +
+    `A/A control (${bestName} run twice per round, the second over the first): ${Number.isNaN(control) ? `not comparable (the control ran ${controlOf ?? 'nothing'}, the best was ${bestName})` : `${control.toFixed(3)} (${control <= AUTO_TARGET ? 'within' : 'OUTSIDE'} ${AUTO_TARGET})`}; ` +
     `min auto/best ${(autoMin / bestMin).toFixed(3)}; ` +
     (same === undefined ? 'auto placed nodes on both backends; ' : `auto placed every node as ${same} did (same kernels: the gap is auto's per-run overhead plus noise); `) +
     `plans made in the ${planning.runs} measured auto runs: ${planning.plans}${planning.plans > 0 ? ` (${planning.msPerPlan.toFixed(2)} ms each)` : ''}; ` +
     `learning: ${result.autoLearningRuns.get(phase) ?? 0} unmeasured auto runs after the warm-ups until its candidate plans were measured, ` +
-    `and ${measuringRunsOf(result, phase)} measured runs that re-measured a candidate`
-  );
+    `and ${measuringRunsOf(result, phase)} measured runs that re-measured a candidate`;
+  return { text, ratio, paired, control };
+}
+
+/**
+ * Median over rounds of a[i] / b[i] (both lists in round order, index i from round i; the shorter one bounds it):
+ * each pair ran in the same round, so drift between rounds cancels. NaN without a pair.
+ */
+function pairedRatio(a: readonly number[], b: readonly number[]): number {
+  const ratios = a.slice(0, b.length).map((x, i) => x / (b[i] ?? NaN)).filter((r) => Number.isFinite(r));
+  return ratios.length > 0 ? stats(ratios).median : NaN;
 }
 
 /** Verdict on bytes moved per token under auto vs the naive placements. */
@@ -69,12 +98,17 @@ function bytesVerdict(result: SizeResult, label: string, phase: string): string 
 export default async function graphSuite(options: SuiteOptions): Promise<SuiteResult> {
   const bench = await graphBench(options.gpu);
   const rows: Row[] = [];
+  const phaseVerdicts: PhaseVerdict[] = [];
   const verdicts: string[] = [`backends: cpu ${bench.preference.cpuBackend}, gpu ${bench.preference.gpuBackend} (${bench.gpuDevice})${bench.softwareGpu ? ' -- a software GPU: 7B GPU prefills are probed, not run' : ''}`];
   try {
     for (const { label, size } of sizes(bench.softwareGpu)) {
       const result = await runSize(bench, size, label);
       rows.push(...sizeRows(result, label));
-      for (const phase of size.phases) verdicts.push(autoVerdict(result, label, phaseName(phase)));
+      for (const phase of size.phases) {
+        const verdict = autoVerdict(result, label, phaseName(phase));
+        verdicts.push(verdict.text);
+        phaseVerdicts.push(verdict);
+      }
       for (const phase of size.phases) {
         const line = bytesVerdict(result, label, phaseName(phase));
         if (line !== undefined) verdicts.push(line);
@@ -88,8 +122,13 @@ export default async function graphSuite(options: SuiteOptions): Promise<SuiteRe
         verdicts.push(`7B layer, Q4_0, tokens/s (one layer; a 32-layer model is ~32x slower): ${rates.join('; ')}`);
       }
     }
+    const count = (pick: (v: PhaseVerdict) => number): string => `${phaseVerdicts.filter((v) => pick(v) <= AUTO_TARGET).length}/${phaseVerdicts.length}`;
+    verdicts.push(
+      `phases with auto within ${AUTO_TARGET}x of the faster of cpu-only and gpu-only: ${count((v) => v.ratio)} by medians, ${count((v) => v.paired)} paired per round; ` +
+        `A/A control (the faster single strategy against itself, paired per round) within ${AUTO_TARGET}x: ${count((v) => v.control)} (of phases where the control ran the best strategy: ${phaseVerdicts.filter((v) => !Number.isNaN(v.control)).length})`,
+    );
     const mixedStrategies: GraphStrategy[] = ['cpu-only', 'gpu-only', 'auto'];
-    const mixedReps = (name: string): number => (bench.softwareGpu && name === 'gpu-only' ? 1 : 7);
+    const mixedReps = (name: string): number => (bench.softwareGpu && name === 'gpu-only' ? 1 : 15);
     // A prompt then 32 generated tokens. With the short prompt the GPU's prefill gain is small next to 32 decodes; the
     // 512-token prompt is where a hybrid run should beat both (prefill on the GPU, decode on the CPU).
     for (const prompt of MIXED_PROMPTS) {
@@ -98,9 +137,14 @@ export default async function graphSuite(options: SuiteOptions): Promise<SuiteRe
       for (const [strategy, ms] of mixed.medians) rows.push({ size: 'tiny q4_0', phase, strategy, medianMs: ms, reps: mixedReps(strategy), placements: mixed.placements.get(strategy) ?? '' });
       const auto = mixed.medians.get('auto') ?? NaN;
       const others = [mixed.medians.get('cpu-only') ?? NaN, mixed.medians.get('gpu-only') ?? NaN];
+      // Per round (every strategy once, shuffled), each single strategy's time over auto's in that round.
+      const pairedOver = (s: string): number => pairedRatio(mixed.times.get(s) ?? [], mixed.times.get('auto') ?? []);
+      const paired = [pairedOver('cpu-only'), pairedOver('gpu-only')];
       verdicts.push(
         `mixed (tiny q4_0, prefill ${prompt} + ${MIXED_DECODES} decode steps): auto ${auto.toFixed(1)} ms, cpu-only ${others[0]?.toFixed(1)} ms, gpu-only ${others[1]?.toFixed(1)} ms -> ` +
-          `auto/best ${(auto / Math.min(...others)).toFixed(3)}; faster than both: ${others.every((o) => auto < o) ? 'yes' : 'no'}; auto's last run placed ${mixed.placements.get('auto') ?? '?'}` +
+          `auto/best ${(auto / Math.min(...others)).toFixed(3)}; faster than both: ${others.every((o) => auto < o) ? 'yes' : 'no'}; ` +
+          `paired per round (median of that round's cpu-only / auto, gpu-only / auto): ${paired.map((r) => r.toFixed(3)).join(', ')} -> faster than both: ${paired.every((r) => r > 1) ? 'yes' : 'no'}; ` +
+          `auto's last run placed ${mixed.placements.get('auto') ?? '?'}` +
           (bench.softwareGpu ? ' (the issue asks this of the GPU machine; with SwiftShader the best mix is all-CPU)' : ''),
       );
     }
