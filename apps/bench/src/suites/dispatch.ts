@@ -21,7 +21,9 @@ import { createEngine } from 'tandem';
 import { caseFamily, inputElements } from '../dispatch/case-size.ts';
 import { dispatchCases, type DispatchCase } from '../dispatch/cases.ts';
 import { AUTO_TARGET, dispatchPlots } from '../dispatch/plots.ts';
-import { progress, type Row, type SuiteOptions, type SuiteResult } from '../report.ts';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { progress, resultsDir, type Row, type SuiteOptions, type SuiteResult } from '../report.ts';
 import { shuffled } from '../order.ts';
 import { stats } from '../stats.ts';
 
@@ -451,6 +453,16 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     `read-backs as the engine learned them (per size class: typical bytes, median ms): ${copyLines.join('; ')}`,
     `order check: median over cases of the per-round paired ratio in rounds where auto ran before the best backend ${ratiosAutoFirst.length > 0 ? stats(ratiosAutoFirst).median.toFixed(3) : 'n/a'}, after it ${ratiosAutoSecond.length > 0 ? stats(ratiosAutoSecond).median.toFixed(3) : 'n/a'} (equal conditions: both near the overall ratio)`,
   ];
+  // Every measured auto block's explain() and picks, per case, for tracing how estimates moved over the run.
+  const trace = Object.fromEntries(
+    cases.map((c) => {
+      const blocks = autoBlockExplains.get(c) ?? [];
+      const picked = picks.get(c) ?? [];
+      return [c.name, blocks.map((b, k) => ({ round: k, explain: b.text, picks: tally(picked.slice(b.blockStart, blocks[k + 1]?.blockStart ?? picked.length)) }))];
+    }),
+  );
+  await mkdir(resultsDir(), { recursive: true });
+  await writeFile(path.join(resultsDir(), 'dispatch-trace.json'), `${JSON.stringify(trace, null, 1)}\n`);
   return { suite: 'dispatch', rows, verdicts, plots: dispatchPlots(rows, backends) };
 }
 
