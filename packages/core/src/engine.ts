@@ -530,7 +530,7 @@ export class Engine {
           const { surprisesForRegimeChange, surpriseFactor, regimeMinSpanMs } = this.costModel.config;
           this.telemetry.notice('cost-model-reset', name, `${opKey}: ${surprisesForRegimeChange} or more measurements in a row of this size (${work.flops} flops) over ${regimeMinSpanMs} ms or more, ${surpriseFactor}x or more off the estimate (last ${runMs.toFixed(3)} ms, estimate ${offFromMs.toFixed(3)} ms); this size is re-learned from them`, op.op);
         }
-        // A cold call's time says how long the host took to wake up, not whether a cached plan still holds.
+        // A cold call's time says how long the backend took to wake up, not whether a cached plan still holds.
         if (!cold && cached !== undefined && attempt === 1) this.decisions.checkDrift(cached, runMs);
         else if (!cold) this.decisions.noteMeasured(work.flops, opKey, name, runMs);
         this.tracker.record(op.op, name, true, runMs, probe);
