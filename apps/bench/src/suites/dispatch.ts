@@ -79,8 +79,11 @@ export function abbaRatio(pairs: ReadonlyArray<{ readonly best: number; readonly
  * `first` against `second` in groups of four single calls (ABBA, then BAAB, ...): per pair of groups (eight calls,
  * each side in each of the four positions once), second's total over first's; the median over the pairs. A ratio
  * per group of four mixed two populations whenever one position in four is slower (here, with 4 MiB read-backs on
- * 2 cores: the A/A control of 1M-element wasm ops came out at 0.89-0.94 in all four such cases). `onFirst` sees
- * each timed call of `first`.
+ * 2 cores: the A/A control of 1M-element wasm ops came out at 0.89-0.94 in all four such cases). Also returned:
+ * second's median call over first's (`medians`), which a periodic slow call cannot tilt: here one call in eight
+ * (32 MiB of read-backs, a garbage collection) was 1.4x slow and phase-locked to the pairs, so every pair held it
+ * and the pair ratios' median of an A/A run came out at 0.91-0.92 where the medians' ratio was 0.98-1.01 (probe,
+ * add 1024x1024 on wasm). `onFirst` sees each timed call of `first`.
  */
 async function callAbbaRatio(
   engine: Engine,
@@ -89,8 +92,10 @@ async function callAbbaRatio(
   second: Strategy,
   groups: number,
   onFirst: (timed: { backend: string; reason: string }) => void,
-): Promise<number> {
+): Promise<{ pairs: number; medians: number }> {
   const ratios: number[] = [];
+  const firstCalls: number[] = [];
+  const secondCalls: number[] = [];
   let firstMs = 0;
   let secondMs = 0;
   for (let g = 0; g < groups; g++) {
@@ -101,15 +106,20 @@ async function callAbbaRatio(
       const isFirst = g % 2 === 0 ? i === 0 || i === 3 : i === 1 || i === 2;
       if (isFirst) {
         firstMs += timed.ms;
+        firstCalls.push(timed.ms);
         onFirst(timed);
-      } else secondMs += timed.ms;
+      } else {
+        secondMs += timed.ms;
+        secondCalls.push(timed.ms);
+      }
     }
     if (g % 2 === 1) {
       ratios.push(secondMs / firstMs);
       firstMs = secondMs = 0;
     }
   }
-  return ratios.length > 0 ? stats(ratios).median : NaN;
+  if (ratios.length === 0) return { pairs: NaN, medians: NaN };
+  return { pairs: stats(ratios).median, medians: stats(secondCalls).median / stats(firstCalls).median };
 }
 
 /** The median time of `calls` calls in a row, the backend of the last, and where and why each call went. */
@@ -311,7 +321,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     interleavedPairRatios.set(c, stats(pairs.map((p) => p.best / p.auto)).median);
   }
   // auto against the best backend call by call (ABBA groups of single calls), and the best against itself (control).
-  const callLevel = new Map<DispatchCase, { ratio: number; control: number; groups: number; autoRan: string[] }>();
+  const callLevel = new Map<DispatchCase, { ratio: number; control: number; ratioOfMedians: number; controlOfMedians: number; groups: number; autoRan: string[] }>();
   for (const [i, c] of shuffled(cases, 98).entries()) {
     progress('auto vs best, call by call', i + 1, cases.length);
     const { bestName, bestMs } = oracle(c);
@@ -326,7 +336,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
         autoReasons.set(timed.reason, (autoReasons.get(timed.reason) ?? 0) + 1);
       });
       const control = await callAbbaRatio(engine, c, best, best, groups, () => undefined);
-      callLevel.set(c, { ratio, control, groups, autoRan });
+      callLevel.set(c, { ratio: ratio.pairs, control: control.pairs, ratioOfMedians: ratio.medians, controlOfMedians: control.medians, groups, autoRan });
     } catch {
       continue; // reported as NaN
     }
@@ -357,6 +367,8 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   let withinBlockControl = 0;
   let withinCalls = 0;
   let withinControl = 0;
+  let withinCallMedians = 0;
+  let withinControlMedians = 0;
   let worstCallRatio = Infinity;
   let worstCallCase = '';
   let worstRatio = Infinity;
@@ -416,6 +428,8 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     const calls = callLevel.get(c);
     if ((calls?.ratio ?? NaN) >= AUTO_TARGET) withinCalls++;
     if ((calls?.control ?? NaN) >= AUTO_TARGET) withinControl++;
+    if ((calls?.ratioOfMedians ?? NaN) >= AUTO_TARGET) withinCallMedians++;
+    if ((calls?.controlOfMedians ?? NaN) >= AUTO_TARGET) withinControlMedians++;
     if ((blockControl.get(c) ?? NaN) >= AUTO_TARGET) withinBlockControl++;
     if (!((calls?.ratio ?? NaN) >= worstCallRatio)) {
       worstCallRatio = calls?.ratio ?? NaN;
@@ -437,6 +451,8 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     row['interleavedOffBestExplain'] = interleavedOffBest.get(c) ?? '';
     row['autoVsBestCalls'] = calls?.ratio ?? NaN;
     row['controlCalls'] = calls?.control ?? NaN;
+    row['autoVsBestCallMedians'] = calls?.ratioOfMedians ?? NaN;
+    row['controlCallMedians'] = calls?.controlOfMedians ?? NaN;
     row['callGroups'] = calls?.groups ?? 0;
     row['autoRanCalls'] = tally(calls?.autoRan ?? []);
     row['autoVsBestRounds'] = roundRatio;
@@ -454,7 +470,8 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
       `(per case the median over ${INTERLEAVED_PAIRS / 2} ABBA groups of the best backend's time over auto's, from back-to-back blocks of ~${INTERLEAVED_BLOCK_MS} ms (${INTERLEAVED_MAX_CALLS} calls at most) of whole calls including the read-back, auto and the best backend interleaved, on a shared machine; as the median of the ${INTERLEAVED_PAIRS} single pairs' ratios: ${withinPairs}/${rows.length}; as the median of per-round paired ratios: ${withinRounds}/${rows.length}; as a ratio of the rounds' separate medians: ${withinOfMedians}/${rows.length}; A/A control, the best backend against itself in the same blocks: ${withinBlockControl}/${rows.length} >= ${AUTO_TARGET})`,
     `auto >= ${AUTO_TARGET}x the best single backend call by call in ${withinCalls}/${rows.length} cases; worst ${worstCallRatio.toFixed(2)}x (${worstCallCase}) (target: every case) -> ${withinCalls === rows.length ? 'MET' : 'MISSED'} ` +
       `(per case the median over ${CALL_ABBA_MIN_GROUPS / 2}-${CALL_ABBA_MAX_GROUPS / 2} pairs of groups (~${CALL_ABBA_CASE_MS} ms of calls) of four single whole calls back to back, auto and the best backend in ABBA then BAAB order, of the best's time over auto's per pair; ` +
-      `A/A control, the best backend against itself in the same harness: ${withinControl}/${rows.length} >= ${AUTO_TARGET})`,
+      `A/A control, the best backend against itself in the same harness: ${withinControl}/${rows.length} >= ${AUTO_TARGET}; ` +
+      `as the best's median call over auto's, same calls: ${withinCallMedians}/${rows.length}, its A/A control ${withinControlMedians}/${rows.length})`,
     workload,
     `auto's timed calls by reason: ${[...autoReasons].map(([reason, n]) => `${reason} ${n}`).join(', ')}`,
     `cost-model resets over the whole run (telemetry 'cost-model-reset' notices), by backend and op: ${resets === '' ? 'none' : resets}${firstResets.length === 0 ? '' : `; the first: ${firstResets.join('; ')}`}`,
