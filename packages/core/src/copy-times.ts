@@ -76,6 +76,8 @@ export interface CopyPoint {
 /** Copy times of one backend in one direction (host to device, or device to host). */
 export class CopyTimes {
   private readonly classes = new Map<number, SizeClass>();
+  /** points(), kept until the next copy (estimateMs runs for every backend on every call the scheduler plans). */
+  private sortedPoints: CopyPoint[] | undefined;
 
   /** `priorBytesPerMs`: the backend's stated transfer rate, used until copies near a size are measured. */
   constructor(private readonly priorBytesPerMs: () => number) {}
@@ -89,15 +91,18 @@ export class CopyTimes {
       this.classes.set(key, sizeClass);
     }
     sizeClass.observe(bytes, ms, cold);
+    this.sortedPoints = undefined;
   }
 
   /** The learned points, smallest first. */
-  points(): CopyPoint[] {
+  points(): readonly CopyPoint[] {
+    if (this.sortedPoints !== undefined) return this.sortedPoints;
     const points: CopyPoint[] = [];
     for (const c of this.classes.values()) {
       if (c.bytes.median !== undefined && c.ms.median !== undefined) points.push({ bytes: c.bytes.median, ms: c.ms.median });
     }
-    return points.sort((a, b) => a.bytes - b.bytes);
+    this.sortedPoints = points.sort((a, b) => a.bytes - b.bytes);
+    return this.sortedPoints;
   }
 
   /**

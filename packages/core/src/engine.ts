@@ -255,7 +255,7 @@ export class Engine {
   }
 
   /** What the engine learned of `backend`'s copies to and from the host: per size class, typical bytes and median ms. */
-  copyTimes(backend: string): { upload: CopyPoint[]; download: CopyPoint[] } {
+  copyTimes(backend: string): { upload: readonly CopyPoint[]; download: readonly CopyPoint[] } {
     return this.residency.copyPoints(backend);
   }
 

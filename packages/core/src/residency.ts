@@ -58,7 +58,7 @@ export class Residency {
   }
 
   /** What was learned of `backend`'s copies: per size class, typical bytes and median ms, each way. */
-  copyPoints(backend: string): { upload: CopyPoint[]; download: CopyPoint[] } {
+  copyPoints(backend: string): { upload: readonly CopyPoint[]; download: readonly CopyPoint[] } {
     return { upload: this.uploadTimes.get(backend)?.points() ?? [], download: this.downloadTimes.get(backend)?.points() ?? [] };
   }
 

@@ -12,8 +12,8 @@
 // (auto, best, best, auto, ...: each sample pair taken back to back under the same conditions, the order within a
 // pair alternating), in blocks of ~10 ms; the ratio is the median of the pairs' ratios. The per-round paired ratio (auto and the best
 // backend in the same round, split by which ran first: an order effect shows as a gap) is reported beside it.
-// Then the same call by call: groups of four single calls, auto and the best backend in ABBA order, no pauses, a
-// hundred groups or more per case. Both measures also run an A/A control (the best backend against itself in the
+// Then the same call by call: groups of four single calls, auto and the best backend in ABBA then BAAB order, no
+// pauses, a hundred groups or more per case, as a median of pair ratios and as a ratio of medians (callAbbaRatios). Both measures also run an A/A control (the best backend against itself in the
 // same harness): how often each misses 0.97 with nothing to find.
 // Training rounds (not counted) come first: the scheduler learns as it would from a user's first calls.
 import { monotonicClock, type Engine, type Strategy } from '@tandem/core';
@@ -75,51 +75,54 @@ export function abbaRatio(pairs: ReadonlyArray<{ readonly best: number; readonly
   return groups.length > 0 ? stats(groups).median : NaN;
 }
 
+/** Which side each call of a pair of groups belongs to: ABBA then BAAB, so each side holds every position once. */
+const CALL_ABBA_SIDES = ['first', 'second', 'second', 'first', 'second', 'first', 'first', 'second'] as const;
+
 /**
- * `first` against `second` in groups of four single calls (ABBA, then BAAB, ...): per pair of groups (eight calls,
- * each side in each of the four positions once), second's total over first's; the median over the pairs. A ratio
- * per group of four mixed two populations whenever one position in four is slower (here, with 4 MiB read-backs on
- * 2 cores: the A/A control of 1M-element wasm ops came out at 0.89-0.94 in all four such cases). Also returned:
- * second's median call over first's (`medians`), which a periodic slow call cannot tilt: here one call in eight
- * (32 MiB of read-backs, a garbage collection) was 1.4x slow and phase-locked to the pairs, so every pair held it
- * and the pair ratios' median of an A/A run came out at 0.91-0.92 where the medians' ratio was 0.98-1.01 (probe,
- * add 1024x1024 on wasm). `onFirst` sees each timed call of `first`.
+ * The call-by-call comparison from the calls' times in the order they ran (CALL_ABBA_SIDES, repeated; a trailing
+ * partial pair is ignored): `pairs`, the median over pairs of groups of second's total over first's; `medians`,
+ * second's median call over first's. A ratio per group of four (the first version) mixed two populations whenever
+ * one position in four was slower (here, with 4 MiB read-backs on 2 cores: the A/A control of 1M-element wasm ops
+ * came out at 0.89-0.94 in all four such cases). `medians` resists a periodic slow call too: here one call in eight
+ * (32 MiB of read-backs, a garbage collection) was 1.4x slow and phase-locked to the pairs, so every pair held it and
+ * the pair ratios' median of an A/A run came out at 0.91-0.92 where the medians' ratio was 0.98-1.01 (probe, add
+ * 1024x1024 on wasm).
  */
+export function callAbbaRatios(times: readonly number[]): { pairs: number; medians: number } {
+  const ratios: number[] = [];
+  const calls = { first: [] as number[], second: [] as number[] };
+  const whole = times.length - (times.length % CALL_ABBA_SIDES.length);
+  for (let start = 0; start < whole; start += CALL_ABBA_SIDES.length) {
+    const totals = { first: 0, second: 0 };
+    CALL_ABBA_SIDES.forEach((side, k) => {
+      const ms = times[start + k] ?? NaN;
+      totals[side] += ms;
+      calls[side].push(ms);
+    });
+    ratios.push(totals.second / totals.first);
+  }
+  if (ratios.length === 0) return { pairs: NaN, medians: NaN };
+  return { pairs: stats(ratios).median, medians: stats(calls.second).median / stats(calls.first).median };
+}
+
+/** `first` against `second`, `pairs` pairs of groups of single calls (see callAbbaRatios); `onFirst` sees each call of `first`. */
 async function callAbbaRatio(
   engine: Engine,
   c: DispatchCase,
   first: Strategy,
   second: Strategy,
-  groups: number,
+  pairs: number,
   onFirst: (timed: { backend: string; reason: string }) => void,
 ): Promise<{ pairs: number; medians: number }> {
-  const ratios: number[] = [];
-  const firstCalls: number[] = [];
-  const secondCalls: number[] = [];
-  let firstMs = 0;
-  let secondMs = 0;
-  for (let g = 0; g < groups; g++) {
-    const order = g % 2 === 0 ? [first, second, second, first] : [second, first, first, second];
-    for (const [i, strategy] of order.entries()) {
-      const timed = await timeCall(engine, c, strategy);
-      // Positions, not identity: with the same strategy on both sides (the control) the sides are still told apart.
-      const isFirst = g % 2 === 0 ? i === 0 || i === 3 : i === 1 || i === 2;
-      if (isFirst) {
-        firstMs += timed.ms;
-        firstCalls.push(timed.ms);
-        onFirst(timed);
-      } else {
-        secondMs += timed.ms;
-        secondCalls.push(timed.ms);
-      }
-    }
-    if (g % 2 === 1) {
-      ratios.push(secondMs / firstMs);
-      firstMs = secondMs = 0;
+  const times: number[] = [];
+  for (let p = 0; p < pairs; p++) {
+    for (const side of CALL_ABBA_SIDES) {
+      const timed = await timeCall(engine, c, side === 'first' ? first : second);
+      times.push(timed.ms);
+      if (side === 'first') onFirst(timed);
     }
   }
-  if (ratios.length === 0) return { pairs: NaN, medians: NaN };
-  return { pairs: stats(ratios).median, medians: stats(secondCalls).median / stats(firstCalls).median };
+  return callAbbaRatios(times);
 }
 
 /** The median time of `calls` calls in a row, the backend of the last, and where and why each call went. */
@@ -327,15 +330,15 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     const { bestName, bestMs } = oracle(c);
     if (bestName === '') continue;
     const best: Strategy = { only: bestName };
-    const groups = 2 * Math.round(Math.min(CALL_ABBA_MAX_GROUPS, Math.max(CALL_ABBA_MIN_GROUPS, CALL_ABBA_CASE_MS / (4 * bestMs))) / 2); // whole pairs
+    const groups = 2 * Math.round(Math.min(CALL_ABBA_MAX_GROUPS, Math.max(CALL_ABBA_MIN_GROUPS, CALL_ABBA_CASE_MS / (4 * bestMs))) / 2);
     const autoRan: string[] = [];
     try {
       for (let k = 0; k < 3; k++) for (const strategy of ['auto', best] as const) await timeCall(engine, c, strategy);
-      const ratio = await callAbbaRatio(engine, c, 'auto', best, groups, (timed) => {
+      const ratio = await callAbbaRatio(engine, c, 'auto', best, groups / 2, (timed) => {
         autoRan.push(timed.backend);
         autoReasons.set(timed.reason, (autoReasons.get(timed.reason) ?? 0) + 1);
       });
-      const control = await callAbbaRatio(engine, c, best, best, groups, () => undefined);
+      const control = await callAbbaRatio(engine, c, best, best, groups / 2, () => undefined);
       callLevel.set(c, { ratio: ratio.pairs, control: control.pairs, ratioOfMedians: ratio.medians, controlOfMedians: control.medians, groups, autoRan });
     } catch {
       continue; // reported as NaN
