@@ -1,4 +1,5 @@
-// device.cc: argument checking on the JS thread (buffer ids, sizes, parameters), then a job on the queue.
+// device.cc: argument checking on the JS thread (buffer ids, sizes, parameters), then a job on the queue (or, for
+// upload, download and run called with inline = true while the queue is idle, the job run on the JS thread).
 // Argument errors throw synchronously with code TANDEM_*; device errors reject the promise with the HIP name.
 #include "device.h"
 #include "jobs.h"
@@ -33,6 +34,22 @@ Params ParamsArg(Napi::Env env, const Napi::Value& value) {
     }
   }
   return params;
+}
+
+/** The optional `inline` flag at `index`: true asks to run on the JS thread when the queue is idle. */
+bool InlineArg(const Napi::CallbackInfo& info, size_t index) {
+  if (info.Length() <= index || info[index].IsUndefined()) return false;
+  if (!info[index].IsBoolean()) Throw(info.Env(), Failure("TANDEM_BAD_ARGUMENT", "inline must be a boolean"));
+  return info[index].As<Napi::Boolean>().Value();
+}
+
+/** Queues `job`, or runs it inline when asked and nothing is pending. */
+void Enqueue(Napi::Env env, DeviceQueue& queue, std::unique_ptr<Job> job, bool runInline) {
+  if (runInline) {
+    queue.RunInlineOrPush(env, std::move(job));
+  } else {
+    queue.Push(env, std::move(job));
+  }
 }
 
 }  // namespace
@@ -94,11 +111,12 @@ Napi::Value Device::Upload(const Napi::CallbackInfo& info) {
   if (info.Length() < 1 || !info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
     Throw(env, Failure("TANDEM_BAD_ARGUMENT", "upload(data): data must be a Uint8Array"));
   }
+  const bool runInline = InlineArg(info, 1);
   Napi::Uint8Array data = info[0].As<Napi::Uint8Array>();
   const uint32_t id = queue.NewId(data.ByteLength());
   auto job = std::make_unique<UploadJob>(env, id, data);
   Napi::Promise promise = job->deferred->Promise();
-  queue.Push(env, std::move(job));
+  Enqueue(env, queue, std::move(job), runInline);
   return promise;
 }
 
@@ -106,11 +124,12 @@ Napi::Value Device::Download(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   DeviceQueue& queue = Open(env);
   const uint32_t id = IdArg(env, info[0], "download(id): id");
+  const bool runInline = InlineArg(info, 1);
   const size_t* bytes = queue.SizeOf(id);
   if (bytes == nullptr) Throw(env, Failure("TANDEM_UNKNOWN_BUFFER", "download: buffer " + std::to_string(id) + " does not exist (freed?)"));
   auto job = std::make_unique<DownloadJob>(env, id, *bytes);
   Napi::Promise promise = job->deferred->Promise();
-  queue.Push(env, std::move(job));
+  Enqueue(env, queue, std::move(job), runInline);
   return promise;
 }
 
@@ -120,7 +139,7 @@ Napi::Value Device::Free(const Napi::CallbackInfo& info) {
   const uint32_t id = IdArg(env, info[0], "free(id): id");
   if (queue_->SizeOf(id) == nullptr) return Napi::Boolean::New(env, false);
   queue_->Forget(id);
-  queue_->Push(env, std::make_unique<FreeJob>(id));
+  queue_->RunInlineOrPush(env, std::make_unique<FreeJob>(id));  // a cache release when idle: microseconds
   return Napi::Boolean::New(env, true);
 }
 
@@ -185,12 +204,13 @@ Napi::Value Device::Run(const Napi::CallbackInfo& info) {
   if (info.Length() < 4 || !info[0].IsString() || !info[1].IsArray() || !info[2].IsArray()) {
     Throw(env, Failure("TANDEM_BAD_ARGUMENT", "run(kernel: string, inputIds: number[], outputBytes: number[], params: object)"));
   }
+  const bool runInline = InlineArg(info, 4);
   RunArgs args = ParseRunArgs(env, queue, info[0].As<Napi::String>().Utf8Value(), {info[1].As<Napi::Array>()}, info[2].As<Napi::Array>(), info[3]);
   std::vector<uint32_t> outputs;
   for (size_t bytes : args.outputBytes) outputs.push_back(queue.NewId(bytes));
   auto job = std::make_unique<RunJob>(env, args.def, std::move(args.params), std::move(args.inputSets.front()), std::move(outputs), std::move(args.outputBytes));
   Napi::Promise promise = job->deferred->Promise();
-  queue.Push(env, std::move(job));
+  Enqueue(env, queue, std::move(job), runInline);
   return promise;
 }
 

@@ -1,6 +1,7 @@
 // device.h: `new Device(index)` in JavaScript: one opened GPU with its worker queue. Methods:
-//   upload(Uint8Array): Promise<id>          download(id): Promise<Uint8Array>
-//   free(id): boolean                         run(kernel, inputIds, outputBytes, params): Promise<{outputs, kernelMs}>
+//   upload(Uint8Array, inline?): Promise<id>  download(id, inline?): Promise<Uint8Array>
+//   free(id): boolean                         run(kernel, inputIds, outputBytes, params, inline?): Promise<{outputs, kernelMs}>
+//   (inline: run on the calling thread when nothing is queued, for short work; the promise is then settled on return)
 //   time(kernel, inputSets, outputBytes, params, launches): Promise<{kernelMs}>  (back-to-back launches, benchmarks)
 //   memoryInfo(): { free, total, pinnedHost }  close(): void
 #pragma once

@@ -68,14 +68,7 @@ void DeviceQueue::Loop() {
       job = std::move(jobs_.front());
       jobs_.pop_front();
     }
-    (void)hipGetLastError();  // a recoverable error of an earlier job must not be blamed on this one
-    try {
-      job->Execute(*state_);
-    } catch (const Failure& f) {
-      job->failure = f;
-    } catch (const std::exception& e) {
-      job->failure = Failure("TANDEM_INTERNAL", e.what());
-    }
+    Execute(*job);
     Job* raw = job.release();
     if (completion_.BlockingCall(raw) != napi_ok) {
       raw->Abandon();
@@ -84,6 +77,31 @@ void DeviceQueue::Loop() {
   }
   state_->ReleaseAll();
   completion_.Release();
+}
+
+void DeviceQueue::Execute(Job& job) {
+  std::lock_guard<std::mutex> lock(execute_);
+  (void)hipSetDevice(state_->index);  // the current device is per thread: the JS thread may have another
+  (void)hipGetLastError();            // a recoverable error of an earlier job must not be blamed on this one
+  try {
+    job.Execute(*state_);
+  } catch (const Failure& f) {
+    job.failure = f;
+  } catch (const std::exception& e) {
+    job.failure = Failure("TANDEM_INTERNAL", e.what());
+  }
+}
+
+void DeviceQueue::RunInlineOrPush(Napi::Env env, std::unique_ptr<Job> job) {
+  if (closed_) throw Napi::Error::New(env, "the device was closed");
+  // pending_ counts jobs pushed and not yet settled here; at 0 the worker has finished every one and waits.
+  if (pending_ != 0) {
+    Push(env, std::move(job));
+    return;
+  }
+  Execute(*job);
+  Napi::HandleScope scope(env);
+  Deliver(env, *job);
 }
 
 void DeviceQueue::CallJs(Napi::Env env, Napi::Function, DeviceQueue* self, Job* job) {
@@ -95,17 +113,19 @@ void DeviceQueue::CallJs(Napi::Env env, Napi::Function, DeviceQueue* self, Job* 
   self->Settle(env, job);
 }
 
+void DeviceQueue::Deliver(Napi::Env env, Job& job) {
+  if (job.failure) {
+    job.Failed(*this);
+    if (job.deferred) job.deferred->Reject(ToJsError(env, *job.failure).Value());
+  } else if (job.deferred) {
+    job.deferred->Resolve(job.Result(env));
+  }
+}
+
 void DeviceQueue::Settle(Napi::Env env, Job* job) {
   std::unique_ptr<Job> owned(job);
   Napi::HandleScope scope(env);
-  if (job->failure) {
-    job->Failed(*this);
-    if (job->deferred) {
-      job->deferred->Reject(ToJsError(env, *job->failure).Value());
-    }
-  } else if (job->deferred) {
-    job->deferred->Resolve(job->Result(env));
-  }
+  Deliver(env, *job);
   owned.reset();
   if (--pending_ == 0) {
     if (!closed_) completion_.Unref(env);  // once closed, the function is released and must not be touched

@@ -44,10 +44,12 @@ for (let block = 0; block < 40; block++) {
       await out[0]?.read();
       const t2 = monotonicClock();
       for (const t of out) t.dispose();
+      const t3 = monotonicClock();
       const event = engine.telemetry.latestOpEvent();
       push(times, `${label(s)} total`, t2 - t0);
       push(times, `${label(s)} run`, t1 - t0);
       push(times, `${label(s)} read`, t2 - t1);
+      push(times, `${label(s)} dispose`, t3 - t2);
       push(moved, `${label(s)} on ${event?.backend ?? '?'}`, event?.bytesMoved ?? 0);
       push(times, `${label(s)} engine (bind + run)`, event?.durationMs ?? NaN);
       if (event?.kernelMs !== undefined) push(times, `${label(s)} kernel`, event.kernelMs);

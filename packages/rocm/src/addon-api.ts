@@ -55,21 +55,25 @@ export interface NativeRunResult {
   readonly kernelMs: number;
 }
 
-/** An opened device: every method queues work on the device's worker thread, in call order. */
+/**
+ * An opened device: every method queues work on the device's worker thread, in call order. Called with
+ * `runInline` true, upload, download and run instead run on the calling (JS) thread when nothing is queued or
+ * running, and return a promise already settled; free does so whenever the queue is idle.
+ */
 export interface NativeDevice {
   /** Runtime device index. */
   readonly index: number;
   /** Copies bytes into a new device buffer; resolves with its id. */
-  upload(data: Uint8Array): Promise<number>;
+  upload(data: Uint8Array, runInline?: boolean): Promise<number>;
   /**
    * Copies a buffer into a new Uint8Array. From 64 KiB up the array is backed by a pinned host block that goes
    * back to the device's pool when the array is garbage-collected.
    */
-  download(id: number): Promise<Uint8Array>;
+  download(id: number, runInline?: boolean): Promise<Uint8Array>;
   /** Releases a buffer after the work queued before it; false for unknown ids. */
   free(id: number): boolean;
   /** Runs a native kernel on input buffers into new outputs of the given sizes. Rejects with error.code = HIP error name. */
-  run(kernel: string, inputs: readonly number[], outputBytes: readonly number[], params: Readonly<Record<string, number>>): Promise<NativeRunResult>;
+  run(kernel: string, inputs: readonly number[], outputBytes: readonly number[], params: Readonly<Record<string, number>>, runInline?: boolean): Promise<NativeRunResult>;
   /**
    * Benchmarks: launches a kernel `launches` times back to back between two events (input set i % sets for launch
    * i; outputs allocated once, then released); resolves with the time per launch, without the host's launch gap.

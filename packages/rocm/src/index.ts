@@ -1,5 +1,5 @@
 // @tandem/rocm: Tandem's HIP backend (AMD GPUs via hipcc; NVIDIA GPUs via nvcc and native-rocm/include/tandem_hip.h).
-export { RocmBackend, type RocmBackendOptions, type RocmDeviceDescription } from './rocm-backend.ts';
+export { DEFAULT_INLINE_LIMITS, RocmBackend, type InlineLimits, type RocmBackendOptions, type RocmDeviceDescription } from './rocm-backend.ts';
 export { ROCM_CAPABILITIES, TOP_K_MAX } from './capabilities.ts';
 export { HipError, hipErrorName, toBackendError } from './hip-errors.ts';
 export { addonCandidates, ADDON_VARIANTS, BUILD_COMMAND, DEFAULT_BUILD_DIR, loadAddon, variantPath, type AddonLoad } from './load-addon.ts';

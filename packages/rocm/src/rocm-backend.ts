@@ -1,6 +1,7 @@
 // RocmBackend: Tandem's CapableBackend over HIP (AMD through hipcc, NVIDIA through nvcc and tandem_hip.h).
 // The native addon (packages/rocm/build/<variant>/tandem_rocm.node) owns the device: buffers stay resident, each
-// run executes on the device's worker thread off the JS thread, and kernel time comes from events around it.
+// run executes on the device's worker thread off the JS thread (short ones on the JS thread while that queue is
+// idle: `inline`), and kernel time comes from events around it.
 // init() never throws: no build, a build that fails to load, or no device all resolve { ok: false, reason }.
 import {
   BackendError,
@@ -9,6 +10,7 @@ import {
   InvalidArgumentError,
   mapOpTensors,
   numel,
+  opWork,
   type BackendHealth,
   type BoundTensor,
   type CapableBackend,
@@ -17,6 +19,7 @@ import {
   type DeviceDescription,
   type InitResult,
   type Op,
+  type PerformanceProfile,
   type RunResult,
   type SupportVerdict,
   type TensorSpec,
@@ -39,6 +42,20 @@ const LIMITS_BEFORE_INIT: DeviceLimits = { warpSize: 32, features: [] };
  */
 const FREE_MEMORY_TTL_MS = 10;
 
+/** Which work runs on the JS thread when the device's queue is idle (RocmBackendOptions.inline). */
+export interface InlineLimits {
+  /** Ops whose roofline time on this device (the larger of flops and bytes over its peak rates) is at most this, ms. */
+  readonly opMs: number;
+  /** Uploads and downloads of at most this many bytes. */
+  readonly copyBytes: number;
+}
+
+/**
+ * On a GPU: ops up to 0.02 ms at roofline (our kernels reach 5-50% of it, so at most a few tenths of a ms of
+ * waiting), copies up to 4 MiB (0.1 ms into pinned memory on the H100 host).
+ */
+export const DEFAULT_INLINE_LIMITS: InlineLimits = { opMs: 0.02, copyBytes: 4 << 20 };
+
 /** Construction options. */
 export interface RocmBackendOptions {
   /** A tandem_rocm.node to load instead of the built variants (default: $TANDEM_ROCM_ADDON). */
@@ -58,6 +75,13 @@ export interface RocmBackendOptions {
    * non-finite value gives NaN outputs. Shown as the feature 'quantized-activations:q8' in describe().
    */
   readonly quantizedActivations?: QuantizedActivations;
+  /**
+   * Short work runs on the JS thread while the device's queue is idle, instead of going to its worker thread and
+   * back: two thread hand-offs cost more than a small kernel (H100 host: a 64x1024 mul took 0.095 ms in the engine
+   * around a 0.011 ms kernel). The JS thread then waits for the device, and a hung kernel cannot be given up on.
+   * Default DEFAULT_INLINE_LIMITS on a GPU; false (never) on the CPU emulation, whose kernels take milliseconds.
+   */
+  readonly inline?: InlineLimits | false;
 }
 
 /** describe() of the ROCm backend: the core description plus what the runtime reported. */
@@ -79,6 +103,10 @@ interface Session {
   lostReason: string | undefined;
   /** What supportsOp checks against (built once: decisions call it). */
   readonly limits: DeviceLimits;
+  /** The device's roofline prior. */
+  readonly profile: PerformanceProfile;
+  /** What runs inline (false: nothing). */
+  readonly inline: InlineLimits | false;
 }
 
 /** What a DeviceBuffer handle stands for. */
@@ -138,7 +166,7 @@ export class RocmBackend implements CapableBackend {
       memoryBytes: s.info.totalMemory,
       ...(available === undefined ? {} : { availableMemoryBytes: available }),
       features: [`hip-${s.platform}`, `arch:${s.info.arch}`, ...(this.encoding.quantizedActivations === 'q8' ? ['quantized-activations:q8'] : [])],
-      performance: performanceProfile(s.info),
+      performance: s.profile,
       software: s.platform === 'emulated',
       platform: s.platform,
       device: s.info,
@@ -172,14 +200,15 @@ export class RocmBackend implements CapableBackend {
     if (data.byteLength !== expected) throw new InvalidArgumentError('upload.data.byteLength', data.byteLength, `must be ${expected} for ${spec.dtype}[${spec.shape.join(', ')}]`);
     const what = `upload ${spec.dtype}[${spec.shape.join(', ')}]`;
     const s = this.ready(what);
-    const nativeId = await this.call(s, what, expected, () => s.device.upload(data));
+    const nativeId = await this.call(s, what, expected, () => s.device.upload(data, this.inlineCopy(s, expected)));
     return this.register(nativeId, s, expected);
   }
 
   /** Copies a buffer back to the host. */
   async download(buffer: DeviceBuffer): Promise<Uint8Array> {
     const record = this.lookup(buffer, 'download');
-    return this.call(record.session, `download buffer ${buffer.id}`, 0, () => record.session.device.download(record.nativeId));
+    const s = record.session;
+    return this.call(s, `download buffer ${buffer.id}`, 0, () => s.device.download(record.nativeId, this.inlineCopy(s, buffer.byteLength)));
   }
 
   /** Releases a buffer (after the work queued before it); unknown handles are ignored. Never throws. */
@@ -198,13 +227,15 @@ export class RocmBackend implements CapableBackend {
   /** Runs one op on resident inputs into new outputs; resolves with the kernel time the device measured. */
   async run(op: Op<BoundTensor>, outputs: readonly TensorSpec[]): Promise<RunResult> {
     const s = this.ready(op.op);
-    const verdict = this.supportsOp(mapOpTensors(op, (t): TensorSpec => ({ dtype: t.dtype, shape: t.shape })));
+    const spec = mapOpTensors(op, (t): TensorSpec => ({ dtype: t.dtype, shape: t.shape }));
+    const verdict = this.supportsOp(spec);
     if (!verdict.ok) throw new BackendError('UNSUPPORTED', BACKEND_NAME, verdict.reason);
     const call = encodeOp(op, this.encoding);
     const inputIds = call.inputs.map((t) => this.lookup(t.buffer, op.op, s).nativeId);
     const outputBytes = outputs.map((o) => byteLengthOf(o.dtype, numel(o.shape)));
     const requested = outputBytes.reduce((a, b) => a + b, 0);
-    const result = await this.call(s, `${op.op} (${call.kernel})`, requested, () => s.device.run(call.kernel, inputIds, outputBytes, call.params));
+    const runInline = this.inlineOp(s, spec, outputs);
+    const result = await this.call(s, `${op.op} (${call.kernel})`, requested, () => s.device.run(call.kernel, inputIds, outputBytes, call.params, runInline));
     if (result.outputs.length !== outputs.length) throw new BackendError('BAD_RESULT', BACKEND_NAME, `${call.kernel} returned ${result.outputs.length} outputs, expected ${outputs.length}`);
     const handles = result.outputs.map((nativeId, i) => this.register(nativeId, s, outputBytes[i] ?? 0));
     return { outputs: handles, kernelMs: result.kernelMs };
@@ -276,7 +307,8 @@ export class RocmBackend implements CapableBackend {
       }
       try {
         const limits = { warpSize: info.warpSize, features: [`hip-${addon.platform}`, `arch:${info.arch}`] };
-        this.session = { platform: addon.platform, path, info, device: new addon.Device(index), lostReason: undefined, limits };
+        const inline = this.options.inline ?? (addon.platform === 'emulated' ? false : DEFAULT_INLINE_LIMITS);
+        this.session = { platform: addon.platform, path, info, device: new addon.Device(index), lostReason: undefined, limits, profile: performanceProfile(info), inline };
         return { ok: true };
       } catch (error) {
         problems.push(`${label}: opening device ${index} failed: ${errorMessage(error)}`);
@@ -313,6 +345,18 @@ export class RocmBackend implements CapableBackend {
       if (isDeviceLoss(error)) s.lostReason = errorMessage(error);
       throw toBackendError(error, what, requestedBytes);
     }
+  }
+
+  /** Whether an op is short enough to run on the JS thread (when the device's queue is idle). */
+  private inlineOp(s: Session, spec: Op<TensorSpec>, outputs: readonly TensorSpec[]): boolean {
+    if (s.inline === false) return false;
+    const work = opWork(spec, outputs);
+    return Math.max(work.flops / s.profile.flopsPerMs, work.bytes / s.profile.bytesPerMs) <= s.inline.opMs;
+  }
+
+  /** Whether a copy is short enough to run on the JS thread (when the device's queue is idle). */
+  private inlineCopy(s: Session, bytes: number): boolean {
+    return s.inline !== false && bytes <= s.inline.copyBytes;
   }
 
   private register(nativeId: number, session: Session, byteLength: number): DeviceBuffer {
