@@ -58,7 +58,8 @@ void Device::Init(Napi::Env env, Napi::Object exports) {
   Napi::Function cls = DefineClass(env, "Device",
                                    {InstanceMethod<&Device::Upload>("upload"), InstanceMethod<&Device::Download>("download"),
                                     InstanceMethod<&Device::Free>("free"), InstanceMethod<&Device::Run>("run"), InstanceMethod<&Device::Time>("time"),
-                                    InstanceMethod<&Device::MemoryInfo>("memoryInfo"), InstanceMethod<&Device::Close>("close"),
+                                    InstanceMethod<&Device::MemoryInfo>("memoryInfo"), InstanceMethod<&Device::PinnedBlockFree>("pinnedBlockFree"),
+                                    InstanceMethod<&Device::Close>("close"),
                                     InstanceAccessor<&Device::Index>("index")});
   exports.Set("Device", cls);
 }
@@ -253,6 +254,15 @@ Napi::Value Device::MemoryInfo(const Napi::CallbackInfo& info) {
   result.Set("total", Napi::Number::New(env, static_cast<double>(totalBytes)));
   result.Set("pinnedHost", Napi::Number::New(env, static_cast<double>(host_->pinned())));
   return result;
+}
+
+Napi::Value Device::PinnedBlockFree(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsNumber()) Throw(env, Failure("TANDEM_BAD_ARGUMENT", "pinnedBlockFree(bytes): bytes must be a number"));
+  const double bytes = info[0].As<Napi::Number>().DoubleValue();
+  if (!(bytes >= 0) || bytes > 9007199254740991.0) Throw(env, Failure("TANDEM_BAD_ARGUMENT", "pinnedBlockFree(bytes): bytes must be a byte count"));
+  // Downloads under kMinBytes land in a JavaScript array and never wait for a block.
+  return Napi::Boolean::New(env, bytes < static_cast<double>(HostPool::kMinBytes) || host_->CanServe(static_cast<size_t>(bytes)));
 }
 
 Napi::Value Device::Close(const Napi::CallbackInfo& info) {

@@ -4,6 +4,7 @@
 //   (inline: run on the calling thread when nothing is queued, for short work; the promise is then settled on return)
 //   time(kernel, inputSets, outputBytes, params, launches): Promise<{kernelMs}>  (back-to-back launches, benchmarks)
 //   memoryInfo(): { free, total, pinnedHost }  close(): void
+//   pinnedBlockFree(bytes): boolean            (false when a download of that size would miss pinned memory now)
 #pragma once
 #include <napi.h>
 #include <memory>
@@ -27,6 +28,7 @@ class Device : public Napi::ObjectWrap<Device> {
   Napi::Value Run(const Napi::CallbackInfo& info);
   Napi::Value Time(const Napi::CallbackInfo& info);
   Napi::Value MemoryInfo(const Napi::CallbackInfo& info);
+  Napi::Value PinnedBlockFree(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);
   Napi::Value Index(const Napi::CallbackInfo& info);
   DeviceQueue& Open(Napi::Env env);

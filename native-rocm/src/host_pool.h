@@ -52,6 +52,15 @@ class HostPool {
     return p;
   }
 
+  /** Whether Acquire(bytes) would find a block now: a free one of its class, or room under the limit to pin more. */
+  bool CanServe(size_t bytes) {
+    const size_t size = SizeClass(bytes);
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = free_.find(size);
+    if (it != free_.end() && !it->second.empty()) return true;
+    return pinned_ + (size < kChunkBytes ? kChunkBytes : size) <= kLimit;
+  }
+
   /** Returns a block from Acquire(bytes) to its class. */
   void Release(void* p, size_t bytes) {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -79,6 +79,11 @@ export interface NativeDevice {
    * i; outputs allocated once, then released); resolves with the time per launch, without the host's launch gap.
    */
   time(kernel: string, inputSets: readonly (readonly number[])[], outputBytes: readonly number[], params: Readonly<Record<string, number>>, launches: number): Promise<{ readonly kernelMs: number }>;
+  /**
+   * False when a download of `bytes` (64 KiB or more) would find no pinned host block now (none free in its size
+   * class, no room to pin more) and land in pageable memory; true otherwise. Blocks come back when the arrays holding them are collected, and their finalizers run on the event loop.
+   */
+  pinnedBlockFree(bytes: number): boolean;
   /** Free and total device memory, and the pinned host memory of downloads (in use or cached), bytes. */
   memoryInfo(): { readonly free: number; readonly total: number; readonly pinnedHost: number };
   /** Waits for queued work, frees every buffer and stops the worker. */

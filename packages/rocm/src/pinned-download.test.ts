@@ -1,7 +1,7 @@
 // Downloads into pinned host blocks (native-rocm/src/host_pool.h) on the CPU emulation of HIP (skipped when
 // build.mjs --variant emulated has not run): exact bytes, a block per live array carved from 16 MiB chunks, the
-// 256 MiB limit with the pageable fallback beyond it, and blocks going back to the pool when their arrays are
-// garbage-collected.
+// 256 MiB limit with the pageable fallback beyond it (and pinnedBlockFree telling ahead), and blocks going back to
+// the pool when their arrays are garbage-collected.
 import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -65,12 +65,21 @@ describe.skipIf(!existsSync(EMULATED))('downloads into pinned host memory (emula
     device.close();
   });
 
-  it('keeps at most 256 MiB pinned and downloads the rest into pageable memory, every byte right', async () => {
+  it('keeps at most 256 MiB pinned and downloads the rest into pageable memory, every byte right; pinnedBlockFree says which', async () => {
     const device = openDevice();
     const source = await device.upload(pattern(64 * MiB, 3));
     const held: Uint8Array[] = [];
-    for (let i = 0; i < 5; i++) held.push(await device.download(source));
+    for (let i = 0; i < 4; i++) {
+      expect(device.pinnedBlockFree(64 * MiB)).toBe(true);
+      held.push(await device.download(source));
+    }
     expect(device.memoryInfo().pinnedHost).toBe(256 * MiB);
+    expect(device.pinnedBlockFree(64 * MiB)).toBe(false); // the fifth goes to pageable memory
+    expect(device.pinnedBlockFree(32 * MiB)).toBe(false); // no room to pin a block of another class either
+    expect(device.pinnedBlockFree(1000)).toBe(true); // small downloads never need one
+    held.push(await device.download(source));
+    expect(device.memoryInfo().pinnedHost).toBe(256 * MiB);
+    expect(() => device.pinnedBlockFree(-1)).toThrow(/bytes must be a byte count/);
     const expected = pattern(64 * MiB, 3);
     for (const array of held) expect(Buffer.compare(array, expected)).toBe(0);
     device.close();

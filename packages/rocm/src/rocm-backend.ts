@@ -56,6 +56,9 @@ export interface InlineLimits {
  */
 export const DEFAULT_INLINE_LIMITS: InlineLimits = { opMs: 0.02, copyBytes: 4 << 20 };
 
+/** Downloads from this size up land in pinned host blocks (native-rocm/src/host_pool.h, kMinBytes). */
+const PINNED_MIN_BYTES = 64 << 10;
+
 /** Construction options. */
 export interface RocmBackendOptions {
   /** A tandem_rocm.node to load instead of the built variants (default: $TANDEM_ROCM_ADDON). */
@@ -208,7 +211,11 @@ export class RocmBackend implements CapableBackend {
   async download(buffer: DeviceBuffer): Promise<Uint8Array> {
     const record = this.lookup(buffer, 'download');
     const s = record.session;
-    return this.call(s, `download buffer ${buffer.id}`, 0, () => s.device.download(record.nativeId, this.inlineCopy(s, buffer.byteLength)));
+    const runInline = this.inlineCopy(s, buffer.byteLength);
+    // Pinned blocks come back when the arrays holding them are collected, through finalizers that run on the event
+    // loop; a loop of inline calls never gives it a turn, so a short pool gets one here (else: pageable memory).
+    if (runInline && buffer.byteLength >= PINNED_MIN_BYTES && !s.device.pinnedBlockFree(buffer.byteLength)) await new Promise((resolve) => setImmediate(resolve));
+    return this.call(s, `download buffer ${buffer.id}`, 0, () => s.device.download(record.nativeId, runInline));
   }
 
   /** Releases a buffer (after the work queued before it); unknown handles are ignored. Never throws. */

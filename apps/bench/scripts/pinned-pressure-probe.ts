@@ -1,0 +1,53 @@
+// Measurement (GPU machine): read-backs of large outputs in a hot loop, where pinned host blocks come back only when
+// the arrays holding them are collected (native-rocm/src/host_pool.h). Two engines side by side: rocm inline (the
+// default on a GPU: no event-loop turn per call unless the pool is short) and rocm queued (inline: false: a turn per
+// call). Blocks of 100 whole calls ({ only: 'rocm' }, run + read + dispose) alternate; prints per engine the median,
+// 90th percentile and share over 0.5 ms of the read-backs, and what the engine learned of that read-back size.
+//   node --import tsx apps/bench/scripts/pinned-pressure-probe.ts ["scale 1024x1024"] [calls per engine]
+// H100 host, 2026-11-23, 3000 calls each: scale 1024x1024 (4 MiB out) inline without the short-pool yield in
+// RocmBackend.download: whole call 0.876 ms, read-back median 0.587 (56% over 0.5 ms: pageable memory), queued
+// 0.297 / 0.140; with the yield: inline 0.263 / 0.122 (9.6% over 0.5 ms), queued 0.289 / 0.139 (8.8%).
+import { monotonicClock, type Engine } from '@tandem/core';
+import { RocmBackend } from '@tandem/rocm';
+import { createEngine, REFERENCE_FACTORY, WASM_FACTORY } from 'tandem';
+import { dispatchCases, type DispatchCase } from '../src/dispatch/cases.ts';
+
+const [caseName = 'scale 1024x1024', callsText = '3000'] = process.argv.slice(2);
+const calls = Number(callsText);
+const BLOCK = 100;
+const engineWith = (inline: false | undefined): Promise<Engine> =>
+  createEngine({ factories: [{ name: 'rocm', create: async () => new RocmBackend(inline === false ? { inline } : {}) }, WASM_FACTORY, REFERENCE_FACTORY] });
+/** One engine under test and the case on it (the cases' inputs are made once per engine). */
+async function side(label: string, inline: false | undefined): Promise<{ label: string; engine: Engine; c: DispatchCase; reads: number[]; totals: number[]; outBytes: number }> {
+  const engine = await engineWith(inline);
+  const c = dispatchCases(engine).find((x) => x.name === caseName);
+  if (c === undefined) throw new Error(`no dispatch case named '${caseName}'`);
+  return { label, engine, c, reads: [], totals: [], outBytes: 0 };
+}
+const sides = [await side('inline', undefined), await side('queued', false)];
+const quantile = (values: readonly number[], q: number): number => [...values].sort((a, b) => a - b)[Math.floor(values.length * q)] ?? NaN;
+
+for (let done = 0; done < calls; done += BLOCK) {
+  for (const side of done % (2 * BLOCK) === 0 ? sides : [...sides].reverse()) {
+    for (let i = 0; i < BLOCK; i++) {
+      const t0 = monotonicClock();
+      const outputs = await side.engine.run(side.c.call, { only: 'rocm' });
+      const t1 = monotonicClock();
+      const bytes = await outputs[0]?.read();
+      const t2 = monotonicClock();
+      for (const o of outputs) o.dispose();
+      side.reads.push(t2 - t1);
+      side.totals.push(t2 - t0);
+      side.outBytes = bytes?.byteLength ?? 0;
+    }
+  }
+}
+for (const side of sides) {
+  const learned = side.engine.copyTimes('rocm').download.filter((p) => p.bytes >= side.outBytes / 2 && p.bytes <= side.outBytes * 2);
+  const slow = side.reads.filter((ms) => ms > 0.5).length / side.reads.length;
+  console.log(
+    `${caseName} rocm ${side.label}: whole call median ${quantile(side.totals, 0.5).toFixed(3)} ms; read-back of ${side.outBytes} B median ${quantile(side.reads, 0.5).toFixed(3)} ms, ` +
+      `p90 ${quantile(side.reads, 0.9).toFixed(3)}, over 0.5 ms ${(100 * slow).toFixed(1)}%; learned ${learned.map((p) => `${p.bytes} B ${p.ms.toFixed(3)} ms`).join(', ')}`,
+  );
+  await side.engine.dispose();
+}
