@@ -12,11 +12,11 @@
 // (auto, best, best, auto, ...: each sample pair taken back to back under the same conditions, the order within a
 // pair alternating), in blocks of ~10 ms; the ratio is the median of the pairs' ratios. The per-round paired ratio (auto and the best
 // backend in the same round, split by which ran first: an order effect shows as a gap) is reported beside it.
-// Then the same call by call: groups of four single calls, auto and the best backend in ABBA then BAAB order, no
-// pauses, a hundred groups or more per case, as a median of pair ratios and as a ratio of medians (callAbbaRatios). Both measures also run an A/A control (the best backend against itself in the
+// Then the same call by call: groups of four single calls, auto and the best backend in ABBA then BAAB order (or
+// the mirror, drawn per pair of groups), no pauses, a hundred groups or more per case, as a median of pair ratios and as a ratio of medians (callAbbaRatios). Both measures also run an A/A control (the best backend against itself in the
 // same harness): how often each misses 0.97 with nothing to find.
 // Training rounds (not counted) come first: the scheduler learns as it would from a user's first calls.
-import { monotonicClock, type Engine, type Strategy } from '@tandem/core';
+import { createRng, monotonicClock, type Engine, type Strategy } from '@tandem/core';
 import { createEngine } from 'tandem';
 import { caseFamily, inputElements } from '../dispatch/case-size.ts';
 import { dispatchCases, type DispatchCase } from '../dispatch/cases.ts';
@@ -77,9 +77,23 @@ export function abbaRatio(pairs: ReadonlyArray<{ readonly best: number; readonly
 
 /** Which side each call of a pair of groups belongs to: ABBA then BAAB, so each side holds every position once. */
 const CALL_ABBA_SIDES = ['first', 'second', 'second', 'first', 'second', 'first', 'first', 'second'] as const;
+/** A side of the call-by-call comparison. */
+type CallSide = (typeof CALL_ABBA_SIDES)[number];
 
 /**
- * The call-by-call comparison from the calls' times in the order they ran (CALL_ABBA_SIDES, repeated; a trailing
+ * The sides of `pairs` pairs of groups in the order they run: CALL_ABBA_SIDES, or its mirror (BAAB then ABBA), drawn
+ * per pair from `seed`. With one fixed pattern a slow call every eighth (a garbage collection in step with the
+ * calls) landed on the same side every time; drawn, it lands on either. Periods of two and four calls are balanced
+ * within each pattern already.
+ */
+export function callAbbaSides(pairs: number, seed: number): CallSide[] {
+  const rng = createRng(seed);
+  const mirror = (side: CallSide): CallSide => (side === 'first' ? 'second' : 'first');
+  return Array.from({ length: pairs }, () => (rng.next() < 0.5 ? [...CALL_ABBA_SIDES] : CALL_ABBA_SIDES.map(mirror))).flat();
+}
+
+/**
+ * The call-by-call comparison from the calls' times and sides in the order they ran (callAbbaSides; a trailing
  * partial pair is ignored): `pairs`, the median over pairs of groups of second's total over first's; `medians`,
  * second's median call over first's. A ratio per group of four (the first version) mixed two populations whenever
  * one position in four was slower (here, with 4 MiB read-backs on 2 cores: the A/A control of 1M-element wasm ops
@@ -88,41 +102,42 @@ const CALL_ABBA_SIDES = ['first', 'second', 'second', 'first', 'second', 'first'
  * the pair ratios' median of an A/A run came out at 0.91-0.92 where the medians' ratio was 0.98-1.01 (probe, add
  * 1024x1024 on wasm).
  */
-export function callAbbaRatios(times: readonly number[]): { pairs: number; medians: number } {
+export function callAbbaRatios(times: readonly number[], sides: readonly CallSide[]): { pairs: number; medians: number } {
   const ratios: number[] = [];
   const calls = { first: [] as number[], second: [] as number[] };
-  const whole = times.length - (times.length % CALL_ABBA_SIDES.length);
-  for (let start = 0; start < whole; start += CALL_ABBA_SIDES.length) {
+  const size = CALL_ABBA_SIDES.length;
+  const whole = Math.min(times.length, sides.length) - (Math.min(times.length, sides.length) % size);
+  for (let start = 0; start < whole; start += size) {
     const totals = { first: 0, second: 0 };
-    CALL_ABBA_SIDES.forEach((side, k) => {
-      const ms = times[start + k] ?? NaN;
+    for (let k = start; k < start + size; k++) {
+      const [ms, side] = [times[k] ?? NaN, sides[k] ?? 'first'];
       totals[side] += ms;
       calls[side].push(ms);
-    });
+    }
     ratios.push(totals.second / totals.first);
   }
   if (ratios.length === 0) return { pairs: NaN, medians: NaN };
   return { pairs: stats(ratios).median, medians: stats(calls.second).median / stats(calls.first).median };
 }
 
-/** `first` against `second`, `pairs` pairs of groups of single calls (see callAbbaRatios); `onFirst` sees each call of `first`. */
+/** `first` against `second`, `pairs` pairs of groups of single calls in the order callAbbaSides(pairs, seed) draws (see callAbbaRatios); `onFirst` sees each call of `first`. */
 async function callAbbaRatio(
   engine: Engine,
   c: DispatchCase,
   first: Strategy,
   second: Strategy,
   pairs: number,
+  seed: number,
   onFirst: (timed: { backend: string; reason: string }) => void,
 ): Promise<{ pairs: number; medians: number }> {
   const times: number[] = [];
-  for (let p = 0; p < pairs; p++) {
-    for (const side of CALL_ABBA_SIDES) {
-      const timed = await timeCall(engine, c, side === 'first' ? first : second);
-      times.push(timed.ms);
-      if (side === 'first') onFirst(timed);
-    }
+  const sides = callAbbaSides(pairs, seed);
+  for (const side of sides) {
+    const timed = await timeCall(engine, c, side === 'first' ? first : second);
+    times.push(timed.ms);
+    if (side === 'first') onFirst(timed);
   }
-  return callAbbaRatios(times);
+  return callAbbaRatios(times, sides);
 }
 
 /** The median time of `calls` calls in a row, the backend of the last, and where and why each call went. */
@@ -334,11 +349,11 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     const autoRan: string[] = [];
     try {
       for (let k = 0; k < 3; k++) for (const strategy of ['auto', best] as const) await timeCall(engine, c, strategy);
-      const ratio = await callAbbaRatio(engine, c, 'auto', best, groups / 2, (timed) => {
+      const ratio = await callAbbaRatio(engine, c, 'auto', best, groups / 2, 2 * i, (timed) => {
         autoRan.push(timed.backend);
         autoReasons.set(timed.reason, (autoReasons.get(timed.reason) ?? 0) + 1);
       });
-      const control = await callAbbaRatio(engine, c, best, best, groups / 2, () => undefined);
+      const control = await callAbbaRatio(engine, c, best, best, groups / 2, 2 * i + 1, () => undefined);
       callLevel.set(c, { ratio: ratio.pairs, control: control.pairs, ratioOfMedians: ratio.medians, controlOfMedians: control.medians, groups, autoRan });
     } catch {
       continue; // reported as NaN
