@@ -25,7 +25,8 @@ export function performanceProfile(device: NativeDeviceInfo): PerformanceProfile
   return {
     flopsPerMs: peakFlops > 0 ? (peakFlops * ARITHMETIC_EFFICIENCY) / 1e3 : FALLBACK.flopsPerMs,
     bytesPerMs: peakBytes > 0 ? (peakBytes * MEMORY_EFFICIENCY) / 1e3 : FALLBACK.bytesPerMs,
-    // A run goes JS -> worker thread -> GPU -> event -> JS: ~40 us median measured on an H100 host.
+    // A queued run goes JS -> worker thread -> GPU -> event -> JS: ~40 us median measured on an H100 host. Short ops
+    // on an idle queue run inline for less (RocmBackendOptions.inline); the cost model learns each op's own time.
     launchMs: 0.04,
     // Pageable host memory over PCIe: ~10 GB/s.
     transferBytesPerMs: FALLBACK.transferBytesPerMs,
