@@ -25,6 +25,10 @@ async function loadSuite(name: string): Promise<SuiteModule> {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const options: SuiteOptions = { gpu: args.includes('--gpu') };
+  // Without --gpu, WebGPU runs on SwiftShader. Set before any suite: the first engine that loads Dawn fixes its Vulkan
+  // driver for the whole process (under `all`, the scheduler suite's engine loaded it first without SwiftShader, and
+  // every later suite found no WebGPU adapter).
+  if (!options.gpu && process.env['TANDEM_WEBGPU'] === undefined) process.env['TANDEM_WEBGPU'] = 'swiftshader';
   const name = args.find((a) => !a.startsWith('--')) ?? 'all';
   const available = SUITE_NAMES.filter((n) => existsSync(suiteFile(n)));
   const chosen = name === 'all' ? available : [name];
