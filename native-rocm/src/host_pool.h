@@ -6,8 +6,8 @@
 // neither happens per download: memory is pinned in 16 MiB chunks, each carved into blocks of one power-of-two
 // size class when that class first runs short, and kept until the pool goes. The finalizer of the JavaScript
 // array hands its block back (any thread; the pool locks) for the next download of that class. The arrays go
-// back only when garbage-collected; a download finding its class empty and the limit reached takes pageable
-// memory, as every download did before the pool.
+// back only when garbage-collected; a download finding its class empty and the limit reached borrows a free block
+// of a larger class, and only when none is free takes pageable memory, as every download did before the pool.
 #pragma once
 #include <cstddef>
 #include <cstdlib>
@@ -36,35 +36,43 @@ class HostPool {
     for (void* p : pinnedRegions_) (void)hipHostFree(p);
   }
 
-  /** A pinned block of at least `bytes`, or null when the limit is reached or pinning fails (not an error). */
-  void* Acquire(size_t bytes) {
+  /**
+   * A pinned block of at least `bytes`: a free one of its size class, else one pinned anew under the limit, else
+   * (at the limit) a free block of the smallest larger class that has one, so that a class which came late is not
+   * starved while others sit idle. Sets `*blockClass` to the class the block goes back to. Null when there is none
+   * or pinning fails (not an error).
+   */
+  void* Acquire(size_t bytes, size_t* blockClass) {
     const size_t size = SizeClass(bytes);
     std::lock_guard<std::mutex> lock(mutex_);
     std::vector<void*>& free = free_[size];
     if (free.empty()) {
       const size_t region = size < kChunkBytes ? kChunkBytes : size;
       char* base = static_cast<char*>(Pin(region));
-      if (base == nullptr) return nullptr;
+      if (base == nullptr) return Borrow(size, blockClass);
       for (size_t offset = region; offset >= size; offset -= size) free.push_back(base + offset - size);
     }
     void* p = free.back();
     free.pop_back();
+    *blockClass = size;
     return p;
   }
 
-  /** Whether Acquire(bytes) would find a block now: a free one of its class, or room under the limit to pin more. */
+  /** Whether Acquire(bytes) would find a block now: a free one of its class or a larger one, or room to pin more. */
   bool CanServe(size_t bytes) {
     const size_t size = SizeClass(bytes);
     std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = free_.find(size);
-    if (it != free_.end() && !it->second.empty()) return true;
-    return pinned_ + (size < kChunkBytes ? kChunkBytes : size) <= kLimit;
+    if (pinned_ + (size < kChunkBytes ? kChunkBytes : size) <= kLimit) return true;
+    for (const auto& entry : free_) {
+      if (entry.first >= size && !entry.second.empty()) return true;
+    }
+    return false;
   }
 
-  /** Returns a block from Acquire(bytes) to its class. */
-  void Release(void* p, size_t bytes) {
+  /** Returns a block from Acquire to the class it set. */
+  void Release(void* p, size_t blockClass) {
     std::lock_guard<std::mutex> lock(mutex_);
-    free_[SizeClass(bytes)].push_back(p);
+    free_[blockClass].push_back(p);
   }
 
   /** Bytes pinned now (blocks in use and free). */
@@ -81,6 +89,23 @@ class HostPool {
   }
 
  private:
+  /** A free block of the smallest class larger than `size` that has one (mutex_ held), or null. */
+  void* Borrow(size_t size, size_t* blockClass) {
+    std::vector<void*>* from = nullptr;
+    size_t fromClass = 0;
+    for (auto& entry : free_) {
+      if (entry.first > size && !entry.second.empty() && (from == nullptr || entry.first < fromClass)) {
+        from = &entry.second;
+        fromClass = entry.first;
+      }
+    }
+    if (from == nullptr) return nullptr;
+    void* p = from->back();
+    from->pop_back();
+    *blockClass = fromClass;
+    return p;
+  }
+
   /** Pins `bytes` more under the limit; null when it would pass the limit or the runtime refuses. */
   void* Pin(size_t bytes) {
     if (pinned_ + bytes > kLimit) return nullptr;
@@ -106,13 +131,15 @@ struct HostBlock {
   void* data = nullptr;
   /** Bytes the download asked for. */
   size_t bytes = 0;
+  /** The pool's size class the block goes back to (pool blocks only). */
+  size_t blockClass = 0;
   /** The pool the block goes back to; null for malloc'd memory. */
   std::shared_ptr<HostPool> pool;
 
   /** Gives the memory back (to the pool, or free). */
   void Release() {
     if (pool) {
-      pool->Release(data, bytes);
+      pool->Release(data, blockClass);
     } else {
       std::free(data);
     }

@@ -48,7 +48,7 @@ void DownloadJob::Execute(DeviceState& state) {
   void* target = data_;
   if (target == nullptr) {
     host_.bytes = bytes_;
-    host_.data = state.host->Acquire(bytes_);
+    host_.data = state.host->Acquire(bytes_, &host_.blockClass);
     if (host_.data != nullptr) {
       host_.pool = state.host;
     } else {

@@ -85,6 +85,30 @@ describe.skipIf(!existsSync(EMULATED))('downloads into pinned host memory (emula
     device.close();
   });
 
+  it('at the limit, lends a free block of a larger class to a smaller download, and takes it back to its own class', async () => {
+    const device = openDevice();
+    const big = await device.upload(pattern(64 * MiB, 5));
+    const small = await device.upload(pattern(MiB, 6));
+    const held: Uint8Array[] = [];
+    for (let i = 0; i < 3; i++) held.push(await device.download(big));
+    // The fourth 64 MiB block is taken and dropped: free in its class, with the limit reached.
+    expect((await device.download(big))[3]).toBe((3 * 7 + 5) & 255);
+    await collectGarbage();
+    expect(device.memoryInfo().pinnedHost).toBe(256 * MiB);
+    expect(device.pinnedBlockFree(64 * MiB)).toBe(true);
+    expect(device.pinnedBlockFree(MiB)).toBe(true); // no room to pin a 1 MiB chunk, but a larger block is free
+    // While the 1 MiB array lives it holds the 64 MiB block (a helper: its locals die with it).
+    const whileBorrowed = async (): Promise<[boolean, boolean, number]> => {
+      const borrowed = await device.download(small);
+      return [Buffer.compare(borrowed, pattern(MiB, 6)) === 0, device.pinnedBlockFree(64 * MiB), device.memoryInfo().pinnedHost];
+    };
+    expect(await whileBorrowed()).toEqual([true, false, 256 * MiB]);
+    await collectGarbage();
+    expect(device.pinnedBlockFree(64 * MiB)).toBe(true); // back in the 64 MiB class
+    expect(held.length).toBe(3);
+    device.close();
+  });
+
   it('takes a block back when its array is collected, and reuses it for the next download of that size class', async () => {
     const device = openDevice();
     const source = await device.upload(pattern(3 * MiB, 4));
