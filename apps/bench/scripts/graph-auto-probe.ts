@@ -4,7 +4,8 @@
 // first 20 rounds are not counted. Prints the first auto runs' plan choices, then per strategy the median total,
 // the median time outside the nodes, and each node's median.
 //   node --import tsx apps/bench/scripts/graph-auto-probe.ts [tiny|7b] [q4_0|f32] [rounds]
-//   PROBE_STRATEGIES=auto,cpu-only (default cpu-only,gpu-only,auto)
+//   PROBE_STRATEGIES=auto,cpu-only,per-op (default cpu-only,gpu-only,auto)
+//   PROBE_TOKENS=128: a prefill of 128 tokens (fresh cache each run) instead of a decode step
 //   PROBE_LOG_RUNS=n: log auto's first n runs (default 12); then per assignment auto ran: runs, median ms, how chosen
 //   PROBE_LOG_ALL=1: log every strategy's runs in those rounds
 // H100 host, 2026-11-23, 7B Q4_0, 400 rounds of one strategy at a time: gpu-only 2.56 ms, auto 2.63 ms.
@@ -14,7 +15,9 @@ import { graphBench } from '../src/graph/setup.ts';
 const [size = 'tiny', weights = 'q4_0', roundsText = '200'] = process.argv.slice(2);
 const weightType = weights === 'f32' ? 'f32' : 'q4_0';
 const rounds = Number(roundsText);
-const strategies: GraphStrategy[] = (process.env['PROBE_STRATEGIES'] ?? 'cpu-only,gpu-only,auto').split(',').map((s): GraphStrategy => (s === 'cpu-only' || s === 'gpu-only' ? s : 'auto'));
+const strategies: GraphStrategy[] = (process.env['PROBE_STRATEGIES'] ?? 'cpu-only,gpu-only,auto').split(',').map((s): GraphStrategy => (s === 'cpu-only' || s === 'gpu-only' || s === 'per-op' ? s : 'auto'));
+// PROBE_TOKENS=n (n > 1): a prefill of n tokens into a fresh cache instead of one decode step on the filled one.
+const tokens = Number(process.env['PROBE_TOKENS'] ?? '1');
 
 // The graph suite's engine and backend choice; `true`: TANDEM_WEBGPU as set (unset on the GPU machine, swiftshader here).
 const { engine, preference } = await graphBench(true);
@@ -48,9 +51,9 @@ const estimates = new Map<string, number[]>(); // the plan's estimated total per
 for (let round = 0; round < rounds; round++) {
   for (let j = 0; j < strategies.length; j++) {
     const strategy = strategies[(round + j) % strategies.length] ?? 'auto';
-    const cache = filled.fork();
+    const cache = tokens > 1 ? block.newCache(tokens) : filled.fork();
     const t0 = performance.now();
-    const step = await block.forward(randomActivations(block.config, 1, 3), cache, { ...preference, strategy });
+    const step = await block.forward(randomActivations(block.config, tokens, 3), cache, { ...preference, strategy });
     await step.output.read();
     const ms = performance.now() - t0;
     step.output.dispose();
