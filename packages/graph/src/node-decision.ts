@@ -82,9 +82,10 @@ const TURN_RUNS = 2;
 
 
 /**
- * A candidate with more backend switches than the best so far must have a median this much lower to replace it: its
- * hand-offs are where the variance is (a GPU -> CPU switch waits for the GPU), and three runs' medians on a shared
- * machine differ by a few percent between identical plans.
+ * A candidate with more backend switches than the best so far must have a median this much lower to replace it (or
+ * more: the scatter of both candidates' runs, see pickCandidate): its hand-offs are where the variance is (a GPU ->
+ * CPU switch waits for the GPU), and three runs' medians on a shared machine differ by a few percent between
+ * identical plans.
  */
 const MIXED_MARGIN = 0.03;
 
@@ -165,6 +166,13 @@ function median(values: readonly number[]): number {
   return sorted[sorted.length >> 1] ?? Infinity;
 }
 
+/** How much a candidate's runs scatter: their median absolute deviation over their median (0 for fewer than two). */
+function relativeSpread(values: readonly number[]): number {
+  const m = median(values);
+  if (values.length < 2 || !(m > 0) || !Number.isFinite(m)) return 0;
+  return median(values.map((v) => Math.abs(v - m))) / m;
+}
+
 /**
  * Records a run that followed `followed` (an assignment key; undefined when the run departed from its plan) to its
  * end. The first run after a switch of plans is a warm-up and is not recorded: it pays what the switch costs once
@@ -189,7 +197,7 @@ export function recordCandidateRun(state: { measured: Map<string, number[]>; las
  * of TURN_RUNS recorded runs (after the unrecorded warm-up run of each switch), the one with the fewest runs next
  * (ties: the searched plan, then the alternatives in order), so a drift of the machine's speed falls on all of them
  * alike; then the one whose recent runs have the lowest median, where a plan with more backend switches must be
- * MIXED_MARGIN faster than one with fewer; but while candidates within CLOSE_CALL of that one have fewer than
+ * faster than one with fewer by MIXED_MARGIN or by the scatter of both one's runs (relativeSpread), if larger; but while candidates within CLOSE_CALL of that one have fewer than
  * CLOSE_CALL_RUNS runs, those are measured first, in the same turns. `lastRun`: the assignment the latest run followed.
  */
 export function pickCandidate(plan: PlacementPlan | undefined, measured: ReadonlyMap<string, readonly number[]>, lastRun?: string): { plan: PlacementPlan | undefined; chosenBy: PlanChoice; candidates: number } {
@@ -206,14 +214,18 @@ export function pickCandidate(plan: PlacementPlan | undefined, measured: Readonl
   };
   const unmeasured = toMeasure(candidates, RUNS_PER_CANDIDATE);
   if (unmeasured !== undefined) return { plan: unmeasured, chosenBy: 'measuring', candidates: candidates.length };
-  // Fewest backend switches first: a plan with more switches must beat the best so far by MIXED_MARGIN.
+  // Fewest backend switches first: a plan with more switches must beat the best so far by MIXED_MARGIN, or by the
+  // scatter of the two candidates' runs when that is larger. On the H100 host (tiny Q4_0 prefill 128) a plan with
+  // attn_norm on wasm measured 4.32 ms over 7 runs against 6.13 for all-rocm over its first runs, was kept, and then
+  // ran at 5.43 against 4.63: the medians of a few runs that scatter by 10-20% rank plans 3% apart at random.
   const bySwitches = candidates.map((c) => ({ c, switches: planFacts(c).switches })).sort((a, b) => a.switches - b.switches);
   let best = plan;
   let bestMs = Infinity;
   let bestSwitches = 0;
   for (const { c, switches } of bySwitches) {
     const ms = medianOf.get(c) ?? Infinity;
-    if (ms < bestMs * (switches > bestSwitches && bestMs !== Infinity ? 1 - MIXED_MARGIN : 1)) [best, bestMs, bestSwitches] = [c, ms, switches];
+    const margin = switches > bestSwitches && bestMs !== Infinity ? Math.max(MIXED_MARGIN, relativeSpread(runsOf(c)) + relativeSpread(runsOf(best))) : 0;
+    if (ms < bestMs * (1 - margin)) [best, bestMs, bestSwitches] = [c, ms, switches];
   }
   const close = candidates.filter((c) => c === best || (medianOf.get(c) ?? Infinity) <= bestMs * CLOSE_CALL);
   const undecided = close.length > 1 ? toMeasure(close, CLOSE_CALL_RUNS) : undefined;

@@ -58,6 +58,17 @@ describe('pickCandidate', () => {
     expect(pickCandidate(mixed, close)).toEqual({ plan: mixed, chosenBy: 'measured', candidates: 3 });
   });
 
+  it('a plan with more switches must also beat the other by more than the scatter of their runs', () => {
+    const scattered = new Map([
+      ['gpu,cpu,gpu', [4.2, 4.75, 5.3, 4.75, 4.2, 5.3]], // median 4.75, 5% faster than all-GPU, runs scatter by 11.6%
+      ['gpu,gpu,gpu', [5.0, 5.0, 5.0, 5.0, 5.0, 5.0]],
+      ['cpu,cpu,cpu', [9, 9, 9]],
+    ]);
+    expect(pickCandidate(mixed, scattered)).toEqual({ plan: allGpu, chosenBy: 'measured', candidates: 3 });
+    scattered.set('gpu,cpu,gpu', [3.8, 4.3, 4.8, 4.3, 3.8, 4.8]); // 14% faster, the same scatter (11.6%): taken
+    expect(pickCandidate(mixed, scattered)).toEqual({ plan: mixed, chosenBy: 'measured', candidates: 3 });
+  });
+
   it('a close call (within 10%) is measured in the same turns to six runs each before one is kept', () => {
     const state: { measured: Map<string, number[]>; lastRun: string | undefined } = {
       measured: new Map([
