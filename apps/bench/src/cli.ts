@@ -2,6 +2,7 @@
 // Each suite is a file apps/bench/src/suites/<name>.ts whose default export runs it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { softwareGpuUnlessGpu } from './bench-env.ts';
 import { writeSuite, type SuiteOptions, type SuiteResult } from './report.ts';
 
 /** The suites, in the order `all` runs them. */
@@ -25,10 +26,7 @@ async function loadSuite(name: string): Promise<SuiteModule> {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const options: SuiteOptions = { gpu: args.includes('--gpu') };
-  // Without --gpu, WebGPU runs on SwiftShader. Set before any suite: the first engine that loads Dawn fixes its Vulkan
-  // driver for the whole process (under `all`, the scheduler suite's engine loaded it first without SwiftShader, and
-  // every later suite found no WebGPU adapter).
-  if (!options.gpu && process.env['TANDEM_WEBGPU'] === undefined) process.env['TANDEM_WEBGPU'] = 'swiftshader';
+  softwareGpuUnlessGpu(options.gpu, process.env); // before any suite loads Dawn
   const name = args.find((a) => !a.startsWith('--')) ?? 'all';
   const available = SUITE_NAMES.filter((n) => existsSync(suiteFile(n)));
   const chosen = name === 'all' ? available : [name];
