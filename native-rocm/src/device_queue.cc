@@ -81,8 +81,7 @@ void DeviceQueue::Loop() {
 
 void DeviceQueue::Execute(Job& job) {
   std::lock_guard<std::mutex> lock(execute_);
-  (void)hipSetDevice(state_->index);  // the current device is per thread: the JS thread may have another
-  (void)hipGetLastError();            // a recoverable error of an earlier job must not be blamed on this one
+  (void)hipGetLastError();  // a recoverable error of an earlier job must not be blamed on this one
   try {
     job.Execute(*state_);
   } catch (const Failure& f) {
@@ -99,6 +98,7 @@ void DeviceQueue::RunInlineOrPush(Napi::Env env, std::unique_ptr<Job> job) {
     Push(env, std::move(job));
     return;
   }
+  (void)hipSetDevice(state_->index);  // the current device is per thread (the worker set its own once, in Loop)
   Execute(*job);
   Napi::HandleScope scope(env);
   Deliver(env, *job);

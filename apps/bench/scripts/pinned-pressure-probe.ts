@@ -5,7 +5,7 @@
 // 90th percentile and share over 0.5 ms of the read-backs, and what the engine learned of that read-back size.
 //   node --import tsx apps/bench/scripts/pinned-pressure-probe.ts ["scale 1024x1024"] [calls per engine]
 // H100 host, 2026-11-23, 3000 calls each: scale 1024x1024 (4 MiB out) inline without the short-pool yield in
-// RocmBackend.download: whole call 0.876 ms, read-back median 0.587 (56% over 0.5 ms: pageable memory), queued
+// RocmBackend.download (measured with that line deleted): whole call 0.876 ms, read-back median 0.587 (56% over 0.5 ms: pageable memory), queued
 // 0.297 / 0.140; with the yield: inline 0.263 / 0.122 (9.6% over 0.5 ms), queued 0.289 / 0.139 (8.8%).
 import { monotonicClock, type Engine } from '@tandem/core';
 import { RocmBackend } from '@tandem/rocm';

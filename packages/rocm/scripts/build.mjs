@@ -180,49 +180,44 @@ async function buildVariant(variant, compiler, opts) {
   const objDir = join(outDir, 'obj');
   if (opts.clean) rmSync(outDir, { recursive: true, force: true });
   mkdirSync(objDir, { recursive: true });
-  const tc = toolchain(variant, compiler, includeDirs(), outDir);
-  // The compilers' scratch files go here, and the folder goes with the build: hipcc left an empty
+  // The compilers' scratch files go to build/<variant>/tmp, which goes when the build ends: hipcc left an empty
   // /tmp/<kernel>-XXXXXX per source on every build.
   const scratch = join(outDir, 'tmp');
   mkdirSync(scratch, { recursive: true });
+  const tc = toolchain(variant, compiler, includeDirs(), outDir);
   const env = { ...tc.env, TMPDIR: scratch };
   try {
-    await compileAndLink(variant, compiler, opts, tc, env, outDir, objDir, started);
+    const stamp = Math.max(headersStamp(), variant === 'emulated' ? statSync(join(nativeDir, 'emulation', 'tandem_hip_emulated.h')).mtimeMs : 0);
+    const srcs = sources();
+    const objs = srcs.map((s) => join(objDir, relative(nativeDir, s).replace(/[/\\]/g, '_') + '.o'));
+    const stale = srcs.map((s, i) => i).filter((i) => {
+      const o = objs[i];
+      return !existsSync(o) || statSync(o).mtimeMs < Math.max(stamp, statSync(srcs[i]).mtimeMs);
+    });
+    let next = 0;
+    const failures = [];
+    const worker = async () => {
+      while (next < stale.length) {
+        const i = stale[next++];
+        const [cmd, args] = tc.compile(srcs[i], objs[i]);
+        const r = await run(cmd, args, env);
+        const text = cleanOutput(r.output);
+        if (r.code !== 0) failures.push(`${relative(nativeDir, srcs[i])}:\n${text}`);
+        else if (text !== '') process.stderr.write(`${relative(nativeDir, srcs[i])}: ${text}\n`);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(opts.jobs, Math.max(1, stale.length)) }, worker));
+    if (failures.length > 0) throw new Error(`${variant} build failed:\n${failures.join('\n')}`);
+    const out = join(outDir, 'tandem_rocm.node');
+    const [cmd, args] = tc.link(objs, out);
+    const linked = await run(cmd, args, env);
+    if (linked.code !== 0) throw new Error(`${variant} link failed:\n${cleanOutput(linked.output)}`);
+    writeFileSync(join(outDir, 'build-info.json'), JSON.stringify({ variant, compiler, archs: tc.archs, builtAt: new Date().toISOString() }, null, 2) + '\n');
+    const secs = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(`@tandem/rocm: built ${relative(process.cwd(), out) || out} (${variant}, ${tc.archs.join(' ')}, ${stale.length}/${srcs.length} sources compiled, ${secs} s)`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-}
-
-/** Compiles the stale objects of a variant and links its addon (buildVariant's body, with the scratch folder set). */
-async function compileAndLink(variant, compiler, opts, tc, env, outDir, objDir, started) {
-  const stamp = Math.max(headersStamp(), variant === 'emulated' ? statSync(join(nativeDir, 'emulation', 'tandem_hip_emulated.h')).mtimeMs : 0);
-  const srcs = sources();
-  const objs = srcs.map((s) => join(objDir, relative(nativeDir, s).replace(/[/\\]/g, '_') + '.o'));
-  const stale = srcs.map((s, i) => i).filter((i) => {
-    const o = objs[i];
-    return !existsSync(o) || statSync(o).mtimeMs < Math.max(stamp, statSync(srcs[i]).mtimeMs);
-  });
-  let next = 0;
-  const failures = [];
-  const worker = async () => {
-    while (next < stale.length) {
-      const i = stale[next++];
-      const [cmd, args] = tc.compile(srcs[i], objs[i]);
-      const r = await run(cmd, args, env);
-      const text = cleanOutput(r.output);
-      if (r.code !== 0) failures.push(`${relative(nativeDir, srcs[i])}:\n${text}`);
-      else if (text !== '') process.stderr.write(`${relative(nativeDir, srcs[i])}: ${text}\n`);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(opts.jobs, Math.max(1, stale.length)) }, worker));
-  if (failures.length > 0) throw new Error(`${variant} build failed:\n${failures.join('\n')}`);
-  const out = join(outDir, 'tandem_rocm.node');
-  const [cmd, args] = tc.link(objs, out);
-  const linked = await run(cmd, args, env);
-  if (linked.code !== 0) throw new Error(`${variant} link failed:\n${cleanOutput(linked.output)}`);
-  writeFileSync(join(outDir, 'build-info.json'), JSON.stringify({ variant, compiler, archs: tc.archs, builtAt: new Date().toISOString() }, null, 2) + '\n');
-  const secs = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`@tandem/rocm: built ${relative(process.cwd(), out) || out} (${variant}, ${tc.archs.join(' ')}, ${stale.length}/${srcs.length} sources compiled, ${secs} s)`);
 }
 
 async function main() {

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Engine } from '@tandem/core';
+import { Engine, InvalidArgumentError } from '@tandem/core';
 import { loadAddon, RocmBackend, type NativeDevice } from './index.ts';
 
 const EMULATED = fileURLToPath(new URL('../build/emulated/tandem_rocm.node', import.meta.url));
@@ -74,6 +74,13 @@ describe.skipIf(!existsSync(EMULATED))('inline work on an idle device queue (emu
     expect(valuesOf(await device.download(ok.outputs[0] ?? 0, true))).toEqual([5]);
     expect(() => device.run('scale_f32', [x], [4], { count: 1, factor: 5 }, Object(true))).toThrow(/inline must be a boolean/);
     device.close();
+  });
+
+  it("refuses inline limits that are not numbers >= 0, naming the field and the value", () => {
+    expect(() => new RocmBackend({ addonPath: EMULATED, inline: { opMs: -1, copyBytes: 0 } })).toThrow(InvalidArgumentError);
+    expect(() => new RocmBackend({ addonPath: EMULATED, inline: { opMs: -1, copyBytes: 0 } })).toThrow(/inline\.opMs.*-1/);
+    expect(() => new RocmBackend({ addonPath: EMULATED, inline: { opMs: 0.02, copyBytes: Number.NaN } })).toThrow(/inline\.copyBytes.*NaN/);
+    expect(() => new RocmBackend({ addonPath: EMULATED, inline: { opMs: Infinity, copyBytes: 0 } })).not.toThrow();
   });
 
   it("the backend's inline option: the engine gets the same results inline as queued", async () => {

@@ -56,9 +56,6 @@ export interface InlineLimits {
  */
 export const DEFAULT_INLINE_LIMITS: InlineLimits = { opMs: 0.02, copyBytes: 4 << 20 };
 
-/** Downloads from this size up land in pinned host blocks (native-rocm/src/host_pool.h, kMinBytes). */
-const PINNED_MIN_BYTES = 64 << 10;
-
 /** Construction options. */
 export interface RocmBackendOptions {
   /** A tandem_rocm.node to load instead of the built variants (default: $TANDEM_ROCM_ADDON). */
@@ -144,6 +141,11 @@ export class RocmBackend implements CapableBackend {
     if (options.quantizedActivations !== undefined && options.quantizedActivations !== 'f32' && options.quantizedActivations !== 'q8') {
       throw new InvalidArgumentError('quantizedActivations', options.quantizedActivations, "'f32' or 'q8'");
     }
+    const inline = options.inline;
+    if (inline !== undefined && inline !== false) {
+      if (!(inline.opMs >= 0)) throw new InvalidArgumentError('inline.opMs', inline.opMs, 'must be a number of ms >= 0 (Infinity: every op)');
+      if (!(inline.copyBytes >= 0)) throw new InvalidArgumentError('inline.copyBytes', inline.copyBytes, 'must be a byte count >= 0 (Infinity: every copy)');
+    }
     this.options = options;
     this.priority = options.priority ?? 5;
     this.encoding = options.quantizedActivations === undefined ? {} : { quantizedActivations: options.quantizedActivations };
@@ -214,7 +216,7 @@ export class RocmBackend implements CapableBackend {
     const runInline = this.inlineCopy(s, buffer.byteLength);
     // Pinned blocks come back when the arrays holding them are collected, through finalizers that run on the event
     // loop; a loop of inline calls never gives it a turn, so a short pool gets one here (else: pageable memory).
-    if (runInline && buffer.byteLength >= PINNED_MIN_BYTES && !s.device.pinnedBlockFree(buffer.byteLength)) await new Promise((resolve) => setImmediate(resolve));
+    if (runInline && !s.device.pinnedBlockFree(buffer.byteLength)) await new Promise((resolve) => setImmediate(resolve));
     return this.call(s, `download buffer ${buffer.id}`, 0, () => s.device.download(record.nativeId, runInline));
   }
 
