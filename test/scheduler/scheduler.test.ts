@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AllBackendsFailedError, DEFAULT_PROFILES, type OpWork } from '@tandem/core';
+import { AllBackendsFailedError, DEFAULT_PROFILES, opWork, type OpWork, type Tensor } from '@tandem/core';
 import { FaultInjectingBackend, faultSchedule, ManualClock, SimulatedBackend } from '@tandem/testing';
 import { cpuLatency, gpuLatency, simulatedEngine, square } from './harness.ts';
 
@@ -33,6 +33,31 @@ describe('auto: cost model', () => {
     const b = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { only: 'gpu' });
     const next = engine.explain({ op: 'matmul', a: c!, b: b[0]! });
     expect(next.selection.backend).toBe('gpu');
+  });
+
+  it("learns an op's cost without its copies: neither uploads nor the download a view's gather needs", async () => {
+    const { engine, gpu } = await simulatedEngine({ gpu: { transferBytesPerMs: 1e3 } }); // 1 MB/s: 64 KB = 64 ms
+    const n = 128;
+    const ops = 20;
+    for (let i = 0; i < ops; i++) {
+      const [c] = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { only: 'gpu' }); // two uploads each
+      c?.dispose();
+    }
+    let base: Tensor | undefined;
+    for (let i = 0; i < 2 * ops; i++) {
+      // A transposed view of a tensor only the GPU holds: the gather downloads the base first (a copy, 64 ms).
+      const [c] = await engine.run({ op: 'matmul', a: base?.transpose() ?? square(engine, n), b: square(engine, n) }, { only: 'gpu' });
+      base?.dispose();
+      base = c;
+    }
+    if (base === undefined) throw new Error('no output');
+    const spec = { op: 'matmul', a: { dtype: 'f32', shape: [n, n] }, b: { dtype: 'f32', shape: [n, n] } } as const;
+    const kernelMs = gpuLatency(spec, opWork(spec));
+    const resident = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { only: 'gpu' });
+    const e = engine.explain({ op: 'matmul', a: resident[0]!, b: base });
+    expect(e.transfersMs['gpu']).toBe(0);
+    expect(e.costsMs['gpu']).toBeCloseTo(kernelMs, 6); // 64 ms copies per call would show here
+    expect(gpu.calls).toBe(3 * ops + 1);
   });
 
   it('applies gpuMinBatchSize only until the GPU has been measured', async () => {
