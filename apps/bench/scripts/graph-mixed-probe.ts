@@ -4,7 +4,7 @@
 // worst step, plans made and their planning time, how runs chose their plan, and where the decode nodes ran
 // (nodes off the CPU named with their step, t0 = the first decode after the prefill).
 //   node --import tsx apps/bench/scripts/graph-mixed-probe.ts [prompt] [rounds]     (default 128 6)
-//   PROBE_STRATEGIES=cpu-only,gpu-only,auto (the default)
+//   PROBE_STRATEGIES=cpu-only,gpu-only,auto (the default); PROBE_STEPS=1: also each decode step's median
 // H100 host, 2026-11-23, prompt 512, before carried inputs: cpu-only 96.3 ms, gpu-only 78.8, auto 97.3 (its decode
 // steps split between wasm and rocm around the KV cache the GPU prefill left on rocm).
 import { DecoderBlock, createDecoderWeights, randomActivations, TINY_DECODER, type GraphStrategy } from '@tandem/graph';
@@ -28,6 +28,8 @@ interface Tally {
   readonly decodeSums: number[];
   readonly decodeMedians: number[];
   readonly worstSteps: number[];
+  /** Per decode step index, its times over the counted rounds. */
+  readonly byStep: number[][];
   plans: number;
   planningMs: number;
   readonly chosenBy: Map<string, number>;
@@ -39,7 +41,7 @@ const count = (map: Map<string, number>, key: string): void => {
 };
 const tallies = new Map<string, Tally>();
 function newTally(): Tally {
-  return { totals: [], prefills: [], decodeSums: [], decodeMedians: [], worstSteps: [], plans: 0, planningMs: 0, chosenBy: new Map(), nodes: new Map() };
+  return { totals: [], prefills: [], decodeSums: [], decodeMedians: [], worstSteps: [], byStep: [], plans: 0, planningMs: 0, chosenBy: new Map(), nodes: new Map() };
 }
 
 for (let round = 0; round <= rounds; round++) {
@@ -62,6 +64,7 @@ for (let round = 0; round <= rounds; round++) {
       step.output.dispose();
       step = next;
       if (!counted) continue;
+      (tally.byStep[t] ??= []).push(steps[t] ?? NaN);
       const placement = next.report.placement;
       if (placement !== undefined) {
         if (!placement.reused) tally.plans++;
@@ -86,6 +89,7 @@ for (const [name, t] of tallies) {
       `(step median ${median(t.decodeMedians).toFixed(3)}, worst ${median(t.worstSteps).toFixed(2)}), plans made ${t.plans} (${t.planningMs.toFixed(1)} ms), ` +
       `chosenBy ${[...t.chosenBy].map(([k, n]) => `${k} ${n}`).join(', ') || '-'}; decode nodes: ${[...t.nodes].map(([k, n]) => `${k}: ${n}`).join('; ')}`,
   );
+  if (process.env['PROBE_STEPS'] === '1') console.log(`${name} per decode step, median ms: ${t.byStep.map((list) => median(list).toFixed(2)).join(' ')}`);
 }
 block.dispose();
 await engine.dispose();
