@@ -15,7 +15,7 @@ import { graphBench } from '../src/graph/setup.ts';
 const [size = 'tiny', weights = 'q4_0', roundsText = '200'] = process.argv.slice(2);
 const weightType = weights === 'f32' ? 'f32' : 'q4_0';
 const rounds = Number(roundsText);
-const strategies: GraphStrategy[] = (process.env['PROBE_STRATEGIES'] ?? 'cpu-only,gpu-only,auto').split(',').map((s): GraphStrategy => (s === 'cpu-only' || s === 'gpu-only' || s === 'per-op' ? s : 'auto'));
+const strategies: GraphStrategy[] = (process.env['PROBE_STRATEGIES'] ?? 'cpu-only,gpu-only,auto').split(',').map((s): GraphStrategy => (s === 'cpu-only' || s === 'gpu-only' || s === 'per-op' || s === 'split' ? s : 'auto'));
 // PROBE_TOKENS=n (n > 1): a prefill of n tokens into a fresh cache instead of one decode step on the filled one.
 const tokens = Number(process.env['PROBE_TOKENS'] ?? '1');
 

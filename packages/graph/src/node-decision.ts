@@ -89,6 +89,21 @@ const TURN_RUNS = 2;
  */
 const MIXED_MARGIN = 0.03;
 
+/**
+ * A new candidate (an assignment never measured, offered by a plan remade after the others were measured) is measured
+ * only when its estimate is this much below the measured best's estimate in the same plan: the estimates missed the
+ * measured totals by 1.8-2.8x (H100 host, tiny decode: all-rocm estimated 0.78 ms ran 1.42, all-wasm 1.10 ran 2.34),
+ * and a remade search offered a new mixed plan every few remakes that ran 2-9x slower for its warm-up and three runs.
+ */
+const NEW_CANDIDATE_MARGIN = 0.1;
+
+/**
+ * When a remade plan differs from the one it replaces, candidates measured within this factor of the best get one
+ * more run; slower ones keep their runs (10-16% of the graph suite's timed auto runs on the H100 host re-measured
+ * candidates measured 1.3-2x slower). A candidate whose speed changed shows up as the best's own runs get slower.
+ */
+const REMEASURE_WITHIN = 1.25;
+
 /** Alternatives estimated within this factor of the searched plan are measured against it. */
 const MEASURE_WITHIN = 2;
 
@@ -103,6 +118,8 @@ interface KeyedPlan {
   runsLeft: number;
   /** Runs it was given when made. */
   readonly reuse: number;
+  /** Made again for the same residency after the plan before it ran out (its candidates were measured under it). */
+  readonly remade: boolean;
 }
 
 /**
@@ -198,14 +215,20 @@ export function recordCandidateRun(state: { measured: Map<string, number[]>; las
  * (ties: the searched plan, then the alternatives in order), so a drift of the machine's speed falls on all of them
  * alike; then the one whose recent runs have the lowest median, where a plan with more backend switches must be
  * faster than one with fewer by MIXED_MARGIN or by the scatter of both one's runs (relativeSpread), if larger; but while candidates within CLOSE_CALL of that one have fewer than
- * CLOSE_CALL_RUNS runs, those are measured first, in the same turns. `lastRun`: the assignment the latest run followed.
+ * CLOSE_CALL_RUNS runs, those are measured first, in the same turns. `lastRun`: the assignment the latest run followed. `screenNew` (a plan remade for the residency its candidates were measured under): a single new candidate is measured only when its estimate promises a gain (screenNewCandidates).
  */
-export function pickCandidate(plan: PlacementPlan | undefined, measured: ReadonlyMap<string, readonly number[]>, lastRun?: string): { plan: PlacementPlan | undefined; chosenBy: PlanChoice; candidates: number } {
+export function pickCandidate(
+  plan: PlacementPlan | undefined,
+  measured: ReadonlyMap<string, readonly number[]>,
+  lastRun?: string,
+  screenNew = false,
+): { plan: PlacementPlan | undefined; chosenBy: PlanChoice; candidates: number } {
   if (plan === undefined) return { plan, chosenBy: 'estimate', candidates: 0 };
-  const candidates = [plan, ...plan.alternatives];
-  if (candidates.length === 1) return { plan, chosenBy: 'estimate', candidates: 1 };
+  const offered = [plan, ...plan.alternatives];
+  if (offered.length === 1) return { plan, chosenBy: 'estimate', candidates: 1 };
   const runsOf = (c: PlacementPlan): readonly number[] => measured.get(assignmentKey(c)) ?? [];
-  const medianOf = new Map(candidates.map((c) => [c, median(runsOf(c))])); // each candidate's, sorted once per run
+  const medianOf = new Map(offered.map((c) => [c, median(runsOf(c))])); // each candidate's, sorted once per run
+  const candidates = screenNew ? screenNewCandidates(offered, runsOf, medianOf) : offered;
   const toMeasure = (among: readonly PlacementPlan[], runs: number): PlacementPlan | undefined => {
     const needing = among.filter((c) => runsOf(c).length < runs);
     const fewest = Math.min(...needing.map((c) => runsOf(c).length));
@@ -231,6 +254,20 @@ export function pickCandidate(plan: PlacementPlan | undefined, measured: Readonl
   const undecided = close.length > 1 ? toMeasure(close, CLOSE_CALL_RUNS) : undefined;
   if (undecided !== undefined) return { plan: undecided, chosenBy: 'measuring', candidates: candidates.length };
   return { plan: best, chosenBy: 'measured', candidates: candidates.length };
+}
+
+/**
+ * The candidates worth measuring: all of them, unless exactly one is new (never measured) and another has been
+ * measured RUNS_PER_CANDIDATE times; then the new one stays only if its estimate is NEW_CANDIDATE_MARGIN below the
+ * estimate of the measured one with the lowest median (both estimates come from the same search).
+ */
+function screenNewCandidates(offered: readonly PlacementPlan[], runsOf: (c: PlacementPlan) => readonly number[], medianOf: ReadonlyMap<PlacementPlan, number>): readonly PlacementPlan[] {
+  const fresh = offered.filter((c) => runsOf(c).length === 0);
+  const measured = offered.filter((c) => runsOf(c).length >= RUNS_PER_CANDIDATE);
+  const [newOne] = fresh;
+  if (fresh.length !== 1 || newOne === undefined || measured.length === 0) return offered;
+  const best = measured.reduce((a, b) => ((medianOf.get(b) ?? Infinity) < (medianOf.get(a) ?? Infinity) ? b : a));
+  return newOne.estimatedMs < best.estimatedMs * (1 - NEW_CANDIDATE_MARGIN) ? offered : offered.filter((c) => c !== newOne);
 }
 
 /** Engine -> structure key -> its plan. */
@@ -268,7 +305,7 @@ export class PlanCache {
    */
   planFor(values: ReadonlyMap<number, Tensor>): { plan: PlacementPlan | undefined; summary: Omit<PlacementSummary, 'overrides'> } {
     const shared = this.sharedFor(values);
-    const picked = shared.entry.plansMade > 1 ? pickCandidate(shared.plan, shared.entry.measured, shared.entry.lastRun) : { plan: shared.plan, chosenBy: 'estimate' as const, candidates: 1 };
+    const picked = shared.entry.plansMade > 1 ? pickCandidate(shared.plan, shared.entry.measured, shared.entry.lastRun, shared.remade) : { plan: shared.plan, chosenBy: 'estimate' as const, candidates: 1 };
     const plan = picked.plan;
     return { plan, summary: { estimatedMs: plan?.estimatedMs ?? 0, greedyMs: plan?.greedyMs ?? 0, planningMs: shared.planningMs, explainCalls: shared.made ? (plan?.explainCalls ?? 0) : 0, reused: !shared.made, chosenBy: picked.chosenBy, candidates: picked.candidates } };
   }
@@ -284,7 +321,7 @@ export class PlanCache {
   }
 
   /** This run's plan: reused while its residency's plan has runs left, or made now (then `made` and the planning time). */
-  private sharedFor(values: ReadonlyMap<number, Tensor>): { entry: StructurePlans; plan: PlacementPlan | undefined; made: boolean; planningMs: number } {
+  private sharedFor(values: ReadonlyMap<number, Tensor>): { entry: StructurePlans; plan: PlacementPlan | undefined; made: boolean; remade: boolean; planningMs: number } {
     let byStructure = SHARED_PLANS.get(this.engine);
     if (byStructure === undefined) {
       byStructure = new Map();
@@ -301,7 +338,7 @@ export class PlanCache {
         refreshCandidates(entry.measured, CLOSE_CALL);
         entry.runsSinceRefresh = 0;
       }
-      return { entry, plan: keyed.plan, made: false, planningMs: 0 };
+      return { entry, plan: keyed.plan, made: false, remade: keyed.remade, planningMs: 0 };
     }
     const started = this.clock();
     const backends = this.availableBackends();
@@ -317,16 +354,17 @@ export class PlanCache {
     // model learned moved the search, so a candidate may have become faster or slower). Re-running every candidate at
     // each remake had cost a few percent of the runs between remakes, on plans measured clearly slower.
     if (keyed !== undefined) {
-      refreshCandidates(entry.measured, sameAssignment(keyed.plan, plan) ? CLOSE_CALL : Infinity);
+      refreshCandidates(entry.measured, sameAssignment(keyed.plan, plan) ? CLOSE_CALL : REMEASURE_WITHIN);
       entry.runsSinceRefresh = 0;
     }
     if (entry.byKey.size >= MAX_KEYS_PER_STRUCTURE) entry.byKey.clear();
     // The first plan rests on priors alone and serves one run; later ones serve PLAN_REUSE runs, or twice as many as
     // the plan they replace when they came out the same.
     const reuse = entry.plansMade === 0 ? 1 : keyed !== undefined && sameAssignment(keyed.plan, plan) ? Math.min(Math.max(keyed.reuse * 2, PLAN_REUSE), MAX_PLAN_REUSE) : PLAN_REUSE;
-    entry.byKey.set(keyOf(values, backends, this.carriedInputs), { plan, runsLeft: reuse - 1, reuse });
+    const remade = keyed !== undefined;
+    entry.byKey.set(keyOf(values, backends, this.carriedInputs), { plan, runsLeft: reuse - 1, reuse, remade });
     entry.plansMade++;
-    return { entry, plan, made: true, planningMs };
+    return { entry, plan, made: true, remade, planningMs };
   }
 
   /** A plan of steps `firstStep`.. from where the live values are now (after a node ran off-plan); never cached. */

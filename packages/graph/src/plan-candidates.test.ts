@@ -92,6 +92,22 @@ describe('pickCandidate', () => {
     expect(pickCandidate(mixed, state.measured, state.lastRun)).toEqual({ plan: allGpu, chosenBy: 'measured', candidates: 3 });
   });
 
+  it('a remade plan offering one new assignment has it measured only if estimated 10% below the measured best', () => {
+    const measured = new Map([
+      ['gpu,gpu,gpu', [5.0, 5.1, 4.9]], // the measured best (estimate 5 in the plans below)
+      ['cpu,cpu,cpu', [9, 9.5, 8.8]],
+    ]);
+    const slightlyCheaper = plan(['cpu', 'gpu', 'gpu'], 4.6, [allGpu, allCpu]); // 8% below all-GPU's estimate
+    expect(pickCandidate(slightlyCheaper, measured, 'gpu,gpu,gpu', true)).toEqual({ plan: allGpu, chosenBy: 'measured', candidates: 2 });
+    const muchCheaper = plan(['cpu', 'gpu', 'gpu'], 4.4, [allGpu, allCpu]); // 12% below
+    expect(pickCandidate(muchCheaper, measured, 'gpu,gpu,gpu', true)).toEqual({ plan: muchCheaper, chosenBy: 'measuring', candidates: 3 });
+    // Two new assignments at once (the first measurements of a structure, or a search that moved far): both measured.
+    const twoNew = plan(['cpu', 'gpu', 'gpu'], 4.6, [allGpu, allCpu, plan(['gpu', 'gpu', 'cpu'], 4.7)]);
+    expect(pickCandidate(twoNew, measured, 'gpu,gpu,gpu', true)).toEqual({ plan: twoNew, chosenBy: 'measuring', candidates: 4 });
+    // A plan made for a new residency of the inputs: the runs measured under another one do not screen it.
+    expect(pickCandidate(slightlyCheaper, measured, 'gpu,gpu,gpu')).toEqual({ plan: slightlyCheaper, chosenBy: 'measuring', candidates: 3 });
+  });
+
   it('the first run after a switch of plans and runs that departed from their plan are not recorded', () => {
     const state: { measured: Map<string, number[]>; lastRun: string | undefined } = { measured: new Map(), lastRun: undefined };
     expect(recordCandidateRun(state, 'gpu,gpu,gpu', 150)).toBe(false); // first run of this plan: weights copied
