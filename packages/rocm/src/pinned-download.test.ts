@@ -1,7 +1,7 @@
 // Downloads into pinned host blocks (native-rocm/src/host_pool.h) on the CPU emulation of HIP (skipped when
 // build.mjs --variant emulated has not run): exact bytes, a block per live array carved from 16 MiB chunks, the
-// 256 MiB limit with the pageable fallback beyond it (and pinnedBlockFree telling ahead), and blocks going back to
-// the pool when their arrays are garbage-collected.
+// 256 MiB limit with the pageable fallback beyond it (and pinnedBlockFree telling ahead), idle chunks carved again
+// and larger blocks lent at the limit, and blocks going back to the pool when their arrays are garbage-collected.
 import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -85,27 +85,65 @@ describe.skipIf(!existsSync(EMULATED))('downloads into pinned host memory (emula
     device.close();
   });
 
-  it('at the limit, lends a free block of a larger class to a smaller download, and takes it back to its own class', async () => {
+  it('at the limit with no idle chunk, lends a free block of a larger class to a smaller download, and takes it back', async () => {
     const device = openDevice();
-    const big = await device.upload(pattern(64 * MiB, 5));
-    const small = await device.upload(pattern(MiB, 6));
-    const held: Uint8Array[] = [];
-    for (let i = 0; i < 3; i++) held.push(await device.download(big));
-    // The fourth 64 MiB block is taken and dropped: free in its class, with the limit reached.
-    expect((await device.download(big))[3]).toBe((3 * 7 + 5) & 255);
+    const three = await device.upload(pattern(3 * MiB, 5)); // the 4 MiB class: four blocks per 16 MiB chunk
+    const one = await device.upload(pattern(MiB, 6));
+    // Fill the limit (sixteen chunks) and keep one block of each chunk: no chunk is idle, 48 blocks are free.
+    const keepOnePerChunk = async (): Promise<Uint8Array[]> => {
+      const all: Uint8Array[] = [];
+      for (let i = 0; i < 64; i++) all.push(await device.download(three));
+      return all.filter((_, i) => i % 4 === 0);
+    };
+    const kept = await keepOnePerChunk();
     await collectGarbage();
     expect(device.memoryInfo().pinnedHost).toBe(256 * MiB);
-    expect(device.pinnedBlockFree(64 * MiB)).toBe(true);
     expect(device.pinnedBlockFree(MiB)).toBe(true); // no room to pin a 1 MiB chunk, but a larger block is free
-    // While the 1 MiB array lives it holds the 64 MiB block (a helper: its locals die with it).
-    const whileBorrowed = async (): Promise<[boolean, boolean, number]> => {
-      const borrowed = await device.download(small);
-      return [Buffer.compare(borrowed, pattern(MiB, 6)) === 0, device.pinnedBlockFree(64 * MiB), device.memoryInfo().pinnedHost];
+    /** How many 3 MiB downloads find a pinned block now (the arrays die when it returns). */
+    const pinnedThrees = async (): Promise<number> => {
+      const held: Uint8Array[] = [];
+      while (device.pinnedBlockFree(3 * MiB)) held.push(await device.download(three));
+      return held.length;
     };
-    expect(await whileBorrowed()).toEqual([true, false, 256 * MiB]);
+    const whileBorrowed = async (): Promise<[boolean, number]> => {
+      const borrowed = await device.download(one);
+      return [Buffer.compare(borrowed, pattern(MiB, 6)) === 0, await pinnedThrees()];
+    };
+    expect(await whileBorrowed()).toEqual([true, 47]); // the 1 MiB array holds one of the 48 free 4 MiB blocks
     await collectGarbage();
-    expect(device.pinnedBlockFree(64 * MiB)).toBe(true); // back in the 64 MiB class
-    expect(held.length).toBe(3);
+    expect(await pinnedThrees()).toBe(48); // back in the 4 MiB class
+    expect(kept.length).toBe(16);
+    device.close();
+  });
+
+  it('at the limit, carves an idle chunk of another class into blocks of the size now downloaded', async () => {
+    const device = openDevice();
+    const three = await device.upload(pattern(3 * MiB, 7)); // the 4 MiB class
+    const one = await device.upload(pattern(MiB, 8)); // the 1 MiB class
+    // 64 live 4 MiB blocks fill the limit (sixteen 16 MiB chunks); a helper drops them all when it returns.
+    const fillLimit = async (): Promise<number> => {
+      const held: Uint8Array[] = [];
+      for (let i = 0; i < 64; i++) held.push(await device.download(three));
+      return device.memoryInfo().pinnedHost;
+    };
+    expect(await fillLimit()).toBe(256 * MiB);
+    await collectGarbage();
+    // Twenty live 1 MiB arrays: two chunks carved again into 1 MiB blocks (lending 4 MiB blocks had taken twenty).
+    const ones: Uint8Array[] = [];
+    for (let i = 0; i < 20; i++) {
+      expect(device.pinnedBlockFree(MiB)).toBe(true);
+      ones.push(await device.download(one));
+    }
+    // The other fourteen chunks still hold 56 free 4 MiB blocks, and nothing more was pinned.
+    const threes: Uint8Array[] = [];
+    for (let i = 0; i < 56; i++) {
+      expect(device.pinnedBlockFree(3 * MiB)).toBe(true);
+      threes.push(await device.download(three));
+    }
+    expect(device.pinnedBlockFree(3 * MiB)).toBe(false);
+    expect(device.memoryInfo().pinnedHost).toBe(256 * MiB);
+    for (const array of ones) expect(Buffer.compare(array, pattern(MiB, 8))).toBe(0);
+    for (const array of threes) expect(Buffer.compare(array, pattern(3 * MiB, 7))).toBe(0);
     device.close();
   });
 
