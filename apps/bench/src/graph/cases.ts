@@ -16,9 +16,10 @@ export interface SizeCase {
   /** Repetitions per (phase, strategy) with a fast GPU; `slowReps` on a software GPU for GPU-placing strategies. */
   readonly reps: number;
   /**
-   * With a real GPU, repetitions of the strategies whose warm-up ran within FAST_WITHIN of the fastest one's, when
-   * more than `reps` (the 7B layer: cpu-only takes 0.7-2 s a run, the others 2-25 ms, and five to seven runs of those
-   * were too few for a 5% verdict on a shared host).
+   * Repetitions of the strategies whose warm-up ran within FAST_WITHIN of the fastest one's, when more than `reps`
+   * (the 7B layer: cpu-only takes 0.7-2 s a run, the others 2-25 ms, and five to seven runs of those were too few for
+   * a 5% verdict on a shared host). On a software GPU only for CPU-placing strategies whose warm-up took at most
+   * SHORT_RUN_MS (there a 7B decode takes ~30 ms on the CPU, and five runs put auto at 1.07x the same placement).
    */
   readonly fastReps?: number;
   /** Unmeasured runs per strategy before the measured rounds (graph building, JIT, first plans, pipelines). */
@@ -58,6 +59,9 @@ const AUTO_SETTLE_MAX = 24;
 /** A strategy whose warm-up took at most this many times the fastest one's gets `fastReps` (see SizeCase). */
 const FAST_WITHIN = 10;
 
+/** On a software GPU, CPU-placing strategies whose warm-up took at most this long get `fastReps`, ms. */
+const SHORT_RUN_MS = 100;
+
 /** Strategies that put matmuls on the GPU, hence slow on a software one. */
 function placesMatmulsOnGpu(strategy: GraphStrategy): boolean {
   return strategy === 'gpu-only' || strategy === 'split';
@@ -82,9 +86,10 @@ export async function runSize(bench: GraphBench, size: SizeCase, label: string):
       samples.set(phaseName(phase), byStrategy);
       const warmupMs = new Map<GraphStrategy, number>();
       const reps = (s: GraphStrategy): number => {
-        if (bench.softwareGpu) return placesMatmulsOnGpu(s) ? size.slowReps : size.reps;
-        const fastest = Math.min(...warmupMs.values());
-        return (warmupMs.get(s) ?? Infinity) <= fastest * FAST_WITHIN ? Math.max(size.reps, size.fastReps ?? 0) : size.reps;
+        if (bench.softwareGpu && placesMatmulsOnGpu(s)) return size.slowReps;
+        const warmup = warmupMs.get(s) ?? Infinity;
+        const fast = warmup <= Math.min(...warmupMs.values()) * FAST_WITHIN && (!bench.softwareGpu || warmup <= SHORT_RUN_MS);
+        return fast ? Math.max(size.reps, size.fastReps ?? 0) : size.reps;
       };
       if (bench.softwareGpu && size.cutSoftwareGpuPrefill && phase.kind === 'prefill') {
         probeMsPerToken ??= await gpuProbe(block, bench);
