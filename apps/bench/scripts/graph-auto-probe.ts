@@ -8,9 +8,11 @@
 //   PROBE_TOKENS=128: a prefill of 128 tokens (fresh cache each run) instead of a decode step
 //   PROBE_LOG_RUNS=n: log auto's first n runs (default 12); then per assignment auto ran: runs, median ms, how chosen
 //   PROBE_LOG_ALL=1: log every strategy's runs in those rounds
+//   PROBE_SHUFFLE=1: rounds in shuffled orders, as the graph suite runs them (default: rotated)
 // H100 host, 2026-11-23, 7B Q4_0, 400 rounds of one strategy at a time: gpu-only 2.56 ms, auto 2.63 ms.
 import { DecoderBlock, createDecoderWeights, LLAMA_7B_DECODER, randomActivations, TINY_DECODER, type GraphStrategy } from '@tandem/graph';
 import { graphBench } from '../src/graph/setup.ts';
+import { shuffled } from '../src/order.ts';
 
 const [size = 'tiny', weights = 'q4_0', roundsText = '200'] = process.argv.slice(2);
 const weightType = weights === 'f32' ? 'f32' : 'q4_0';
@@ -49,8 +51,9 @@ const logAll = process.env['PROBE_LOG_ALL'] === '1'; // log every strategy's run
 const byAssignment = new Map<string, number[]>(); // auto's runs by assignment (first letter of each node's backend)
 const estimates = new Map<string, number[]>(); // the plan's estimated total per assignment
 for (let round = 0; round < rounds; round++) {
-  for (let j = 0; j < strategies.length; j++) {
-    const strategy = strategies[(round + j) % strategies.length] ?? 'auto';
+  // PROBE_SHUFFLE=1: each round in an order shuffled as the graph suite's are (else rotated).
+  const order = process.env['PROBE_SHUFFLE'] === '1' ? shuffled(strategies, round) : strategies.map((_, j) => strategies[(round + j) % strategies.length] ?? 'auto');
+  for (const strategy of order) {
     const cache = tokens > 1 ? block.newCache(tokens) : filled.fork();
     const t0 = performance.now();
     const step = await block.forward(randomActivations(block.config, tokens, 3), cache, { ...preference, strategy });

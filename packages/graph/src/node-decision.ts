@@ -104,6 +104,14 @@ const NEW_CANDIDATE_MARGIN = 0.1;
  */
 const REMEASURE_WITHIN = 1.25;
 
+/**
+ * At the first remake, candidates measured within this factor of the best are measured again from scratch (H100 host,
+ * graph-auto-probe, tiny Q4_0 decode in shuffled rounds: the all-rocm plan measured 2.60 ms in the first rounds and
+ * all-wasm 2.37; auto then ran all-wasm at 1.52 ms for 235 runs while gpu-only, the same placement as all-rocm, ran
+ * at 1.32).
+ */
+const REMEASURE_FIRST_WITHIN = 2;
+
 /** Alternatives estimated within this factor of the searched plan are measured against it. */
 const MEASURE_WITHIN = 2;
 
@@ -140,6 +148,16 @@ interface StructurePlans {
   lastRun: string | undefined;
   /** Runs of reused plans since the candidates were last given another run. */
   runsSinceRefresh: number;
+}
+
+/**
+ * Forgets every run of each candidate measured within `factor` of the best median, except the best's own (which its
+ * runs keep current): pickCandidate measures them again from scratch.
+ */
+export function forgetEarlyCandidates(measured: Map<string, number[]>, factor: number): void {
+  const medians = [...measured].filter(([, runs]) => runs.length >= RUNS_PER_CANDIDATE).map(([key, runs]) => [key, median(runs)] as const);
+  const [bestKey, bestMs] = medians.reduce((a, b) => (b[1] < a[1] ? b : a), ['', Infinity]);
+  for (const [key, ms] of medians) if (key !== bestKey && ms <= bestMs * factor) measured.set(key, []); // kept as known: not screened as new
 }
 
 /**
@@ -228,7 +246,7 @@ export function pickCandidate(
   if (offered.length === 1) return { plan, chosenBy: 'estimate', candidates: 1 };
   const runsOf = (c: PlacementPlan): readonly number[] => measured.get(assignmentKey(c)) ?? [];
   const medianOf = new Map(offered.map((c) => [c, median(runsOf(c))])); // each candidate's, sorted once per run
-  const candidates = screenNew ? screenNewCandidates(offered, runsOf, medianOf) : offered;
+  const candidates = screenNew ? screenNewCandidates(offered, (c) => measured.has(assignmentKey(c)), runsOf, medianOf) : offered;
   const toMeasure = (among: readonly PlacementPlan[], runs: number): PlacementPlan | undefined => {
     const needing = among.filter((c) => runsOf(c).length < runs);
     const fewest = Math.min(...needing.map((c) => runsOf(c).length));
@@ -261,8 +279,13 @@ export function pickCandidate(
  * measured RUNS_PER_CANDIDATE times; then the new one stays only if its estimate is NEW_CANDIDATE_MARGIN below the
  * estimate of the measured one with the lowest median (both estimates come from the same search).
  */
-function screenNewCandidates(offered: readonly PlacementPlan[], runsOf: (c: PlacementPlan) => readonly number[], medianOf: ReadonlyMap<PlacementPlan, number>): readonly PlacementPlan[] {
-  const fresh = offered.filter((c) => runsOf(c).length === 0);
+function screenNewCandidates(
+  offered: readonly PlacementPlan[],
+  known: (c: PlacementPlan) => boolean,
+  runsOf: (c: PlacementPlan) => readonly number[],
+  medianOf: ReadonlyMap<PlacementPlan, number>,
+): readonly PlacementPlan[] {
+  const fresh = offered.filter((c) => !known(c));
   const measured = offered.filter((c) => runsOf(c).length >= RUNS_PER_CANDIDATE);
   const [newOne] = fresh;
   if (fresh.length !== 1 || newOne === undefined || measured.length === 0) return offered;
@@ -350,13 +373,15 @@ export class PlanCache {
       byStructure.set(this.structure, entry);
     }
     // A plan remade because its runs ran out drops the oldest measurement of the candidates in a close call, so each
-    // gets one more run; of every candidate when the remade plan differs from the one it replaces (what the cost
-    // model learned moved the search, so a candidate may have become faster or slower). Re-running every candidate at
-    // each remake had cost a few percent of the runs between remakes, on plans measured clearly slower.
-    if (keyed !== undefined) {
-      refreshCandidates(entry.measured, sameAssignment(keyed.plan, plan) ? CLOSE_CALL : REMEASURE_WITHIN);
-      entry.runsSinceRefresh = 0;
-    }
+    // gets one more run; of those within REMEASURE_WITHIN when the remade plan differs from the one it replaces (what
+    // the cost model learned moved the search, so a candidate may have become faster or slower). Re-running every
+    // candidate at each remake had cost a few percent of the runs between remakes, on plans measured clearly slower.
+    // The first remake after the candidates were measured (plans 1 and 2 serve 1 and 32 runs) measures again, from
+    // scratch, those within REMEASURE_FIRST_WITHIN of the best: their first runs came while the engine and the devices
+    // were still warming up, and one more run at a time never moves a median of three that all came then.
+    if (keyed !== undefined && entry.plansMade === 2) forgetEarlyCandidates(entry.measured, REMEASURE_FIRST_WITHIN);
+    else if (keyed !== undefined) refreshCandidates(entry.measured, sameAssignment(keyed.plan, plan) ? CLOSE_CALL : REMEASURE_WITHIN);
+    if (keyed !== undefined) entry.runsSinceRefresh = 0;
     if (entry.byKey.size >= MAX_KEYS_PER_STRUCTURE) entry.byKey.clear();
     // The first plan rests on priors alone and serves one run; later ones serve PLAN_REUSE runs, or twice as many as
     // the plan they replace when they came out the same.

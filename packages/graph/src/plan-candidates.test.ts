@@ -1,7 +1,7 @@
 // The executor's choice among a plan and its uniform alternatives (placement.ts returns those estimated within 2x):
 // measure each a few times (more when two are close), then keep the fastest.
 import { describe, expect, it } from 'vitest';
-import { assignmentKey, pickCandidate, recordCandidateRun, refreshCandidates } from './node-decision.ts';
+import { assignmentKey, forgetEarlyCandidates, pickCandidate, recordCandidateRun, refreshCandidates } from './node-decision.ts';
 import type { PlacementPlan } from './placement.ts';
 
 function plan(backends: readonly string[], estimatedMs: number, alternatives: readonly PlacementPlan[] = []): PlacementPlan {
@@ -106,6 +106,19 @@ describe('pickCandidate', () => {
     expect(pickCandidate(twoNew, measured, 'gpu,gpu,gpu', true)).toEqual({ plan: twoNew, chosenBy: 'measuring', candidates: 4 });
     // A plan made for a new residency of the inputs: the runs measured under another one do not screen it.
     expect(pickCandidate(slightlyCheaper, measured, 'gpu,gpu,gpu')).toEqual({ plan: slightlyCheaper, chosenBy: 'measuring', candidates: 3 });
+  });
+
+  it('the first remake measures again from scratch the candidates within 2x of the best, and does not screen them as new', () => {
+    const measured = new Map([
+      ['cpu,cpu,cpu', [1.5, 1.5, 1.4, 1.5]], // the best, its runs current
+      ['gpu,gpu,gpu', [2.6, 2.6, 2.6]], // measured in the first runs, while everything was warming up
+      ['gpu,cpu,gpu', [24, 24, 24]], // far slower: its runs stay
+    ]);
+    forgetEarlyCandidates(measured, 2);
+    expect(measured).toEqual(new Map([['cpu,cpu,cpu', [1.5, 1.5, 1.4, 1.5]], ['gpu,gpu,gpu', []], ['gpu,cpu,gpu', [24, 24, 24]]]));
+    // All-GPU's estimate is above all-CPU's: a new assignment would be screened out; a forgotten one is measured.
+    const cpuPlan = plan(['cpu', 'cpu', 'cpu'], 4, [allGpu]);
+    expect(pickCandidate(cpuPlan, measured, 'cpu,cpu,cpu', true)).toEqual({ plan: allGpu, chosenBy: 'measuring', candidates: 2 });
   });
 
   it('the first run after a switch of plans and runs that departed from their plan are not recorded', () => {

@@ -53,8 +53,11 @@ export interface SizeResult {
   readonly controlOf: ReadonlyMap<string, GraphStrategy>;
 }
 
-/** Most extra warm-up runs 'auto' gets to measure its candidate plans before the measured rounds (0 on a software GPU). */
-const AUTO_SETTLE_MAX = 24;
+/**
+ * Most extra warm-up runs 'auto' gets to measure its candidate plans and measure them again at the first remake, 32
+ * runs after the second plan (see settleAuto), before the measured rounds (0 on a software GPU).
+ */
+const AUTO_SETTLE_MAX = 72;
 
 /** A strategy whose warm-up took at most this many times the fastest one's gets `fastReps` (see SizeCase). */
 const FAST_WITHIN = 10;
@@ -139,14 +142,20 @@ export async function runSize(bench: GraphBench, size: SizeCase, label: string):
 
 /**
  * Runs 'auto' (unmeasured) while its runs are still measuring candidate plans (each a few runs; see node-decision.ts),
- * up to AUTO_SETTLE_MAX runs: the measured rounds then compare its steady state, and the count is reported as what
- * learning cost. On a software GPU no extra runs: a candidate placing matmuls there takes seconds per run.
+ * through the first plan remake after they were measured (which measures the close ones again, their first runs
+ * having come while everything warmed up), up to AUTO_SETTLE_MAX runs: the measured rounds then compare its steady
+ * state, and the count is reported as what learning cost. On a software GPU no extra runs: a candidate placing
+ * matmuls there takes seconds per run.
  */
 async function settleAuto(block: DecoderBlock, phase: Phase, bench: GraphBench, filled: KvCache | undefined): Promise<number> {
   const limit = bench.softwareGpu ? 0 : AUTO_SETTLE_MAX;
+  let measuring = false; // a run has measured candidates
+  let remade = false; // and a plan was made after that
   for (let runs = 0; runs < limit; runs++) {
-    const sample = await runPhase(block, phase, 'auto', bench.preference, filled);
-    if (sample.report.placement?.chosenBy !== 'measuring') return runs + 1;
+    const placement = (await runPhase(block, phase, 'auto', bench.preference, filled)).report.placement;
+    if (measuring && placement?.reused === false) remade = true;
+    if (placement?.chosenBy === 'measuring') measuring = true;
+    if (placement?.chosenBy !== 'measuring' && (remade || (placement?.candidates ?? 1) <= 1)) return runs + 1;
   }
   return limit;
 }
