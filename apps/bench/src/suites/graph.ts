@@ -4,7 +4,7 @@
 // attention on the GPU; 'per-op': the engine's greedy decision per node). Here the "GPU" is WebGPU on SwiftShader
 // (no GPU on this machine); with --gpu it is the machine's own GPU. Also: a mixed prefill + decode run, and the
 // 7B layer against the float64 reference.
-import { LLAMA_7B_DECODER, TINY_DECODER, type DecoderConfig, type GraphStrategy } from '@tandem/graph';
+import { LLAMA_7B_DECODER, TINY_DECODER, type DecoderConfig, type GraphStrategy, type RunReport } from '@tandem/graph';
 import type { Row, SuiteOptions, SuiteResult } from '../report.ts';
 import { stats } from '../stats.ts';
 import { CONTROL_LABEL, bytesPerTokenOf, measuringRunsOf, medianOf, minOf, placementOf, planningOf, runSize, sizeRows, type SizeCase, type SizeResult } from '../graph/cases.ts';
@@ -12,6 +12,7 @@ import { mixedRun, referenceCheck } from '../graph/checks.ts';
 import { graphPlots } from '../graph/plots.ts';
 import { phaseName, type Phase } from '../graph/measure.ts';
 import { graphBench } from '../graph/setup.ts';
+import { placementGap } from '../graph/placement-gap.ts';
 
 const ALL_PHASES: readonly Phase[] = [{ kind: 'prefill', tokens: 128 }, { kind: 'prefill', tokens: 512 }, { kind: 'decode', kv: 512 }];
 const AUTO_TARGET = 1.05;
@@ -71,11 +72,19 @@ function autoVerdict(result: SizeResult, label: string, phase: string): PhaseVer
     `paired per round (auto over ${bestName} in the same round, median): ${paired.toFixed(3)} (${paired <= AUTO_TARGET ? 'met' : 'NOT met'}); ` +
     `A/A control (${bestName} run twice per round, the second over the first): ${Number.isNaN(control) ? `not comparable (the control ran ${controlOf ?? 'nothing'}, the best was ${bestName})` : `${control.toFixed(3)} (${control <= AUTO_TARGET ? 'within' : 'OUTSIDE'} ${AUTO_TARGET})`}; ` +
     `min auto/best ${(autoMin / bestMin).toFixed(3)}; ` +
-    (same === undefined ? 'auto placed nodes on both backends; ' : `auto placed every node as ${same} did (same kernels: the gap is auto's per-run overhead plus noise); `) +
+    (same === undefined ? 'auto placed nodes on both backends; ' : `auto placed every node as ${same} did (same kernels: the gap is auto's per-run overhead plus noise; ${gapText(result, phase, same)}); `) +
     `plans made in the ${planning.runs} measured auto runs: ${planning.plans}${planning.plans > 0 ? ` (${planning.msPerPlan.toFixed(2)} ms each)` : ''}; ` +
     `learning: ${result.autoLearningRuns.get(phase) ?? 0} unmeasured auto runs after the warm-ups until its candidate plans were measured, ` +
     `and ${measuringRunsOf(result, phase)} measured runs that re-measured a candidate`;
   return { text, ratio, paired, control };
+}
+
+/** 'auto - gpu-only: outside the nodes +0.012 ms, in the nodes +0.080 ms (most: layer0.attn.attention +0.030, ...)'. */
+function gapText(result: SizeResult, phase: string, other: string): string {
+  const reportsOf = (name: string): RunReport[] => (result.samples.get(phase)?.get(name) ?? []).map((x) => x.report);
+  const gap = placementGap(reportsOf('auto'), reportsOf(other));
+  const ms = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
+  return `medians, auto - ${other}: outside the nodes ${ms(gap.outsideMs)} ms, in the nodes ${ms(gap.nodesMs)} ms (most: ${gap.largest.map((g) => `${g.name} ${ms(g.ms)}`).join(', ')})`;
 }
 
 /**
