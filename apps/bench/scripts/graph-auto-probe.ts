@@ -2,7 +2,8 @@
 // others, on one decode step of the decoder block (the same placement should cost the same). Strategies run
 // interleaved, each run on a fork of one filled KV cache (replicated on the GPU, as the graph suite does); the
 // first 20 rounds are not counted. Prints the first auto runs' plan choices, then per strategy the median total,
-// the median time outside the nodes, and each node's median.
+// the median time outside the nodes (all of the run's wall time, and the graph's own hostMs), auto's plan choosing
+// time, the garbage collections that fell inside the runs, and each node's median.
 //   node --import tsx apps/bench/scripts/graph-auto-probe.ts [tiny|7b] [q4_0|f32] [rounds]
 //   PROBE_STRATEGIES=auto,cpu-only,per-op (default cpu-only,gpu-only,auto)
 //   PROBE_TOKENS=128: a prefill of 128 tokens (fresh cache each run) instead of a decode step
@@ -13,6 +14,7 @@
 import { DecoderBlock, createDecoderWeights, LLAMA_7B_DECODER, randomActivations, TINY_DECODER, type GraphStrategy } from '@tandem/graph';
 import { graphBench } from '../src/graph/setup.ts';
 import { shuffled } from '../src/order.ts';
+import { PerformanceObserver } from 'node:perf_hooks';
 
 const [size = 'tiny', weights = 'q4_0', roundsText = '200'] = process.argv.slice(2);
 const weightType = weights === 'f32' ? 'f32' : 'q4_0';
@@ -43,6 +45,14 @@ function push(map: Map<string, number[]>, key: string, value: number): void {
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
 
 const totals = new Map<string, number[]>();
+const hostMs = new Map<string, number[]>(); // the graph's own time outside the nodes (report.hostMs)
+const choosing = new Map<string, number[]>(); // auto's plan lookup and choice (placement.choosingMs)
+const windows: Array<{ strategy: string; from: number; to: number }> = []; // counted runs, to attribute GCs
+const collections: Array<{ at: number; ms: number }> = [];
+const gcObserver = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) collections.push({ at: entry.startTime, ms: entry.duration });
+});
+gcObserver.observe({ entryTypes: ['gc'] });
 const outside = new Map<string, number[]>();
 const perNode = new Map<string, number[]>(); // 'strategy node' -> ms
 const nodeNames: string[] = [];
@@ -76,6 +86,9 @@ for (let round = 0; round < rounds; round++) {
     }
     if (round < 20) continue;
     push(totals, String(strategy), ms);
+    windows.push({ strategy: String(strategy), from: t0, to: t0 + ms });
+    push(hostMs, String(strategy), report.hostMs);
+    if (report.placement !== undefined) push(choosing, String(strategy), report.placement.choosingMs);
     push(outside, String(strategy), ms - report.nodes.reduce((sum, n) => sum + n.ms, 0));
     for (const n of report.nodes) {
       if (!nodeNames.includes(n.name)) nodeNames.push(n.name);
@@ -83,9 +96,18 @@ for (let round = 0; round < rounds; round++) {
     }
   }
 }
+await new Promise((resolve) => setTimeout(resolve, 100)); // the last GC entries arrive asynchronously
+gcObserver.disconnect();
 for (const s of strategies) {
-  const list = totals.get(String(s)) ?? [];
-  console.log(`${String(s)}: median ${median(list).toFixed(3)} ms, min ${Math.min(...list).toFixed(3)} ms, outside the nodes ${median(outside.get(String(s)) ?? []).toFixed(3)} ms`);
+  const name = String(s);
+  const list = totals.get(name) ?? [];
+  const mine = windows.filter((w) => w.strategy === name);
+  const gcs = collections.filter((c) => mine.some((w) => c.at >= w.from && c.at < w.to));
+  const choosingText = choosing.has(name) ? `, choosing ${(median(choosing.get(name) ?? []) * 1000).toFixed(1)} us` : '';
+  console.log(
+    `${name}: median ${median(list).toFixed(3)} ms, min ${Math.min(...list).toFixed(3)} ms, outside the nodes ${median(outside.get(name) ?? []).toFixed(3)} ms ` +
+      `(graph hostMs ${median(hostMs.get(name) ?? []).toFixed(3)} ms${choosingText}); GCs in its ${mine.length} runs: ${gcs.length}, ${gcs.reduce((sum, c) => sum + c.ms, 0).toFixed(2)} ms`,
+  );
 }
 for (const [key, list] of byAssignment) {
   const est = estimates.get(key);

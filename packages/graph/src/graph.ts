@@ -150,7 +150,9 @@ export class Graph {
     const records: NodeRecord[] = [];
     let placement: PlacementSummary | undefined;
     try {
+      const choosingFrom = clock();
       const planned = placer.kind === 'plan' ? this.plans.planFor(values) : undefined;
+      let choosingMs = clock() - choosingFrom - (planned?.summary.planningMs ?? 0);
       let current = planned?.plan;
       let fresh = planned?.summary.reused === false;
       let replanningMs = 0;
@@ -186,9 +188,11 @@ export class Graph {
           replans++;
         }
       }
-      if (planned !== undefined) placement = { ...planned.summary, planningMs: planned.summary.planningMs + replanningMs, overrides };
       // A run that followed its plan to the end measures that plan (against its alternatives: see node-decision.ts).
-      if (planned?.plan !== undefined) this.plans.recordRun(planned.plan, clock() - started - planned.summary.planningMs, replans === 0);
+      const recordingFrom = clock();
+      if (planned?.plan !== undefined) this.plans.recordRun(planned.plan, recordingFrom - started - planned.summary.planningMs, replans === 0);
+      choosingMs += clock() - recordingFrom;
+      if (planned !== undefined) placement = { ...planned.summary, planningMs: planned.summary.planningMs + replanningMs, choosingMs, overrides };
     } catch (error) {
       for (const id of [...live.tensors.keys()]) live.release(id);
       throw error;

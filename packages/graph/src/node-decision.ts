@@ -5,6 +5,9 @@ import { backendBit, HOST_BIT, maskOf, type PlaceMask } from './phantom.ts';
 import { planPlacement, segmentOf, type PlacementPlan } from './placement.ts';
 import { rootOf, type ExecutionPlan } from './plan.ts';
 import { splitStrategy, type NodePlacer } from './strategy.ts';
+import { assignmentKey, CLOSE_CALL, forgetEarlyCandidates, pickCandidate, recordCandidateRun, refreshCandidates, type MeasuredCandidates, type PlanChoice } from './plan-candidates.ts';
+
+export type { PlanChoice } from './plan-candidates.ts';
 
 /** How one node is run: the engine strategy, and the graph's reason when the plan placed the node itself. */
 export interface NodeDecision {
@@ -26,6 +29,8 @@ export interface PlacementSummary {
   readonly greedyMs: number;
   /** Time spent planning in this run, ms (0 when a plan was reused). */
   readonly planningMs: number;
+  /** Time spent finding the plan among the cached ones, choosing among its candidates and recording the run, ms (planning excluded). */
+  readonly choosingMs: number;
   /** explain() calls made to plan (0 when reused). */
   readonly explainCalls: number;
   /** Whether the plan was reused from an earlier run. */
@@ -37,9 +42,6 @@ export interface PlacementSummary {
   /** Plans of this structure measured against each other (the searched one and its uniform alternatives). */
   readonly candidates: number;
 }
-
-/** How a run's plan was chosen among the candidates (PlacementPlan and its alternatives). */
-export type PlanChoice = 'estimate' | 'measuring' | 'measured';
 
 /** Runs a plan is reused for before it is made again from what the cost model learned since. */
 const PLAN_REUSE = 32;
@@ -54,48 +56,6 @@ const MAX_PLAN_REUSE = 512;
 /** Structures remembered per engine before the shared plans are forgotten. */
 const MAX_SHARED_STRUCTURES = 64;
 
-/** Measured runs of a candidate plan before the candidates are compared (the median drops a run's outlier). */
-const RUNS_PER_CANDIDATE = 3;
-
-/** Most recent runs kept per candidate. */
-const RUNS_KEPT = 8;
-
-/**
- * Candidates measured within this factor of the best are a close call: each is measured CLOSE_CALL_RUNS times before
- * one is kept. Three runs are too few to rank plans a few percent apart on a shared machine (H100 host, 7B Q4_0
- * decode, all on the GPU: 2.88-3.32 ms over its three measuring runs, 2.49 ms the median of the next 136). The same
- * factor picks the candidates re-measured between plan remakes, every PLAN_REUSE runs (a near tie can turn as
- * conditions change); clearly slower ones wait for a remake that changes the plan, since each re-measurement costs
- * two switches of plans, each with its warm-up run.
- */
-const CLOSE_CALL = 1.1;
-
-/** Measured runs of each candidate in a close call before the comparison is final. */
-const CLOSE_CALL_RUNS = 6;
-
-/**
- * Recorded runs a candidate gets in a row while candidates are measured in turns: each switch costs a warm-up run
- * that is not recorded, so turns of one run would double the runs spent measuring; longer turns would let a drift of
- * the machine's speed fall on one candidate.
- */
-const TURN_RUNS = 2;
-
-
-/**
- * A candidate with more backend switches than the best so far must have a median this much lower to replace it (or
- * more: the scatter of both candidates' runs, see pickCandidate): its hand-offs are where the variance is (a GPU ->
- * CPU switch waits for the GPU), and three runs' medians on a shared machine differ by a few percent between
- * identical plans.
- */
-const MIXED_MARGIN = 0.03;
-
-/**
- * A new candidate (an assignment never measured, offered by a plan remade after the others were measured) is measured
- * only when its estimate is this much below the measured best's estimate in the same plan: the estimates missed the
- * measured totals by 1.8-2.8x (H100 host, tiny decode: all-rocm estimated 0.78 ms ran 1.42, all-wasm 1.10 ran 2.34),
- * and a remade search offered a new mixed plan every few remakes that ran 2-9x slower for its warm-up and three runs.
- */
-const NEW_CANDIDATE_MARGIN = 0.1;
 
 /**
  * When a remade plan differs from the one it replaces, candidates measured within this factor of the best get one
@@ -143,154 +103,16 @@ interface StructurePlans {
   /** Plans made so far for this structure. */
   plansMade: number;
   /** Total run times, ms, of the runs that followed a candidate to the end, by its assignment. */
-  readonly measured: Map<string, number[]>;
+  readonly measured: MeasuredCandidates;
   /** The assignment the latest run followed to its end (undefined: it departed from its plan, or none ran yet). */
   lastRun: string | undefined;
   /** Runs of reused plans since the candidates were last given another run. */
   runsSinceRefresh: number;
 }
 
-/**
- * Forgets every run of each candidate measured within `factor` of the best median, except the best's own (which its
- * runs keep current): pickCandidate measures them again from scratch.
- */
-export function forgetEarlyCandidates(measured: Map<string, number[]>, factor: number): void {
-  const medians = [...measured].filter(([, runs]) => runs.length >= RUNS_PER_CANDIDATE).map(([key, runs]) => [key, median(runs)] as const);
-  const [bestKey, bestMs] = medians.reduce((a, b) => (b[1] < a[1] ? b : a), ['', Infinity]);
-  for (const [key, ms] of medians) if (key !== bestKey && ms <= bestMs * factor) measured.set(key, []); // kept as known: not screened as new
-}
-
-/**
- * Drops the oldest run of each candidate measured at least RUNS_PER_CANDIDATE times whose median is within `factor` of
- * the best median (every such candidate when `factor` is Infinity): pickCandidate then runs it once more.
- */
-export function refreshCandidates(measured: Map<string, number[]>, factor: number): void {
-  const medians = [...measured.values()].filter((runs) => runs.length >= RUNS_PER_CANDIDATE).map(median);
-  const best = Math.min(...medians);
-  for (const runs of measured.values()) if (runs.length >= RUNS_PER_CANDIDATE && median(runs) <= best * factor) runs.shift();
-}
-
-/** Per plan object: its assignment key and backend switches (a plan is immutable; both are read on every run). */
-const PLAN_FACTS = new WeakMap<PlacementPlan, { readonly key: string; readonly switches: number }>();
-
-/** A plan's assignment key and backend switches, computed once per plan. */
-function planFacts(plan: PlacementPlan): { readonly key: string; readonly switches: number } {
-  let facts = PLAN_FACTS.get(plan);
-  if (facts === undefined) {
-    let switches = 0;
-    for (let i = 1; i < plan.nodes.length; i++) if (plan.nodes[i]?.backend !== plan.nodes[i - 1]?.backend) switches++;
-    facts = { key: plan.nodes.map((n) => n.backend).join(','), switches };
-    PLAN_FACTS.set(plan, facts);
-  }
-  return facts;
-}
-
-/** One plan's assignment as a key. */
-export function assignmentKey(plan: PlacementPlan): string {
-  return planFacts(plan).key;
-}
-
 /** Whether two plans (either possibly undefined) place every node alike. */
 function sameAssignment(a: PlacementPlan | undefined, b: PlacementPlan | undefined): boolean {
   return a === undefined || b === undefined ? a === b : assignmentKey(a) === assignmentKey(b);
-}
-
-/** Median of a short list. */
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1] ?? Infinity;
-}
-
-/** How much a candidate's runs scatter: their median absolute deviation over their median (0 for fewer than two). */
-function relativeSpread(values: readonly number[]): number {
-  const m = median(values);
-  if (values.length < 2 || !(m > 0) || !Number.isFinite(m)) return 0;
-  return median(values.map((v) => Math.abs(v - m))) / m;
-}
-
-/**
- * Records a run that followed `followed` (an assignment key; undefined when the run departed from its plan) to its
- * end. The first run after a switch of plans is a warm-up and is not recorded: it pays what the switch costs once
- * (weights copied to a backend for the first time: on the H100 host one 7B Q4_0 decode candidate's first run copied
- * 76 MB into wasm, 150 ms, and its second still took 8 ms against ~3 later; a carried KV cache moved), which a plan
- * run run after run does not.
- * Returns whether the run was recorded.
- */
-export function recordCandidateRun(state: { measured: Map<string, number[]>; lastRun: string | undefined }, followed: string | undefined, totalMs: number): boolean {
-  const warm = followed !== undefined && state.lastRun === followed;
-  state.lastRun = followed;
-  if (!warm) return false;
-  const runs = state.measured.get(followed) ?? [];
-  runs.push(totalMs);
-  if (runs.length > RUNS_KEPT) runs.shift();
-  state.measured.set(followed, runs);
-  return true;
-}
-
-/**
- * Which candidate a run uses: while some have fewer than RUNS_PER_CANDIDATE measured runs, they are measured in turns
- * of TURN_RUNS recorded runs (after the unrecorded warm-up run of each switch), the one with the fewest runs next
- * (ties: the searched plan, then the alternatives in order), so a drift of the machine's speed falls on all of them
- * alike; then the one whose recent runs have the lowest median, where a plan with more backend switches must be
- * faster than one with fewer by MIXED_MARGIN or by the scatter of both one's runs (relativeSpread), if larger; but while candidates within CLOSE_CALL of that one have fewer than
- * CLOSE_CALL_RUNS runs, those are measured first, in the same turns. `lastRun`: the assignment the latest run followed. `screenNew` (a plan remade for the residency its candidates were measured under): a single new candidate is measured only when its estimate promises a gain (screenNewCandidates).
- */
-export function pickCandidate(
-  plan: PlacementPlan | undefined,
-  measured: ReadonlyMap<string, readonly number[]>,
-  lastRun?: string,
-  screenNew = false,
-): { plan: PlacementPlan | undefined; chosenBy: PlanChoice; candidates: number } {
-  if (plan === undefined) return { plan, chosenBy: 'estimate', candidates: 0 };
-  const offered = [plan, ...plan.alternatives];
-  if (offered.length === 1) return { plan, chosenBy: 'estimate', candidates: 1 };
-  const runsOf = (c: PlacementPlan): readonly number[] => measured.get(assignmentKey(c)) ?? [];
-  const medianOf = new Map(offered.map((c) => [c, median(runsOf(c))])); // each candidate's, sorted once per run
-  const candidates = screenNew ? screenNewCandidates(offered, (c) => measured.has(assignmentKey(c)), runsOf, medianOf) : offered;
-  const toMeasure = (among: readonly PlacementPlan[], runs: number): PlacementPlan | undefined => {
-    const needing = among.filter((c) => runsOf(c).length < runs);
-    const fewest = Math.min(...needing.map((c) => runsOf(c).length));
-    const current = needing.find((c) => assignmentKey(c) === lastRun);
-    return current !== undefined && runsOf(current).length < fewest + TURN_RUNS ? current : needing.find((c) => runsOf(c).length === fewest);
-  };
-  const unmeasured = toMeasure(candidates, RUNS_PER_CANDIDATE);
-  if (unmeasured !== undefined) return { plan: unmeasured, chosenBy: 'measuring', candidates: candidates.length };
-  // Fewest backend switches first: a plan with more switches must beat the best so far by MIXED_MARGIN, or by the
-  // scatter of the two candidates' runs when that is larger. On the H100 host (tiny Q4_0 prefill 128) a plan with
-  // attn_norm on wasm measured 4.32 ms over 7 runs against 6.13 for all-rocm over its first runs, was kept, and then
-  // ran at 5.43 against 4.63: the medians of a few runs that scatter by 10-20% rank plans 3% apart at random.
-  const bySwitches = candidates.map((c) => ({ c, switches: planFacts(c).switches })).sort((a, b) => a.switches - b.switches);
-  let best = plan;
-  let bestMs = Infinity;
-  let bestSwitches = 0;
-  for (const { c, switches } of bySwitches) {
-    const ms = medianOf.get(c) ?? Infinity;
-    const margin = switches > bestSwitches && bestMs !== Infinity ? Math.max(MIXED_MARGIN, relativeSpread(runsOf(c)) + relativeSpread(runsOf(best))) : 0;
-    if (ms < bestMs * (1 - margin)) [best, bestMs, bestSwitches] = [c, ms, switches];
-  }
-  const close = candidates.filter((c) => c === best || (medianOf.get(c) ?? Infinity) <= bestMs * CLOSE_CALL);
-  const undecided = close.length > 1 ? toMeasure(close, CLOSE_CALL_RUNS) : undefined;
-  if (undecided !== undefined) return { plan: undecided, chosenBy: 'measuring', candidates: candidates.length };
-  return { plan: best, chosenBy: 'measured', candidates: candidates.length };
-}
-
-/**
- * The candidates worth measuring: all of them, unless exactly one is new (never measured) and another has been
- * measured RUNS_PER_CANDIDATE times; then the new one stays only if its estimate is NEW_CANDIDATE_MARGIN below the
- * estimate of the measured one with the lowest median (both estimates come from the same search).
- */
-function screenNewCandidates(
-  offered: readonly PlacementPlan[],
-  known: (c: PlacementPlan) => boolean,
-  runsOf: (c: PlacementPlan) => readonly number[],
-  medianOf: ReadonlyMap<PlacementPlan, number>,
-): readonly PlacementPlan[] {
-  const fresh = offered.filter((c) => !known(c));
-  const measured = offered.filter((c) => runsOf(c).length >= RUNS_PER_CANDIDATE);
-  const [newOne] = fresh;
-  if (fresh.length !== 1 || newOne === undefined || measured.length === 0) return offered;
-  const best = measured.reduce((a, b) => ((medianOf.get(b) ?? Infinity) < (medianOf.get(a) ?? Infinity) ? b : a));
-  return newOne.estimatedMs < best.estimatedMs * (1 - NEW_CANDIDATE_MARGIN) ? offered : offered.filter((c) => c !== newOne);
 }
 
 /** Engine -> structure key -> its plan. */
@@ -326,7 +148,7 @@ export class PlanCache {
    * plan was made, for 32 runs, or up to 512 while remaking it keeps giving the same plan (the very first plan, made
    * on priors alone, for one run).
    */
-  planFor(values: ReadonlyMap<number, Tensor>): { plan: PlacementPlan | undefined; summary: Omit<PlacementSummary, 'overrides'> } {
+  planFor(values: ReadonlyMap<number, Tensor>): { plan: PlacementPlan | undefined; summary: Omit<PlacementSummary, 'overrides' | 'choosingMs'> } {
     const shared = this.sharedFor(values);
     const picked = shared.entry.plansMade > 1 ? pickCandidate(shared.plan, shared.entry.measured, shared.entry.lastRun, shared.remade) : { plan: shared.plan, chosenBy: 'estimate' as const, candidates: 1 };
     const plan = picked.plan;

@@ -39,9 +39,7 @@ export function maskOf(tensor: Tensor, backends: readonly string[]): PlaceMask {
   const storage = tensor.isContiguous ? tensor.storage : tensor.contiguousCache;
   if (storage === undefined) return HOST_BIT; // a view the engine would gather on the host first
   let mask = storage.host === undefined ? 0 : HOST_BIT;
-  backends.forEach((name, i) => {
-    if (storage.replicas.has(name)) mask |= backendBit(i);
-  });
+  for (let i = 0; i < backends.length; i++) if (storage.replicas.has(backends[i] ?? '')) mask |= backendBit(i);
   return mask;
 }
 

@@ -150,6 +150,7 @@ function combinePlacements(placements: ReadonlyArray<PlacementSummary | undefine
     estimatedMs: present.reduce((s, p) => s + p.estimatedMs, 0),
     greedyMs: present.reduce((s, p) => s + p.greedyMs, 0),
     planningMs: present.reduce((s, p) => s + p.planningMs, 0),
+    choosingMs: present.reduce((s, p) => s + p.choosingMs, 0),
     explainCalls: present.reduce((s, p) => s + p.explainCalls, 0),
     reused: present.every((p) => p.reused),
     overrides: present.reduce((s, p) => s + p.overrides, 0),
