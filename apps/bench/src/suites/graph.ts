@@ -84,7 +84,9 @@ function gapText(result: SizeResult, phase: string, other: string): string {
   const reportsOf = (name: string): RunReport[] => (result.samples.get(phase)?.get(name) ?? []).map((x) => x.report);
   const gap = placementGap(reportsOf('auto'), reportsOf(other));
   const ms = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
-  return `medians, auto - ${other}: outside the nodes ${ms(gap.outsideMs)} ms, in the nodes ${ms(gap.nodesMs)} ms (most: ${gap.largest.map((g) => `${g.name} ${ms(g.ms)}`).join(', ')})`;
+  const choosing = reportsOf('auto').flatMap((r) => (r.placement === undefined ? [] : [r.placement.choosingMs]));
+  const choosingText = choosing.length === 0 ? '' : `, of which auto's plan choosing ${(stats(choosing).median * 1000).toFixed(1)} us`;
+  return `medians, auto - ${other}: outside the nodes ${ms(gap.outsideMs)} ms${choosingText}, in the nodes ${ms(gap.nodesMs)} ms (most: ${gap.largest.map((g) => `${g.name} ${ms(g.ms)}`).join(', ')})`;
 }
 
 /**
