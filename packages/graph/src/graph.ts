@@ -165,8 +165,8 @@ export class Graph {
         const t0 = clock();
         const decision = decideNode(placer, current, fresh && !this.plans.carriedReaders.has(step), step, op, this.stepNames);
         const outs = await this.runNode(node.name, op, decision);
-        const record = nodeRecord(node.name, node.op.op, latestCallEvents(engine, node.name), clock() - t0);
-        records.push(decision.override === undefined ? record : { ...record, reasonKind: 'graph-plan', reason: decision.override });
+        const record = nodeRecord(node.name, node.op.op, latestCallEvents(engine, node.name), clock() - t0, decision.override);
+        records.push(record);
         if (decision.overridesEngine) overrides++;
         node.outputs.forEach((sym, i) => {
           const t = outs[i];

@@ -5,7 +5,7 @@ import { backendBit, HOST_BIT, maskOf, type PlaceMask } from './phantom.ts';
 import { planPlacement, segmentOf, type PlacementPlan } from './placement.ts';
 import { rootOf, type ExecutionPlan } from './plan.ts';
 import { splitStrategy, type NodePlacer } from './strategy.ts';
-import { assignmentKey, CLOSE_CALL, forgetEarlyCandidates, pickCandidate, recordCandidateRun, refreshCandidates, type MeasuredCandidates, type PlanChoice } from './plan-candidates.ts';
+import { assignmentKey, chooseCandidate, CLOSE_CALL, forgetEarlyCandidates, recordCandidateRun, refreshCandidates, type MeasuredCandidates, type PlanChoice, type SettledChoice } from './plan-candidates.ts';
 
 export type { PlanChoice } from './plan-candidates.ts';
 
@@ -108,6 +108,8 @@ interface StructurePlans {
   lastRun: string | undefined;
   /** Runs of reused plans since the candidates were last given another run. */
   runsSinceRefresh: number;
+  /** The latest final choice among the candidates, reused for a few runs of the same plan (see chooseCandidate). */
+  settled: SettledChoice | undefined;
 }
 
 /** Whether two plans (either possibly undefined) place every node alike. */
@@ -150,7 +152,7 @@ export class PlanCache {
    */
   planFor(values: ReadonlyMap<number, Tensor>): { plan: PlacementPlan | undefined; summary: Omit<PlacementSummary, 'overrides' | 'choosingMs'> } {
     const shared = this.sharedFor(values);
-    const picked = shared.entry.plansMade > 1 ? pickCandidate(shared.plan, shared.entry.measured, shared.entry.lastRun, shared.remade) : { plan: shared.plan, chosenBy: 'estimate' as const, candidates: 1 };
+    const picked = shared.entry.plansMade > 1 ? chooseCandidate(shared.entry, shared.plan, shared.remade) : { plan: shared.plan, chosenBy: 'estimate' as const, candidates: 1 };
     const plan = picked.plan;
     return { plan, summary: { estimatedMs: plan?.estimatedMs ?? 0, greedyMs: plan?.greedyMs ?? 0, planningMs: shared.planningMs, explainCalls: shared.made ? (plan?.explainCalls ?? 0) : 0, reused: !shared.made, chosenBy: picked.chosenBy, candidates: picked.candidates } };
   }
@@ -182,6 +184,7 @@ export class PlanCache {
       if (++entry.runsSinceRefresh >= PLAN_REUSE) {
         refreshCandidates(entry.measured, CLOSE_CALL);
         entry.runsSinceRefresh = 0;
+        entry.settled = undefined;
       }
       return { entry, plan: keyed.plan, made: false, remade: keyed.remade, planningMs: 0 };
     }
@@ -191,7 +194,7 @@ export class PlanCache {
     const planningMs = this.clock() - started;
     if (entry === undefined || entry.backends.join() !== backends.join()) {
       if (entry === undefined && byStructure.size >= MAX_SHARED_STRUCTURES) byStructure.clear();
-      entry = { backends, byKey: new Map(), plansMade: entry?.plansMade ?? 0, measured: entry?.measured ?? new Map(), lastRun: undefined, runsSinceRefresh: 0 };
+      entry = { backends, byKey: new Map(), plansMade: entry?.plansMade ?? 0, measured: entry?.measured ?? new Map(), lastRun: undefined, runsSinceRefresh: 0, settled: undefined };
       byStructure.set(this.structure, entry);
     }
     // A plan remade because its runs ran out drops the oldest measurement of the candidates in a close call, so each
@@ -204,6 +207,7 @@ export class PlanCache {
     if (keyed !== undefined && entry.plansMade === 2) forgetEarlyCandidates(entry.measured, REMEASURE_FIRST_WITHIN);
     else if (keyed !== undefined) refreshCandidates(entry.measured, sameAssignment(keyed.plan, plan) ? CLOSE_CALL : REMEASURE_WITHIN);
     if (keyed !== undefined) entry.runsSinceRefresh = 0;
+    entry.settled = undefined;
     if (entry.byKey.size >= MAX_KEYS_PER_STRUCTURE) entry.byKey.clear();
     // The first plan rests on priors alone and serves one run; later ones serve PLAN_REUSE runs, or twice as many as
     // the plan they replace when they came out the same.

@@ -1,7 +1,7 @@
 // The executor's choice among a plan and its uniform alternatives (placement.ts returns those estimated within 2x):
 // measure each a few times (more when two are close), then keep the fastest.
 import { describe, expect, it } from 'vitest';
-import { assignmentKey, CandidateRuns, forgetEarlyCandidates, pickCandidate, recordCandidateRun, refreshCandidates, type MeasuredCandidates } from './plan-candidates.ts';
+import { assignmentKey, CandidateRuns, chooseCandidate, forgetEarlyCandidates, pickCandidate, recordCandidateRun, refreshCandidates, type MeasuredCandidates, type SettledChoice } from './plan-candidates.ts';
 import type { PlacementPlan } from './placement.ts';
 
 function plan(backends: readonly string[], estimatedMs: number, alternatives: readonly PlacementPlan[] = []): PlacementPlan {
@@ -173,5 +173,42 @@ describe('CandidateRuns', () => {
     expect([runs.median, runs.spread]).toEqual([4, 1 / 4]);
     runs.clear();
     expect([runs.count, runs.median, runs.spread]).toEqual([0, Infinity, 0]);
+  });
+});
+
+describe('chooseCandidate', () => {
+  const allCpu = plan(['cpu', 'cpu', 'cpu'], 7);
+  const searched = plan(['gpu', 'gpu', 'gpu'], 5, [allCpu]);
+
+  it('reuses a final choice for the same plan for four runs, then compares the candidates again', () => {
+    const state: { measured: MeasuredCandidates; lastRun: string | undefined; settled: SettledChoice | undefined } = {
+      measured: measuredOf([
+        ['gpu,gpu,gpu', [5, 5, 5]],
+        ['cpu,cpu,cpu', [9, 9, 9]],
+      ]),
+      lastRun: 'gpu,gpu,gpu',
+      settled: undefined,
+    };
+    expect(chooseCandidate(state, searched, false)).toEqual({ plan: searched, chosenBy: 'measured', candidates: 2 });
+    state.measured.set('cpu,cpu,cpu', new CandidateRuns([2, 2, 2])); // the CPU got faster
+    const next = [1, 2, 3, 4].map(() => chooseCandidate(state, searched, false).plan);
+    expect(next).toEqual([searched, searched, searched, allCpu]); // three runs on the settled choice, then the new one
+    // Another plan object (a remake) or another screening is compared at once.
+    state.measured.set('cpu,cpu,cpu', new CandidateRuns([9, 9, 9]));
+    const remade = plan(['gpu', 'gpu', 'gpu'], 5, [allCpu]);
+    expect(chooseCandidate(state, remade, false).plan).toBe(remade);
+    expect(chooseCandidate(state, remade, true).chosenBy).toBe('measured');
+  });
+
+  it('does not reuse a choice made while candidates are still being measured', () => {
+    const state: { measured: MeasuredCandidates; lastRun: string | undefined; settled: SettledChoice | undefined } = {
+      measured: measuredOf([['gpu,gpu,gpu', [5, 5, 5]]]),
+      lastRun: 'gpu,gpu,gpu',
+      settled: undefined,
+    };
+    expect(chooseCandidate(state, searched, false)).toEqual({ plan: allCpu, chosenBy: 'measuring', candidates: 2 });
+    expect(state.settled).toBeUndefined();
+    state.measured.set('cpu,cpu,cpu', new CandidateRuns([9, 9, 9]));
+    expect(chooseCandidate(state, searched, false)).toEqual({ plan: searched, chosenBy: 'measured', candidates: 2 });
   });
 });

@@ -111,6 +111,16 @@ export class CandidateRuns {
   }
 }
 
+/** Which candidate a run uses, and why. */
+export interface CandidatePick {
+  /** The plan to run (undefined: there was none). */
+  readonly plan: PlacementPlan | undefined;
+  /** How it was chosen. */
+  readonly chosenBy: PlanChoice;
+  /** Candidates compared. */
+  readonly candidates: number;
+}
+
 /** Each candidate's runs, by assignment key (assignmentKey). */
 export type MeasuredCandidates = Map<string, CandidateRuns>;
 
@@ -171,6 +181,42 @@ export function assignmentKey(plan: PlacementPlan): string {
   return candidateOf(plan).key;
 }
 
+/** A final choice among a plan's candidates (pickCandidate said 'measured'). */
+export interface SettledChoice {
+  /** The plan whose candidates were compared. */
+  readonly plan: PlacementPlan | undefined;
+  /** pickCandidate's screenNew for it. */
+  readonly screenNew: boolean;
+  /** pickCandidate's answer. */
+  readonly picked: CandidatePick;
+  /** Runs it may still serve. */
+  runsLeft: number;
+}
+
+/**
+ * Runs a final choice among the candidates serves before it is made again: pickCandidate runs once per graph run, in
+ * code that stays cold between the nodes' work, and took 24-36 us a run on the H100 host (graph-auto-probe, tiny and
+ * 7B Q4_0 decode: 2-3% of a step). A candidate's median over its RUNS_KEPT latest runs moves only after several new
+ * runs, so a choice four runs old misses nothing the next one would have seen.
+ */
+const REPICK_EVERY = 4;
+
+/** pickCandidate for `plan`, or the settled choice for the same plan while it has runs left (see REPICK_EVERY). */
+export function chooseCandidate(
+  entry: { readonly measured: MeasuredCandidates; readonly lastRun: string | undefined; settled: SettledChoice | undefined },
+  plan: PlacementPlan | undefined,
+  screenNew: boolean,
+): CandidatePick {
+  const settled = entry.settled;
+  if (settled !== undefined && settled.plan === plan && settled.screenNew === screenNew && settled.runsLeft > 0) {
+    settled.runsLeft--;
+    return settled.picked;
+  }
+  const picked = pickCandidate(plan, entry.measured, entry.lastRun, screenNew);
+  entry.settled = picked.chosenBy === 'measured' ? { plan, screenNew, picked, runsLeft: REPICK_EVERY - 1 } : undefined;
+  return picked;
+}
+
 /**
  * Forgets every run of each candidate measured within `factor` of the best median, except the best's own (which its
  * runs keep current): pickCandidate measures them again from scratch.
@@ -228,12 +274,7 @@ export function recordCandidateRun(state: { measured: MeasuredCandidates; lastRu
  * its candidates were measured under): a single new candidate is measured only when its estimate promises a gain
  * (screenNewCandidates).
  */
-export function pickCandidate(
-  plan: PlacementPlan | undefined,
-  measured: ReadonlyMap<string, CandidateRuns>,
-  lastRun?: string,
-  screenNew = false,
-): { plan: PlacementPlan | undefined; chosenBy: PlanChoice; candidates: number } {
+export function pickCandidate(plan: PlacementPlan | undefined, measured: ReadonlyMap<string, CandidateRuns>, lastRun?: string, screenNew = false): CandidatePick {
   if (plan === undefined) return { plan, chosenBy: 'estimate', candidates: 0 };
   const { offered, bySwitches } = candidatesOf(plan);
   if (offered.length === 1) return { plan, chosenBy: 'estimate', candidates: 1 };

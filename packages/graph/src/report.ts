@@ -74,15 +74,15 @@ export function latestCallEvents(engine: Engine, label: string): OpEvent[] {
   return call.at(-1)?.label === label ? call : [];
 }
 
-/** A node's record from its call's telemetry events and the executor's wall time. */
-export function nodeRecord(name: string, op: OpKind, events: readonly OpEvent[], ms: number): NodeRecord {
+/** A node's record from its call's telemetry events and the executor's wall time; `planReason`: the graph plan's reason, when the plan placed the node itself (it replaces the engine's). */
+export function nodeRecord(name: string, op: OpKind, events: readonly OpEvent[], ms: number, planReason?: string): NodeRecord {
   const final = events[events.length - 1];
   return {
     name,
     op,
     backend: final?.backend ?? 'unknown',
-    reasonKind: final?.reason.kind ?? 'cpu-fallback',
-    reason: final === undefined ? 'no telemetry event (the engine was used concurrently)' : describeReason(final.reason),
+    reasonKind: planReason !== undefined ? 'graph-plan' : (final?.reason.kind ?? 'cpu-fallback'),
+    reason: planReason ?? (final === undefined ? 'no telemetry event (the engine was used concurrently)' : describeReason(final.reason)),
     attempts: events.length,
     ms,
     kernelMs: final?.kernelMs,
