@@ -13,7 +13,7 @@
 // pair alternating), in blocks of ~10 ms; the ratio is the median of the pairs' ratios. The per-round paired ratio (auto and the best
 // backend in the same round, split by which ran first: an order effect shows as a gap) is reported beside it.
 // Then the same call by call: groups of four single calls, auto and the best backend in ABBA then BAAB order (or
-// the mirror, drawn per pair of groups), no pauses, a hundred groups or more per case, as a median of pair ratios and as a ratio of medians (callAbbaRatios). Both measures also run an A/A control (the best backend against itself in the
+// the mirror, drawn per pair of groups), no pauses, two hundred groups or more per case, as a median of pair ratios and as a ratio of medians (callAbbaRatios). Both measures also run an A/A control (the best backend against itself in the
 // same harness): how often each misses 0.97 with nothing to find.
 // Training rounds (not counted) come first: the scheduler learns as it would from a user's first calls.
 import { createRng, monotonicClock, type Engine, type Strategy } from '@tandem/core';
@@ -51,14 +51,18 @@ const INTERLEAVED_MAX_CALLS = 64;
  * The call-level comparison: groups of four single calls back to back, auto and the best backend in ABBA order
  * (BAAB every other group), no pauses, for about CALL_ABBA_CASE_MS per case (CALL_ABBA_MIN_GROUPS to
  * CALL_ABBA_MAX_GROUPS groups). Neighbouring calls share the host's state far better than 10 ms blocks 20 ms apart,
- * and a case gets a hundred groups or more instead of twelve. The same harness with the best backend on both sides
+ * and a case gets two hundred groups or more instead of twelve. The same harness with the best backend on both sides
  * (an A/A control) shows how often the measure alone misses 0.97.
  */
-const CALL_ABBA_CASE_MS = 250;
+// 1000 ms, up to 1600 groups: on the H100 host (run D1, 2026-11-27) the A/A control over 45 cases at 250 ms and at most
+// 400 groups had a spread (sd) of 1.1% around 1.00, and auto's ratios the same spread around 0.999, so one case in
+// five runs fell below 0.97 by chance alone; four times the groups halve that spread (+47 s per run there).
+const CALL_ABBA_CASE_MS = 1000;
 // 24 groups (what ~250 ms buys of a 2.5 ms call) let the A/A control of 1M-element ops on wasm here (2 cores, 4 MiB
-// read-backs and their garbage collection) land anywhere in 0.83-1.21; 100 groups narrow that by about half.
-const CALL_ABBA_MIN_GROUPS = 100;
-const CALL_ABBA_MAX_GROUPS = 400;
+// read-backs and their garbage collection) land anywhere in 0.83-1.21; 100 groups narrow that by about half, 200 by
+// another third.
+const CALL_ABBA_MIN_GROUPS = 200;
+const CALL_ABBA_MAX_GROUPS = 1600;
 
 /**
  * auto against the best backend from ABBA-ordered block pairs: per group of two pairs (auto first, then the best
