@@ -65,11 +65,13 @@ const INTERLEAVED_MAX_CALLS = 64;
  */
 // 1000 ms, up to 1600 groups: on the H100 host (run D1, 2026-11-27) the A/A control over 45 cases at 250 ms and at most
 // 400 groups had a spread (sd) of 1.1% around 1.00, and auto's ratios the same spread around 0.999, so one case in
-// five runs fell below 0.97 by chance alone; four times the groups halve that spread (+47 s per run there).
+// five runs fell below 0.97 by chance alone. With these settings the control's spread was 0.33-0.49% in runs D2-D5
+// (+47 s per run there).
 const CALL_ABBA_CASE_MS = 1000;
 // 24 groups (what ~250 ms buys of a 2.5 ms call) let the A/A control of 1M-element ops on wasm here (2 cores, 4 MiB
-// read-backs and their garbage collection) land anywhere in 0.83-1.21; 100 groups narrow that by about half, 200 by
-// another third.
+// read-backs and their garbage collection) land anywhere in 0.83-1.21; 100 groups narrow that by about half. At 200
+// (2026-11-27) the pair form of those controls still came out at 0.88-1.06 (spread over all 45 cases 2.7%), while the
+// median-call form of the same calls stayed within 0.98-1.01: here that form is the steadier one.
 const CALL_ABBA_MIN_GROUPS = 200;
 const CALL_ABBA_MAX_GROUPS = 1600;
 
@@ -228,10 +230,13 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   const strategies: Strategy[] = ['auto', ...backends.map((only) => ({ only }))];
   const label = (s: Strategy): string => (typeof s === 'object' ? s.only : s);
   const gpuPauseMs = options.gpu ? GPU_PAUSE_MS : SOFTWARE_GPU_PAUSE_MS;
-  /** Waits after a call that ran on a GPU (the backend it named, or the one auto picked). */
-  const pauseAfter = async (strategy: Strategy, ranOn: string, measured: boolean): Promise<void> => {
+  /**
+   * Waits after a call that ran on a GPU (the backend it named, or the one auto picked): the full pause after blocks
+   * (measured, or training in blocks), the short real-GPU one after the first training round's single calls.
+   */
+  const pauseAfter = async (strategy: Strategy, ranOn: string, afterBlock: boolean): Promise<void> => {
     const onGpu = typeof strategy === 'object' ? kinds.get(strategy.only) === 'gpu' : kinds.get(ranOn) === 'gpu';
-    if (onGpu) await new Promise((resolve) => setTimeout(resolve, measured ? gpuPauseMs : GPU_PAUSE_MS));
+    if (onGpu) await new Promise((resolve) => setTimeout(resolve, afterBlock ? gpuPauseMs : GPU_PAUSE_MS));
   };
   const cases = dispatchCases(engine);
   // perRound.get(case)[measured round].get('auto' | backend name) = ms; picks.get(case) = auto's backends.
@@ -495,7 +500,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   const accuracy = right / Math.max(1, decisions);
   const lostShare = lostMs / Math.max(1e-9, oracleMs);
   const verdicts = [
-    `backends: ${backends.join(', ')} (the reference is a fallback only, not a candidate); ${cases.length} cases; per measured round every case runs under auto and on each backend alone, back to back, the cases and each case's strategies in shuffled order (${gpuPauseMs} ms pause after a call on a GPU; a sample = median of a block of ~${BLOCK_MS} ms, ${MAX_BLOCK_CALLS} calls at most); ${MEASURED_ROUNDS} measured rounds after ${TRAIN_ROUNDS} training rounds (the first ${SINGLE_CALL_TRAIN_ROUNDS} of single calls, the rest in blocks as measured) = ${decisions} decisions`,
+    `backends: ${backends.join(', ')} (the reference is a fallback only, not a candidate); ${cases.length} cases; per measured round every case runs under auto and on each backend alone, back to back, the cases and each case's strategies in shuffled order (${gpuPauseMs} ms pause after a call on a GPU; a sample = median of a block of ~${BLOCK_MS} ms, ${MAX_BLOCK_CALLS} calls at most); ${MEASURED_ROUNDS} measured rounds after ${TRAIN_ROUNDS} training rounds (${SINGLE_CALL_TRAIN_ROUNDS} of single calls, then ${TRAIN_ROUNDS - SINGLE_CALL_TRAIN_ROUNDS} in blocks as measured) = ${decisions} decisions`,
     `dispatch accuracy ${(100 * accuracy).toFixed(1)}% picked the fastest backend within ${Math.round((NOISE - 1) * 100)}% (strict: ${((100 * strictlyRight) / Math.max(1, decisions)).toFixed(1)}%) (target >= 98%) -> ${accuracy >= 0.98 ? 'MET' : 'MISSED'}`,
     `time lost to wrong decisions ${(100 * lostShare).toFixed(2)}% of the oracle's total (target <= 2%) -> ${lostShare <= 0.02 ? 'MET' : 'MISSED'}`,
     `auto >= ${AUTO_TARGET}x the best single backend in ${within}/${rows.length} cases; worst ${worstRatio.toFixed(2)}x (${worstCase}) (target: every case) -> ${within === rows.length ? 'MET' : 'MISSED'} ` +
