@@ -72,7 +72,7 @@ describe('createEngine', () => {
       const gpu = new FaultInjectingBackend(new ReferenceBackend(), () => undefined, { name: 'gpu', kind: 'gpu' });
       const engine = await createEngine({ backends: [gpu, new ReferenceBackend()] });
       const x = engine.tensor(new Float32Array(4), [2, 2]);
-      expect(engine.explain({ op: 'matmul', a: x, b: x }, 'gpu-preferred').selection).toMatchObject({ backend: 'reference', reason: { kind: 'force-cpu' } });
+      expect(engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }).selection).toMatchObject({ backend: 'reference', reason: { kind: 'force-cpu' } });
     } finally {
       delete process.env['TANDEM_FORCE_CPU'];
     }

@@ -88,10 +88,10 @@ describe('tensors', () => {
     const { engine, cpu } = await simulatedEngine();
     const a = engine.tensor(new Float32Array(6), [2, 3]).transpose();
     const b = engine.tensor(new Float32Array(6), [2, 3]);
-    await engine.run({ op: 'matmul', a, b }, { only: 'cpu' });
+    await engine.run({ op: 'matmul', a, b }, { strategy: { only: 'cpu' } });
     const cached = a.contiguousCache;
     expect(cached?.residency()).toEqual(['host', 'cpu']);
-    await engine.run({ op: 'matmul', a, b }, { only: 'cpu' });
+    await engine.run({ op: 'matmul', a, b }, { strategy: { only: 'cpu' } });
     expect(a.contiguousCache).toBe(cached);
     expect(cpu.calls).toBe(2);
   });
@@ -111,13 +111,13 @@ describe('tensors', () => {
     const { engine } = await simulatedEngine();
     const x = engine.tensor(new Float32Array(4), [2, 2]);
     expect(x.residency()).toEqual(['host']);
-    const [y] = await engine.run({ op: 'matmul', a: x, b: x }, { only: 'gpu' });
+    const [y] = await engine.run({ op: 'matmul', a: x, b: x }, { strategy: { only: 'gpu' } });
     expect(x.residency()).toEqual(['host', 'gpu']);
     expect(y?.residency()).toEqual(['gpu']);
     await y?.read();
     expect(y?.residency()).toEqual(['gpu']);
     // Used on another backend, it is downloaded and that host copy is kept for later uploads.
-    if (y !== undefined) await engine.run({ op: 'add', a: y, b: y }, { only: 'cpu' });
+    if (y !== undefined) await engine.run({ op: 'add', a: y, b: y }, { strategy: { only: 'cpu' } });
     expect(y?.residency()).toEqual(['host', 'gpu', 'cpu']);
   });
 

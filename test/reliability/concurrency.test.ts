@@ -51,7 +51,7 @@ describe.skipIf(!gpuReady)('concurrent callers over real backends', () => {
       const a = shared[(id + j) % shared.length];
       const b = shared[(id * 3 + j + 1) % shared.length];
       if (a === undefined || b === undefined) throw new Error('no input');
-      const [c] = await engine.run({ op: 'matmul', a: a.t, b: b.t }, strategy);
+      const [c] = await engine.run({ op: 'matmul', a: a.t, b: b.t }, { strategy: strategy });
       const got = await c?.read();
       c?.dispose();
       const want = new Float32Array(n * n);

@@ -69,7 +69,7 @@ export function casesWithReference(): ReferenceCase[] {
 export async function checkCase(engine: Engine, item: ReferenceCase, strategy: Strategy): Promise<string | undefined> {
   const { op, tensors } = toEngineOp(engine, item.op);
   try {
-    const outputs = await engine.run(op, strategy);
+    const outputs = await engine.run(op, { strategy: strategy });
     const verdict = compareOutputs(item.op, await hostOutputs(outputs), item.want, item.c.tolerance);
     for (const o of outputs) o.dispose();
     return verdict.ok ? undefined : `${item.c.name}: ${verdict.message}`;

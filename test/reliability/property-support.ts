@@ -86,7 +86,7 @@ export class AgreementBench {
 
   /** The first output of `op` run on `backend` alone, as numbers (f16 outputs decoded). */
   async outputOn(op: Op<Tensor>, backend: string): Promise<Float32Array> {
-    const [out] = await this.engine.run(op, { only: backend });
+    const [out] = await this.engine.run(op, { strategy: { only: backend } });
     if (out === undefined) throw new Error('no output');
     const values = await out.read();
     out.dispose();
@@ -97,7 +97,7 @@ export class AgreementBench {
 
   /** Every output of `op` run on `backend` alone, read back. */
   async allOutputsOn(op: Op<Tensor>, backend: string): Promise<HostArray[]> {
-    const outputs = await this.engine.run(op, { only: backend });
+    const outputs = await this.engine.run(op, { strategy: { only: backend } });
     const values = await Promise.all(outputs.map((o) => o.read()));
     for (const o of outputs) o.dispose();
     return values;

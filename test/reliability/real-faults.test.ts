@@ -109,7 +109,7 @@ describe.skipIf(!gpuReady)('real backend faults through the engine', () => {
     const plan = engine.explain({ op: 'matmul', a, b });
     expect(plan.selection.backend).toBe('wasm');
     expect(plan.skipped.find((s) => s.backend === 'webgpu')?.reason).toMatch(/output 0 needs a \d+-byte (storage binding; maxStorageBufferBindingSize|buffer; maxBufferSize) is \d+/);
-    const onlyGpu = await engine.run({ op: 'matmul', a, b }, { only: 'webgpu' }).catch((e: unknown) => e);
+    const onlyGpu = await engine.run({ op: 'matmul', a, b }, { strategy: { only: 'webgpu' } }).catch((e: unknown) => e);
     expect(onlyGpu).toBeInstanceOf(AllBackendsFailedError);
     expect(String(onlyGpu)).toMatch(/webgpu: .*(maxStorageBufferBindingSize|maxBufferSize) is \d+/);
     expect(engine.telemetry.opEvents()).toEqual([]); // refused before any attempt: no buffer was requested

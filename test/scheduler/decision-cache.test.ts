@@ -132,9 +132,9 @@ describe('decision cache', () => {
     // The CPU is now far slower: 30 ms a call, so five calls in a row span 120 ms (a regime change needs 100 ms).
     cpu.setLatency(() => 30);
     const resetsNow = () => engine.telemetry.noticeEvents().filter((n) => n.kind === 'cost-model-reset');
-    for (let i = 0; i < 4; i++) (await engine.run({ op: 'matmul', a: x, b: x }, { only: 'cpu' })).forEach((t) => t.dispose());
+    for (let i = 0; i < 4; i++) (await engine.run({ op: 'matmul', a: x, b: x }, { strategy: { only: 'cpu' } })).forEach((t) => t.dispose());
     expect(resetsNow()).toHaveLength(0);
-    (await engine.run({ op: 'matmul', a: x, b: x }, { only: 'cpu' })).forEach((t) => t.dispose());
+    (await engine.run({ op: 'matmul', a: x, b: x }, { strategy: { only: 'cpu' } })).forEach((t) => t.dispose());
     const resets = resetsNow();
     expect(resets).toHaveLength(1);
     expect(resets[0]).toMatchObject({ backend: 'cpu', op: 'matmul' });
@@ -144,7 +144,7 @@ describe('decision cache', () => {
   it('a change of residency is a different call: it is planned afresh', async () => {
     const { engine, x } = await warmEngine();
     const plans = countPlans();
-    const onGpu = await engine.run({ op: 'scale', x, factor: 1 }, { only: 'gpu' });
+    const onGpu = await engine.run({ op: 'scale', x, factor: 1 }, { strategy: { only: 'gpu' } });
     const y = onGpu[0];
     if (y === undefined) throw new Error('no output');
     expect(y.residency()).toEqual(['gpu']);

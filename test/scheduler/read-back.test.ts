@@ -27,7 +27,7 @@ async function busEngine(cpuSlowdown = 1): Promise<{ engine: Engine; clock: Manu
 async function residentInputs(engine: Engine): Promise<{ a: Tensor; b: Tensor }> {
   const a = engine.tensor(new Float32Array(1 << 20), [1024, 1024]);
   const b = engine.tensor(new Float32Array(1 << 20), [1024, 1024]);
-  for (const only of ['cpu', 'gpu']) for (const out of await engine.run({ op: 'add', a, b }, { only })) out.dispose();
+  for (const only of ['cpu', 'gpu']) for (const out of await engine.run({ op: 'add', a, b }, { strategy: { only } })) out.dispose();
   return { a, b };
 }
 
@@ -57,7 +57,7 @@ describe('auto: read-back of outputs', () => {
     await out?.read();
     const autoMs = clock.nowMs - t0;
     const t1 = clock.nowMs;
-    const [cpuOut] = await engine.run({ op: 'add', a, b }, { only: 'cpu' });
+    const [cpuOut] = await engine.run({ op: 'add', a, b }, { strategy: { only: 'cpu' } });
     await cpuOut?.read();
     expect(autoMs).toBe(clock.nowMs - t1);
   });

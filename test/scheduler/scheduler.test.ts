@@ -27,10 +27,10 @@ describe('auto: cost model', () => {
     expect(fresh.transfersMs['gpu']).toBeGreaterThan(100); // explain() says it is the copies, not the compute
     expect((fresh.costsMs['gpu'] ?? 0) - (fresh.transfersMs['gpu'] ?? 0)).toBeLessThan(1);
     expect(fresh.transfersMs['cpu']).toBe(0);
-    const onGpu = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { only: 'gpu' });
+    const onGpu = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { strategy: { only: 'gpu' } });
     const [c] = onGpu;
     expect(c?.residency()).toEqual(['gpu']);
-    const b = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { only: 'gpu' });
+    const b = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { strategy: { only: 'gpu' } });
     const next = engine.explain({ op: 'matmul', a: c!, b: b[0]! });
     expect(next.selection.backend).toBe('gpu');
   });
@@ -40,20 +40,20 @@ describe('auto: cost model', () => {
     const n = 128;
     const ops = 20;
     for (let i = 0; i < ops; i++) {
-      const [c] = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { only: 'gpu' }); // two uploads each
+      const [c] = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { strategy: { only: 'gpu' } }); // two uploads each
       c?.dispose();
     }
     let base: Tensor | undefined;
     for (let i = 0; i < 2 * ops; i++) {
       // A transposed view of a tensor only the GPU holds: the gather downloads the base first (a copy, 64 ms).
-      const [c] = await engine.run({ op: 'matmul', a: base?.transpose() ?? square(engine, n), b: square(engine, n) }, { only: 'gpu' });
+      const [c] = await engine.run({ op: 'matmul', a: base?.transpose() ?? square(engine, n), b: square(engine, n) }, { strategy: { only: 'gpu' } });
       base?.dispose();
       base = c;
     }
     if (base === undefined) throw new Error('no output');
     const spec = { op: 'matmul', a: { dtype: 'f32', shape: [n, n] }, b: { dtype: 'f32', shape: [n, n] } } as const;
     const kernelMs = gpuLatency(spec, opWork(spec));
-    const resident = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { only: 'gpu' });
+    const resident = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { strategy: { only: 'gpu' } });
     const e = engine.explain({ op: 'matmul', a: resident[0]!, b: base });
     expect(e.transfersMs['gpu']).toBe(0);
     expect(e.costsMs['gpu']).toBeCloseTo(kernelMs, 6); // 64 ms copies per call would show here
@@ -66,9 +66,9 @@ describe('auto: cost model', () => {
     const w = engine.tensor(new Float32Array(4096 * 4096), [4096, 4096]);
     const first = engine.explain({ op: 'matmul', a: x, b: w });
     expect(first.selection).toMatchObject({ backend: 'cpu', reason: { kind: 'below-min-batch', batch: 8, minBatch: 64 } });
-    await engine.run({ op: 'matmul', a: x, b: w }, { only: 'gpu' }); // warm-up run: timed, not learned from
+    await engine.run({ op: 'matmul', a: x, b: w }, { strategy: { only: 'gpu' } }); // warm-up run: timed, not learned from
     expect(engine.explain({ op: 'matmul', a: x, b: w }).selection.reason.kind).toBe('below-min-batch');
-    await engine.run({ op: 'matmul', a: x, b: w }, { only: 'gpu' });
+    await engine.run({ op: 'matmul', a: x, b: w }, { strategy: { only: 'gpu' } });
     const after = engine.explain({ op: 'matmul', a: x, b: w });
     expect(after.selection.backend).toBe('gpu');
     expect(after.selection.reason.kind).toBe('cost-model');
@@ -122,7 +122,7 @@ describe('auto: hysteresis and exploration', () => {
     expect(engine.explain({ op: 'matmul', a: x, b: x }).selection.backend).toBe('a');
     lat.b = 0.9; // b is now faster, but by less than the 1.5x threshold
     // Measure b directly until its moving average (one old 2 ms sample, ten 0.9 ms) drops just below a's 1 ms.
-    for (let i = 0; i < 10; i++) await engine.run({ op: 'matmul', a: x, b: x }, { only: 'b' });
+    for (let i = 0; i < 10; i++) await engine.run({ op: 'matmul', a: x, b: x }, { strategy: { only: 'b' } });
     const costs = engine.explain({ op: 'matmul', a: x, b: x }).costsMs;
     expect(costs['b']).toBeLessThan(costs['a'] ?? 0);
     expect((costs['a'] ?? 0) / (costs['b'] ?? 1)).toBeLessThan(1.5);
@@ -143,7 +143,7 @@ describe('auto: hysteresis and exploration', () => {
     const x = square(engine, 32);
     for (let i = 0; i < 5; i++) await engine.matmul(x, x);
     lat.b = 0.2;
-    await engine.run({ op: 'matmul', a: x, b: x }, { only: 'b' });
+    await engine.run({ op: 'matmul', a: x, b: x }, { strategy: { only: 'b' } });
     await engine.matmul(x, x);
     expect(engine.telemetry.opEvents().at(-1)!.backend).toBe('b');
   });
@@ -166,9 +166,9 @@ describe('strategies', () => {
   it('gpu-preferred picks the GPU, cpu-preferred the CPU, only: never falls back', async () => {
     const { engine } = await simulatedEngine();
     const x = square(engine, 8);
-    expect(engine.explain({ op: 'matmul', a: x, b: x }, 'gpu-preferred').selection).toMatchObject({ backend: 'gpu', reason: { kind: 'gpu-available' } });
-    expect(engine.explain({ op: 'matmul', a: x, b: x }, 'cpu-preferred').selection.backend).toBe('cpu');
-    const only = engine.explain({ op: 'matmul', a: x, b: x }, { only: 'gpu' });
+    expect(engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }).selection).toMatchObject({ backend: 'gpu', reason: { kind: 'gpu-available' } });
+    expect(engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'cpu-preferred' }).selection.backend).toBe('cpu');
+    const only = engine.explain({ op: 'matmul', a: x, b: x }, { strategy: { only: 'gpu' } });
     expect(only.selection.backend).toBe('gpu');
     expect(only.fallbacks).toEqual([]);
   });
@@ -179,7 +179,7 @@ describe('strategies', () => {
     const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock, capabilities: [{ op: 'add', dtypes: ['f32'] }] });
     const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock });
     const x = square(engine, 8);
-    const sel = engine.explain({ op: 'matmul', a: x, b: x }, 'gpu-preferred').selection;
+    const sel = engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }).selection;
     expect(sel.backend).toBe('cpu');
     expect(sel.reason).toEqual({ kind: 'gpu-unavailable', why: 'gpu: matmul is not implemented' });
   });
@@ -189,7 +189,7 @@ describe('strategies', () => {
     const x = square(engine, 512);
     for (let i = 0; i < 5; i++) await engine.matmul(x, x);
     expect(gpu.calls).toBe(0);
-    const plan = engine.explain({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    const plan = engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     expect(plan.selection.reason.kind).toBe('force-cpu');
     expect(plan.skipped).toContainEqual({ backend: 'gpu', reason: 'forceCpu' });
   });
@@ -197,7 +197,7 @@ describe('strategies', () => {
   it('memory constraint: a GPU short of memory is skipped with the numbers', async () => {
     const { engine } = await simulatedEngine({ gpu: { availableMemoryBytes: 1000 } });
     const x = square(engine, 512);
-    const plan = engine.explain({ op: 'matmul', a: x, b: x }, 'auto');
+    const plan = engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'auto' });
     expect(plan.selection.backend).toBe('cpu');
     expect(plan.selection.reason).toMatchObject({ kind: 'memory-constraint', backend: 'gpu', availableBytes: 1000, requiredBytes: 3 * 512 * 512 * 4 });
   });
@@ -211,7 +211,7 @@ describe('fallback and circuit breaker', () => {
     const gpu = new FaultInjectingBackend(inner, faultSchedule({ 1: 'reject', 2: 'throw', 3: 'oom' }));
     const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock });
     const x = square(engine, 8);
-    for (let i = 0; i < 3; i++) await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    for (let i = 0; i < 3; i++) await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     const events = engine.telemetry.opEvents();
     expect(events.map((e) => [e.backend, e.ok])).toEqual([
       ['gpu', false], ['cpu', true], ['gpu', false], ['cpu', true], ['gpu', false], ['cpu', true],
@@ -242,7 +242,7 @@ describe('fallback and circuit breaker', () => {
     const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), () => 'reject');
     const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock });
     const x = square(engine, 8);
-    await expect(engine.run({ op: 'matmul', a: x, b: x }, { only: 'gpu' })).rejects.toThrow(AllBackendsFailedError);
+    await expect(engine.run({ op: 'matmul', a: x, b: x }, { strategy: { only: 'gpu' } })).rejects.toThrow(AllBackendsFailedError);
     expect(cpu.calls).toBe(0);
   });
 
@@ -253,16 +253,16 @@ describe('fallback and circuit breaker', () => {
     const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), () => (failing ? 'reject' : undefined));
     const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, tracker: { coolDownMs: 1000 } });
     const x = square(engine, 8);
-    for (let i = 0; i < 5; i++) await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    for (let i = 0; i < 5; i++) await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     expect(gpu.calls).toBe(5);
-    const open = engine.explain({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    const open = engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     expect(open.selection.backend).toBe('cpu');
     expect(open.selection.reason).toEqual({ kind: 'gpu-unavailable', why: 'gpu: circuit open (success rate 0.00)' });
-    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     expect(gpu.calls).toBe(5); // not called while open
     failing = false;
     clock.advance(1001);
-    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred'); // the probe
+    await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }); // the probe
     expect(gpu.calls).toBe(6);
     const stats = engine.trackerStats().find((s) => s.backend === 'gpu');
     expect(stats?.circuit).toBe('closed');
@@ -276,9 +276,9 @@ describe('fallback and circuit breaker', () => {
     const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), () => 'reject');
     const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, tracker: { coolDownMs: 1000 } });
     const x = square(engine, 8);
-    for (let i = 0; i < 5; i++) await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    for (let i = 0; i < 5; i++) await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     clock.advance(1001);
-    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     expect(gpu.calls).toBe(6);
     expect(engine.trackerStats().find((s) => s.backend === 'gpu')?.circuit).toBe('open');
   });
@@ -290,7 +290,7 @@ describe('fallback and circuit breaker', () => {
     // Deadlines use real timers; the manual clock only measures.
     const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, opDeadlineMs: 30 });
     const x = square(engine, 8);
-    const [out] = await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    const [out] = await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     expect(out?.shape).toEqual([8, 8]);
     const [first, second] = engine.telemetry.opEvents();
     expect(first?.error).toMatch(/did not finish within 30 ms/);
@@ -303,13 +303,13 @@ describe('fallback and circuit breaker', () => {
     const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), faultSchedule({ 2: 'device-lost' }));
     const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, recoveryIntervalMs: 100 });
     const x = square(engine, 8);
-    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
-    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred'); // device lost here, falls back
+    await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
+    await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }); // device lost here, falls back
     expect(gpu.health().state).toBe('unhealthy');
-    const plan = engine.explain({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    const plan = engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     expect(plan.skipped[0]?.reason).toMatch(/unhealthy: injected device loss/);
     clock.advance(101);
-    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred'); // triggers re-init in the background
+    await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }); // triggers re-init in the background
     await new Promise((r) => setTimeout(r, 0));
     expect(gpu.health().state).toBe('healthy');
     expect(engine.telemetry.noticeEvents().map((n) => n.kind)).toEqual(expect.arrayContaining(['backend-unhealthy', 'backend-recovered']));
@@ -324,7 +324,7 @@ describe('fallback and circuit breaker', () => {
     let inits = 0;
     gpu.init = async () => (++inits === 1 ? { ok: false, reason: 'the GPU process did not start in time' } : realInit());
     const x = square(engine, 8);
-    const run = () => engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    const run = () => engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     await run(); // device lost, the cpu answers
     clock.advance(101);
     await run(); // first re-init: fails
@@ -355,12 +355,12 @@ describe('fallback and circuit breaker', () => {
       return result;
     };
     const x = square(engine, 8);
-    const run = () => engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    const run = () => engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     await run(); // device lost, the cpu answers
     await run(); // starts the re-init
     await new Promise((r) => setTimeout(r, 0));
     expect(gpu.health().state).toBe('healthy');
-    const mid = engine.explain({ op: 'matmul', a: x, b: x }, 'gpu-preferred');
+    const mid = engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     expect(mid.selection.backend).toBe('cpu');
     expect(mid.skipped).toContainEqual(expect.objectContaining({ backend: 'gpu', reason: expect.stringMatching(/^recovering: /) }));
     await run();
@@ -382,7 +382,7 @@ describe('init failures', () => {
     const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock });
     expect(engine.backends().find((b) => b.name === 'gpu')).toMatchObject({ available: false, unavailableReason: 'no adapter' });
     const x = square(engine, 512);
-    expect(engine.explain({ op: 'matmul', a: x, b: x }, 'gpu-preferred').selection.reason).toEqual({ kind: 'gpu-unavailable', why: 'gpu: unavailable: no adapter' });
+    expect(engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }).selection.reason).toEqual({ kind: 'gpu-unavailable', why: 'gpu: unavailable: no adapter' });
     expect(engine.telemetry.noticeEvents()).toContainEqual(expect.objectContaining({ kind: 'backend-unavailable', backend: 'gpu', detail: 'no adapter' }));
   });
 });
@@ -414,13 +414,13 @@ describe('device replacement', () => {
     const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, recoveryIntervalMs: 0 });
     const x = square(engine, 8);
     const y = square(engine, 8);
-    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred'); // x now has a copy on the gpu
+    await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }); // x now has a copy on the gpu
     expect(x.residency()).toEqual(['host', 'gpu']);
-    await engine.run({ op: 'matmul', a: y, b: y }, 'gpu-preferred'); // device lost here; the cpu answers
+    await engine.run({ op: 'matmul', a: y, b: y }, { strategy: 'gpu-preferred' }); // device lost here; the cpu answers
     await gpu.init(); // a new device
-    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred'); // x's old copy is stale: refused, dropped, cpu answers
+    await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }); // x's old copy is stale: refused, dropped, cpu answers
     expect(x.residency()).not.toContain('gpu');
-    await engine.run({ op: 'matmul', a: x, b: x }, 'gpu-preferred'); // re-uploaded to the new device
+    await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }); // re-uploaded to the new device
     const last = engine.telemetry.opEvents().at(-1);
     expect(last).toMatchObject({ backend: 'gpu', ok: true });
     expect(x.residency()).toContain('gpu');

@@ -27,7 +27,7 @@ const median = (values: readonly number[]): number => [...values].sort((a, b) =>
 
 for (let warm = 0; warm < 30; warm++) {
   for (const s of strategies) {
-    const out = await engine.run(c.call, s);
+    const out = await engine.run(c.call, { strategy: s });
     await out[0]?.read();
     for (const t of out) t.dispose();
   }
@@ -39,7 +39,7 @@ for (let block = 0; block < 40; block++) {
   for (const s of block % 2 === 0 ? rotated : [...rotated].reverse()) {
     for (let i = 0; i < 10; i++) {
       const t0 = monotonicClock();
-      const out = await engine.run(c.call, s);
+      const out = await engine.run(c.call, { strategy: s });
       const t1 = monotonicClock();
       await out[0]?.read();
       const t2 = monotonicClock();
@@ -59,6 +59,6 @@ for (let block = 0; block < 40; block++) {
 }
 for (const [key, list] of times) console.log(`${key}: median ${median(list).toFixed(3)} ms`);
 for (const [key, list] of moved) console.log(`${key}: ${list.length} calls, median bytes moved ${median(list)}`);
-const explained = engine.explain(c.call, 'auto');
+const explained = engine.explain(c.call, { strategy: 'auto' });
 console.log(`explain: ${Object.entries(explained.costsMs).map(([b, ms]) => `${b} ${ms.toFixed(3)} (copies ${(explained.transfersMs[b] ?? 0).toFixed(3)})`).join(', ')}`);
 await engine.dispose();

@@ -32,7 +32,7 @@ const filled = block.newCache(513);
 const held = filled.tensors();
 for (const t of held === undefined ? [] : [held.k, held.v]) {
   const empty = engine.tensor(new Float32Array(0), [0, ...t.shape.slice(1)]);
-  for (const copy of await engine.run({ op: 'concat', a: t, b: empty }, { only: gpuBackend })) copy.dispose();
+  for (const copy of await engine.run({ op: 'concat', a: t, b: empty }, { strategy: { only: gpuBackend } })) copy.dispose();
   empty.dispose();
 }
 

@@ -19,7 +19,7 @@ const median = (values: readonly number[]): number => [...values].sort((a, b) =>
 /** One whole call (run + read-back), its time and the backend it ran on. */
 async function call(strategy: Strategy): Promise<{ ms: number; backend: string; outBytes: number }> {
   const t0 = monotonicClock();
-  const outputs = await engine.run(c.call, strategy);
+  const outputs = await engine.run(c.call, { strategy: strategy });
   const bytes = await outputs[0]?.read();
   const ms = monotonicClock() - t0;
   for (const o of outputs) o.dispose();
@@ -44,7 +44,7 @@ for (let g = 0; g < groups; g++) {
   }
   if ((g + 1) % 250 === 0) {
     const near = engine.copyTimes(bestName).download.filter((p) => p.bytes >= outBytes / 2 && p.bytes <= outBytes * 2);
-    const e = engine.explain(c.call, 'auto');
+    const e = engine.explain(c.call, { strategy: 'auto' });
     const costs = Object.entries(e.costsMs).map(([b, ms]) => `${b} ${ms.toFixed(3)} (copies ${(e.transfersMs[b] ?? 0).toFixed(3)})`).join(', ');
     console.log(`groups ${g + 1}: auto ran ${[...ran].map(([b, n]) => `${b} ${n}`).join(', ')}; median auto ${median(autoMs).toFixed(3)} ms, ${bestName} ${median(bestMs).toFixed(3)}; ${bestName} read-backs near ${outBytes} B: ${near.map((p) => `${p.bytes} B ${p.ms.toFixed(3)} ms`).join(', ')}; explain: ${e.selection.backend} by ${e.selection.reason.kind}: ${costs}`);
     autoMs = [];

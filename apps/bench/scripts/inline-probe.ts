@@ -22,7 +22,7 @@ const median = (values: readonly number[]): number => [...values].sort((a, b) =>
 /** One whole call (run, read-back, dispose), ms. */
 async function call(engine: Engine, c: DispatchCase, strategy: Strategy): Promise<number> {
   const t0 = monotonicClock();
-  const outputs = await engine.run(c.call, strategy);
+  const outputs = await engine.run(c.call, { strategy: strategy });
   await outputs[0]?.read();
   const ms = monotonicClock() - t0;
   for (const o of outputs) o.dispose();

@@ -15,7 +15,7 @@ const only = { only: backend };
 const sized: Array<{ name: string; call: Parameters<typeof engine.run>[0]; bytes: number }> = [];
 for (const c of dispatchCases(engine)) {
   try {
-    const out = await engine.run(c.call, only);
+    const out = await engine.run(c.call, { strategy: only });
     const bytes = (await out[0]?.read())?.byteLength ?? 0;
     for (const t of out) t.dispose();
     if (bytes >= 64 << 10) sized.push({ name: c.name, call: c.call, bytes });
@@ -44,7 +44,7 @@ const t0 = monotonicClock();
 for (let i = 0; i < calls; i++) {
   const c = sized[rng.int(0, sized.length)];
   if (c === undefined) continue;
-  const out = await engine.run(c.call, only);
+  const out = await engine.run(c.call, { strategy: only });
   const r0 = monotonicClock();
   await out[0]?.read();
   const list = reads.get(c.bytes) ?? [];

@@ -31,7 +31,7 @@ for (let done = 0; done < calls; done += BLOCK) {
   for (const side of done % (2 * BLOCK) === 0 ? sides : [...sides].reverse()) {
     for (let i = 0; i < BLOCK; i++) {
       const t0 = monotonicClock();
-      const outputs = await side.engine.run(side.c.call, { only: 'rocm' });
+      const outputs = await side.engine.run(side.c.call, { strategy: { only: 'rocm' } });
       const t1 = monotonicClock();
       const bytes = await outputs[0]?.read();
       const t2 = monotonicClock();

@@ -20,7 +20,7 @@ const pct = (values: number[], p: number): number => [...values].sort((a, b) => 
 
 async function call(c: typeof probe, only: string): Promise<{ run: number; read: number }> {
   const t0 = monotonicClock();
-  const out = await engine.run(c.call, { only });
+  const out = await engine.run(c.call, { strategy: { only } });
   const t1 = monotonicClock();
   await out[0]?.read();
   const t2 = monotonicClock();

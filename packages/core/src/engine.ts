@@ -1,9 +1,12 @@
 // The engine: tensors in, tensors out, each op on the backend the scheduler picks, with transparent fallback.
-import type { BackendHealth, BoundTensor, CapableBackend, DeviceBuffer, PerformanceProfile, RunResult } from './backend.ts';
+import './disposable.ts';
+import type { BackendHealth, BoundTensor, CapableBackend, PerformanceProfile, RunResult } from './backend.ts';
 import { checkCapabilities } from './capability.ts';
 import { monotonicClock, type Clock } from './clock.ts';
 import { byteLengthOf, DTYPES, type DType, type HostArray } from './dtype.ts';
-import { AllBackendsFailedError, BackendError, DeadlineExceededError, DeviceLostError, DisposedError, errorMessage, InvalidArgumentError, type BackendFailure } from './errors.ts';
+import { checkCallOptions, checkOptionKeys, checkStrategy, raceAbort, throwIfAborted, type AbortSignalLike, type CallOptions } from './call-options.ts';
+import { AbortedError, AllBackendsFailedError, BackendError, DeadlineExceededError, DeviceLostError, DisposedError, errorMessage, InvalidArgumentError, type BackendFailure } from './errors.ts';
+import type { AttentionOptions, RmsNormOptions, RopeOptions, SoftmaxOptions, SpreadOptions } from './op-options.ts';
 import { inferOutputs, opWork, type OpWork } from './op-info.ts';
 import { mapOpTensors, OP_KINDS, opInputs, type Op, type TensorSpec } from './ops.ts';
 import { Residency } from './residency.ts';
@@ -99,6 +102,28 @@ function toBytes(data: TensorData, dtype: DType): Uint8Array {
   return new Uint8Array(0);
 }
 
+/** A call whose plan is made: what execute() needs. */
+interface PlannedCall {
+  /** The op with the caller's tensors. */
+  readonly op: Op<Tensor>;
+  /** The same op seen as specs (dtype and shape). */
+  readonly spec: Op<TensorSpec>;
+  /** The outputs' specs. */
+  readonly outputs: readonly TensorSpec[];
+  /** FLOPs and bytes of the call. */
+  readonly work: OpWork;
+  /** The chosen backend, fallbacks and skipped ones. */
+  readonly plan: SchedulePlan;
+  /** The caller's label for telemetry. */
+  readonly label: string | undefined;
+  /** The caller's abort signal. */
+  readonly signal: AbortSignalLike | undefined;
+  /** The reused plan, when the decision cache served this call. */
+  readonly cached: CachedDecision | undefined;
+  /** The cost model's key of the call. */
+  readonly opKey: string;
+}
+
 interface BackendState {
   readonly backend: CapableBackend;
   available: boolean;
@@ -125,6 +150,8 @@ export class Engine {
   private readonly costModel: CostModel;
   private readonly tracker: Tracker;
   private readonly decisions: DecisionCache;
+  /** Registered backend names, for checking `{ only }` strategies. */
+  private readonly backendNames: ReadonlySet<string>;
   /** Backend name -> bit index, for residency signatures. */
   private readonly backendIndex = new Map<string, number>();
   /** The cost model's decision count of an op key (bound once: the decision cache calls it on every lookup). */
@@ -154,6 +181,8 @@ export class Engine {
       if (names.has(b.name)) throw new InvalidArgumentError('backends', b.name, 'backend names must be unique');
       names.add(b.name);
     }
+    this.backendNames = names;
+    if (options.strategy !== undefined) checkStrategy('createEngine.strategy', options.strategy, names);
     this.clock = options.clock ?? monotonicClock;
     this.strategy = options.strategy ?? 'auto';
     this.deadlineMs = options.opDeadlineMs ?? 60_000;
@@ -225,20 +254,24 @@ export class Engine {
     return new Tensor(this.host, storage, dt, shape);
   }
 
-  /** Runs one op; resolves with its outputs (topK has two: values, indices). `label` names it in telemetry. */
-  async run(op: Op<Tensor>, strategy?: Strategy, label?: string): Promise<Tensor[]> {
+  /** Runs one op; resolves with its outputs (topK has two: values, indices). */
+  async run(op: Op<Tensor>, options?: CallOptions): Promise<Tensor[]> {
     this.assertLive();
+    checkCallOptions('run.options', options, this.backendNames);
+    const signal = options?.signal;
+    throwIfAborted(signal, op.op);
+    const label = options?.label;
     const inputs = opInputs(op);
     const spec = this.specOf(op, inputs);
     const outputs = inferOutputs(spec);
     const work = opWork(spec, outputs);
-    const chosen = strategy ?? this.strategy;
+    const chosen = options?.strategy ?? this.strategy;
     const kind = this.callKind(spec, inputs, chosen);
     const residency = kind === undefined ? 0 : this.residencySignature(inputs);
     const cached = kind === undefined ? undefined : this.reusableDecision(work.flops, kind, residency);
     if (cached !== undefined) {
       this.costModel.tick(cached.opKey);
-      return this.execute(op, spec, outputs, work, cached.plan, label, cached, cached.opKey);
+      return this.execute({ op, spec, outputs, work, plan: cached.plan, label, signal, cached, opKey: cached.opKey });
     }
     const request = this.requestFor(spec, inputs, work, outputs);
     const planned = this.scheduler.plan(request, chosen, true);
@@ -251,7 +284,7 @@ export class Engine {
       const transferMs = request.candidates.find((c) => c.name === selection.backend)?.transferMs ?? 0;
       this.decisions.store(work.flops, kind, residency, opKey, planned.plan, this.costModel.decisionCount(opKey), selection.estimatedMs - transferMs);
     }
-    return this.execute(op, spec, outputs, work, planned.plan, label, undefined, request.opKey);
+    return this.execute({ op, spec, outputs, work, plan: planned.plan, label, signal, cached: undefined, opKey: request.opKey });
   }
 
   /** What the engine learned of `backend`'s copies to and from the host: per size class, typical bytes and median ms. */
@@ -260,13 +293,15 @@ export class Engine {
   }
 
   /** The decision and its reason for an op, without running it or changing what the scheduler learned. */
-  explain(op: Op<Tensor>, strategy?: Strategy): Explanation {
+  explain(op: Op<Tensor>, options?: Pick<CallOptions, 'strategy'>): Explanation {
     this.assertLive();
+    checkOptionKeys('explain.options', options, []);
+    if (options?.strategy !== undefined) checkStrategy('explain.options.strategy', options.strategy, this.backendNames);
     const inputs = opInputs(op);
     const spec = this.specOf(op, inputs);
     const outputs = inferOutputs(spec);
     const work = opWork(spec, outputs);
-    const chosen = strategy ?? this.strategy;
+    const chosen = options?.strategy ?? this.strategy;
     const kind = this.callKind(spec, inputs, chosen);
     const cached = kind === undefined ? undefined : this.reusableDecision(work.flops, kind, this.residencySignature(inputs));
     if (cached !== undefined) return explanationOf(cached.plan, op.op, work);
@@ -287,73 +322,91 @@ export class Engine {
     await Promise.all([...this.states.values()].map((s) => s.backend.dispose().catch(() => undefined)));
   }
 
-  // ---- convenience wrappers, one per op ----
+  /** dispose(), for `await using engine = await createEngine()` blocks. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.dispose();
+  }
 
-  /** a [M, K] x b [K, N]. */
-  async matmul(a: Tensor, b: Tensor): Promise<Tensor> {
-    return this.single({ op: 'matmul', a, b });
+  // ---- convenience wrappers, one per op; each takes the call options (strategy, label, signal) last ----
+
+  /** a [M, K] x b [K, N] -> [M, N]. */
+  async matmul(a: Tensor, b: Tensor, options?: CallOptions): Promise<Tensor> {
+    return this.single({ op: 'matmul', a, b }, options);
   }
   /** x [M, K] f32 times quantized weights w [N, K] -> [M, N]. */
-  async quantizedMatmul(x: Tensor, w: Tensor): Promise<Tensor> {
-    return this.single({ op: 'quantizedMatmul', x, w });
+  async quantizedMatmul(x: Tensor, w: Tensor, options?: CallOptions): Promise<Tensor> {
+    return this.single({ op: 'quantizedMatmul', x, w }, options);
   }
   /** q8_0 / q4_0 / f16 -> f32. */
-  async dequantize(x: Tensor): Promise<Tensor> {
-    return this.single({ op: 'dequantize', x });
+  async dequantize(x: Tensor, options?: CallOptions): Promise<Tensor> {
+    return this.single({ op: 'dequantize', x }, options);
   }
   /** a + b (b may broadcast over a's leading dimensions). */
-  async add(a: Tensor, b: Tensor): Promise<Tensor> {
-    return this.single({ op: 'add', a, b });
+  async add(a: Tensor, b: Tensor, options?: CallOptions): Promise<Tensor> {
+    return this.single({ op: 'add', a, b }, options);
   }
   /** a * b elementwise (b may broadcast). */
-  async mul(a: Tensor, b: Tensor): Promise<Tensor> {
-    return this.single({ op: 'mul', a, b });
+  async mul(a: Tensor, b: Tensor, options?: CallOptions): Promise<Tensor> {
+    return this.single({ op: 'mul', a, b }, options);
   }
   /** x * factor. */
-  async scale(x: Tensor, factor: number): Promise<Tensor> {
-    return this.single({ op: 'scale', x, factor });
+  async scale(x: Tensor, factor: number, options?: CallOptions): Promise<Tensor> {
+    return this.single({ op: 'scale', x, factor }, options);
   }
-  /** Row-wise softmax, optionally causal. */
-  async softmax(x: Tensor, options: { causal?: boolean } = {}): Promise<Tensor> {
-    return this.single({ op: 'softmax', x, causal: options.causal ?? false });
+  /** Softmax over the last axis (the only one supported: `axis` may be -1 or rank - 1), optionally causal. */
+  async softmax(x: Tensor, options: SoftmaxOptions & CallOptions = {}): Promise<Tensor> {
+    checkOptionKeys('softmax.options', options, ['causal', 'axis']);
+    const { causal = false, axis, ...call } = options;
+    if (axis !== undefined && axis !== -1 && axis !== x.shape.length - 1) {
+      throw new InvalidArgumentError('softmax.options.axis', axis, `only the last axis is supported (-1 or ${x.shape.length - 1})`);
+    }
+    return this.single({ op: 'softmax', x, causal }, call);
   }
-  /** RMSNorm over the last dimension. */
-  async rmsNorm(x: Tensor, weight?: Tensor, eps = 1e-5): Promise<Tensor> {
-    return this.single({ op: 'rmsNorm', x, weight, eps });
+  /** RMSNorm over the last dimension, times `weight` when given. */
+  async rmsNorm(x: Tensor, options: RmsNormOptions<Tensor> & CallOptions = {}): Promise<Tensor> {
+    checkOptionKeys('rmsNorm.options', options, ['weight', 'eps']);
+    const { weight, eps = 1e-5, ...call } = options;
+    return this.single({ op: 'rmsNorm', x, weight, eps }, call);
   }
   /** Rotary position embedding on [seq, heads, headDim]. */
-  async rope(x: Tensor, options: { positionOffset?: number; base?: number; mode?: 'interleaved' | 'neox' } = {}): Promise<Tensor> {
-    return this.single({ op: 'rope', x, positionOffset: options.positionOffset ?? 0, base: options.base ?? 10000, mode: options.mode ?? 'interleaved' });
+  async rope(x: Tensor, options: RopeOptions & CallOptions = {}): Promise<Tensor> {
+    checkOptionKeys('rope.options', options, ['positionOffset', 'base', 'mode']);
+    const { positionOffset = 0, base = 10000, mode = 'interleaved', ...call } = options;
+    return this.single({ op: 'rope', x, positionOffset, base, mode }, call);
   }
   /** x * sigmoid(x). */
-  async silu(x: Tensor): Promise<Tensor> {
-    return this.single({ op: 'silu', x });
+  async silu(x: Tensor, options?: CallOptions): Promise<Tensor> {
+    return this.single({ op: 'silu', x }, options);
   }
   /** silu(gate) * up. */
-  async swiglu(gate: Tensor, up: Tensor): Promise<Tensor> {
-    return this.single({ op: 'swiglu', gate, up });
+  async swiglu(gate: Tensor, up: Tensor, options?: CallOptions): Promise<Tensor> {
+    return this.single({ op: 'swiglu', gate, up }, options);
   }
-  /** Multi-head attention over q [Sq, H, D], k/v [Sk, Hkv, D]. */
-  async attention(q: Tensor, k: Tensor, v: Tensor, options: { causal?: boolean; scale?: number } = {}): Promise<Tensor> {
-    return this.single({ op: 'attention', q, k, v, causal: options.causal ?? false, scale: options.scale });
+  /** Multi-head attention over q [Sq, H, D], k/v [Sk, Hkv, D] -> [Sq, H, D]; `scale` defaults to 1/sqrt(D). */
+  async attention(q: Tensor, k: Tensor, v: Tensor, options: AttentionOptions & CallOptions = {}): Promise<Tensor> {
+    checkOptionKeys('attention.options', options, ['causal', 'scale']);
+    const { causal = false, scale, ...call } = options;
+    return this.single({ op: 'attention', q, k, v, causal, scale }, call);
   }
   /** Cosine similarity [Q, D] x [T, D] -> [Q, T]. */
-  async cosineSimilarity(queries: Tensor, targets: Tensor): Promise<Tensor> {
-    return this.single({ op: 'cosineSimilarity', queries, targets });
+  async cosineSimilarity(queries: Tensor, targets: Tensor, options?: CallOptions): Promise<Tensor> {
+    return this.single({ op: 'cosineSimilarity', queries, targets }, options);
   }
-  /** The k largest values per row and their indices. */
-  async topK(x: Tensor, k: number): Promise<{ values: Tensor; indices: Tensor }> {
-    const [values, indices] = await this.run({ op: 'topK', x, k });
+  /** The k largest values of each row of x [rows, n], in descending order, and their indices: each [rows, k]. */
+  async topK(x: Tensor, k: number, options?: CallOptions): Promise<{ values: Tensor; indices: Tensor }> {
+    const [values, indices] = await this.run({ op: 'topK', x, k }, options);
     if (values === undefined || indices === undefined) throw new BackendError('BAD_OUTPUT', 'engine', 'topK returned fewer than two outputs');
     return { values, indices };
   }
   /** Spreading activation over a CSR graph. */
-  async spreadActivation(graph: { rowPtr: Tensor; colIdx: Tensor; weights: Tensor }, initial: Tensor, options: { decay: number; threshold: number; iterations: number }): Promise<Tensor> {
-    return this.single({ op: 'spreadActivation', ...graph, initial, ...options });
+  async spreadActivation(graph: { rowPtr: Tensor; colIdx: Tensor; weights: Tensor }, initial: Tensor, options: SpreadOptions & CallOptions): Promise<Tensor> {
+    checkOptionKeys('spreadActivation.options', options, ['decay', 'threshold', 'iterations']);
+    const { decay, threshold, iterations, ...call } = options;
+    return this.single({ op: 'spreadActivation', rowPtr: graph.rowPtr, colIdx: graph.colIdx, weights: graph.weights, initial, decay, threshold, iterations }, call);
   }
 
-  private async single(op: Op<Tensor>): Promise<Tensor> {
-    const [out] = await this.run(op);
+  private async single(op: Op<Tensor>, options: CallOptions | undefined): Promise<Tensor> {
+    const [out] = await this.run(op, options);
     if (out === undefined) throw new BackendError('BAD_OUTPUT', 'engine', `${op.op} returned no output`);
     return out;
   }
@@ -489,16 +542,9 @@ export class Engine {
     return entry;
   }
 
-  private async execute(
-    op: Op<Tensor>,
-    spec: Op<TensorSpec>,
-    outputs: readonly TensorSpec[],
-    work: OpWork,
-    plan: SchedulePlan,
-    label: string | undefined,
-    cached: CachedDecision | undefined,
-    opKey: string,
-  ): Promise<Tensor[]> {
+  /** Runs a planned call: the chosen backend, then each fallback in turn, until one succeeds. */
+  private async execute(call: PlannedCall): Promise<Tensor[]> {
+    const { op, spec, outputs, work, plan, label, signal, cached, opKey } = call;
     const callId = ++this.nextCallId;
     const order = [plan.selection.backend, ...plan.fallbacks];
     const failures: BackendFailure[] = plan.skipped.map((s) => ({ backend: s.backend, error: `skipped: ${s.reason}` }));
@@ -519,9 +565,12 @@ export class Engine {
       let runMs = 0;
       const cold = this.warmth.begin(name, startMs);
       try {
+        throwIfAborted(signal, op.op);
         const bound = await this.bind(op, state.backend, moved);
+        throwIfAborted(signal, op.op);
         const t0 = this.clock();
-        const result = await this.withDeadline(state.backend, op.op, state.backend.run(bound, outputs));
+        const run = this.withDeadline(state.backend, op.op, state.backend.run(bound, outputs));
+        const result = await raceAbort(run, signal, op.op, (late) => freeOutputs(state.backend, late));
         runMs = this.clock() - t0;
         const tensors = this.adopt(state.backend, result, outputs, opKey);
         // What the call cost beyond its copies (binding, the run, adopting the outputs): the copies are priced on
@@ -547,6 +596,8 @@ export class Engine {
         return tensors;
       } catch (error) {
         this.warmth.end(name, this.clock());
+        // The caller's abort is not the backend's failure: no health record, no fallback.
+        if (error instanceof AbortedError) throw error;
         const message = errorMessage(error);
         this.decisions.clear();
         failures.push({ backend: name, error: message });
@@ -636,7 +687,7 @@ export class Engine {
       run.then(
         (result) => {
           cancelTimer(timer);
-          if (expired) for (const b of result.outputs) freeQuietly(backend, b);
+          if (expired) freeOutputs(backend, result);
           else resolve(result);
         },
         (error: unknown) => {
@@ -713,11 +764,14 @@ function opKeyOf(spec: Op<TensorSpec>, inputs: ReadonlyArray<{ tensor: TensorSpe
   return key;
 }
 
-function freeQuietly(backend: CapableBackend, buffer: DeviceBuffer): void {
-  try {
-    backend.free(buffer);
-  } catch {
-    // free must not throw; nothing more to do for a late result.
+/** Frees the outputs of a result nobody waits for any more (past its deadline, or aborted). */
+function freeOutputs(backend: CapableBackend, result: RunResult): void {
+  for (const buffer of result.outputs) {
+    try {
+      backend.free(buffer);
+    } catch {
+      // free must not throw; nothing more to do for a late result.
+    }
   }
 }
 

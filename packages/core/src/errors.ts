@@ -1,16 +1,20 @@
-/** Base class of every error Tandem throws on purpose; `code` is stable for programs to branch on. */
+/**
+ * Base class of every error Tandem throws on purpose; `code` is stable for programs to branch on. Each class names
+ * itself with a string literal, not `new.target.name`, so that names survive a minifier renaming classes.
+ */
 export class TandemError extends Error {
+  override readonly name: string = 'TandemError';
   /** Stable machine-readable code. */
   readonly code: string;
   constructor(code: string, message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = new.target.name;
     this.code = code;
   }
 }
 
 /** Bad input: names the argument, the value received and the limit or rule it broke. */
 export class InvalidArgumentError extends TandemError {
+  override readonly name: string = 'InvalidArgumentError';
   /** Which argument was wrong, e.g. `matmul.b.shape[0]`. */
   readonly argument: string;
   /** The offending value, printable. */
@@ -27,6 +31,7 @@ export class InvalidArgumentError extends TandemError {
 
 /** A backend could not run an op: thrown by backends, caught by the engine, which falls back. */
 export class BackendError extends TandemError {
+  override readonly name: string = 'BackendError';
   /** Backend that failed. */
   readonly backend: string;
   constructor(code: string, backend: string, message: string, options?: { cause?: unknown }) {
@@ -37,6 +42,7 @@ export class BackendError extends TandemError {
 
 /** A backend ran out of memory (device or wasm linear memory); names what was being allocated. */
 export class OutOfMemoryError extends BackendError {
+  override readonly name: string = 'OutOfMemoryError';
   /** Bytes requested. */
   readonly requestedBytes: number;
   /** Bytes the backend could give, when known. */
@@ -55,6 +61,7 @@ export class OutOfMemoryError extends BackendError {
 
 /** An op ran past its deadline; the engine abandons it and re-runs the op elsewhere. */
 export class DeadlineExceededError extends BackendError {
+  override readonly name: string = 'DeadlineExceededError';
   constructor(backend: string, op: string, deadlineMs: number) {
     super('DEADLINE_EXCEEDED', backend, `${op} did not finish within ${deadlineMs} ms`);
   }
@@ -62,6 +69,7 @@ export class DeadlineExceededError extends BackendError {
 
 /** The device behind a backend is gone (WebGPU device lost, GPU reset). */
 export class DeviceLostError extends BackendError {
+  override readonly name: string = 'DeviceLostError';
   constructor(backend: string, reason: string) {
     super('DEVICE_LOST', backend, `device lost: ${reason}`);
   }
@@ -77,6 +85,7 @@ export interface BackendFailure {
 
 /** Every capable backend failed (or none was capable); lists each one's failure. */
 export class AllBackendsFailedError extends TandemError {
+  override readonly name: string = 'AllBackendsFailedError';
   /** Failures in the order the backends were tried. */
   readonly failures: readonly BackendFailure[];
   constructor(op: string, failures: readonly BackendFailure[]) {
@@ -86,8 +95,17 @@ export class AllBackendsFailedError extends TandemError {
   }
 }
 
+/** The caller aborted the call (its AbortSignal fired); no backend is blamed for it. */
+export class AbortedError extends TandemError {
+  override readonly name: string = 'AbortedError';
+  constructor(op: string, reason: unknown) {
+    super('ABORTED', `${op} was aborted${reason === undefined ? '' : `: ${errorMessage(reason)}`}`, { cause: reason });
+  }
+}
+
 /** The engine or a tensor was used after dispose(). */
 export class DisposedError extends TandemError {
+  override readonly name: string = 'DisposedError';
   constructor(what: string) {
     super('DISPOSED', `${what} was used after dispose()`);
   }

@@ -1,5 +1,6 @@
 // Tensors: immutable data with shape metadata. Views and permutes share storage and cost nothing;
 // the data lives on the host and/or on backends (its residency) and moves only when an op needs it there.
+import './disposable.ts';
 import type { DeviceBuffer } from './backend.ts';
 import { byteLengthOf, isQuantized, type DType } from './dtype.ts';
 import { DisposedError, InvalidArgumentError } from './errors.ts';
@@ -181,6 +182,16 @@ export class Tensor<D extends DType = DType> {
     this.storage.disposed = true;
     this.host.release(this.storage);
     this.storage.host = undefined;
+  }
+
+  /** dispose(), for `using t = ...` blocks. */
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  /** dispose(), for `await using t = ...` blocks. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.dispose();
   }
 
   /** Whether dispose() was called on this tensor or a view of it. */

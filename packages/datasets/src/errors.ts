@@ -2,6 +2,7 @@ import { TandemError } from '@tandem/core';
 
 /** Missing or corrupt data: names the file (and line, when there is one) and what is wrong. */
 export class DatasetError extends TandemError {
+  override readonly name: string = 'DatasetError';
   /** The file (or folder) the problem is in. */
   readonly file: string;
   /** 1-based line number in `file`, when the problem is on one line. */

@@ -4,6 +4,7 @@ import { errorMessage, TandemError } from '@tandem/core';
 
 /** A graph that cannot be built: a node's shapes or dtypes, a view, a duplicate name, a bad output. */
 export class GraphValidationError extends TandemError {
+  override readonly name: string = 'GraphValidationError';
   /** The node, view, input or output the problem is in. */
   readonly node: string;
   constructor(node: string, detail: string, options?: { cause?: unknown }) {
@@ -14,6 +15,7 @@ export class GraphValidationError extends TandemError {
 
 /** A run that failed: a missing or mismatched input, or a node on which every capable backend failed. */
 export class GraphRunError extends TandemError {
+  override readonly name: string = 'GraphRunError';
   /** The node or input that failed. */
   readonly node: string;
   constructor(node: string, cause: unknown) {

@@ -234,12 +234,12 @@ export class Graph {
   /** Runs one node; a plan's override that fails is retried with the engine's own choice (and its fallbacks). */
   private async runNode(name: string, op: Op<Tensor>, decision: NodeDecision): Promise<Tensor[]> {
     try {
-      return await this.parts.engine.run(op, decision.strategy, name);
+      return await this.parts.engine.run(op, { strategy: decision.strategy, label: name });
     } catch (error) {
       if (decision.override === undefined) throw new GraphRunError(name, error);
     }
     try {
-      return await this.parts.engine.run(op, 'auto', name);
+      return await this.parts.engine.run(op, { strategy: 'auto', label: name });
     } catch (error) {
       throw new GraphRunError(name, error);
     }

@@ -260,7 +260,7 @@ class Pricing {
     if (node !== undefined) {
       try {
         this.explainCalls++;
-        costs = this.request.engine.explain(this.phantomOp(node.op, masks), 'auto').costsMs;
+        costs = this.request.engine.explain(this.phantomOp(node.op, masks), { strategy: 'auto' }).costsMs;
       } catch {
         costs = {};
       }

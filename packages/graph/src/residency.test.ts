@@ -211,7 +211,7 @@ describe('carried inputs (state handed from run to run, like a KV cache)', () =>
     };
     const early: Array<string | undefined> = [];
     for (let i = 0; i < 24; i++) early.push((await step()).nodes[0]?.backend);
-    const [onGpu] = await engine.run({ op: 'scale', x: state, factor: 1 }, { only: 'gpu' });
+    const [onGpu] = await engine.run({ op: 'scale', x: state, factor: 1 }, { strategy: { only: 'gpu' } });
     if (onGpu === undefined) throw new Error('no output');
     state.dispose();
     state = onGpu;
@@ -241,7 +241,7 @@ describe('carried inputs (state handed from run to run, like a KV cache)', () =>
     g.output('next', g.scale('loop.step', g.input('state', 'f32', [N, N], { carried: true }), 1));
     const graph = g.build();
     const start = engine.tensor(new Float32Array(N * N), [N, N]);
-    const [state] = await engine.run({ op: 'scale', x: start, factor: 1 }, { only: 'gpu' });
+    const [state] = await engine.run({ op: 'scale', x: start, factor: 1 }, { strategy: { only: 'gpu' } });
     if (state === undefined) throw new Error('no output');
     expect(engine.explain({ op: 'scale', x: state, factor: 1 }).selection.backend).toBe('gpu'); // what the engine alone does
     const r = await graph.run({ state }, { strategy: 'auto' });

@@ -31,6 +31,7 @@ const DEVICE_LOST = new Set([
 
 /** A HIP runtime error other than out-of-memory or device loss; `hipError` is the runtime's name for it. */
 export class HipError extends BackendError {
+  override readonly name: string = 'HipError';
   /** The runtime's error name (hipError..., cudaError...) or the addon's TANDEM_* code. */
   readonly hipError: string;
   constructor(hipError: string, message: string, options?: { cause?: unknown }) {

@@ -21,7 +21,7 @@ function flag(name: string): string | undefined {
 async function runOn(engine: Engine, backend: string, op: Op<HostTensor>): Promise<HostTensor[]> {
   const { op: mapped, tensors } = toEngineOp(engine, op);
   try {
-    const outputs = await engine.run(mapped, { only: backend });
+    const outputs = await engine.run(mapped, { strategy: { only: backend } });
     const host = await hostOutputs(outputs);
     for (const o of outputs) o.dispose();
     return host;

@@ -61,7 +61,7 @@ export async function replicateCache(engine: Engine, cache: KvCache, backend: st
   if (held === undefined) return;
   for (const t of [held.k, held.v]) {
     const empty = engine.tensor(new Float32Array(0), [0, ...t.shape.slice(1)]);
-    const [copy] = await engine.run({ op: 'concat', a: t, b: empty }, { only: backend });
+    const [copy] = await engine.run({ op: 'concat', a: t, b: empty }, { strategy: { only: backend } });
     copy?.dispose();
     empty.dispose();
   }

@@ -48,7 +48,7 @@ export async function timeEngineRuns(engine: Engine, op: Op<Tensor>, reps: numbe
   const wall: number[] = [];
   for (let i = 0; i < warmup + reps; i++) {
     const t0 = monotonicClock();
-    const outputs = await engine.run(op, { only: 'rocm' });
+    const outputs = await engine.run(op, { strategy: { only: 'rocm' } });
     const elapsed = monotonicClock() - t0;
     for (const o of outputs) o.dispose();
     if (i >= warmup) wall.push(elapsed);

@@ -148,7 +148,7 @@ async function callAbbaRatio(
   const times: number[] = [];
   const sides = callAbbaSides(pairs, seed);
   for (const side of sides) {
-    const timed = await timeCall(engine, c, side === 'first' ? first : second);
+    const timed = await timeCall(engine, c, { strategy: side === 'first' ? first : second });
     times.push(timed.ms);
     if (side === 'first') onFirst(timed);
   }
@@ -162,7 +162,7 @@ async function timeBlock(engine: Engine, c: DispatchCase, strategy: Strategy, ca
   const costs: Array<Costs | undefined> = [];
   const backends: string[] = [];
   for (let i = 0; i < calls; i++) {
-    const timed = await timeCall(engine, c, strategy);
+    const timed = await timeCall(engine, c, { strategy: strategy });
     times.push(timed.ms);
     reasons.push(timed.reason);
     costs.push(timed.estimates);
@@ -201,7 +201,7 @@ async function timeCall(engine: Engine, c: DispatchCase, strategy: Parameters<En
 
 /** explain()'s view of a case now: per backend the estimate, ms, and the part of it that is copies ('rocm 0.120 (copies 0.040)'). */
 function explainText(engine: Engine, c: DispatchCase): string {
-  const e = engine.explain(c.call, 'auto');
+  const e = engine.explain(c.call, { strategy: 'auto' });
   const costs = Object.entries(e.costsMs).map(([b, ms]) => `${b} ${ms.toFixed(3)} (copies ${(e.transfersMs[b] ?? 0).toFixed(3)})`);
   return `${e.selection.backend} by ${e.selection.reason.kind}: ${costs.join(', ')}`;
 }
@@ -273,8 +273,8 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
         const inBlocks = round >= SINGLE_CALL_TRAIN_ROUNDS;
         try {
           // An untimed call first: what ran before (another case) must not be charged to this strategy.
-          if (inBlocks) await timeCall(engine, c, strategy);
-          timed = inBlocks ? await timeBlock(engine, c, strategy, blockCalls(c)) : await timeCall(engine, c, strategy);
+          if (inBlocks) await timeCall(engine, c, { strategy: strategy });
+          timed = inBlocks ? await timeBlock(engine, c, strategy, blockCalls(c)) : await timeCall(engine, c, { strategy: strategy });
         } catch {
           unsupported.add(key); // this backend cannot take this case (unsupported or too large)
           continue;
@@ -326,7 +326,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     const best: Strategy = { only: bestName };
     const pairs: Array<{ best: number; auto: number }> = [];
     try {
-      for (const strategy of ['auto', best] as const) await pauseAfter(strategy, (await timeCall(engine, c, strategy)).backend, true);
+      for (const strategy of ['auto', best] as const) await pauseAfter(strategy, (await timeCall(engine, c, { strategy: strategy })).backend, true);
       for (let k = 0; k < INTERLEAVED_PAIRS; k++) {
         const ms = new Map<string, number>();
         for (const strategy of k % 2 === 0 ? (['auto', best] as const) : ([best, 'auto'] as const)) {
@@ -367,7 +367,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     const groups = 2 * Math.round(Math.min(CALL_ABBA_MAX_GROUPS, Math.max(CALL_ABBA_MIN_GROUPS, CALL_ABBA_CASE_MS / (4 * bestMs))) / 2);
     const autoRan: string[] = [];
     try {
-      for (let k = 0; k < 3; k++) for (const strategy of ['auto', best] as const) await timeCall(engine, c, strategy);
+      for (let k = 0; k < 3; k++) for (const strategy of ['auto', best] as const) await timeCall(engine, c, { strategy: strategy });
       const ratio = await callAbbaRatio(engine, c, 'auto', best, groups / 2, 2 * i, (timed) => {
         autoRan.push(timed.backend);
         autoReasons.set(timed.reason, (autoReasons.get(timed.reason) ?? 0) + 1);

@@ -86,7 +86,7 @@ async function decisionOverhead(rows: Row[], verdicts: string[], backends?: read
   // by 1.5x over seconds: a ratio of medians taken apart would measure the drift), median of the rounds' ratios.
   const ROUNDS = 15;
   for (const status of cached.backends().filter((b) => b.available)) {
-    for (let i = 0; i < 5; i++) (await cached.run(cachedOp, { only: status.name }))[0]?.dispose();
+    for (let i = 0; i < 5; i++) (await cached.run(cachedOp, { strategy: { only: status.name } }))[0]?.dispose();
     const shares: number[] = [];
     const perCall: number[] = [];
     const matmuls: number[] = [];
@@ -98,7 +98,7 @@ async function decisionOverhead(rows: Row[], verdicts: string[], backends?: read
       const runs: number[] = [];
       for (let i = 0; i < 30; i++) {
         const t0 = monotonicClock();
-        const [c] = await cached.run(cachedOp, { only: status.name });
+        const [c] = await cached.run(cachedOp, { strategy: { only: status.name } });
         runs.push((monotonicClock() - t0) * 1000);
         c?.dispose();
       }

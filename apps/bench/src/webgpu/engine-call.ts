@@ -29,7 +29,7 @@ async function observedRun(engine: Engine, op: SingleOutputOp, only: string): Pr
   const t0 = monotonicClock();
   let outputs: Tensor[];
   try {
-    outputs = await engine.run(op, { only });
+    outputs = await engine.run(op, { strategy: { only } });
   } finally {
     unsubscribe();
   }

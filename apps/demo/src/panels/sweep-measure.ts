@@ -61,7 +61,7 @@ function opOf(op: SweepOp, [a, b]: Tensor[]): Op<Tensor> {
 
 async function timeCall(engine: Engine, op: Op<Tensor>, strategy: Strategy): Promise<number> {
   const start = performance.now();
-  const outputs = await engine.run(op, strategy, SWEEP_LABEL);
+  const outputs = await engine.run(op, { strategy, label: SWEEP_LABEL });
   const ms = performance.now() - start;
   for (const t of outputs) t.dispose();
   return ms;

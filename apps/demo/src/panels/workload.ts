@@ -136,18 +136,18 @@ export class Workload {
     const made: Tensor[] = [query, batch];
     try {
       // The engine picks the backend synchronously when a call is issued; an armed action runs right after that.
-      const scoring = engine.run({ op: 'cosineSimilarity', queries: query, targets: this.targets }, 'gpu-preferred', WORKLOAD_LABEL);
+      const scoring = engine.run({ op: 'cosineSimilarity', queries: query, targets: this.targets }, { strategy: 'gpu-preferred', label: WORKLOAD_LABEL });
       const armed = this.armed;
       this.armed = undefined;
       armed?.();
       const [scores] = await scoring;
       if (scores !== undefined) made.push(scores);
       if (scores !== undefined) {
-        const top = await engine.run({ op: 'topK', x: scores, k: 10 }, 'gpu-preferred', WORKLOAD_LABEL);
+        const top = await engine.run({ op: 'topK', x: scores, k: 10 }, { strategy: 'gpu-preferred', label: WORKLOAD_LABEL });
         made.push(...top);
         await top[0]?.read();
       }
-      const product = await engine.run({ op: 'matmul', a: batch, b: this.weights }, 'gpu-preferred', WORKLOAD_LABEL);
+      const product = await engine.run({ op: 'matmul', a: batch, b: this.weights }, { strategy: 'gpu-preferred', label: WORKLOAD_LABEL });
       made.push(...product);
       await product[0]?.read();
     } finally {

@@ -69,8 +69,8 @@ export class KvCache {
       // still owns k and v. (A 0-row slice of k would be a view, gathered through the host.)
       const empty = engine.tensor(new Float32Array(0), [0, this.kvHeads, this.headDim]);
       try {
-        const [kc] = await engine.run({ op: 'concat', a: empty, b: k }, strategy);
-        const [vc] = await engine.run({ op: 'concat', a: empty, b: v }, strategy);
+        const [kc] = await engine.run({ op: 'concat', a: empty, b: k }, { strategy: strategy });
+        const [vc] = await engine.run({ op: 'concat', a: empty, b: v }, { strategy: strategy });
         if (kc === undefined || vc === undefined) throw new Error('concat returned no output');
         this.adopt(kc, vc);
       } finally {
@@ -78,8 +78,8 @@ export class KvCache {
       }
       return;
     }
-    const [kc] = await engine.run({ op: 'concat', a: held.k, b: k }, strategy);
-    const [vc] = await engine.run({ op: 'concat', a: held.v, b: v }, strategy);
+    const [kc] = await engine.run({ op: 'concat', a: held.k, b: k }, { strategy: strategy });
+    const [vc] = await engine.run({ op: 'concat', a: held.v, b: v }, { strategy: strategy });
     if (kc === undefined || vc === undefined) throw new Error('concat returned no output');
     this.adopt(kc, vc);
   }

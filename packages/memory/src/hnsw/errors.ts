@@ -2,6 +2,7 @@ import { TandemError } from '@tandem/core';
 
 /** A saved HNSW index that cannot be loaded: names what is wrong (magic, version, truncation, checksum, links). */
 export class HnswFormatError extends TandemError {
+  override readonly name: string = 'HnswFormatError';
   /** Byte offset the problem was found at, when it is about one place in the file. */
   readonly offset: number | undefined;
   constructor(problem: string, offset?: number) {
@@ -15,6 +16,7 @@ export class HnswFormatError extends TandemError {
  * different count or dimension, or unit vectors whose CRC-32 differs from the one recorded in the file.
  */
 export class HnswVectorsMismatchError extends TandemError {
+  override readonly name: string = 'HnswVectorsMismatchError';
   constructor(problem: string) {
     super('HNSW_VECTORS_MISMATCH', `the vectors given are not the ones this HNSW index was built on: ${problem}`);
   }
@@ -25,6 +27,7 @@ export class HnswVectorsMismatchError extends TandemError {
  * or a host whose WebAssembly cannot run the graph kernels (no SIMD128).
  */
 export class HnswCapacityError extends TandemError {
+  override readonly name: string = 'HnswCapacityError';
   /** Bytes the graph needs (0 when the kernels could not start at all). */
   readonly neededBytes: number;
   /** Bytes the memory may grow to. */

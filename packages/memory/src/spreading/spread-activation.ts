@@ -49,7 +49,7 @@ export async function spreadActivation(engine: Engine, graph: CsrGraph, options:
   try {
     for (let done = 0; done < maxHops; ) {
       const iterations = Math.min(MAX_HOPS_PER_OP, maxHops - done);
-      const [next] = await engine.run({ op: 'spreadActivation', ...graphTensors, initial: current, decay, threshold, iterations }, options.strategy, 'memory.spread');
+      const [next] = await engine.run({ op: 'spreadActivation', ...graphTensors, initial: current, decay, threshold, iterations }, { strategy: options.strategy, label: 'memory.spread' });
       if (next === undefined) throw new BackendError('BAD_OUTPUT', 'engine', 'spreadActivation returned no output');
       current.dispose();
       current = next;

@@ -152,11 +152,11 @@ export class VectorOps {
     const made: Array<Tensor | undefined> = [queryTensor];
     try {
       const [scores] = transposed === undefined
-        ? await this.engine.run({ op: 'cosineSimilarity', queries: queryTensor, targets: this.targets }, strategy, 'memory.cosine')
-        : await this.engine.run({ op: 'matmul', a: queryTensor, b: transposed }, strategy, 'memory.matmul');
+        ? await this.engine.run({ op: 'cosineSimilarity', queries: queryTensor, targets: this.targets }, { strategy, label: 'memory.cosine' })
+        : await this.engine.run({ op: 'matmul', a: queryTensor, b: transposed }, { strategy, label: 'memory.matmul' });
       made.push(scores);
       if (scores === undefined) throw new BackendError('BAD_OUTPUT', 'engine', 'the scores op returned no output');
-      const [values, indices] = await this.engine.run({ op: 'topK', x: scores, k }, strategy, 'memory.topK');
+      const [values, indices] = await this.engine.run({ op: 'topK', x: scores, k }, { strategy, label: 'memory.topK' });
       made.push(values, indices);
       if (values === undefined || indices === undefined) throw new BackendError('BAD_OUTPUT', 'engine', 'topK returned fewer than two outputs');
       return hitsOf(await readF32(values, 'topK values'), await readI32(indices, 'topK indices'), rows, k);
