@@ -1,0 +1,37 @@
+// The one way a test says it needs a backend or a system part (issue 35): under CI (`CI` set, as `.ci/run` runs)
+// a missing part throws, so the test file fails naming it; elsewhere it is one printed `[skip]` line and the
+// caller skips with `describe.skipIf(!ok)` / `it.skipIf(!ok)`. Never `continue` or `return` past a missing part.
+
+/** Skip lines already printed in this process, keyed by what was needed (module copies share it). */
+const PRINTED_KEY = Symbol.for('tandem.test.requirements.printed');
+
+/** The process-wide set of `what`s whose skip line was printed. */
+function printed(): Set<string> {
+  const existing: unknown = Reflect.get(globalThis, PRINTED_KEY);
+  if (existing instanceof Set) return existing;
+  const created = new Set<string>();
+  Reflect.set(globalThis, PRINTED_KEY, created);
+  return created;
+}
+
+/** True when this process runs under CI: `CI` set to anything but '', '0' or 'false'. */
+export function underCi(): boolean {
+  const ci = process.env['CI'];
+  return ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false';
+}
+
+/**
+ * True when `missing` is undefined (the part is there). When it is missing: under CI throws an Error naming
+ * `what`, why (`missing`) and how to enable it; otherwise prints `[skip] <what>: <missing> (<howToEnable>)`
+ * once per process per `what` and returns false.
+ */
+export function requireOrSkip(what: string, missing: string | undefined, howToEnable: string): boolean {
+  if (missing === undefined) return true;
+  if (underCi()) throw new Error(`${what} is required under CI but is missing: ${missing}. To enable it: ${howToEnable}`);
+  const seen = printed();
+  if (!seen.has(what)) {
+    seen.add(what);
+    console.warn(`[skip] ${what}: ${missing} (${howToEnable})`);
+  }
+  return false;
+}
