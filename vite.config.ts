@@ -1,7 +1,11 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
-// One config for the workspace: tests run on sources (no build), next to the code and in test/.
+// One config for the workspace: tests run on sources (no build), next to the code and in test/. The
+// '@tandem/source' export condition points each workspace package at its src/*.ts instead of its built dist/.
 export default defineConfig({
+  resolve: { conditions: ['@tandem/source', ...defaultServerConditions] },
+  ssr: { resolve: { conditions: ['@tandem/source', ...defaultServerConditions] } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,

@@ -1,7 +1,7 @@
 // The demo's Vite config: two pages (the demo and the bench results), served cross-origin isolated (COOP/COEP)
 // by the dev and preview servers so SharedArrayBuffer, and with it WASM threads, is available.
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -13,6 +13,8 @@ export default defineConfig({
   base: './',
   publicDir: 'public',
   clearScreen: false,
+  // Workspace packages from their sources (their '@tandem/source' export condition), not their built dist/.
+  resolve: { conditions: ['@tandem/source', ...defaultClientConditions] },
   server: { host: '127.0.0.1', headers: ISOLATION_HEADERS },
   preview: { host: '127.0.0.1', headers: ISOLATION_HEADERS },
   optimizeDeps: { noDiscovery: true, include: [] },

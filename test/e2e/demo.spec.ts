@@ -91,7 +91,7 @@ test('with WebGPU (SwiftShader): sensible nearest words by brute force and HNSW,
   await expect(page.locator('#nearest-brute .ran-on li').first()).toContainText(/^cosineSimilarity on webgpu/);
   expect(Number(await page.locator('#nearest-overlap').getAttribute('data-overlap'))).toBeGreaterThanOrEqual(0.8);
 
-  // Spreading activation from dog (n:02084071): a drawn graph around it.
+  // Spreading activation from dog (n:02086723 in WordNet 3.1): a drawn graph around it.
   await expect(page.locator('#spread-summary')).toContainText('dog, domestic dog');
   expect(Number(await page.locator('#spread-summary').getAttribute('data-nodes'))).toBeGreaterThan(50);
   expect(await page.locator('#spread-graph circle').count()).toBeGreaterThan(50);

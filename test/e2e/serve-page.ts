@@ -1,7 +1,7 @@
 // Serves the conformance page with Vite's dev server on http://127.0.0.1:<free port> (a secure context, which
 // WebGPU needs), cross-origin isolated (WASM threads). Sources are transformed on request: no build step.
 import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
+import { createServer, defaultClientConditions } from 'vite';
 
 /** A running page server. */
 export interface PageServer {
@@ -18,6 +18,8 @@ export async function startPageServer(): Promise<PageServer> {
     root: fileURLToPath(new URL('./page', import.meta.url)),
     logLevel: 'warn',
     clearScreen: false,
+    // Workspace packages from their sources (their '@tandem/source' export condition).
+    resolve: { conditions: ['@tandem/source', ...defaultClientConditions] },
     // Cross-origin isolation: SharedArrayBuffer, so the WASM backend runs its threads (Web Workers) here too.
     server: {
       host: '127.0.0.1',

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { build } from 'vite';
+import { build, defaultClientConditions } from 'vite';
 import { BASE_FLAGS, CHROMIUM_PATH, chromiumMissing } from './chromium.ts';
 
 const missing = chromiumMissing();
@@ -48,7 +48,7 @@ function staticServer(dir: string): Server {
 
 test.beforeAll(async () => {
   outDir = mkdtempSync(path.join(os.tmpdir(), 'tandem-vite-build-'));
-  await build({ configFile: false, root, logLevel: 'warn', build: { outDir, emptyOutDir: true }, worker: { format: 'es' } });
+  await build({ configFile: false, root, logLevel: 'warn', resolve: { conditions: ['@tandem/source', ...defaultClientConditions] }, build: { outDir, emptyOutDir: true }, worker: { format: 'es' } });
   server = staticServer(outDir);
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
   const address = server.address();

@@ -81,11 +81,14 @@ describe('createEngine', () => {
   it('reports a factory that fails to load, and carries on', async () => {
     const engine = await createEngine({
       factories: [
-        { name: 'broken', create: async () => Promise.reject(new Error('module not found')) },
-        { name: 'reference', create: async () => new ReferenceBackend() },
+        { name: 'broken', kind: 'gpu', create: async () => Promise.reject(new Error('module not found')) },
+        { name: 'reference', kind: 'cpu', create: async () => new ReferenceBackend() },
       ],
     });
-    expect(engine.backends().map((b) => b.name)).toEqual(['reference']);
-    expect(engine.telemetry.noticeEvents()).toContainEqual(expect.objectContaining({ kind: 'backend-unavailable', backend: 'broken', detail: 'could not be loaded: module not found' }));
+    expect(engine.backends().map((b) => [b.name, b.available, b.unavailableReason])).toEqual([
+      ['broken', false, 'module not found'],
+      ['reference', true, undefined],
+    ]);
+    expect(engine.telemetry.noticeEvents()).toContainEqual(expect.objectContaining({ kind: 'backend-unavailable', backend: 'broken', detail: 'module not found' }));
   });
 });

@@ -1,7 +1,7 @@
 // Diagnostic (GPU machine): one dispatch-suite case under 'auto' and under { only: <backend> }, in blocks of 10
 // calls alternating ABBA, each call timed with its read-back; prints the medians (the run and the read-back apart)
 // and where auto's calls ran and how many bytes they moved.
-//   node --import tsx apps/bench/scripts/dispatch-auto-probe.ts "swiglu 1024x1024" rocm[,wasm,...]
+//   node -C @tandem/source --import tsx apps/bench/scripts/dispatch-auto-probe.ts "swiglu 1024x1024" rocm[,wasm,...]
 // With several backends, blocks rotate over auto and each; the engine's own time per call (bind + run) and its final
 // estimates (explain: cost and the part that is copies) are printed too.
 // H100 host, 2026-11-23: swiglu 1024x1024 auto 2.54 vs rocm 2.57 ms; q8_0 1x2048x2048 auto 0.210 vs 0.197 ms.

@@ -12,7 +12,7 @@
 #    the memory suite then fails with its own error. Restores the tandem HNSW graph-only index carried in
 #    .gpu-index/ into .cache/bench/ (checksums checked), where the memory suite finds it instead of building.
 # 4. Builds the NVIDIA ROCm addon for sm_90 once (packages/rocm/build/nvidia/tandem_rocm.node).
-# 5. Runs `node --import tsx apps/bench/src/cli.ts <suite> --gpu` for each suite under `timeout`, logging to
+# 5. Runs `node -C @tandem/source --import tsx apps/bench/src/cli.ts <suite> --gpu` for each suite under `timeout`, logging to
 #    bench-results/gpu-logs/<suite>.log; skips the rest (saying so) when the budget runs low. The pseudo-suite
 #    `memory-indexes` runs apps/bench/src/memory/prepare.ts instead: it checks the restored tandem index against
 #    the wink vectors and builds hnswlib-node's index into .cache/bench/ (one thread, ~155 s on the packing
@@ -174,9 +174,9 @@ for suite in "$@"; do
   stamp "$suite: running (timeout ${limit} s)"
   began=$(date +%s)
   if [ "$suite" = memory-indexes ]; then
-    timeout -k 5 "$limit" node --import tsx apps/bench/src/memory/prepare.ts > "$LOGS/$suite.log" 2>&1
+    timeout -k 5 "$limit" node -C @tandem/source --import tsx apps/bench/src/memory/prepare.ts > "$LOGS/$suite.log" 2>&1
   else
-    timeout -k 5 "$limit" node --import tsx apps/bench/src/cli.ts "$suite" --gpu > "$LOGS/$suite.log" 2>&1
+    timeout -k 5 "$limit" node -C @tandem/source --import tsx apps/bench/src/cli.ts "$suite" --gpu > "$LOGS/$suite.log" 2>&1
   fi
   rc=$?
   case $rc in

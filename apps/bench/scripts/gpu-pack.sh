@@ -100,7 +100,7 @@ cp .gpu-data-a/wink-pieces .gpu-bench/wink-pieces
 # 3. the tandem HNSW index, graph only -> .gpu-index/ (prepare.ts first: it loads the cache with the wink vectors,
 #    so what is packed was built on the wink cache packed above; it converts or builds when needed)
 echo "gpu-pack: checking the tandem HNSW graph-only cache against the wink vectors (prepare.ts --tandem) ..."
-env -u TANDEM_BENCH_MEMORY_WORDS node --import tsx apps/bench/src/memory/prepare.ts --tandem || fail "prepare.ts --tandem failed"
+env -u TANDEM_BENCH_MEMORY_WORDS node -C @tandem/source --import tsx apps/bench/src/memory/prepare.ts --tandem || fail "prepare.ts --tandem failed"
 [ -f ".cache/bench/$TANDEM_INDEX" ] && [ -f ".cache/bench/$TANDEM_INDEX.json" ] || fail ".cache/bench/$TANDEM_INDEX (or its .json) missing after prepare.ts"
 index_sum=$(cd .cache/bench && sha256sum "$TANDEM_INDEX" "$TANDEM_INDEX.json")
 if [ -f .gpu-index/index.sha256 ] && [ "$(grep -v '\.xz$' .gpu-index/index.sha256)" = "$index_sum" ] && (cd .gpu-index && sha256sum --quiet -c index.sha256 --ignore-missing > /dev/null 2>&1) \

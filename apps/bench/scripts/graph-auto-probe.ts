@@ -4,7 +4,7 @@
 // first 20 rounds are not counted. Prints the first auto runs' plan choices, then per strategy the median total,
 // the median time outside the nodes (all of the run's wall time, and the graph's own hostMs), auto's plan choosing
 // time, the garbage collections that fell inside the runs, and each node's median.
-//   node --import tsx apps/bench/scripts/graph-auto-probe.ts [tiny|7b] [q4_0|f32] [rounds]
+//   node -C @tandem/source --import tsx apps/bench/scripts/graph-auto-probe.ts [tiny|7b] [q4_0|f32] [rounds]
 //   PROBE_STRATEGIES=auto,cpu-only,per-op (default cpu-only,gpu-only,auto)
 //   PROBE_TOKENS=128: a prefill of 128 tokens (fresh cache each run) instead of a decode step
 //   PROBE_LOG_RUNS=n: log auto's first n runs (default 12); then per assignment auto ran: runs, median ms, how chosen

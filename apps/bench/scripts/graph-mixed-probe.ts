@@ -3,7 +3,7 @@
 // Prints, per strategy: median total, prefill (with its read-back), the sum and median of the decode steps, the
 // worst step, plans made and their planning time, how runs chose their plan, and where the decode nodes ran
 // (nodes off the CPU named with their step, t0 = the first decode after the prefill).
-//   node --import tsx apps/bench/scripts/graph-mixed-probe.ts [prompt] [rounds]     (default 128 6)
+//   node -C @tandem/source --import tsx apps/bench/scripts/graph-mixed-probe.ts [prompt] [rounds]     (default 128 6)
 //   PROBE_STRATEGIES=cpu-only,gpu-only,auto (the default); PROBE_STEPS=1: also each decode step's median
 // H100 host, 2026-11-23, prompt 512, before carried inputs: cpu-only 96.3 ms, gpu-only 78.8, auto 97.3 (its decode
 // steps split between wasm and rocm around the KV cache the GPU prefill left on rocm).

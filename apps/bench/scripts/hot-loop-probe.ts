@@ -1,7 +1,7 @@
 // Diagnostic (GPU machine): the dispatch suite's call-by-call comparison on one case (groups of four single calls,
 // auto and one backend in ABBA order, no pauses), printed every 250 groups: where auto's calls ran, the median whole
 // call of each side, what the engine has learned of that backend's read-backs near the output's size, and explain().
-//   node --import tsx apps/bench/scripts/hot-loop-probe.ts "rope 512x8x64" rocm [groups]
+//   node -C @tandem/source --import tsx apps/bench/scripts/hot-loop-probe.ts "rope 512x8x64" rocm [groups]
 // H100 dispatch runs X and Y (2026-11-23): in this phase auto ran rope 512x8x64 on wasm for 184 and 187 of ~700
 // calls (wasm 0.64 ms a call, rocm 0.18-0.21), and matmul 512 on webgpu for 135 of 474.
 import { monotonicClock, type Strategy } from '@tandem/core';

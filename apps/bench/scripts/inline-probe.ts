@@ -3,7 +3,7 @@
 // process: two engines, each with its own device, blocks of 20 whole calls ({ only: 'rocm' }, with the read-back)
 // alternating ABBA per case; wasm on the first engine for reference. Prints per case the median call of each and
 // the ratio queued / inline (> 1: inline faster).
-//   node --import tsx apps/bench/scripts/inline-probe.ts ["add 64x1024" ...]
+//   node -C @tandem/source --import tsx apps/bench/scripts/inline-probe.ts ["add 64x1024" ...]
 import { monotonicClock, type Engine, type Strategy } from '@tandem/core';
 import { RocmBackend } from '@tandem/rocm';
 import { createEngine, REFERENCE_FACTORY, WASM_FACTORY } from 'tandem';
@@ -14,7 +14,7 @@ const BLOCK = 20;
 const BLOCKS = 24;
 
 const engineWith = (inline: false | undefined): Promise<Engine> =>
-  createEngine({ factories: [{ name: 'rocm', create: async () => new RocmBackend(inline === false ? { inline } : {}) }, WASM_FACTORY, REFERENCE_FACTORY] });
+  createEngine({ factories: [{ name: 'rocm', kind: 'gpu', create: async () => new RocmBackend(inline === false ? { inline } : {}) }, WASM_FACTORY, REFERENCE_FACTORY] });
 const inlined = await engineWith(undefined);
 const queued = await engineWith(false);
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;

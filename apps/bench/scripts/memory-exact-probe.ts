@@ -1,6 +1,6 @@
 // Diagnostic (GPU machine): where a batch of 1,000 exact top-10 searches over 341,479 x 100 random vectors spends
 // its time, per strategy: VectorOps.searchMany, then each engine op's backend, kernel and wall time from telemetry.
-//   node --import tsx apps/bench/scripts/memory-exact-probe.ts
+//   node -C @tandem/source --import tsx apps/bench/scripts/memory-exact-probe.ts
 import type { Strategy } from '@tandem/core';
 import { createEngine } from 'tandem';
 import { VectorOps } from '@tandem/memory';

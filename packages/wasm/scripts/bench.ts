@@ -1,5 +1,5 @@
 // Kernel benchmarks for @tandem/wasm: median kernelMs of repeated runs on resident tensors, per build.
-// Run: node --experimental-wasm-relaxed-simd --import tsx packages/wasm/scripts/bench.ts [--only matmul,threads,...]
+// Run: node --experimental-wasm-relaxed-simd -C @tandem/source --import tsx packages/wasm/scripts/bench.ts [--only matmul,threads,...]
 // (or `npm run bench -w @tandem/wasm`). Sections: peak matmul matvec softmax cosine attention elementwise threads.
 // Builds the kernels first if needed. `--threads 4` sets the largest pool the threads section tries (default 2).
 // Prints the host's CPU model first: figures from different machines are not comparable.

@@ -4,8 +4,14 @@
 /** The bytes of a .wasm file, or why they could not be read. */
 export type LoadedBytes = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly reason: string };
 
-/** How to produce the missing files; appended to every "not found" reason. */
-export const BUILD_HINT = 'build the kernels with `npm run build -w @tandem/wasm` (node packages/wasm/scripts/build.mjs)';
+/**
+ * How to get a missing or mangled .wasm file where it belongs; appended to every such reason. The package ships the
+ * files in dist/; a bundled page needs its bundler to emit them next to the code that fetches them.
+ */
+export const BUILD_HINT =
+  "the @tandem/wasm package ships it in dist/ (in the Tandem repository: npm run build -w @tandem/wasm). In a bundled page the bundler must emit it: " +
+  "Vite and webpack 5 do (Vite's dev server needs optimizeDeps: { exclude: ['@tandem/wasm'] }); esbuild and others do not: " +
+  'copy node_modules/@tandem/wasm/dist/*.wasm to a folder the page serves and pass createEngine({ wasm: { distUrl: new URL(<that folder>/, location.href) } })';
 
 /** Reads a .wasm file from a file: URL (Node) or over fetch (browsers); never throws. */
 export async function loadWasmBytes(url: URL): Promise<LoadedBytes> {

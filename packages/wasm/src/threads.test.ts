@@ -172,7 +172,7 @@ describe('KernelPool', () => {
     const entry = fileURLToPath(new URL('./index.ts', import.meta.url));
     const code = `const { WasmBackend } = await import(${JSON.stringify(entry)}); const b = new WasmBackend({ threads: 2 }); const r = await b.init(); if (!r.ok || !b.describe().features.includes('threads')) process.exit(3);`;
     const started = Date.now();
-    execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { timeout: 30_000, stdio: 'pipe' });
+    execFileSync(process.execPath, ['--conditions=@tandem/source', '--import', 'tsx', '--input-type=module', '-e', code], { timeout: 30_000, stdio: 'pipe' });
     expect(Date.now() - started).toBeLessThan(30_000);
   });
 });

@@ -1,8 +1,8 @@
 // Node only: WebGPU from the `webgpu` npm package (Dawn), and a backend wired with the throttled waiter.
 // Browser bundles import '@tandem/webgpu' and never load this file ('@tandem/webgpu/node').
-import { errorMessage } from '@tandem/core';
 import { WebGpuBackend, type WebGpuBackendOptions } from './backend.ts';
 import { createThrottledWaiter, type ThrottledWaiterOptions } from './node-wait.ts';
+import { vulkanLoaderAvailable } from './swiftshader.ts';
 
 export { createThrottledWaiter, type ThrottledWaiterOptions } from './node-wait.ts';
 export { useSwiftShader, type SoftwareVulkanResult } from './swiftshader.ts';
@@ -39,8 +39,21 @@ export function createNodeGpu(flags: readonly string[] = DEFAULT_DAWN_FLAGS): Pr
   return gpu;
 }
 
+/** How to get the `webgpu` package, for reasons. */
+export const DAWN_INSTALL_HINT = 'npm install webgpu (Dawn for Node: prebuilt for Linux, macOS and Windows)';
+
 async function loadDawn(flags: readonly string[]): Promise<GPU> {
-  const dawn = await import('webgpu');
+  let dawn: typeof import('webgpu');
+  try {
+    dawn = await import('webgpu');
+  } catch (error) {
+    if (Reflect.get(Object(error), 'code') === 'ERR_MODULE_NOT_FOUND') throw new Error(`the 'webgpu' package is not installed: ${DAWN_INSTALL_HINT}`);
+    throw error;
+  }
+  // Without a Vulkan loader Dawn prints a warning to stderr on every start and finds no adapter: say why, once.
+  if (!flags.includes('backend=opengles') && !vulkanLoaderAvailable()) {
+    throw new Error('no Vulkan loader (libvulkan.so.1) on this machine: install libvulkan1 and the GPU\'s Vulkan driver, or Debian\'s chromium and set TANDEM_WEBGPU=swiftshader for its software GPU');
+  }
   Object.assign(globalThis, dawn.globals);
   return dawn.create([...flags]);
 }
@@ -61,12 +74,8 @@ export function createNodeWebGpuBackend(options: NodeWebGpuOptions = {}): WebGpu
     waiter: createThrottledWaiter(throttle),
     ...rest,
     gpu: async () => {
-      try {
-        gpu ??= await createNodeGpu(dawnFlags);
-        return gpu;
-      } catch (error) {
-        throw new Error(`cannot load the 'webgpu' package (dawn.node): ${errorMessage(error)}`);
-      }
+      gpu ??= await createNodeGpu(dawnFlags);
+      return gpu;
     },
   });
 }

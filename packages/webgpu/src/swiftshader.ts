@@ -42,6 +42,11 @@ function loadVulkanLoader(fallback: string): string {
   return tryDlopen(fallback, RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE) ? `Vulkan loader ${fallback}` : `could not load ${fallback}`;
 }
 
+/** Whether this process can load a Vulkan loader (Linux: libvulkan.so.1, the system's or one pinned by useSwiftShader). */
+export function vulkanLoaderAvailable(): boolean {
+  return process.platform !== 'linux' || tryDlopen('libvulkan.so.1', RTLD_NOW);
+}
+
 /** dlopen through process.dlopen: the library loads, then Node rejects it as "not a Node module". */
 function tryDlopen(file: string, flags: number): boolean {
   try {

@@ -85,7 +85,7 @@ export async function measureGroup(runners: readonly MatmulRunner[]): Promise<Ma
 /** Tandem and onnxruntime-web at one thread count, in a fresh child process (see matmul-threads-child.ts). */
 async function measureInChild(threads: number): Promise<MatmulMeasurement[]> {
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, String(threads)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--conditions=@tandem/source', '--import', 'tsx', CHILD, String(threads)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => {
       text += chunk.toString();

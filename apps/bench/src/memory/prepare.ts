@@ -1,6 +1,6 @@
 // Makes (or checks) the memory suite's HNSW index caches in .cache/bench/ without running the suite:
 //
-//   node --import tsx apps/bench/src/memory/prepare.ts [--tandem] [--hnswlib]     (both when neither is named)
+//   node -C @tandem/source --import tsx apps/bench/src/memory/prepare.ts [--tandem] [--hnswlib]     (both when neither is named)
 //
 // tandem: loads the graph-only cache with the wink vectors (which checks it was built on them), converts an older
 // full cache (.tdhn) to graph only, or builds it (~100 s on the packing machine). hnswlib: loads its cache or

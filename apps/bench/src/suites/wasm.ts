@@ -32,7 +32,7 @@ const SECTIONS_AFTER_THREADS = 'peak,matmul,matvec,softmax,cosine,attention,elem
 async function runKernelBenchmark(nodeFlags: readonly string[], args: readonly string[]): Promise<string[]> {
   const lines: string[] = [];
   const code = await new Promise<number>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--experimental-wasm-relaxed-simd', ...nodeFlags, '--import', 'tsx', SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--experimental-wasm-relaxed-simd', ...nodeFlags, '--conditions=@tandem/source', '--import', 'tsx', SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let pending = '';
     child.stdout.on('data', (chunk: Buffer) => {
       pending += chunk.toString();

@@ -12,7 +12,7 @@ const HEADER_BYTES = 20;
 
 /** The WordNet graph in the page: node i is synsetIds[i] with words lemmas[i]. */
 export interface DemoWordNet {
-  /** "<pos>:<offset>" per node, e.g. "n:02084071". */
+  /** "<pos>:<offset>" per node, e.g. "n:02086723". */
   readonly synsetIds: readonly string[];
   /** Each node's words. */
   readonly lemmas: readonly (readonly string[])[];

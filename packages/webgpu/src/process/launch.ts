@@ -30,12 +30,13 @@ function toPath(entry: string | URL): string {
   return entry instanceof URL || entry.startsWith('file:') ? fileURLToPath(entry) : entry;
 }
 
-/** The candidates, in order: explicit, environment, bundled next to this module, source next to this module. */
+/** The candidates, in order: explicit, environment, then next to this module: bundled, built, source. */
 function candidates(options: ChildLaunchOptions): string[] {
   if (options.entry !== undefined) return [toPath(options.entry)];
   const fromEnv = process.env[CHILD_ENTRY_ENV];
   if (fromEnv !== undefined && fromEnv !== '') return [toPath(fromEnv)];
-  return [fileURLToPath(new URL(`./${BUNDLED_CHILD_NAME}`, import.meta.url)), fileURLToPath(new URL('./child-entry.ts', import.meta.url))];
+  // Next to this module: a bundle's child, the built package's child (dist/process), the source's (src/process).
+  return [BUNDLED_CHILD_NAME, 'child-entry.js', 'child-entry.ts'].map((name) => fileURLToPath(new URL(`./${name}`, import.meta.url)));
 }
 
 /** tsx's ESM loader as a file: URL, or undefined when tsx is not installed here. */
@@ -58,5 +59,5 @@ export function resolveChildLaunch(options: ChildLaunchOptions = {}): ChildLaunc
   if (!/\.[cm]?ts$/.test(entry)) return { entry, execArgv: extra };
   const loader = tsxLoader();
   if (loader === undefined) return { failed: `the GPU process entry ${entry} is TypeScript and tsx is not installed; bundle it as ${BUNDLED_CHILD_NAME} for plain Node` };
-  return { entry, execArgv: ['--import', loader, ...extra] };
+  return { entry, execArgv: ['--conditions=@tandem/source', '--import', loader, ...extra] };
 }

@@ -1,6 +1,6 @@
 // What the process boundary costs: an empty round trip, a tiny op end to end, and moving 16 MB each way,
 // through the GPU process and in-process on the same device (SwiftShader unless TANDEM_TEST_GPU=native).
-//   node --import tsx packages/webgpu/src/process/measure-overhead.ts
+//   node -C @tandem/source --import tsx packages/webgpu/src/process/measure-overhead.ts
 import type { CapableBackend, DeviceBuffer, TensorSpec } from '@tandem/core';
 import { createNodeWebGpuBackend } from '../node-gpu.ts';
 import { useSwiftShader } from '../swiftshader.ts';

@@ -105,7 +105,7 @@ describe('GPU process lifecycle (stand-in child, no GPU needed)', () => {
         `console.log(JSON.stringify({ ok: result.ok, pid: backend.processId() }));\n`,
     );
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', tsx, script], { timeout: 20_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--conditions=@tandem/source', '--import', tsx, script], { timeout: 20_000 });
     const report: unknown = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}');
     expect(report).toMatchObject({ ok: true, pid: expect.any(Number) });
     const pid = typeof report === 'object' && report !== null && 'pid' in report && typeof report.pid === 'number' ? report.pid : -1;
