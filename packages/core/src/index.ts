@@ -11,6 +11,8 @@ export * from './timers.ts';
 export * from './tensor.ts';
 export * from './residency.ts';
 export * from './copy-times.ts';
+export * from './call-options.ts';
+export * from './op-options.ts';
 export * from './engine.ts';
 export * from './scheduler/roofline.ts';
 export * from './scheduler/cost-model.ts';
