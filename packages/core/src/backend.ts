@@ -106,6 +106,8 @@ export interface CapableBackend {
    * output specs when the caller has inferred them already (the engine has; saves inferring them again).
    */
   supportsOp?(op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict;
+  /** Temporary bytes run() allocates for this op beside its outputs, counted against availableMemory; absent means none. */
+  scratchBytes?(op: Op<TensorSpec>, outputs: readonly TensorSpec[]): number;
   /** Optional prior cost in ms for an op, before any measurement; overrides the roofline. */
   estimateCost?(op: Op<TensorSpec>, work: OpWork): number | undefined;
   /** Copies host bytes into a new buffer on this backend. */

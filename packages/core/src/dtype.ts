@@ -13,6 +13,11 @@ export const Q8_0_BLOCK_BYTES = 2 + 32;
 /** Bytes of one Q4_0 block: f16 scale + 16 bytes of nibbles (value j in the low nibble of byte j, j+16 in the high). */
 export const Q4_0_BLOCK_BYTES = 2 + 16;
 
+/** Whether `value` names a dtype Tandem knows. */
+export function isDType(value: unknown): value is DType {
+  return DTYPES.some((d) => d === value);
+}
+
 export function isQuantized(dtype: DType): dtype is 'q8_0' | 'q4_0' {
   return dtype === 'q8_0' || dtype === 'q4_0';
 }

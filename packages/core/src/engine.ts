@@ -4,11 +4,14 @@ import type { BackendHealth, BoundTensor, CapableBackend, PerformanceProfile, Ru
 import { checkCapabilities } from './capability.ts';
 import { monotonicClock, type Clock } from './clock.ts';
 import { byteLengthOf, DTYPES, type DType, type HostArray } from './dtype.ts';
+import { CsrChecks } from './csr-check.ts';
 import { checkCallOptions, checkOptionKeys, checkStrategy, raceAbort, throwIfAborted, type AbortSignalLike, type CallOptions } from './call-options.ts';
-import { AbortedError, AllBackendsFailedError, BackendError, DeadlineExceededError, DeviceLostError, DisposedError, errorMessage, InvalidArgumentError, type BackendFailure } from './errors.ts';
+import { AllBackendsFailedError, BackendError, callerError, DeadlineExceededError, DeviceLostError, DisposedError, errorMessage, InvalidArgumentError, type BackendFailure } from './errors.ts';
+import { opMemory, unplannable } from './limits.ts';
 import type { AttentionOptions, RmsNormOptions, RopeOptions, SoftmaxOptions, SpreadOptions } from './op-options.ts';
 import { inferOutputs, opWork, type OpWork } from './op-info.ts';
-import { mapOpTensors, OP_KINDS, opInputs, type Op, type TensorSpec } from './ops.ts';
+import { mapOpTensors, OP_KINDS, opInputs, type Op, type SpreadActivationOp, type TensorSpec } from './ops.ts';
+import { checkOpArgument, checkOwnTensor, disposedInput, newTensorOwner } from './ownership.ts';
 import { Residency } from './residency.ts';
 import type { CopyPoint } from './copy-times.ts';
 import { CostModel, type CostModelConfig } from './scheduler/cost-model.ts';
@@ -22,6 +25,7 @@ import { WarmthTracker } from './scheduler/warmth.ts';
 import { assertValidShape, numel } from './shape.ts';
 import { Telemetry } from './telemetry/telemetry.ts';
 import { contiguousBytes, Storage, Tensor, type TensorHost } from './tensor.ts';
+import { bytesOfData, dtypeOf, type TensorData } from './tensor-data.ts';
 import { cancelTimer, startTimer } from './timers.ts';
 
 /** Everything createEngine / new Engine accept; only `backends` is required. */
@@ -76,32 +80,6 @@ export interface Explanation extends SchedulePlan {
   readonly work: OpWork;
 }
 
-/** Host data accepted by engine.tensor(), per dtype. */
-export type TensorData = Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array | readonly number[];
-
-/** Which array type carries which dtype by default. */
-function inferDType(data: TensorData): DType {
-  if (data instanceof Int32Array) return 'i32';
-  if (data instanceof Uint32Array) return 'u32';
-  if (data instanceof Uint16Array) return 'f16';
-  if (data instanceof Uint8Array) throw new InvalidArgumentError('tensor.dtype', undefined, "is required for Uint8Array data ('q8_0' or 'q4_0')");
-  return 'f32';
-}
-
-/** Copies host data into bytes of `dtype`, checking that the array type fits the dtype. */
-function toBytes(data: TensorData, dtype: DType): Uint8Array {
-  const fits =
-    (dtype === 'f32' && (data instanceof Float32Array || Array.isArray(data))) ||
-    (dtype === 'i32' && data instanceof Int32Array) ||
-    (dtype === 'u32' && data instanceof Uint32Array) ||
-    (dtype === 'f16' && data instanceof Uint16Array) ||
-    ((dtype === 'q8_0' || dtype === 'q4_0') && data instanceof Uint8Array);
-  if (!fits) throw new InvalidArgumentError('tensor.data', data.constructor.name, `does not carry dtype ${dtype} (f32: Float32Array or number[], f16: Uint16Array bits, i32: Int32Array, u32: Uint32Array, q8_0/q4_0: Uint8Array blocks)`);
-  if (Array.isArray(data)) return new Uint8Array(Float32Array.from(data).buffer);
-  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice();
-  return new Uint8Array(0);
-}
-
 /** A call whose plan is made: what execute() needs. */
 interface PlannedCall {
   /** The op with the caller's tensors. */
@@ -118,6 +96,8 @@ interface PlannedCall {
   readonly label: string | undefined;
   /** The caller's abort signal. */
   readonly signal: AbortSignalLike | undefined;
+  /** The op's inputs with their names (checked live and owned by this engine). */
+  readonly inputs: ReadonlyArray<{ name: string; tensor: Tensor }>;
   /** The reused plan, when the decision cache served this call. */
   readonly cached: CachedDecision | undefined;
   /** The cost model's key of the call. */
@@ -165,6 +145,10 @@ export class Engine {
   private readonly deadlineMs: number;
   private readonly recoveryIntervalMs: number;
   private readonly host: TensorHost;
+  /** Marks the storages of this engine's tensors: another engine's are refused, never looked up. */
+  private readonly owner = newTensorOwner();
+  /** spreadActivation graphs (rowPtr, colIdx storages) already checked. */
+  private readonly csr = new CsrChecks();
   private nextCallId = 0;
   private disposed = false;
 
@@ -240,8 +224,8 @@ export class Engine {
   tensor(data: TensorData, shape: readonly number[], dtype?: DType): Tensor {
     this.assertLive();
     assertValidShape('tensor.shape', shape);
-    const dt = dtype ?? inferDType(data);
-    const bytes = toBytes(data, dt);
+    const dt = dtypeOf(data, dtype);
+    const bytes = bytesOfData(data, dt);
     const expected = byteLengthOf(dt, numel(shape));
     if ((dt === 'q8_0' || dt === 'q4_0') && (shape[shape.length - 1] ?? 0) % 32 !== 0) {
       throw new InvalidArgumentError('tensor.shape', [...shape], `last dimension must be a multiple of 32 for ${dt}`);
@@ -249,7 +233,7 @@ export class Engine {
     if (bytes.byteLength !== expected) {
       throw new InvalidArgumentError('tensor.data', `${bytes.byteLength} bytes`, `must be ${expected} bytes for shape [${shape.join(', ')}] ${dt}`);
     }
-    const storage = new Storage(dt, expected, bytes);
+    const storage = new Storage(dt, expected, bytes, this.owner);
     this.residency.track(storage);
     return new Tensor(this.host, storage, dt, shape);
   }
@@ -261,9 +245,11 @@ export class Engine {
     const signal = options?.signal;
     throwIfAborted(signal, op.op);
     const label = options?.label;
-    const inputs = opInputs(op);
-    const spec = this.specOf(op, inputs);
+    // A Tensor is its own TensorSpec, so the op needs no copy to be validated and priced.
+    const inputs = checkOpArgument('run.op', op, this.owner, 'refuse');
+    const spec: Op<TensorSpec> = op;
     const outputs = inferOutputs(spec);
+    if (op.op === 'spreadActivation') await this.checkGraph(op);
     const work = opWork(spec, outputs);
     const chosen = options?.strategy ?? this.strategy;
     const kind = this.callKind(spec, inputs, chosen);
@@ -271,11 +257,11 @@ export class Engine {
     const cached = kind === undefined ? undefined : this.reusableDecision(work.flops, kind, residency);
     if (cached !== undefined) {
       this.costModel.tick(cached.opKey);
-      return this.execute({ op, spec, outputs, work, plan: cached.plan, label, signal, cached, opKey: cached.opKey });
+      return this.execute({ op, spec, outputs, work, plan: cached.plan, label, signal, inputs, cached, opKey: cached.opKey });
     }
     const request = this.requestFor(spec, inputs, work, outputs);
     const planned = this.scheduler.plan(request, chosen, true);
-    if (!planned.ok) throw new AllBackendsFailedError(op.op, planned.skipped.map((s) => ({ backend: s.backend, error: s.reason })));
+    if (!planned.ok) throw unplannable(spec, planned.skipped, planned.shortfall);
     // A backend waiting to recover is looked at again on every call (that is what starts its re-init): not cached.
     if (planned.cacheable && !request.awaitingRecovery && kind !== undefined) {
       const opKey = request.opKey;
@@ -284,7 +270,7 @@ export class Engine {
       const transferMs = request.candidates.find((c) => c.name === selection.backend)?.transferMs ?? 0;
       this.decisions.store(work.flops, kind, residency, opKey, planned.plan, this.costModel.decisionCount(opKey), selection.estimatedMs - transferMs);
     }
-    return this.execute({ op, spec, outputs, work, plan: planned.plan, label, signal, cached: undefined, opKey: request.opKey });
+    return this.execute({ op, spec, outputs, work, plan: planned.plan, label, signal, inputs, cached: undefined, opKey: request.opKey });
   }
 
   /** What the engine learned of `backend`'s copies to and from the host: per size class, typical bytes and median ms. */
@@ -297,8 +283,8 @@ export class Engine {
     this.assertLive();
     checkOptionKeys('explain.options', options, []);
     if (options?.strategy !== undefined) checkStrategy('explain.options.strategy', options.strategy, this.backendNames);
-    const inputs = opInputs(op);
-    const spec = this.specOf(op, inputs);
+    const inputs = checkOpArgument('explain.op', op, this.owner, 'allow');
+    const spec: Op<TensorSpec> = op;
     const outputs = inferOutputs(spec);
     const work = opWork(spec, outputs);
     const chosen = options?.strategy ?? this.strategy;
@@ -306,8 +292,16 @@ export class Engine {
     const cached = kind === undefined ? undefined : this.reusableDecision(work.flops, kind, this.residencySignature(inputs));
     if (cached !== undefined) return explanationOf(cached.plan, op.op, work);
     const planned = this.scheduler.plan(this.requestFor(spec, inputs, work, outputs), chosen, false);
-    if (!planned.ok) throw new AllBackendsFailedError(op.op, planned.skipped.map((s) => ({ backend: s.backend, error: s.reason })));
+    if (!planned.ok) throw unplannable(spec, planned.skipped, planned.shortfall);
     return explanationOf(planned.plan, op.op, work);
+  }
+
+  /**
+   * Throws what run() would for `tensor` as its input `argument`: InvalidArgumentError unless it is a Tensor of this
+   * engine, DisposedError when disposed (for code that takes tensors for this engine, such as a graph's constants).
+   */
+  checkTensor(argument: string, tensor: Tensor): void {
+    checkOwnTensor(argument, tensor, this.owner);
   }
 
   /** Per (op, backend) success counts, circuit state and latency percentiles. */
@@ -417,13 +411,16 @@ export class Engine {
     if (this.disposed) throw new DisposedError('engine');
   }
 
-  /** Checks every input is a live Tensor; a Tensor is its own TensorSpec, so the op needs no copy. */
-  private specOf(op: Op<Tensor>, inputs: ReadonlyArray<{ name: string; tensor: Tensor }>): Op<TensorSpec> {
-    for (const { name, tensor } of inputs) {
-      if (!(tensor instanceof Tensor)) throw new InvalidArgumentError(`${op.op}.${name}`, typeof tensor, 'must be a Tensor from engine.tensor() or an op');
-      if (tensor.disposed) throw new DisposedError(`${op.op}.${name}`);
-    }
-    return op;
+  /**
+   * spreadActivation's CSR arrays, checked once per (rowPtr, colIdx) pair before any backend is asked (the bytes are
+   * brought to the host if they only live on a device).
+   */
+  private async checkGraph(op: SpreadActivationOp<Tensor>): Promise<void> {
+    const moved = { bytes: 0, ms: 0 };
+    const rowPtr = await this.contiguousStorage(op.rowPtr, moved);
+    const colIdx = await this.contiguousStorage(op.colIdx, moved);
+    if (this.csr.isValid(rowPtr, colIdx)) return;
+    this.csr.check(rowPtr, await this.residency.hostBytes(rowPtr), colIdx, await this.residency.hostBytes(colIdx));
   }
 
   private requestFor(
@@ -433,7 +430,7 @@ export class Engine {
     outputs: readonly TensorSpec[],
   ): { op: string; opKey: string; work: OpWork; candidates: Candidate[]; awaitingRecovery: boolean } {
     const opKey = opKeyOf(spec, inputs);
-    const outBytes = outputs.reduce((s, o) => s + byteLengthOf(o.dtype, numel(o.shape)), 0);
+    const outBytes = opMemory(spec, outputs).outputBytes;
     const readBackRate = this.readBack.rate(opKey);
     const candidates: Candidate[] = [];
     let awaitingRecovery = false;
@@ -482,7 +479,7 @@ export class Engine {
       if (readBackRate > 0) transferMs += readBackRate * this.residency.downloadEstimateMs(outBytes, b.name);
       const priorMs = b.estimateCost?.(spec, work) ?? rooflineMs(work, s.profile);
       const availableBytes = b.availableMemory !== undefined ? b.availableMemory() : b.describe().availableMemoryBytes;
-      candidates.push({ name: b.name, kind: b.kind, priority: b.priority, fallbackOnly: b.fallbackOnly ?? false, unusable, priorMs, transferMs, requiredBytes: missing + outBytes, availableBytes });
+      candidates.push({ name: b.name, kind: b.kind, priority: b.priority, fallbackOnly: b.fallbackOnly ?? false, unusable, priorMs, transferMs, requiredBytes: missing + outBytes + (b.scratchBytes?.(spec, outputs) ?? 0), availableBytes });
     }
     return { op: spec.op, opKey, work, candidates, awaitingRecovery };
   }
@@ -544,11 +541,10 @@ export class Engine {
 
   /** Runs a planned call: the chosen backend, then each fallback in turn, until one succeeds. */
   private async execute(call: PlannedCall): Promise<Tensor[]> {
-    const { op, spec, outputs, work, plan, label, signal, cached, opKey } = call;
+    const { op, spec, outputs, work, plan, label, signal, inputs, cached, opKey } = call;
     const callId = ++this.nextCallId;
     const order = [plan.selection.backend, ...plan.fallbacks];
     const failures: BackendFailure[] = plan.skipped.map((s) => ({ backend: s.backend, error: `skipped: ${s.reason}` }));
-    const inputs = opInputs(spec);
     const dtype = inputs[0]?.tensor.dtype ?? 'f32';
     const shapes = inputs.map((i) => i.tensor.shape.join('x')).join(', ');
     let reason: SelectionReason = plan.selection.reason;
@@ -572,6 +568,12 @@ export class Engine {
         const run = this.withDeadline(state.backend, op.op, state.backend.run(bound, outputs));
         const result = await raceAbort(run, signal, op.op, (late) => freeOutputs(state.backend, late));
         runMs = this.clock() - t0;
+        // An input disposed while the op ran may have had its buffer reused: the result is not trusted.
+        const gone = disposedInput(op.op, inputs);
+        if (gone !== undefined) {
+          freeOutputs(state.backend, result);
+          throw new DisposedError(gone);
+        }
         const tensors = this.adopt(state.backend, result, outputs, opKey);
         // What the call cost beyond its copies (binding, the run, adopting the outputs): the copies are priced on
         // their own from where the inputs live, and the rest is what another call of this op will pay here. The run
@@ -596,8 +598,14 @@ export class Engine {
         return tensors;
       } catch (error) {
         this.warmth.end(name, this.clock());
-        // The caller's abort is not the backend's failure: no health record, no fallback.
-        if (error instanceof AbortedError) throw error;
+        // The caller's mistakes (an abort, an input disposed mid-call, input only a kernel could find invalid) are
+        // not the backend's failure: no health record, no fallback.
+        const gone = disposedInput(op.op, inputs);
+        const caller = gone === undefined ? callerError(error) : new DisposedError(gone);
+        if (caller !== undefined) {
+          if (probe) this.tracker.releaseProbe(op.op, name);
+          throw caller;
+        }
         const message = errorMessage(error);
         this.decisions.clear();
         failures.push({ backend: name, error: message });
@@ -650,7 +658,7 @@ export class Engine {
     if (spent.bytes > 0) moved.ms += this.clock() - t0; // the base's copy to the host (the gather below is the call's own work)
     const bytes = contiguousBytes(t, host);
     moved.bytes += spent.bytes;
-    const storage = new Storage(t.dtype, bytes.byteLength, bytes.slice());
+    const storage = new Storage(t.dtype, bytes.byteLength, bytes.slice(), this.owner);
     this.residency.track(storage);
     t.contiguousCache = storage;
     return storage;
@@ -668,7 +676,7 @@ export class Engine {
     }
     return result.outputs.map((buffer, i) => {
       const spec = outputs[i] ?? { dtype: 'f32', shape: [] };
-      const storage = new Storage(spec.dtype, buffer.byteLength, undefined);
+      const storage = new Storage(spec.dtype, buffer.byteLength, undefined, this.owner);
       storage.replicas.set(backend.name, buffer);
       storage.producedBy = opKey;
       this.residency.track(storage);

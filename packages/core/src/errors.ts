@@ -95,6 +95,30 @@ export class AllBackendsFailedError extends TandemError {
   }
 }
 
+/**
+ * An op needs more memory than any backend able to run it has free: refused before any backend is asked. Names the
+ * op, its shapes, the bytes it needs (outputs, scratch and inputs not yet there) and the most any backend has.
+ */
+export class ResourceExhaustedError extends TandemError {
+  override readonly name: string = 'ResourceExhaustedError';
+  /** Op id. */
+  readonly op: string;
+  /** Fewest bytes the op needs on any one backend. */
+  readonly requiredBytes: number;
+  /** Most bytes any backend able to run the op has free. */
+  readonly availableBytes: number;
+  /** Every backend's reason for not taking the op. */
+  readonly failures: readonly BackendFailure[];
+  constructor(op: string, shapes: string, requiredBytes: number, availableBytes: number, failures: readonly BackendFailure[]) {
+    const detail = failures.map((f) => `${f.backend}: ${f.error}`).join('; ');
+    super('RESOURCE_EXHAUSTED', `${op} (${shapes}) needs ${requiredBytes} bytes; the limit is ${availableBytes} bytes free on any backend that can run it (${detail})`);
+    this.op = op;
+    this.requiredBytes = requiredBytes;
+    this.availableBytes = availableBytes;
+    this.failures = failures;
+  }
+}
+
 /** The caller aborted the call (its AbortSignal fired); no backend is blamed for it. */
 export class AbortedError extends TandemError {
   override readonly name: string = 'AbortedError';
@@ -109,6 +133,16 @@ export class DisposedError extends TandemError {
   constructor(what: string) {
     super('DISPOSED', `${what} was used after dispose()`);
   }
+}
+
+/**
+ * The caller's own mistake inside `error`, if it is one: an AbortedError, a DisposedError or an InvalidArgumentError
+ * (also when a backend wrapped it as its cause). These never count against a backend's health and are not retried.
+ */
+export function callerError(error: unknown): TandemError | undefined {
+  if (error instanceof AbortedError || error instanceof DisposedError || error instanceof InvalidArgumentError) return error;
+  if (error instanceof BackendError && error.cause instanceof InvalidArgumentError) return error.cause;
+  return undefined;
 }
 
 function formatValue(value: unknown): string {

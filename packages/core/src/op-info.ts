@@ -1,6 +1,7 @@
 // What core knows about each op without running it: validation, output specs, and how much work it is.
 import { isQuantized, QUANT_BLOCK, type DType } from './dtype.ts';
 import { InvalidArgumentError } from './errors.ts';
+import { checkOutputShapes } from './limits.ts';
 import type { Op, TensorSpec } from './ops.ts';
 import { numel, sameShape } from './shape.ts';
 
@@ -42,8 +43,17 @@ const FLOATS: readonly DType[] = ['f32', 'f16'];
 const UNQUANTIZED: readonly DType[] = ['f32', 'f16', 'i32', 'u32'];
 const F32: readonly DType[] = ['f32'];
 
-/** Validates an op's inputs and parameters; returns the specs of its outputs. Throws InvalidArgumentError. */
+/**
+ * Validates an op's inputs and parameters; returns the specs of its outputs, each within the element limit.
+ * Throws InvalidArgumentError.
+ */
 export function inferOutputs(op: Op<TensorSpec>): TensorSpec[] {
+  const outputs = outputSpecs(op);
+  checkOutputShapes(op, outputs);
+  return outputs;
+}
+
+function outputSpecs(op: Op<TensorSpec>): TensorSpec[] {
   const name = op.op;
   switch (op.op) {
     case 'matmul': {

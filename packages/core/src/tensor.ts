@@ -4,7 +4,8 @@ import './disposable.ts';
 import type { DeviceBuffer } from './backend.ts';
 import { byteLengthOf, isQuantized, type DType } from './dtype.ts';
 import { DisposedError, InvalidArgumentError } from './errors.ts';
-import { contiguousStrides, numel } from './shape.ts';
+import type { TensorOwner } from './ownership.ts';
+import { assertValidShape, contiguousStrides, describeValue, numel } from './shape.ts';
 
 /** The JS array each dtype reads back as: f16 as raw binary16 bits, quantized types as raw blocks. */
 export interface HostArrayOf {
@@ -73,11 +74,14 @@ export class Storage {
   disposed = false;
   /** The op key ('add|f32') of the op that produced it, until the engine learns whether it is read back. */
   producedBy: string | undefined = undefined;
+  /** The engine it belongs to (only that engine binds it); undefined for data-less placeholders made outside one. */
+  readonly owner: TensorOwner | undefined;
 
-  constructor(dtype: DType, byteLength: number, host: Uint8Array | undefined) {
+  constructor(dtype: DType, byteLength: number, host: Uint8Array | undefined, owner?: TensorOwner) {
     this.dtype = dtype;
     this.byteLength = byteLength;
     this.host = host;
+    this.owner = owner;
   }
 
   /** Where the data is: 'host' and/or backend names. */
@@ -127,6 +131,7 @@ export class Tensor<D extends DType = DType> {
   /** Same data, new shape (same element count); needs a contiguous tensor. */
   reshape(shape: readonly number[]): Tensor<D> {
     this.assertLive();
+    assertValidShape('reshape.shape', shape);
     if (numel(shape) !== this.size) throw new InvalidArgumentError('reshape.shape', [...shape], `must have ${this.size} elements like [${this.shape.join(', ')}]`);
     if (!this.isContiguous) throw new InvalidArgumentError('reshape.this', [...this.shape], 'must be contiguous (a permuted view cannot be reshaped; run an op on it first)');
     return new Tensor(this.host, this.storage, this.dtype, shape);
@@ -136,6 +141,7 @@ export class Tensor<D extends DType = DType> {
   permute(axes: readonly number[]): Tensor<D> {
     this.assertLive();
     if (isQuantized(this.dtype)) throw new InvalidArgumentError('permute.this.dtype', this.dtype, 'quantized tensors cannot be permuted (blocks run along the last dimension)');
+    if (!Array.isArray(axes)) throw new InvalidArgumentError('permute.axes', describeValue(axes), 'must be an array of axes');
     const sorted = [...axes].sort((a, b) => a - b);
     if (axes.length !== this.shape.length || sorted.some((a, i) => a !== i)) {
       throw new InvalidArgumentError('permute.axes', [...axes], `must be a permutation of 0..${this.shape.length - 1}`);

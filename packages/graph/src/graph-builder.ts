@@ -2,9 +2,13 @@
 // Every node is validated with core's inferOutputs as it is added, so a shape or dtype error names the node.
 import {
   assertValidShape,
+  DTYPES,
   errorMessage,
   inferOutputs,
+  InvalidArgumentError,
+  isDType,
   monotonicClock,
+  OP_KINDS,
   opInputs,
   type Clock,
   type DType,
@@ -18,7 +22,7 @@ import { GraphValidationError } from './errors.ts';
 import { Graph } from './graph.ts';
 import { planExecution, type GraphNode } from './plan.ts';
 import { rowMajorStrides, type Source, type SymbolicTensor, type ViewStep } from './symbolic.ts';
-import { viewOf } from './views.ts';
+import { copyOfStep, viewOf } from './views.ts';
 
 /** Options of a GraphBuilder. */
 export interface GraphBuilderOptions {
@@ -63,8 +67,10 @@ export class GraphBuilder {
   input(name: string, dtype: DType, shape: readonly number[], options: InputOptions = {}): SymbolicTensor {
     this.claim(name, 'an input');
     try {
+      if (!isDType(dtype)) throw new InvalidArgumentError(`${name}.dtype`, dtype, `must be one of ${DTYPES.join(', ')}`);
       assertValidShape(`${name}.shape`, shape);
     } catch (error) {
+      this.names.delete(name);
       throw new GraphValidationError(name, errorMessage(error), { cause: error });
     }
     const t = this.symbol(name, dtype, shape, { kind: 'input', carried: options.carried ?? false });
@@ -75,6 +81,12 @@ export class GraphBuilder {
   /** A tensor that stays the same across runs (a weight). The graph never disposes it; it stays resident where it was moved. */
   constant(name: string, tensor: Tensor): SymbolicTensor {
     this.claim(name, 'a constant');
+    try {
+      this.engine.checkTensor(name, tensor);
+    } catch (error) {
+      this.names.delete(name);
+      throw new GraphValidationError(name, errorMessage(error), { cause: error });
+    }
     return this.symbol(name, tensor.dtype, tensor.shape, { kind: 'constant', tensor });
   }
 
@@ -93,7 +105,16 @@ export class GraphBuilder {
   /** Adds an op node named `name`; returns its outputs. Throws GraphValidationError naming the node on bad shapes or dtypes. */
   node(name: string, op: Op<SymbolicTensor>): SymbolicTensor[] {
     this.claim(name, 'a node');
+    if (typeof op !== 'object' || op === null || !OP_KINDS.includes(op.op)) {
+      this.names.delete(name);
+      const kind: unknown = typeof op === 'object' && op !== null ? op.op : op;
+      throw new GraphValidationError(name, `op = ${String(kind)}: must be one of ${OP_KINDS.join(', ')}`);
+    }
     for (const { name: arg, tensor } of opInputs(op)) {
+      if (typeof tensor !== 'object' || tensor === null) {
+        this.names.delete(name);
+        throw new GraphValidationError(name, `${op.op}.${arg} = ${String(tensor)}: must be a tensor of this graph`);
+      }
       if (tensor.owner !== this.token) throw new GraphValidationError(name, `${op.op}.${arg} (${tensor.name}) belongs to another graph`);
     }
     let specs;
@@ -161,11 +182,11 @@ export class GraphBuilder {
 
   /** Same data, new shape (a view: no node, no copy); `name` defaults to `<t>.reshape`. */
   reshape(t: SymbolicTensor, shape: readonly number[], name?: string): SymbolicTensor {
-    return this.view(t, { kind: 'reshape', shape: [...shape] }, name);
+    return this.view(t, { kind: 'reshape', shape }, name);
   }
   /** Reordered dimensions (a view); an op reading it makes the engine gather a contiguous copy once. */
   permute(t: SymbolicTensor, axes: readonly number[], name?: string): SymbolicTensor {
-    return this.view(t, { kind: 'permute', axes: [...axes] }, name);
+    return this.view(t, { kind: 'permute', axes }, name);
   }
   /** The last two dimensions swapped (a view). */
   transpose(t: SymbolicTensor, name?: string): SymbolicTensor {
@@ -214,7 +235,7 @@ export class GraphBuilder {
     } catch (error) {
       throw new GraphValidationError(name, errorMessage(error), { cause: error });
     }
-    return { id: this.nextId++, name, dtype: base.dtype, shape: result.shape, source: { kind: 'view', base, step }, root: base.root, layout: result.layout, owner: this.token };
+    return { id: this.nextId++, name, dtype: base.dtype, shape: result.shape, source: { kind: 'view', base, step: copyOfStep(step) }, root: base.root, layout: result.layout, owner: this.token };
   }
 
   private symbol(name: string, dtype: DType, shape: readonly number[], source: Source): SymbolicTensor {

@@ -252,7 +252,7 @@ export class Graph {
 
   /** Checks the given inputs against the declared ones; uploads host data (owned by the run). */
   private bindInputs(given: Readonly<Record<string, GraphInput>>, live: LiveSet): Map<number, Tensor> {
-    const declared = this.parts.inputs;
+    const { inputs: declared, engine } = this.parts;
     for (const name of Object.keys(given)) {
       if (!declared.has(name)) throw new GraphRunError(`${this.name}.inputs.${name}`, `is not an input of this graph (inputs: ${[...declared.keys()].join(', ')})`);
     }
@@ -267,6 +267,11 @@ export class Graph {
             throw new GraphRunError(where, `is ${value.dtype} [${value.shape.join(', ')}]; the graph was built for ${sym.dtype} [${sym.shape.join(', ')}]`);
           }
           if (value.disposed) throw new GraphRunError(where, 'was disposed');
+          try {
+            engine.checkTensor(name, value);
+          } catch (error) {
+            throw new GraphRunError(where, error);
+          }
           values.set(sym.id, value);
         } else {
           let t: Tensor;

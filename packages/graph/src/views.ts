@@ -1,6 +1,6 @@
 // Views at build time: the same rules as core's Tensor.reshape / permute / slice, checked when the graph is built,
 // and the resulting layout (so a later reshape of a permuted view is refused here rather than at run time).
-import { InvalidArgumentError, isQuantized, numel, type Tensor } from '@tandem/core';
+import { assertValidShape, describeValue, InvalidArgumentError, isQuantized, numel, type Tensor } from '@tandem/core';
 import { isContiguousLayout, rowMajorStrides, type Layout, type SymbolicTensor, type ViewStep } from './symbolic.ts';
 
 /** Shape and layout of a view; throws InvalidArgumentError with core's argument names when the view is not allowed. */
@@ -8,6 +8,7 @@ export function viewOf(base: SymbolicTensor, step: ViewStep): { shape: number[];
   const { layout } = base;
   switch (step.kind) {
     case 'reshape': {
+      assertValidShape('reshape.shape', step.shape);
       if (numel(step.shape) !== numel(base.shape)) {
         throw new InvalidArgumentError('reshape.shape', [...step.shape], `must have ${numel(base.shape)} elements like [${base.shape.join(', ')}]`);
       }
@@ -18,6 +19,7 @@ export function viewOf(base: SymbolicTensor, step: ViewStep): { shape: number[];
     }
     case 'permute': {
       if (isQuantized(base.dtype)) throw new InvalidArgumentError('permute.this.dtype', base.dtype, 'quantized tensors cannot be permuted (blocks run along the last dimension)');
+      if (!Array.isArray(step.axes)) throw new InvalidArgumentError('permute.axes', describeValue(step.axes), 'must be an array of axes');
       const sorted = [...step.axes].sort((a, b) => a - b);
       if (step.axes.length !== base.shape.length || sorted.some((a, i) => a !== i)) {
         throw new InvalidArgumentError('permute.axes', [...step.axes], `must be a permutation of 0..${base.shape.length - 1}`);
@@ -38,6 +40,18 @@ export function viewOf(base: SymbolicTensor, step: ViewStep): { shape: number[];
         layout: { strides: layout.strides, offset: layout.offset + step.start * (layout.strides[0] ?? 0), storageElements: layout.storageElements },
       };
     }
+  }
+}
+
+/** A validated step's own copy (the caller may change the arrays it passed). */
+export function copyOfStep(step: ViewStep): ViewStep {
+  switch (step.kind) {
+    case 'reshape':
+      return { kind: 'reshape', shape: [...step.shape] };
+    case 'permute':
+      return { kind: 'permute', axes: [...step.axes] };
+    case 'slice':
+      return step;
   }
 }
 

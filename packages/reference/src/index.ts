@@ -3,6 +3,7 @@ export * from './bytes.ts';
 export * from './compute.ts';
 export * from './capabilities.ts';
 export * from './reference-backend.ts';
+export * from './scratch.ts';
 export * from './kernels/matmul.ts';
 export * from './kernels/quantized-matmul.ts';
 export * from './kernels/dequantize.ts';

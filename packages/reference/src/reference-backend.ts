@@ -4,9 +4,12 @@ import {
   BackendError,
   byteLengthOf,
   errorMessage,
+  InvalidArgumentError,
   mapOpTensors,
   monotonicClock,
   numel,
+  opMemory,
+  OutOfMemoryError,
   TandemError,
   type BackendHealth,
   type BoundTensor,
@@ -22,6 +25,7 @@ import {
 } from '@tandem/core';
 import { REFERENCE_CAPABILITIES } from './capabilities.ts';
 import { computeReference } from './compute.ts';
+import { referenceScratchBytes } from './scratch.ts';
 import type { HostTensor } from './host-tensor.ts';
 
 /** Speeds of plain JS loops, roughly: 1 GFLOP/s, 2 GB/s, a couple of microseconds per call, no transfers. */
@@ -32,10 +36,21 @@ export const REFERENCE_PERFORMANCE: PerformanceProfile = {
   transferBytesPerMs: Infinity,
 };
 
-/** Runs every op on the CPU with the reference kernels (see kernels/). */
 /** The reference's health: always healthy (one object: health() runs on every call). */
 const HEALTHY: BackendHealth = { state: 'healthy' };
 
+/** Default memory budget of a ReferenceBackend: 2 GiB of buffers, outputs and scratch (see docs/decisions.md). */
+export const DEFAULT_REFERENCE_MEMORY_BYTES = 2 ** 31;
+
+/** Options of a ReferenceBackend. */
+export interface ReferenceBackendOptions {
+  /** Keep it out of every strategy's choice unless nothing else can run the op (how default engines register it). */
+  readonly fallbackOnly?: boolean;
+  /** Bytes its buffers, outputs and scratch may take together (default DEFAULT_REFERENCE_MEMORY_BYTES). */
+  readonly memoryBytes?: number;
+}
+
+/** Runs every op on the CPU with the reference kernels (see kernels/), within a memory budget. */
 export class ReferenceBackend implements CapableBackend {
   /** Always 'reference'. */
   readonly name = 'reference';
@@ -47,12 +62,18 @@ export class ReferenceBackend implements CapableBackend {
   readonly capabilities: readonly Capability[] = REFERENCE_CAPABILITIES;
   /** When true, the scheduler uses it only as the last resort (how default engines register it). */
   readonly fallbackOnly: boolean;
+  /** The memory budget, bytes: buffers held plus a running op's outputs and scratch stay within it. */
+  readonly memoryBytes: number;
   private readonly memory = new Map<number, Uint8Array>();
+  private usedBytes = 0;
   private nextId = 1;
 
-  /** `fallbackOnly: true` keeps it out of every strategy's choice unless nothing else can run the op. */
-  constructor(options: { fallbackOnly?: boolean } = {}) {
+  /** See ReferenceBackendOptions; a budget that is not a non-negative safe integer is an InvalidArgumentError. */
+  constructor(options: ReferenceBackendOptions = {}) {
     this.fallbackOnly = options.fallbackOnly ?? false;
+    const budget = options.memoryBytes ?? DEFAULT_REFERENCE_MEMORY_BYTES;
+    if (!Number.isSafeInteger(budget) || budget < 0) throw new InvalidArgumentError('ReferenceBackend.memoryBytes', budget, 'must be a non-negative safe integer');
+    this.memoryBytes = budget;
   }
 
   /** Nothing to acquire. */
@@ -62,11 +83,22 @@ export class ReferenceBackend implements CapableBackend {
 
   /** The host CPU, with the reference's rough speeds. */
   describe(): DeviceDescription {
-    return { name: 'reference (TypeScript, float64 accumulation)', features: [], performance: REFERENCE_PERFORMANCE };
+    return { name: 'reference (TypeScript, float64 accumulation)', memoryBytes: this.memoryBytes, availableMemoryBytes: this.availableMemory(), features: [], performance: REFERENCE_PERFORMANCE };
   }
 
-  /** Copies the bytes into a new buffer. */
+  /** Bytes of the budget not held by buffers. */
+  availableMemory(): number {
+    return this.memoryBytes - this.usedBytes;
+  }
+
+  /** Temporary bytes its kernels allocate for `op` beside the outputs (f16 widened, weights expanded, sums). */
+  scratchBytes(op: Op<TensorSpec>, outputs: readonly TensorSpec[]): number {
+    return referenceScratchBytes(op, outputs);
+  }
+
+  /** Copies the bytes into a new buffer; OutOfMemoryError past the budget. */
   async upload(data: Uint8Array, _spec: TensorSpec): Promise<DeviceBuffer> {
+    this.reserve('an upload', data.byteLength);
     return this.store(data.slice());
   }
 
@@ -77,11 +109,16 @@ export class ReferenceBackend implements CapableBackend {
 
   /** Forgets the buffer; freeing twice or freeing a foreign buffer does nothing. */
   free(buffer: DeviceBuffer): void {
-    if (buffer.backend === this.name) this.memory.delete(buffer.id);
+    if (buffer.backend !== this.name) return;
+    const data = this.memory.get(buffer.id);
+    if (data === undefined) return;
+    this.memory.delete(buffer.id);
+    this.usedBytes -= data.byteLength;
   }
 
   /** Reads the inputs from memory, computes with computeReference, stores the outputs as new buffers. */
   async run(op: Op<BoundTensor>, outputs: readonly TensorSpec[]): Promise<RunResult> {
+    this.reserve(`${op.op}'s outputs and scratch`, opMemory(op, outputs).outputBytes + referenceScratchBytes(op, outputs));
     const host = mapOpTensors(op, (t, name): HostTensor => ({ dtype: t.dtype, shape: t.shape, data: this.tensorBytes(t, `${op.op}.${name}`) }));
     const start = monotonicClock();
     let results: HostTensor[];
@@ -105,11 +142,19 @@ export class ReferenceBackend implements CapableBackend {
   /** Drops every buffer. */
   async dispose(): Promise<void> {
     this.memory.clear();
+    this.usedBytes = 0;
+  }
+
+  /** Throws OutOfMemoryError unless `bytes` more fit in the budget (checked before allocating them). */
+  private reserve(what: string, bytes: number): void {
+    const available = this.availableMemory();
+    if (bytes > available) throw new OutOfMemoryError(this.name, what, bytes, available);
   }
 
   private store(data: Uint8Array): DeviceBuffer {
     const id = this.nextId++;
     this.memory.set(id, data);
+    this.usedBytes += data.byteLength;
     return { backend: this.name, id, byteLength: data.byteLength };
   }
 

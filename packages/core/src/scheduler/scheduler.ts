@@ -34,10 +34,18 @@ export interface ScheduleRequest {
   readonly candidates: readonly Candidate[];
 }
 
-/** Result of planning: a plan, or nothing usable with every backend's reason. */
+/** Memory of the backends left out only for lack of it: the fewest bytes one needs, the most one has free. */
+export interface MemoryShortfall {
+  /** Fewest bytes the op needs on any of them. */
+  readonly requiredBytes: number;
+  /** Most bytes any of them has free. */
+  readonly availableBytes: number;
+}
+
+/** Result of planning: a plan, or nothing usable with every backend's reason (and the memory shortfall, if any). */
 export type PlanResult =
   | { readonly ok: true; readonly plan: SchedulePlan; readonly cacheable: boolean }
-  | { readonly ok: false; readonly skipped: readonly SkippedBackend[] };
+  | { readonly ok: false; readonly skipped: readonly SkippedBackend[]; readonly shortfall: MemoryShortfall | undefined };
 
 /** Reasons whose plan stays right while nothing else changes (see DecisionCache). */
 const STABLE_REASONS: ReadonlySet<SelectionReason['kind']> = new Set(['cost-model', 'below-min-batch', 'user-preference', 'force-cpu', 'gpu-available', 'gpu-unavailable', 'only-capable']);
@@ -79,6 +87,8 @@ export class Scheduler {
     let memoryReason: SelectionReason | undefined;
     let circuitReason: SelectionReason | undefined;
     let primaryCount = 0;
+    let shortRequired = Infinity;
+    let shortAvailable = -1;
     for (const c of req.candidates) {
       if (c.unusable !== undefined) skipped.push({ backend: c.name, reason: c.unusable });
       else if (this.config.forceCpu && c.kind === 'gpu') skipped.push({ backend: c.name, reason: 'forceCpu' });
@@ -86,6 +96,8 @@ export class Scheduler {
       else if (c.availableBytes !== undefined && c.requiredBytes > c.availableBytes) {
         skipped.push({ backend: c.name, reason: `needs ${c.requiredBytes} bytes, ${c.availableBytes} available` });
         memoryReason ??= { kind: 'memory-constraint', backend: c.name, requiredBytes: c.requiredBytes, availableBytes: c.availableBytes };
+        shortRequired = Math.min(shortRequired, c.requiredBytes);
+        shortAvailable = Math.max(shortAvailable, c.availableBytes);
       } else if (!this.tracker.wouldAdmit(req.op, c.name)) {
         const successRate = this.tracker.successRate(req.op, c.name);
         skipped.push({ backend: c.name, reason: `circuit open (success rate ${successRate.toFixed(2)})` });
@@ -96,7 +108,9 @@ export class Scheduler {
         if (!c.fallbackOnly) primaryCount++;
       }
     }
-    if (eligible.length === 0 && circuitOpen.length === 0) return { ok: false, skipped };
+    if (eligible.length === 0 && circuitOpen.length === 0) {
+      return { ok: false, skipped, shortfall: shortAvailable < 0 ? undefined : { requiredBytes: shortRequired, availableBytes: shortAvailable } };
+    }
 
     // Fallback-only backends (the reference) compete only when nothing else is eligible.
     const costed: Costed[] = [];
@@ -149,7 +163,7 @@ export class Scheduler {
       probe = auto.probe;
       if (reason.kind === 'cost-model' && chosen?.c.kind === 'cpu') reason = circuitReason ?? memoryReason ?? reason;
     }
-    if (chosen === undefined) return { ok: false, skipped };
+    if (chosen === undefined) return { ok: false, skipped, shortfall: undefined };
     if (commit && !probe && this.tracker.state(req.op, chosen.c.name) === 'half-open') probe = true;
     const pick = chosen;
     const fallbacks: string[] = [];

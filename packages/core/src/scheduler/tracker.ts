@@ -149,6 +149,12 @@ export class Tracker {
     }
   }
 
+  /** Frees the probe slot of a probe call that ended with no outcome (the caller's mistake), so the next call probes. */
+  releaseProbe(op: string, backend: string): void {
+    const e = this.entries.get(op)?.get(backend);
+    if (e !== undefined) e.probeInFlight = false;
+  }
+
   /** Stats of every (op, backend) seen. */
   stats(): TrackerStats[] {
     const all: Array<[string, string, Entry]> = [];
