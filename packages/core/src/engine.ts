@@ -242,11 +242,11 @@ export class Engine {
   async run(op: Op<Tensor>, options?: CallOptions): Promise<Tensor[]> {
     this.assertLive();
     checkCallOptions('run.options', options, this.backendNames);
+    // A Tensor is its own TensorSpec, so the op needs no copy to be validated and priced.
+    const inputs = checkOpArgument('run.op', op, this.owner, 'refuse');
     const signal = options?.signal;
     throwIfAborted(signal, op.op);
     const label = options?.label;
-    // A Tensor is its own TensorSpec, so the op needs no copy to be validated and priced.
-    const inputs = checkOpArgument('run.op', op, this.owner, 'refuse');
     const spec: Op<TensorSpec> = op;
     const outputs = inferOutputs(spec);
     if (op.op === 'spreadActivation') await this.checkGraph(op);
