@@ -1,21 +1,28 @@
 // Hostile requests against the real server over HTTP (port 0, the 2,000 most frequent wink words, a 1 s request
-// timeout): bad bodies on every route get a 4xx, protocol abuse gets a 4xx or a closed socket, slow senders are
-// cut off with 408, and ordinary requests sent in the middle of all this are answered correctly.
-// (apps/server/src/server.test.ts checks each route's validation; this file checks the server under attack.)
-import { connect } from 'node:net';
+// timeout, a 1.5 s socket inactivity timeout, the default limiters): bad bodies on every route get a problem+json
+// 4xx, protocol abuse gets a 4xx or a closed socket, slow senders are cut off with 408, non-reading clients are
+// dropped, the heaviest valid requests past the limiters get 503 + Retry-After while /healthz keeps answering, and
+// ordinary requests sent in the middle of all this are answered correctly. (apps/server/src/server.test.ts checks
+// each route's validation; this file checks the server under attack; test/stress/server-load.ts has the figures.)
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '@tandem/core';
 import { ReferenceBackend } from '@tandem/reference';
 import { WasmBackend } from '@tandem/wasm';
+import { DEFAULT_LIMITS } from '../../apps/server/src/settings.ts';
 import { startServer, type RunningServer } from '../../apps/server/src/start.ts';
+import { metricValue, percentile, probeHealth, rawBody, rawExchange, type RawOptions, type RawResult } from '../../apps/server/src/testing/http-probes.ts';
 
 const REQUEST_TIMEOUT_MS = 1000;
+const SOCKET_IDLE_MS = 1500;
 let server: RunningServer;
 let engine: Engine;
+let host: string;
 
 beforeAll(async () => {
   engine = await Engine.create({ backends: [new WasmBackend({ threads: 1 }), new ReferenceBackend({ fallbackOnly: true })] });
-  server = await startServer({ port: 0, words: 2000, engine, requestTimeoutMs: REQUEST_TIMEOUT_MS });
+  server = await startServer({ port: 0, words: 2000, engine, requestTimeoutMs: REQUEST_TIMEOUT_MS, socketIdleMs: SOCKET_IDLE_MS });
+  host = new URL(server.url).host;
 }, 60_000);
 
 afterAll(async () => {
@@ -42,38 +49,8 @@ async function ordinaryRequestWorks(): Promise<boolean> {
   return status === 200 && wordsOf(text).includes('queen');
 }
 
-/**
- * Writes `chunks` to a raw socket (all at once, or one every `everyMs` and then `dribble` forever) and resolves with
- * the first line of the response ('' if the server closed without one) and how long the socket stayed open.
- */
-function rawExchange(chunks: readonly string[], options: { everyMs?: number; dribble?: string; endAfter?: boolean } = {}): Promise<{ firstLine: string; openMs: number }> {
-  const url = new URL(server.url);
-  return new Promise((resolve) => {
-    const started = performance.now();
-    let response = '';
-    let timer: NodeJS.Timeout | undefined;
-    const socket = connect(Number(url.port), url.hostname, () => {
-      if (options.everyMs === undefined) {
-        for (const chunk of chunks) socket.write(chunk);
-        if (options.endAfter === true) socket.end();
-        return;
-      }
-      let next = 0;
-      const writeNext = (): void => {
-        const chunk = chunks[next++] ?? options.dribble;
-        if (chunk !== undefined && !socket.destroyed) socket.write(chunk);
-      };
-      writeNext();
-      timer = setInterval(writeNext, options.everyMs);
-    });
-    socket.on('data', (d) => (response += d.toString()));
-    socket.on('close', () => {
-      clearInterval(timer);
-      resolve({ firstLine: response.split('\r\n')[0] ?? '', openMs: performance.now() - started });
-    });
-    socket.on('error', () => undefined); // a reset is one way of being cut off
-  });
-}
+/** rawExchange against this server. */
+const raw = (chunks: readonly string[], options: RawOptions = {}): Promise<RawResult> => rawExchange(server.url, chunks, options);
 
 const vector100 = (value: number): number[] => new Array<number>(100).fill(value);
 
@@ -112,7 +89,7 @@ describe('hostile bodies get a 4xx, on every route', () => {
     const response = await post(route, body);
     expect(response.status).toBe(status);
     const json: unknown = JSON.parse(response.text);
-    expect(json).toMatchObject({ error: expect.any(String) });
+    expect(json).toMatchObject({ type: 'about:blank', title: expect.any(String), status, detail: expect.any(String), instance: route });
   });
 
   it('JSON sent as text/plain or form data is refused with a 4xx', async () => {
@@ -124,17 +101,20 @@ describe('hostile bodies get a 4xx, on every route', () => {
   });
 });
 
-describe('protocol abuse gets a 4xx or a closed socket, never a hang', () => {
+describe('protocol abuse gets a problem+json 4xx or a closed socket, never a hang', () => {
+  const post = (headers: string): string => `POST /api/nearest HTTP/1.1\r\nHost: HOST\r\nContent-Type: application/json\r\n${headers}\r\n`;
   it.each([
     ['bytes that are not HTTP', ['\u0000\u0001GARBAGE\r\n\r\n'], /^HTTP\/1\.1 400 /],
-    ['a body shorter than its Content-Length, then end of stream', ['POST /api/nearest HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"word":'], /^HTTP\/1\.1 400 |^$/],
-    ['a negative Content-Length', ['POST /api/nearest HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: -5\r\n\r\n{}'], /^HTTP\/1\.1 400 /],
-    ['Content-Length and chunked together (request smuggling)', ['POST /api/nearest HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'], /^HTTP\/1\.1 400 /],
-    ['a 100 KB header', [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Filler: ${'a'.repeat(100_000)}\r\n\r\n`], /^HTTP\/1\.1 431 /],
-    ['a chunked body past the size limit', ['POST /api/nearest HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n', ...new Array<string>(6).fill(`10000\r\n${'a'.repeat(0x10000)}\r\n`), '0\r\n\r\n'], /^HTTP\/1\.1 413 /],
+    ['a body shorter than its Content-Length, then end of stream', [`${post('Content-Length: 100\r\n')}{"word":`], /^HTTP\/1\.1 400 |^$/],
+    ['a negative Content-Length', [`${post('Content-Length: -5\r\n')}{}`], /^HTTP\/1\.1 400 /],
+    ['Content-Length and chunked together (request smuggling)', [`${post('Content-Length: 4\r\nTransfer-Encoding: chunked\r\n')}0\r\n\r\n`], /^HTTP\/1\.1 400 /],
+    ['a 100 KB header', [`GET /healthz HTTP/1.1\r\nHost: HOST\r\nX-Filler: ${'a'.repeat(100_000)}\r\n\r\n`], /^HTTP\/1\.1 431 /],
+    ['a chunked body past the size limit', [post('Transfer-Encoding: chunked\r\n'), ...new Array<string>(6).fill(`10000\r\n${'a'.repeat(0x10000)}\r\n`), '0\r\n\r\n'], /^HTTP\/1\.1 413 /],
+    ['a request for another Host (DNS rebinding)', ['GET /healthz HTTP/1.1\r\nHost: evil.example\r\n\r\n'], /^HTTP\/1\.1 421 /],
   ])('%s', async (_name, chunks, expected) => {
-    const { firstLine, openMs } = await rawExchange(chunks, { endAfter: true });
+    const { firstLine, text, openMs } = await raw(chunks.map((c) => c.replace('HOST', host)), { endAfter: true });
     expect(firstLine).toMatch(expected);
+    if (firstLine !== '') expect(text).toMatch(/\r\ncontent-type: application\/problem\+json/i);
     expect(openMs).toBeLessThan(REQUEST_TIMEOUT_MS + 3000);
   });
 });
@@ -143,9 +123,9 @@ describe('under attack, ordinary requests are still answered', () => {
   it('20 slow bodies, 10 slow headers and a stream of hostile bodies, while 60 ordinary requests succeed', async () => {
     const url = new URL(server.url);
     const slowBodies = Array.from({ length: 20 }, () =>
-      rawExchange([`POST /api/nearest HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`], { everyMs: 100, dribble: ' ' }),
+      raw([`POST /api/nearest HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`], { everyMs: 100, dribble: ' ' }),
     );
-    const slowHeaders = Array.from({ length: 10 }, () => rawExchange(['GET /healthz HTTP/1.1\r\n', 'Host: x\r\n', 'X-A: 1\r\n', 'X-Slow'], { everyMs: 150, dribble: 'w' }));
+    const slowHeaders = Array.from({ length: 10 }, () => raw(['GET /healthz HTTP/1.1\r\n', `Host: ${url.host}\r\n`, 'X-A: 1\r\n', 'X-Slow'], { everyMs: 150, dribble: 'w' }));
     const hostile = Array.from({ length: 40 }, (_, i) => post(i % 2 === 0 ? '/api/nearest' : '/api/batch', i % 4 < 2 ? '{"word": ' : JSON.stringify({ queries: 'king', k: -1 })));
     const ordinary = Array.from({ length: 60 }, () => ordinaryRequestWorks());
     expect(await Promise.all(ordinary)).toEqual(new Array<boolean>(60).fill(true));
@@ -176,4 +156,153 @@ describe('finite but extreme vectors', () => {
       expect(wordsOf(scaled.text), `scaled by ${factor}`).toEqual(wordsOf(plain.text));
     }
   });
+});
+
+/** Words among the 2,000 loaded, for batches. */
+const WORDS = ['king', 'water', 'music', 'city', 'man', 'woman', 'house', 'money', 'world', 'school', 'family', 'war', 'life', 'music', 'river', 'green'];
+
+/** A raw HTTP/1.1 request text to this server. */
+function requestText(path: string, body?: string): string {
+  if (body === undefined) return `GET ${path} HTTP/1.1\r\nHost: ${host}\r\n\r\n`;
+  return `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+/** Status, Retry-After, content type and body of a request. */
+async function call(path: string, body?: string): Promise<{ status: number; retryAfter: string | null; type: string; text: string }> {
+  const response = await fetch(`${server.url}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), type: response.headers.get('content-type') ?? '', text: await response.text() };
+}
+
+/** A search answer's rows as [word, score] pairs (a batch: one row per query). */
+function batchRows(text: string): [string, number][][] {
+  const json: unknown = JSON.parse(text);
+  if (typeof json !== 'object' || json === null || !('results' in json) || !Array.isArray(json.results)) return [];
+  return json.results.map((row: { word: string; score: number }[]) => row.map((hit): [string, number] => [hit.word, hit.score]));
+}
+
+/** A spread answer without its timing and backends (which differ from run to run). */
+function spreadCore(text: string): unknown {
+  const json: unknown = JSON.parse(text);
+  if (typeof json !== 'object' || json === null) return json;
+  return Object.fromEntries(Object.entries(json).filter(([key]) => key !== 'ms' && key !== 'backends'));
+}
+
+describe('answers written before routing are problem+json and counted in /metrics', () => {
+  it('400 (not HTTP), 408 (slow body) and 431 (huge header) each add one to their status', async () => {
+    const count = (status: number): Promise<number> => metricValue(server.url, 'tandem_http_responses_total', `route="unmatched",method="unknown",status="${status}"`);
+    const before = await Promise.all([400, 408, 431].map(count));
+    const answers = await Promise.all([
+      raw(['\u0000GARBAGE\r\n\r\n'], { endAfter: true }),
+      raw([`POST /api/nearest HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`], { everyMs: 100, dribble: ' ' }),
+      raw([`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nX-Filler: ${'a'.repeat(100_000)}\r\n\r\n`], { endAfter: true }),
+    ]);
+    const statuses = answers.map((a) => Number(a.firstLine.split(' ')[1]));
+    expect(statuses).toEqual([400, 408, 431]);
+    answers.forEach((a, i) => expect(JSON.parse(rawBody(a.text))).toMatchObject({ type: 'about:blank', status: statuses[i], detail: expect.any(String) }));
+    const after = await Promise.all([400, 408, 431].map(count));
+    expect(after.map((n, i) => n - (before[i] ?? 0))).toEqual([1, 1, 1]);
+  });
+});
+
+describe('clients that stop reading are dropped', () => {
+  it('non-reading clients of /trace and of large batch answers are closed, and the limiter slots come back', async () => {
+    const batch = JSON.stringify({ queries: Array.from({ length: 256 }, (_, i) => ({ word: WORDS[i % WORDS.length] })), k: 100 });
+    const open = (): Promise<number> => metricValue(server.url, 'tandem_http_connections_open');
+    const closedBefore = await metricValue(server.url, 'tandem_http_idle_sockets_closed_total');
+    // Earlier tests' keep-alive connections close within the keep-alive timeout: wait for them, so that the count
+    // left is this test's own connection to /metrics.
+    await expect.poll(open, { interval: 250, timeout: 10_000 }).toBeLessThanOrEqual(1);
+    const baseline = await open();
+    // Five pipelined batch answers (5.7 MB) overflow the socket buffers (4 MiB at most for sending on Linux), so the
+    // server's writes stall mid-answer and only the inactivity timeout can end them; a trace may be written whole, and
+    // its idle connection is then closed by the keep-alive timeout.
+    const pipelined = 2;
+    const traces = 12;
+    const stalled = pipelined + traces;
+    const clients = [
+      ...Array.from({ length: pipelined }, () => raw([requestText('/api/batch', batch).repeat(5)], { noRead: true })),
+      ...Array.from({ length: traces }, () => raw([requestText('/trace')], { noRead: true })),
+    ];
+    await expect.poll(open, { interval: 50, timeout: 5000 }).toBeGreaterThanOrEqual(stalled);
+    const started = performance.now();
+    // A paused client cannot see its socket close: the server's own count of open connections must fall.
+    await expect.poll(open, { interval: 250, timeout: 15_000 }).toBeLessThanOrEqual(baseline);
+    console.log(`  ${stalled} non-reading clients dropped ${((performance.now() - started) / 1000).toFixed(1)} s after all were open (inactivity timeout ${SOCKET_IDLE_MS / 1000} s)`);
+    expect((await metricValue(server.url, 'tandem_http_idle_sockets_closed_total')) - closedBefore).toBeGreaterThanOrEqual(pipelined);
+    void clients; // their sockets stay paused: they never settle, and are let go with the test
+    const trace = await call('/trace');
+    expect(trace.status).toBe(200);
+    expect(JSON.parse(trace.text)).toMatchObject({ traceEvents: expect.any(Array) });
+    expect((await call('/api/batch', batch)).status).toBe(200);
+  }, 30_000);
+});
+
+describe('the heaviest valid requests at twice what the heavy limiter admits', () => {
+  it('the excess gets 503 + Retry-After, every admitted request is answered correctly, nothing else fails, /healthz answers throughout', async () => {
+    const { concurrency, queue } = DEFAULT_LIMITS.heavy;
+    const capacity = concurrency + queue;
+    const batch = JSON.stringify({ queries: Array.from({ length: 256 }, (_, i) => ({ word: WORDS[i % WORDS.length] })), k: 100 });
+    const spread = JSON.stringify({ word: 'run', maxHops: 10, decay: 1, threshold: 0, k: 100 });
+    const reference = { batch: await call('/api/batch', batch), spread: await call('/api/spread', spread) };
+    expect([reference.batch.status, reference.spread.status]).toEqual([200, 200]);
+    const shedBefore = await metricValue(server.url, 'tandem_limiter_shed_total', 'limiter="heavy"');
+    const lag = monitorEventLoopDelay({ resolution: 1 });
+    lag.enable();
+    const prober = probeHealth(server.url, 5);
+    const answers = await Promise.all(Array.from({ length: 2 * capacity }, (_, i) => (i % 2 === 0 ? call('/api/batch', batch) : call('/api/spread', spread))));
+    const health = await prober.stop();
+    lag.disable();
+    const ok = answers.filter((a) => a.status === 200);
+    const shed = answers.filter((a) => a.status === 503);
+    console.log(
+      `  ${answers.length} heavy requests (limit ${concurrency} + ${queue} waiting): ${ok.length} answered, ${shed.length} shed; ` +
+        `/healthz (in-process probe) p50 ${percentile(health.latenciesMs, 50).toFixed(1)} ms, p99 ${percentile(health.latenciesMs, 99).toFixed(1)} ms over ${health.latenciesMs.length}; ` +
+        `event-loop lag p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms, max ${(lag.max / 1e6).toFixed(1)} ms`,
+    );
+    expect(ok.length + shed.length, 'statuses other than 200 and 503').toBe(answers.length);
+    expect(ok.length).toBeGreaterThanOrEqual(capacity);
+    expect(shed.length).toBeGreaterThanOrEqual(1);
+    expect((await metricValue(server.url, 'tandem_limiter_shed_total', 'limiter="heavy"')) - shedBefore).toBe(shed.length);
+    for (const answer of shed) {
+      expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(answer.type).toMatch(/^application\/problem\+json/);
+      expect(JSON.parse(answer.text)).toMatchObject({ status: 503, detail: expect.stringContaining('heavy limit') });
+    }
+    const expectedRows = batchRows(reference.batch.text);
+    for (const answer of answers) {
+      if (answer.status !== 200) continue;
+      if (answer.text.includes('"batchSize"')) {
+        const rows = batchRows(answer.text);
+        expect(rows.length).toBe(256);
+        rows.forEach((row, i) => {
+          expect(row[0]?.[0], `query ${i}`).toBe(WORDS[i % WORDS.length]); // a word's nearest vector is its own
+          expect(row.map(([, score]) => score)).toEqual(expectedRows[i]?.map(([, score]) => expect.closeTo(score, 5)));
+        });
+      } else {
+        expect(spreadCore(answer.text)).toEqual(spreadCore(reference.spread.text));
+      }
+    }
+    expect(health.statuses.length).toBeGreaterThan(0);
+    expect(new Set(health.statuses)).toEqual(new Set([200]));
+  }, 60_000);
+});
+
+describe('/trace and /metrics under concurrency', () => {
+  it('40 of each at once: each /trace is a whole, valid trace or a 503 with Retry-After; every /metrics answers', async () => {
+    const { concurrency, queue } = DEFAULT_LIMITS.trace;
+    const shedBefore = await metricValue(server.url, 'tandem_limiter_shed_total', 'limiter="trace"');
+    const [traces, metrics] = await Promise.all([Promise.all(Array.from({ length: 40 }, () => call('/trace'))), Promise.all(Array.from({ length: 40 }, () => call('/metrics')))]);
+    const whole = traces.filter((t) => t.status === 200);
+    const shed = traces.filter((t) => t.status === 503);
+    expect(whole.length + shed.length).toBe(traces.length);
+    expect(whole.length).toBeGreaterThanOrEqual(concurrency + queue);
+    for (const t of whole) expect(JSON.parse(t.text)).toMatchObject({ displayTimeUnit: 'ms', traceEvents: expect.any(Array) });
+    for (const t of shed) expect(Number(t.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect((await metricValue(server.url, 'tandem_limiter_shed_total', 'limiter="trace"')) - shedBefore).toBe(shed.length);
+    for (const m of metrics) {
+      expect(m.status).toBe(200);
+      expect(m.text).toMatch(/^tandem_http_responses_total\{/m);
+    }
+    expect(await ordinaryRequestWorks()).toBe(true);
+  }, 30_000);
 });

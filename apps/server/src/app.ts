@@ -1,181 +1,93 @@
-// The HTTP API (fastify): search, analogy, batch, spreading activation, health, metrics, trace.
-// Every body is validated by a JSON schema (schemas.ts); limits on sizes, counts and time keep hostile
-// requests cheap; errors are { error, field } with a 4xx status.
+// The HTTP API (fastify): search, analogy, batch, spreading activation, health, metrics, trace, and /debug when
+// enabled. Every body is validated by a JSON schema (schemas.ts, types never coerced); compute is admitted by
+// limiters and takes turns with I/O; sockets are capped and time out; every error is problem+json.
 import fastifyStatic from '@fastify/static';
-import { DisposedError, InvalidArgumentError, monotonicClock, type OpEvent } from '@tandem/core';
-import type { SearchHit } from '@tandem/memory';
-import { spreadActivation } from '@tandem/memory';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { InvalidArgumentError } from '@tandem/core';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { createServer } from 'node:http';
 import type { ServerContext } from './context.ts';
-import { RequestError } from './errors.ts';
+import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handlers.ts';
+import { addGuards } from './guards.ts';
+import { Limiter } from './limiter.ts';
 import type { ServerMetrics } from './metrics.ts';
-import { queryVector, unit, wordVector } from './queries.ts';
-import { analogyBody, batchBody, nearestBody, spreadBody } from './schemas.ts';
+import { opsRoutes } from './ops-routes.ts';
+import { searchRoutes } from './search-routes.ts';
+import { BODY_LIMIT, DEFAULT_LIMITS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS, SOCKET_IDLE_MS, type AppOptions } from './settings.ts';
 
-/** Request body limit, bytes. */
-export const BODY_LIMIT = 256 * 1024;
-/** A request must arrive completely within this, ms (slow bodies are cut off). */
-export const REQUEST_TIMEOUT_MS = 10_000;
+export { BODY_LIMIT, REQUEST_TIMEOUT_MS } from './settings.ts';
+export type { AppOptions } from './settings.ts';
 
-/** App settings. */
-export interface AppOptions {
-  /** A built demo to serve at / (apps/demo/dist), when present. */
-  readonly demoDir?: string;
-  /** A request must arrive completely within this, ms (default REQUEST_TIMEOUT_MS). */
-  readonly requestTimeoutMs?: number;
-}
+/** Keep-alive connections idle longer than this are closed, ms. */
+const KEEP_ALIVE_MS = 5000;
 
-interface NearestBody {
-  word?: string;
-  vector?: number[];
-  k: number;
-  method: 'brute' | 'hnsw';
-}
-interface AnalogyBody {
-  a: string;
-  b: string;
-  c: string;
-  k: number;
-}
-interface BatchBody {
-  queries: { word?: string; vector?: number[] }[];
-  k: number;
-}
-interface SpreadBody {
-  word?: string;
-  synset?: string;
-  decay: number;
-  threshold: number;
-  maxHops: number;
-  k: number;
-}
-
-/** Ops whose backends a search reports. */
-const SEARCH_OPS: ReadonlySet<string> = new Set(['cosineSimilarity', 'matmul', 'topK', 'spreadActivation']);
-
-/** Runs `work` and reports the backends that ran search ops meanwhile (shared with concurrent requests). */
-async function observed<T>(ctx: ServerContext, work: () => Promise<T>): Promise<{ value: T; ms: number; backends: { backend: string; reason: string }[] }> {
-  const seen: OpEvent[] = [];
-  const stop = ctx.engine.telemetry.subscribe((e) => {
-    if (e.ok && SEARCH_OPS.has(e.op)) seen.push(e);
-  });
-  const t0 = monotonicClock();
-  try {
-    const value = await work();
-    const backends = new Map<string, string>();
-    for (const e of seen) backends.set(`${e.op}@${e.backend}`, e.reason.kind);
-    return { value, ms: monotonicClock() - t0, backends: [...backends].map(([backend, reason]) => ({ backend, reason })) };
-  } finally {
-    stop();
-  }
-}
-
-function named(ctx: ServerContext, hits: readonly SearchHit[], exclude: ReadonlySet<number> = new Set()): { word: string; score: number }[] {
-  return hits.filter((h) => !exclude.has(h.index)).map((h) => ({ word: ctx.words[h.index] ?? '?', score: h.score }));
+/** `value` when it is an integer >= 1, else InvalidArgumentError naming the option. */
+function positiveInteger(argument: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError(argument, value, 'must be an integer >= 1');
+  return value;
 }
 
 /** Builds the fastify app over a loaded context. */
 export async function buildApp(ctx: ServerContext, metrics: ServerMetrics, options: AppOptions = {}): Promise<FastifyInstance> {
-  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const requestTimeout = positiveInteger('requestTimeoutMs', options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS);
+  const socketIdleMs = positiveInteger('socketIdleMs', options.socketIdleMs ?? SOCKET_IDLE_MS);
+  const maxConnections = positiveInteger('maxConnections', options.maxConnections ?? MAX_CONNECTIONS);
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const light = new Limiter('light', limits.light);
+  const heavy = new Limiter('heavy', limits.heavy);
+  const trace = new Limiter('trace', limits.trace);
+  for (const limiter of [light, heavy, trace]) metrics.watch(limiter);
+  const log = options.log ?? (() => undefined);
+  let closing = false;
+
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     logger: false,
-    ajv: { customOptions: { allErrors: false, removeAdditional: false } },
+    // Types are checked, never converted: {"k": "3"} is a 400, not k = 3.
+    ajv: { customOptions: { allErrors: false, removeAdditional: false, coerceTypes: false } },
+    return503OnClosing: false, // the guards answer it as a problem
+    clientErrorHandler: clientErrorHandler(metrics),
+    frameworkErrors: frameworkErrorHandler,
     // Node checks request deadlines every connectionsCheckingInterval (30 s by default): check every second so a
-    // body dribbled byte by byte is cut off near REQUEST_TIMEOUT_MS with a 408.
-    serverFactory: (handler) =>
-      createServer({ requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout / 2), keepAliveTimeout: 5000 }, handler),
+    // body dribbled byte by byte is cut off near the request timeout with a 408.
+    serverFactory: (handler) => {
+      const server = createServer({ requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout / 2), keepAliveTimeout: KEEP_ALIVE_MS }, handler);
+      server.maxConnections = maxConnections;
+      metrics.watchServer(server);
+      server.on('drop', () => metrics.droppedConnections.inc());
+      // A socket with nothing moving either way (a client that stopped reading its answer) is closed.
+      server.setTimeout(socketIdleMs, (socket) => {
+        metrics.idleSocketsClosed.inc();
+        socket.destroy();
+      });
+      return server;
+    },
   });
 
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = methodsByPath.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    methodsByPath.set(route.url, methods);
+  });
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  addGuards(app, { allowedHosts: options.allowedHosts, closing: () => closing });
   // Cross-origin isolation, so the demo's WASM threads (SharedArrayBuffer) work when served from here.
   app.addHook('onSend', async (_request, reply) => {
     reply.header('Cross-Origin-Opener-Policy', 'same-origin');
     reply.header('Cross-Origin-Embedder-Policy', 'require-corp');
   });
   app.addHook('onResponse', async (request, reply) => {
-    metrics.httpSeconds.observe({ route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) };
+    metrics.httpSeconds.observe(labels, reply.elapsedTime / 1000);
+    metrics.responses.inc(labels);
   });
-  app.setErrorHandler((error: FastifyError | RequestError | Error, _request, reply) => {
-    if (error instanceof RequestError) return reply.status(error.statusCode).send({ error: error.message, field: error.field });
-    if (error instanceof InvalidArgumentError) return reply.status(400).send({ error: error.message, field: error.argument });
-    if (error instanceof DisposedError) return reply.status(503).send({ error: 'the server is shutting down' });
-    const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
-    if (status >= 400 && status < 500) {
-      const field = 'validation' in error && Array.isArray(error.validation) ? String(error.validation[0]?.instancePath ?? '') : '';
-      return reply.status(status).send({ error: error.message, field });
-    }
-    return reply.status(500).send({ error: `internal error: ${error.message}` });
-  });
+  app.setErrorHandler(errorHandler(log));
+  app.setNotFoundHandler(notFoundHandler(methodsByPath));
 
-  app.post<{ Body: NearestBody }>('/api/nearest', { schema: { body: nearestBody } }, async (request) => {
-    const { k, method } = request.body;
-    const query = queryVector(ctx, request.body, '');
-    const self = request.body.word === undefined ? undefined : ctx.wordIndex.get(request.body.word);
-    const exclude = new Set(self === undefined ? [] : [self]);
-    const want = k + exclude.size;
-    if (method === 'hnsw') {
-      const t0 = monotonicClock();
-      const hits = ctx.hnsw.search(unit(query), want, { ef: Math.max(64, want) });
-      return { results: named(ctx, hits, exclude).slice(0, k), method, backends: [{ backend: 'hnsw (JavaScript graph search)', reason: 'approximate index' }], ms: monotonicClock() - t0 };
-    }
-    const run = await observed(ctx, () => ctx.vectors.search(query, want));
-    return { results: named(ctx, run.value, exclude).slice(0, k), method, backends: run.backends, ms: run.ms };
-  });
-
-  app.post<{ Body: AnalogyBody }>('/api/analogy', { schema: { body: analogyBody } }, async (request) => {
-    const { a, b, c, k } = request.body;
-    const va = unit(wordVector(ctx, a, 'a'));
-    const vb = unit(wordVector(ctx, b, 'b'));
-    const vc = unit(wordVector(ctx, c, 'c'));
-    const query = va.map((x, i) => x - (vb[i] ?? 0) + (vc[i] ?? 0));
-    const exclude = new Set([a, b, c].map((w) => ctx.wordIndex.get(w) ?? -1));
-    const run = await observed(ctx, () => ctx.vectors.search(query, k + 3));
-    return { results: named(ctx, run.value, exclude).slice(0, k), backends: run.backends, ms: run.ms };
-  });
-
-  app.post<{ Body: BatchBody }>('/api/batch', { schema: { body: batchBody } }, async (request) => {
-    const { queries, k } = request.body;
-    const vectors = queries.map((q, i) => queryVector(ctx, q, `queries[${i}].`));
-    const run = await observed(ctx, () => Promise.all(vectors.map((v) => ctx.batches.search(v, k))));
-    return { results: run.value.map((hits) => named(ctx, hits)), batchSize: queries.length, backends: run.backends, ms: run.ms };
-  });
-
-  app.post<{ Body: SpreadBody }>('/api/spread', { schema: { body: spreadBody } }, async (request) => {
-    const { word, synset, decay, threshold, maxHops, k } = request.body;
-    let sources: number[];
-    if (synset !== undefined) {
-      const node = ctx.synsetIndex.get(synset);
-      if (node === undefined) throw new RequestError(404, 'synset', `synset: "${synset}" is not in WordNet`);
-      sources = [node];
-    } else {
-      sources = ctx.synsetsOf(word ?? '');
-      if (sources.length === 0) throw new RequestError(404, 'word', `word: "${word ?? ''}" names no WordNet synset`);
-    }
-    const run = await observed(ctx, () =>
-      spreadActivation(ctx.engine, ctx.graph, { sources: sources.map((node) => ({ node, activation: 1 })), decay, threshold, maxHops }),
-    );
-    const activation = run.value;
-    const order: number[] = [];
-    for (let i = 0; i < activation.length; i++) if ((activation[i] ?? 0) > 0) order.push(i);
-    order.sort((x, y) => (activation[y] ?? 0) - (activation[x] ?? 0));
-    const activated = order.slice(0, k).map((i) => ({ synset: ctx.wordnet.synsetIds[i] ?? '', lemmas: ctx.wordnet.lemmas[i] ?? [], activation: activation[i] ?? 0, gloss: ctx.wordnet.glosses[i] ?? '' }));
-    return { sources: sources.map((i) => ctx.wordnet.synsetIds[i]), activated, reached: order.length, backends: run.backends, ms: run.ms };
-  });
-
-  app.get('/healthz', async (_request, reply) => {
-    const backends = ctx.engine.backends().map((b) => ({ name: b.name, kind: b.kind, available: b.available, device: b.device ?? null, health: b.health }));
-    const serving = backends.some((b) => b.available && b.health.state !== 'unhealthy' && b.health.state !== 'unavailable');
-    return reply.status(serving ? 200 : 503).send({ status: serving ? 'ok' : 'unavailable', words: ctx.words.length, synsets: ctx.wordnet.synsetIds.length, backends });
-  });
-
-  app.get('/metrics', async (_request, reply) => {
-    reply.header('Content-Type', metrics.registry.contentType);
-    return metrics.registry.metrics();
-  });
-
-  app.get('/trace', async () => ctx.engine.telemetry.toChromeTrace());
-
+  searchRoutes(app, ctx, { light, heavy });
+  opsRoutes(app, ctx, metrics, trace, [light, heavy, trace], options.debug === true);
   if (options.demoDir !== undefined) await app.register(fastifyStatic, { root: options.demoDir, index: 'index.html' });
   return app;
 }

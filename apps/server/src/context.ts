@@ -1,10 +1,11 @@
 // Everything the API serves from, loaded once at start: the engine, the word vectors (brute force and HNSW),
-// the batch engine, and WordNet as a graph for spreading activation.
+// the batch engine, WordNet as a graph for spreading activation, and the turns compute steps take (turns.ts).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '@tandem/core';
 import { findSynsets, loadWinkEmbeddings, loadWordNet, type WordNetGraph } from '@tandem/datasets';
-import { BatchEngine, CsrGraph, HnswIndex, VectorOps } from '@tandem/memory';
+import { BatchEngine, CsrGraph, HnswIndex, VectorOps, type BatchSearchTarget } from '@tandem/memory';
+import { Turns } from './turns.ts';
 
 /** What the routes use. */
 export interface ServerContext {
@@ -30,6 +31,8 @@ export interface ServerContext {
   readonly synsetsOf: (lemma: string) => number[];
   /** Synset id -> node. */
   readonly synsetIndex: ReadonlyMap<string, number>;
+  /** One compute step per event-loop iteration (every search batch, spread and /trace slice takes one). */
+  readonly turns: Turns;
   /** Releases what the context holds (not the engine). */
   close(): Promise<void>;
 }
@@ -45,6 +48,32 @@ export interface ContextOptions {
 }
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+
+/**
+ * Multiply-adds one search batch may take: 32 queries over 50,000 words of 100 floats, ~15 ms of matmul and topK on
+ * the WASM backend here (docs/decisions.md), so a batch is one short turn of the event loop.
+ */
+export const STEP_MULTIPLY_ADDS = 32 * 50_000 * 100;
+
+/** Most queries in one batch, whatever the data's size. */
+const MAX_BATCH_QUERIES = 64;
+
+/** Queries per batch: as many as fit STEP_MULTIPLY_ADDS over `count` vectors of `dim` floats, 1 to MAX_BATCH_QUERIES. */
+export function queriesPerStep(count: number, dim: number): number {
+  return Math.max(1, Math.min(MAX_BATCH_QUERIES, Math.floor(STEP_MULTIPLY_ADDS / (count * dim))));
+}
+
+/** `vectors` as a batch target whose every searchMany waits for a compute turn first. */
+function turnTaking(vectors: VectorOps, turns: Turns): BatchSearchTarget {
+  return {
+    dim: vectors.dim,
+    count: vectors.count,
+    searchMany: async (queries, k, options) => {
+      await turns.next();
+      return vectors.searchMany(queries, k, options);
+    },
+  };
+}
 
 /** Builds an HNSW index over the vectors, or loads the one cached for the same words and parameters. */
 async function hnswFor(vectors: Float32Array, dim: number, count: number, cacheDir: string, log: (line: string) => void): Promise<HnswIndex> {
@@ -90,7 +119,8 @@ export async function createContext(engine: Engine, options: ContextOptions): Pr
   });
   const vectors = await VectorOps.create(engine, wink.vectors, wink.dim);
   const hnsw = await hnswFor(wink.vectors, wink.dim, wink.words.length, cacheDir, log);
-  const batches = new BatchEngine(vectors, { maxBatchSize: 64, maxWaitMs: 2 });
+  const turns = new Turns();
+  const batches = new BatchEngine(turnTaking(vectors, turns), { maxBatchSize: queriesPerStep(vectors.count, vectors.dim), maxWaitMs: 2 });
   started = performance.now();
   const wordnet = await loadWordNet();
   const graph = CsrGraph.fromCsr(wordnet.rowPtr, wordnet.colIdx, wordnet.weights);
@@ -107,6 +137,7 @@ export async function createContext(engine: Engine, options: ContextOptions): Pr
     wordnet,
     graph,
     synsetIndex,
+    turns,
     synsetsOf: (lemma: string) => findSynsets(wordnet, lemma),
     close: async () => {
       await batches.close();

@@ -2,11 +2,19 @@
 import { RequestError } from './errors.ts';
 import type { ServerContext } from './context.ts';
 
-/** A word's vector (a view into the loaded data); 404 naming the field when the word is unknown. */
-export function wordVector(ctx: ServerContext, word: string, field: string): Float32Array {
+/**
+ * A word's row: the word as given, else folded to lower case (the wink words are lower case). Lookup and exclusion
+ * both go through here, so "King" finds king's vector and keeps king out of the answers. 404 naming the field.
+ */
+export function wordRow(ctx: ServerContext, word: string, field: string): number {
   const row = ctx.wordIndex.get(word) ?? ctx.wordIndex.get(word.toLowerCase());
   if (row === undefined) throw new RequestError(404, field, `${field}: "${word}" is not among the ${ctx.words.length} words loaded`);
-  return ctx.vectors.vector(row);
+  return row;
+}
+
+/** A word's vector (a copy of the loaded row); 404 naming the field when the word is unknown. */
+export function wordVector(ctx: ServerContext, word: string, field: string): Float32Array {
+  return ctx.vectors.vector(wordRow(ctx, word, field));
 }
 
 /** A raw vector from a request: the data's dimension, finite, not all zero. */

@@ -1,5 +1,9 @@
 // The API over real HTTP on a free port, with the 2,000 most frequent wink words and all of WordNet.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReferenceBackend } from '@tandem/reference';
 import { WasmBackend } from '@tandem/wasm';
@@ -16,9 +20,35 @@ async function jsonObject(response: Response): Promise<Record<string, unknown>> 
   return Object.fromEntries(Object.entries(json));
 }
 
-async function post(route: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+async function post(route: string, body: unknown): Promise<{ status: number; json: Record<string, unknown>; type: string }> {
   const response = await fetch(`${server.url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-  return { status: response.status, json: await jsonObject(response) };
+  return { status: response.status, type: response.headers.get('content-type') ?? '', json: await jsonObject(response) };
+}
+
+/** Checks an answer is an RFC 9457 problem for `status` at `instance`. */
+function expectProblem(answer: { status: number; json: Record<string, unknown>; type: string }, status: number, instance: string): void {
+  expect(answer.status).toBe(status);
+  expect(answer.type).toMatch(/^application\/problem\+json/);
+  expect(answer.json).toMatchObject({ type: 'about:blank', title: expect.any(String), status, detail: expect.any(String), instance });
+  expect(String(answer.json['detail']).length).toBeGreaterThan(0);
+}
+
+/** A request with any method and Host header (fetch forbids setting Host). */
+function raw(method: string, path: string, host?: string): Promise<{ status: number; json: Record<string, unknown>; type: string; allow: string }> {
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers: { host: host ?? url.host } }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () => {
+        const parsed: unknown = text === '' ? {} : JSON.parse(text);
+        const json = typeof parsed === 'object' && parsed !== null ? Object.fromEntries(Object.entries(parsed)) : {};
+        resolve({ status: res.statusCode ?? 0, json, type: String(res.headers['content-type'] ?? ''), allow: String(res.headers['allow'] ?? '') });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 function words(json: Record<string, unknown>): string[] {
@@ -76,6 +106,20 @@ describe('search', () => {
   });
 });
 
+describe('case folding', () => {
+  it('an upper-case word is found and excluded like its lower-case form', async () => {
+    const analogy = await post('/api/analogy', { a: 'King', b: 'Man', c: 'Woman', k: 5 });
+    expect(analogy.status).toBe(200);
+    expect(words(analogy.json)).not.toContain('king');
+    expect(words(analogy.json)).not.toContain('man');
+    expect(words(analogy.json)).not.toContain('woman');
+    expect(words(analogy.json)).toEqual(words((await post('/api/analogy', { a: 'king', b: 'man', c: 'woman', k: 5 })).json));
+    const nearest = await post('/api/nearest', { word: 'KING', k: 5 });
+    expect(words(nearest.json)).not.toContain('king');
+    expect(words(nearest.json)).toEqual(words((await post('/api/nearest', { word: 'king', k: 5 })).json));
+  });
+});
+
 describe('bad input gets a 4xx naming the field', () => {
   it.each([
     ['k out of range', '/api/nearest', { word: 'king', k: 500 }, 400, '/k'],
@@ -91,19 +135,68 @@ describe('bad input gets a 4xx naming the field', () => {
     ['too many hops', '/api/spread', { word: 'dog', maxHops: 50 }, 400, '/maxHops'],
     ['a malformed synset id', '/api/spread', { synset: 'dog' }, 400, '/synset'],
     ['an unknown synset', '/api/spread', { synset: 'n:00000000' }, 404, 'synset'],
+    ['types are not coerced: a boolean word', '/api/nearest', { word: true, k: 3 }, 400, '/word'],
+    ['types are not coerced: a numeric string k', '/api/nearest', { word: 'king', k: '3' }, 400, '/k'],
+    ['types are not coerced: a string hop count', '/api/spread', { word: 'dog', maxHops: '2' }, 400, '/maxHops'],
   ])('%s', async (_name, route, body, status, field) => {
     const response = await post(route, body);
-    expect(response.status).toBe(status);
-    expect(typeof response.json['error']).toBe('string');
+    expectProblem(response, status, route);
     if (field !== '') expect(response.json['field']).toBe(field);
   });
 
+  it('{"word": true, "k": "3"} is refused, not read as the word "true"', async () => {
+    expectProblem(await post('/api/nearest', '{"word": true, "k": "3"}'), 400, '/api/nearest');
+  });
+
   it('malformed JSON and deep nesting are 400, a huge body 413, and the server keeps serving', async () => {
-    expect((await post('/api/nearest', '{"word": "king",')).status).toBe(400);
-    expect((await post('/api/nearest', `{"vector": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`)).status).toBe(400);
+    expectProblem(await post('/api/nearest', '{"word": "king",'), 400, '/api/nearest');
+    expectProblem(await post('/api/nearest', `{"vector": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`), 400, '/api/nearest');
     const huge = await fetch(`${server.url}/api/nearest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ vector: new Array(100_000).fill(1.5) }) });
-    expect(huge.status).toBe(413);
+    expectProblem({ status: huge.status, type: huge.headers.get('content-type') ?? '', json: await jsonObject(huge) }, 413, '/api/nearest');
     expect((await post('/api/nearest', { word: 'king', k: 1 })).status).toBe(200);
+  });
+});
+
+describe('routing', () => {
+  it('a wrong method on an existing route is 405 with Allow, as problem+json', async () => {
+    const cases: [string, string, string][] = [
+      ['GET', '/api/nearest', 'POST'],
+      ['DELETE', '/api/spread', 'POST'],
+      ['POST', '/healthz', 'GET, HEAD'],
+      ['PUT', '/metrics', 'GET, HEAD'],
+      ['OPTIONS', '/trace', 'GET, HEAD'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const answer = await raw(method, path);
+      expectProblem(answer, 405, path);
+      expect(answer.allow, `${method} ${path}`).toBe(allow);
+    }
+  });
+
+  it('an unknown path is 404, a path segment too long for a name is 404, a URL over the limit 414: never 403', async () => {
+    expectProblem(await raw('GET', '/no/such/route'), 404, '/no/such/route');
+    const longSegment = `/${'a'.repeat(300)}`;
+    const segment = await raw('GET', longSegment);
+    expectProblem(segment, 404, `${longSegment.slice(0, 200)}...`);
+    const longUrl = `/x/${'b/'.repeat(2000)}`;
+    expect((await raw('GET', longUrl)).status).toBe(414);
+    expect((await raw('GET', '/%zz')).status).toBe(400);
+  });
+
+  it('a query string is not part of the instance', async () => {
+    expectProblem(await raw('GET', '/nothing?secret=1'), 404, '/nothing');
+  });
+});
+
+describe('Host allow-list (bound to loopback)', () => {
+  it('answers localhost, 127.0.0.1 and [::1] on its port, and refuses any other Host with 421', async () => {
+    const port = new URL(server.url).port;
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`]) expect((await raw('GET', '/healthz', host)).status, host).toBe(200);
+    for (const host of [`evil.example:${port}`, 'localhost:1', 'localhost', `localhost.evil.example:${port}`]) {
+      const answer = await raw('GET', '/healthz', host);
+      expectProblem(answer, 421, '/healthz');
+      expect(String(answer.json['detail']), host).toContain('--allowed-hosts');
+    }
   });
 });
 
@@ -134,10 +227,12 @@ describe('operations', () => {
   it('/healthz lists every backend and says ok while one can serve', async () => {
     const response = await fetch(`${server.url}/healthz`);
     expect(response.status).toBe(200);
-    const json = await jsonObject(response);
-    expect(json['status']).toBe('ok');
-    const backends = json['backends'];
-    expect(Array.isArray(backends) ? backends.map((b: { name: string }) => b.name) : []).toEqual(['wasm', 'reference']);
+    const text = await response.text();
+    const json: unknown = JSON.parse(text);
+    expect(json).toMatchObject({ status: 'ok', backends: [{ name: 'wasm', state: 'healthy' }, { name: 'reference', state: 'healthy' }] });
+    // Device and driver strings and the Node version are /debug's alone.
+    for (const backend of engine.backends()) if (backend.device !== undefined) expect(text).not.toContain(backend.device);
+    expect(text).not.toContain(process.version);
     expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin');
     expect(response.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
   });
@@ -149,12 +244,67 @@ describe('operations', () => {
     expect(text).toMatch(/^tandem_http_request_duration_seconds_count\{route="\/api\/nearest",method="POST",status="200"\} [1-9]/m);
     expect(text).toMatch(/^tandem_backend_up\{backend="wasm"\} 1$/m);
     expect(text).toMatch(/^process_cpu_user_seconds_total /m);
+    expect(text).toMatch(/^tandem_http_responses_total\{route="\/api\/nearest",method="POST",status="200"\} [1-9]/m);
+    expect(text).toMatch(/^tandem_limiter_active\{limiter="heavy"\} 0$/m);
+    expect(text).not.toContain('nodejs_version_info');
+    expect(text).not.toContain(process.version);
   });
 
-  it('/trace is a Chrome trace of the ops run', async () => {
-    const events = (await jsonObject(await fetch(`${server.url}/trace`)))['traceEvents'];
-    expect(Array.isArray(events) && events.some((e: { name: string }) => e.name.includes('cosineSimilarity'))).toBe(true);
+  it('/metrics counts every status: 404, 405, 400 from validation and parsing, 421', async () => {
+    const count = async (route: string, method: string, status: number): Promise<number> => {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      const line = text.split('\n').find((l) => l.startsWith(`tandem_http_responses_total{route="${route}",method="${method}",status="${status}"}`));
+      return Number(line?.split(' ').at(-1) ?? 0);
+    };
+    const before = [await count('unmatched', 'GET', 404), await count('/api/nearest', 'POST', 400), await count('unmatched', 'GET', 405), await count('/healthz', 'GET', 421)];
+    await raw('GET', '/nope');
+    await post('/api/nearest', '{"word": ');
+    await post('/api/nearest', { word: 'king', k: 'three' });
+    await raw('GET', '/api/nearest');
+    await raw('GET', '/healthz', 'evil.example');
+    const after = [await count('unmatched', 'GET', 404), await count('/api/nearest', 'POST', 400), await count('unmatched', 'GET', 405), await count('/healthz', 'GET', 421)];
+    expect(after.map((n, i) => n - (before[i] ?? 0))).toEqual([1, 2, 1, 1]);
   });
+
+  it('/trace is a Chrome trace of the ops run, streamed, without failure messages or notice details', async () => {
+    const response = await fetch(`${server.url}/trace`);
+    expect(response.headers.get('transfer-encoding')).toBe('chunked');
+    const text = await response.text();
+    const events: unknown = JSON.parse(text)['traceEvents'];
+    expect(Array.isArray(events) && events.some((e: { name: string }) => e.name.includes('matmul') || e.name.includes('cosineSimilarity'))).toBe(true);
+    expect(Array.isArray(events) ? events.length : 0).toBeGreaterThan(engine.telemetry.opEvents().length / 2);
+    for (const notice of engine.telemetry.noticeEvents()) if (notice.detail !== '') expect(text).not.toContain(notice.detail);
+    for (const backend of engine.backends()) if (backend.device !== undefined) expect(text).not.toContain(backend.device);
+  });
+
+  it('/debug is off unless enabled', async () => {
+    expectProblem(await raw('GET', '/debug'), 404, '/debug');
+  });
+});
+
+describe('a server with the demo and /debug enabled', () => {
+  it('/debug shows the Node version and device strings; static files and long segments get 200/404, never 403', async () => {
+    const demoDir = mkdtempSync(path.join(tmpdir(), 'tandem-demo-'));
+    writeFileSync(path.join(demoDir, 'index.html'), '<!doctype html><title>demo</title>');
+    const local = await startServer({ port: 0, words: 2000, engine, debug: true, demoDir });
+    try {
+      const debug = await fetch(`${local.url}/debug`);
+      expect(debug.status).toBe(200);
+      const text = await debug.text();
+      expect(text).toContain(process.version);
+      for (const backend of engine.backends()) if (backend.device !== undefined) expect(text).toContain(JSON.stringify(backend.device));
+      expect((await fetch(`${local.url}/`)).status).toBe(200);
+      for (const length of [256, 300, 5000]) {
+        const response = await fetch(`${local.url}/${'a'.repeat(length)}`);
+        expect([404, 414], `segment of ${length}`).toContain(response.status);
+        expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      }
+      expect((await fetch(`${local.url}/missing.js`)).status).toBe(404);
+    } finally {
+      await local.close();
+      rmSync(demoDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('shutdown', () => {

@@ -4,7 +4,9 @@ import type { Engine } from '@tandem/core';
 import { createEngine } from 'tandem';
 import { buildApp } from './app.ts';
 import { createContext } from './context.ts';
+import { allowedHostsFor } from './host-check.ts';
 import { createMetrics } from './metrics.ts';
+import type { AppOptions, ServerLimits } from './settings.ts';
 
 /** startServer's options. */
 export interface StartOptions {
@@ -22,6 +24,16 @@ export interface StartOptions {
   readonly log?: (line: string) => void;
   /** A request must arrive completely within this, ms (default 10 s). */
   readonly requestTimeoutMs?: number;
+  /** Inactivity after which a socket is closed, ms (default 15 s). */
+  readonly socketIdleMs?: number;
+  /** Most open connections (default 512). */
+  readonly maxConnections?: number;
+  /** Limiter sizes, per limiter (default DEFAULT_LIMITS in settings.ts). */
+  readonly limits?: Partial<ServerLimits>;
+  /** Host names answered to on the port (default on loopback: localhost, 127.0.0.1, [::1]; '*': any). */
+  readonly allowedHosts?: readonly string[];
+  /** Serve /debug with driver strings and the Node version (default false). */
+  readonly debug?: boolean;
 }
 
 /** A running server. */
@@ -43,9 +55,21 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const ctx = await createContext(engine, { words: options.words ?? 50_000, log });
   const metrics = createMetrics(engine);
   const demoDir = options.demoDir !== undefined && existsSync(options.demoDir) ? options.demoDir : undefined;
-  const app = await buildApp(ctx, metrics, { ...(demoDir === undefined ? {} : { demoDir }), ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }) });
+  const host = options.host ?? '127.0.0.1';
+  const allowedHosts = allowedHostsFor(host, options.allowedHosts);
+  const appOptions: AppOptions = {
+    ...(demoDir === undefined ? {} : { demoDir }),
+    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+    ...(options.socketIdleMs === undefined ? {} : { socketIdleMs: options.socketIdleMs }),
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(allowedHosts === undefined ? {} : { allowedHosts }),
+    debug: options.debug === true,
+    log,
+  };
+  const app = await buildApp(ctx, metrics, appOptions);
   const port = options.port ?? Number(process.env['PORT'] ?? 8080);
-  const url = await app.listen({ host: options.host ?? '127.0.0.1', port });
+  const url = await app.listen({ host, port });
   let closing: Promise<void> | undefined;
   return {
     url,

@@ -1,0 +1,118 @@
+// Clients for tests and the load script: raw sockets (hostile, slow or non-reading), a /healthz prober that records
+// latencies, and a reader of one Prometheus sample from /metrics.
+import { connect } from 'node:net';
+
+/** What rawExchange saw. */
+export interface RawResult {
+  /** The first line of the response ('' if the server closed without answering). */
+  readonly firstLine: string;
+  /** Everything received (empty when not reading). */
+  readonly text: string;
+  /** How long the socket stayed open, ms. */
+  readonly openMs: number;
+}
+
+/** How rawExchange writes. */
+export interface RawOptions {
+  /** Write one chunk every this many ms (default: all at once). */
+  readonly everyMs?: number;
+  /** After the chunks, write this every everyMs forever. */
+  readonly dribble?: string;
+  /** Half-close after writing everything at once. */
+  readonly endAfter?: boolean;
+  /** Never read the response (the socket stays paused), like a client that stopped reading. */
+  readonly noRead?: boolean;
+}
+
+/** Writes `chunks` to a raw socket to `baseUrl` and resolves when the server closes it. */
+export function rawExchange(baseUrl: string, chunks: readonly string[], options: RawOptions = {}): Promise<RawResult> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const started = performance.now();
+    let text = '';
+    let timer: NodeJS.Timeout | undefined;
+    const socket = connect(Number(url.port), url.hostname, () => {
+      if (options.everyMs === undefined) {
+        for (const chunk of chunks) socket.write(chunk);
+        if (options.endAfter === true) socket.end();
+        return;
+      }
+      let next = 0;
+      const writeNext = (): void => {
+        const chunk = chunks[next++] ?? options.dribble;
+        if (chunk !== undefined && !socket.destroyed) socket.write(chunk);
+      };
+      writeNext();
+      timer = setInterval(writeNext, options.everyMs);
+    });
+    if (options.noRead === true) socket.pause();
+    else socket.on('data', (d: Buffer) => (text += d.toString()));
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve({ firstLine: text.split('\r\n')[0] ?? '', text, openMs: performance.now() - started });
+    });
+    socket.on('error', () => undefined); // a reset is one way of being cut off
+  });
+}
+
+/** The body of a raw HTTP/1.1 response (after the blank line; not de-chunked). */
+export function rawBody(text: string): string {
+  return text.slice(text.indexOf('\r\n\r\n') + 4);
+}
+
+/** Prometheus samples from one scrape of /metrics, 0 for each absent; each `name` may carry labels as written. */
+export async function metricValues(baseUrl: string, names: readonly string[]): Promise<number[]> {
+  const lines = (await (await fetch(`${baseUrl}/metrics`)).text()).split('\n');
+  return names.map((name) => {
+    const line = lines.find((l) => l.startsWith(`${name} `));
+    return line === undefined ? 0 : Number(line.slice(name.length + 1));
+  });
+}
+
+/** A Prometheus sample's value from /metrics, 0 when absent; `labels` as written, e.g. 'limiter="heavy"'. */
+export async function metricValue(baseUrl: string, name: string, labels = ''): Promise<number> {
+  const [value] = await metricValues(baseUrl, [labels === '' ? name : `${name}{${labels}}`]);
+  return value ?? 0;
+}
+
+/** The p-th percentile (0-100) of `values`, nearest rank; NaN when empty. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
+}
+
+/** A /healthz prober's record. */
+export interface HealthRecord {
+  /** Latency of each answered probe, ms. */
+  readonly latenciesMs: number[];
+  /** Status of each probe (0: no answer). */
+  readonly statuses: number[];
+}
+
+/** Sends GET /healthz one after another (pausing `gapMs` between) until stop() is called. */
+export function probeHealth(baseUrl: string, gapMs: number): { stop: () => Promise<HealthRecord> } {
+  const record: HealthRecord = { latenciesMs: [], statuses: [] };
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const t0 = performance.now();
+      try {
+        const response = await fetch(`${baseUrl}/healthz`);
+        await response.arrayBuffer();
+        record.latenciesMs.push(performance.now() - t0);
+        record.statuses.push(response.status);
+      } catch {
+        record.statuses.push(0);
+      }
+      await new Promise((resolve) => setTimeout(resolve, gapMs));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return record;
+    },
+  };
+}
