@@ -1,33 +1,46 @@
-// The conformance suite: every available backend runs every case through the CapableBackend interface, and its
-// outputs are compared with the reference kernels' outputs computed directly (computeReference, not the backend).
+// The conformance suite: every backend under test (wasm, webgpu, rocm: test/support/backends.ts) runs every case
+// through the CapableBackend interface, and its outputs are compared with the reference kernels' outputs computed
+// directly (computeReference). The reference backend is not compared with itself: one plumbing test runs it.
 import { backendSupports, DTYPES, inferOutputs, mapOpTensors, OP_KINDS, opInputs, primaryInput, type Op, type TensorSpec } from '@tandem/core';
 import { computeReference, ReferenceBackend, type HostTensor } from '@tandem/reference';
 import { afterAll, describe, expect, it } from 'vitest';
-import { availableBackends } from './backends.ts';
+import { startTestBackends } from '../support/backends.ts';
 import { CASES, caseRng } from './cases.ts';
 import { compareOutputs } from './compare.ts';
 import { runCaseOnBackend, specOf } from './run-case.ts';
 
-const backends = await availableBackends();
+const started = await startTestBackends();
 
 afterAll(async () => {
-  await Promise.all(backends.map((b) => b.dispose()));
+  await Promise.all(started.map((s) => s.backend?.dispose()));
 });
 
-describe('conformance', () => {
-  for (const backend of backends) {
+for (const { name, backend } of started) {
+  describe.skipIf(backend === undefined)(`conformance on ${name}`, () => {
     for (const c of CASES) {
-      it(`${backend.name} ${c.name}`, async (context) => {
+      it(c.name, async (context) => {
+        if (backend === undefined) throw new Error(`${name} did not start`);
         const op = c.build(caseRng(c.name));
         const verdict = backendSupports(backend, specOf(op));
-        if (!verdict.ok) context.skip(`${backend.name} does not support this case: ${verdict.reason}`);
-        const want = computeReference(op);
-        const got = await runCaseOnBackend(backend, op);
-        const comparison = compareOutputs(op, got, want, c.tolerance);
+        if (!verdict.ok) context.skip(`${name} does not support this case: ${verdict.reason}`);
+        const comparison = compareOutputs(op, await runCaseOnBackend(backend, op), computeReference(op), c.tolerance);
         expect(comparison.ok, comparison.message).toBe(true);
       });
     }
-  }
+  });
+}
+
+describe('the reference backend through the conformance runner (plumbing: upload, run, download, free)', () => {
+  it('gives computeReference\'s outputs bit for bit', async () => {
+    const c = CASES.find((x) => x.name === 'matmul f32 7x13x5');
+    if (c === undefined) throw new Error('case missing');
+    const op = c.build(caseRng(c.name));
+    const backend = new ReferenceBackend();
+    expect(await backend.init()).toEqual({ ok: true });
+    const got = await runCaseOnBackend(backend, op);
+    expect(got).toEqual(computeReference(op));
+    await backend.dispose();
+  });
 });
 
 /** An FNV-1a checksum of each input's bytes. */

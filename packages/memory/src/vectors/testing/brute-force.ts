@@ -1,25 +1,12 @@
-// Test support: a float64 brute-force oracle for cosine search and a tolerance-aware comparison of hit lists.
+// Test support: cosine scores from @tandem/reference (the oracle) and a tolerance-aware comparison of hit lists.
 import { expect } from 'vitest';
 import { createRng } from '@tandem/core';
+import { cosineSimilarity } from '@tandem/reference';
 import type { SearchHit } from '../search-hit.ts';
 
-/** Cosine similarity of query row `q` against every target row, in float64. */
+/** Cosine similarity of query row `q` against every target row: @tandem/reference's kernel, the one oracle. */
 export function cosineScores(queries: Float32Array, q: number, targets: Float32Array, dim: number): Float64Array {
-  const count = targets.length / dim;
-  const scores = new Float64Array(count);
-  let qq = 0;
-  for (let c = 0; c < dim; c++) qq += (queries[q * dim + c] ?? 0) ** 2;
-  for (let t = 0; t < count; t++) {
-    let dot = 0;
-    let tt = 0;
-    for (let c = 0; c < dim; c++) {
-      const v = targets[t * dim + c] ?? 0;
-      dot += (queries[q * dim + c] ?? 0) * v;
-      tt += v * v;
-    }
-    scores[t] = dot / Math.sqrt(qq * tt);
-  }
-  return scores;
+  return Float64Array.from(cosineSimilarity(queries.slice(q * dim, (q + 1) * dim), targets, 1, targets.length / dim, dim));
 }
 
 /** The exact top k of `scores`: descending, ties to the lower index. */
