@@ -113,6 +113,18 @@ describe('memory: the reference has a budget, and an op no backend has room for 
     expect(run).not.toHaveBeenCalled();
   });
 
+  it('a plan cached for a small call of the same flops is not reused for one past the budget (matmul with K = 0, concat: 0 flops at any size)', async () => {
+    const { engine, run } = await referenceEngine(1 << 20);
+    const empty = (shape: number[]): Tensor => engine.tensor(new Float32Array(0), shape);
+    for (let i = 0; i < 8; i++) (await engine.matmul(empty([8, 0]), empty([0, 8]))).dispose(); // measured: its plan is reused
+    for (let i = 0; i < 8; i++) (await engine.run({ op: 'concat', a: empty([8, 0]), b: empty([8, 0]) })).forEach((t) => t.dispose());
+    run.mockClear();
+    await expect(engine.matmul(empty([1024, 0]), empty([0, 1024]))).rejects.toThrow(ResourceExhaustedError); // 4 MiB of zeros
+    const rows = engine.tensor(new Float32Array(100_000), [100_000, 1]);
+    await expect(engine.run({ op: 'concat', a: rows, b: rows })).rejects.toThrow(ResourceExhaustedError); // 0.8 MB uploaded + 0.8 MB out
+    expect(run).not.toHaveBeenCalled();
+  });
+
   it('a reference asked directly past its budget throws OutOfMemoryError before allocating', async () => {
     const reference = new ReferenceBackend({ memoryBytes: 80 });
     await expect(reference.upload(new Uint8Array(81), { dtype: 'f32', shape: [25] })).rejects.toThrow(OutOfMemoryError);

@@ -254,7 +254,7 @@ export class Engine {
     const chosen = options?.strategy ?? this.strategy;
     const kind = this.callKind(spec, inputs, chosen);
     const residency = kind === undefined ? 0 : this.residencySignature(inputs);
-    const cached = kind === undefined ? undefined : this.reusableDecision(work.flops, kind, residency);
+    const cached = kind === undefined ? undefined : this.reusableDecision(work, kind, residency);
     if (cached !== undefined) {
       this.costModel.tick(cached.opKey);
       return this.execute({ op, spec, outputs, work, plan: cached.plan, label, signal, inputs, cached, opKey: cached.opKey });
@@ -268,7 +268,7 @@ export class Engine {
       // The drift check compares run times: the plan's estimate less the transfers it charged the chosen backend.
       const selection = planned.plan.selection;
       const transferMs = request.candidates.find((c) => c.name === selection.backend)?.transferMs ?? 0;
-      this.decisions.store(work.flops, kind, residency, opKey, planned.plan, this.costModel.decisionCount(opKey), selection.estimatedMs - transferMs);
+      this.decisions.store(work.flops, work.bytes, kind, residency, opKey, planned.plan, this.costModel.decisionCount(opKey), selection.estimatedMs - transferMs);
     }
     return this.execute({ op, spec, outputs, work, plan: planned.plan, label, signal, inputs, cached: undefined, opKey: request.opKey });
   }
@@ -289,7 +289,7 @@ export class Engine {
     const work = opWork(spec, outputs);
     const chosen = options?.strategy ?? this.strategy;
     const kind = this.callKind(spec, inputs, chosen);
-    const cached = kind === undefined ? undefined : this.reusableDecision(work.flops, kind, this.residencySignature(inputs));
+    const cached = kind === undefined ? undefined : this.reusableDecision(work, kind, this.residencySignature(inputs));
     if (cached !== undefined) return explanationOf(cached.plan, op.op, work);
     const planned = this.scheduler.plan(this.requestFor(spec, inputs, work, outputs), chosen, false);
     if (!planned.ok) throw unplannable(spec, planned.skipped, planned.shortfall);
@@ -528,8 +528,8 @@ export class Engine {
   }
 
   /** A cached plan still valid for this call: its backend must still be healthy. */
-  private reusableDecision(flops: number, kind: number, residency: number): CachedDecision | undefined {
-    const entry = this.decisions.lookup(flops, kind, residency, this.decisionCountOf);
+  private reusableDecision(work: OpWork, kind: number, residency: number): CachedDecision | undefined {
+    const entry = this.decisions.lookup(work.flops, work.bytes, kind, residency, this.decisionCountOf);
     if (entry === undefined) return undefined;
     const health = this.states.get(entry.plan.selection.backend)?.backend.health();
     if (health === undefined || health.state === 'unhealthy' || health.state === 'unavailable') {
@@ -588,7 +588,7 @@ export class Engine {
         }
         // A cold call's time says how long the backend took to wake up, not whether a cached plan still holds.
         if (!cold && cached !== undefined && attempt === 1) this.decisions.checkDrift(cached, opMs);
-        else if (!cold) this.decisions.noteMeasured(work.flops, opKey, name, opMs);
+        else if (!cold) this.decisions.noteMeasured(work.flops, work.bytes, opKey, name, opMs);
         this.tracker.record(op.op, name, true, runMs, probe);
         this.telemetry.recordOp({
           seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, ok: true, error: undefined,

@@ -1,6 +1,8 @@
 // The decision cache: a plan made for one kind of call is reused by the next identical calls, so a hot loop of
-// small ops pays for a full decision only now and then. "Identical" means the same op and dtype, the same work,
-// the same strategy and the same residency of every input. A plan is reused until its op has seen `reuse` more
+// small ops pays for a full decision only now and then. "Identical" means the same op and dtype, the same work
+// (flops and bytes: flops alone are 0 for every concat and for a matmul of any size with K = 0, so a plan made for a
+// small one, memory checked, was reused for one that no backend had room for), the same strategy and the same
+// residency of every input. A plan is reused until its op has seen `reuse` more
 // decisions (of any size: a plan never outlives what the cost model learned since by more than that), and never
 // once anything it depended on may have changed:
 //  - any failure, circuit transition, backend (re)initialisation or health change empties the cache;
@@ -33,6 +35,8 @@ export interface CachedDecision {
   readonly opKey: string;
   /** Residency signature of the inputs when the plan was made. */
   readonly residency: number;
+  /** Bytes the call reads and writes (OpWork.bytes): with the flops, what makes two calls the same work. */
+  readonly bytes: number;
   /** The run time the plan expects on its choice, ms (its estimate less the transfers and read-back it charged). */
   readonly runEstimateMs: number;
   /** The op's decision count (CostModel.decisionCount) after which the plan is not reused. */
@@ -42,7 +46,7 @@ export interface CachedDecision {
 /** Plans by call kind; see the file comment for when one is reused. */
 export class DecisionCache {
   readonly config: DecisionCacheConfig;
-  /** work (flops) -> call kind (op, dtype, strategy) -> decision. */
+  /** work (flops) -> call kind (op, dtype, strategy) -> decision (whose bytes must match too). */
   private readonly byWork = new Map<number, Map<number, CachedDecision>>();
   private size = 0;
   private static readonly MAX_ENTRIES = 4096;
@@ -52,9 +56,9 @@ export class DecisionCache {
   }
 
   /** The plan to reuse for this call, or undefined. `decisions` reads the op's decision count from the cost model. */
-  lookup(flops: number, kind: number, residency: number, decisions: (opKey: string) => number): CachedDecision | undefined {
+  lookup(flops: number, bytes: number, kind: number, residency: number, decisions: (opKey: string) => number): CachedDecision | undefined {
     const entry = this.byWork.get(flops)?.get(kind);
-    if (entry === undefined || entry.residency !== residency || decisions(entry.opKey) >= entry.expiresAt) return undefined;
+    if (entry === undefined || entry.bytes !== bytes || entry.residency !== residency || decisions(entry.opKey) >= entry.expiresAt) return undefined;
     return entry;
   }
 
@@ -62,7 +66,7 @@ export class DecisionCache {
    * Keeps a fresh plan for reuse; `decisionCount` is its op's count now (CostModel.decisionCount); `runEstimateMs`
    * the run time it expects on its choice (default: its whole estimate).
    */
-  store(flops: number, kind: number, residency: number, opKey: string, plan: SchedulePlan, decisionCount: number, runEstimateMs = plan.selection.estimatedMs): void {
+  store(flops: number, bytes: number, kind: number, residency: number, opKey: string, plan: SchedulePlan, decisionCount: number, runEstimateMs = plan.selection.estimatedMs): void {
     if (this.config.reuse <= 0) return;
     if (this.size >= DecisionCache.MAX_ENTRIES) this.clear();
     let byKind = this.byWork.get(flops);
@@ -71,7 +75,7 @@ export class DecisionCache {
       this.byWork.set(flops, byKind);
     }
     if (!byKind.has(kind)) this.size++;
-    byKind.set(kind, { plan, opKey, residency, runEstimateMs, expiresAt: decisionCount + this.config.reuse });
+    byKind.set(kind, { plan, opKey, residency, bytes, runEstimateMs, expiresAt: decisionCount + this.config.reuse });
   }
 
   /** Ends a plan's reuse when the time measured on its choice is far from what it expected. */
@@ -86,11 +90,11 @@ export class DecisionCache {
    * measurement is within driftFactor of the plan's estimate: the other backend may now win. A backend measured
    * far slower (an `only` call on a software GPU, say) changes nothing.
    */
-  noteMeasured(flops: number, opKey: string, backend: string, measuredMs: number): void {
+  noteMeasured(flops: number, bytes: number, opKey: string, backend: string, measuredMs: number): void {
     const byKind = this.byWork.get(flops);
     if (byKind === undefined) return;
     for (const entry of byKind.values()) {
-      if (entry.opKey === opKey && entry.plan.selection.backend !== backend && measuredMs < entry.runEstimateMs * this.config.driftFactor) entry.expiresAt = -1;
+      if (entry.opKey === opKey && entry.bytes === bytes && entry.plan.selection.backend !== backend && measuredMs < entry.runEstimateMs * this.config.driftFactor) entry.expiresAt = -1;
     }
   }
 
