@@ -2,62 +2,33 @@
 // `new URL('…', import.meta.url)`) and emit them, and the built page, served as plain static files by a small
 // server here (cross-origin isolated: COOP/COEP headers), must load them from where Vite put them and compute the
 // exact product in Chromium, on one thread and on two (threads build, Web Worker over shared memory).
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { build, defaultClientConditions } from 'vite';
 import { BASE_FLAGS, CHROMIUM_PATH, chromiumMissing } from './chromium.ts';
+import { serveStatic, type StaticServer } from './static-server.ts';
 
 const missing = chromiumMissing();
 test.skip(missing !== undefined, missing ?? '');
 test.use({ launchOptions: { executablePath: CHROMIUM_PATH, args: [...BASE_FLAGS] } });
 
 const root = fileURLToPath(new URL('./fixtures/wasm-vite', import.meta.url));
-const TYPES: Readonly<Record<string, string>> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
 let outDir = '';
-let server: Server | undefined;
+let server: StaticServer | undefined;
 let origin = '';
-
-/** Serves `dir` with COOP/COEP (so the page may use SharedArrayBuffer); 404 for anything outside it. */
-function staticServer(dir: string): Server {
-  return createServer((request, response) => {
-    const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
-    const file = path.join(dir, pathname.endsWith('/') ? `${pathname}index.html` : pathname);
-    if (!file.startsWith(dir + path.sep)) {
-      response.writeHead(404).end();
-      return;
-    }
-    readFile(file).then(
-      (body) => {
-        const headers = {
-          'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-          'Cross-Origin-Opener-Policy': 'same-origin',
-          'Cross-Origin-Embedder-Policy': 'require-corp',
-        };
-        response.writeHead(200, headers).end(body);
-      },
-      () => response.writeHead(404).end(),
-    );
-  });
-}
 
 test.beforeAll(async () => {
   outDir = mkdtempSync(path.join(os.tmpdir(), 'tandem-vite-build-'));
   await build({ configFile: false, root, logLevel: 'warn', resolve: { conditions: ['@tandem/source', ...defaultClientConditions] }, build: { outDir, emptyOutDir: true }, worker: { format: 'es' } });
-  server = staticServer(outDir);
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the static server has no port');
-  origin = `http://127.0.0.1:${(address satisfies AddressInfo).port}`;
+  server = await serveStatic(outDir, true);
+  origin = server.origin;
 });
 
 test.afterAll(async () => {
-  await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
+  await server?.close();
   if (outDir !== '') rmSync(outDir, { recursive: true, force: true });
 });
 

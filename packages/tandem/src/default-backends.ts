@@ -53,7 +53,7 @@ export const BROWSER_WEBGPU_FACTORY: BackendFactory = {
   kind: 'gpu',
   create: async () => {
     const gpu = navigatorGpu();
-    if (gpu === undefined) throw new Error('navigator.gpu is not available in this browser or context (WebGPU needs a secure context and a browser that ships it)');
+    if (gpu === undefined) throw new Error('navigator.gpu is not available in this browser or context');
     const { WebGpuBackend } = await import('@tandem/webgpu');
     return new WebGpuBackend({ gpu });
   },

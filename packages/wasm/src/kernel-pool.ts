@@ -3,7 +3,8 @@
 // thread is done runs on the calling thread too. Jobs are handed over through control slots in the
 // shared memory with Atomics (see worker-source.ts), ~10x cheaper than a postMessage round trip.
 import type { KernelCall, KernelName, Kernels } from './kernels.ts';
-import { spawnWorker, type WorkerHandle } from './spawn-worker.ts';
+import { host } from '#host';
+import type { WorkerHandle } from './host-api.ts';
 import type { WasmMemory, WasmModule } from './wasm-api.ts';
 import { CONTROL_SLOT_BYTES, MAX_KERNEL_ARGS, SPIN_MICROSECONDS, WORKER_SOURCE } from './worker-source.ts';
 
@@ -70,7 +71,7 @@ export class KernelPool {
         const at = slots + i * CONTROL_SLOT_BYTES;
         const control = new Int32Array(memory.buffer, at, 6);
         control.fill(0);
-        started.push({ worker: await spawnWorker(WORKER_SOURCE), control, args: new Float64Array(memory.buffer, at + 24, MAX_KERNEL_ARGS), sequence: 0 });
+        started.push({ worker: await host.spawnWorker(WORKER_SOURCE), control, args: new Float64Array(memory.buffer, at + 24, MAX_KERNEL_ARGS), sequence: 0 });
       }
       await Promise.all(started.map((slot, i) => initialise(slot.worker, module, memory, slots + i * CONTROL_SLOT_BYTES, names)));
       // Idle workers must not keep a Node process alive; while a job runs, the calling thread waits for it anyway.

@@ -1,5 +1,6 @@
-// The host-specific part of loading: Node reads file: URLs with node:fs (fetch cannot), browsers and Vite-built
-// pages fetch the URL Vite rewrote. Everything else in the package is host-neutral.
+// Loading a kernel build's bytes: file: URLs through the host (Node's fs; fetch cannot read them), anything else over
+// fetch (browsers, and bundled pages fetching the URL their bundler emitted).
+import { host } from '#host';
 
 /** The bytes of a .wasm file, or why they could not be read. */
 export type LoadedBytes = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly reason: string };
@@ -16,22 +17,12 @@ export const BUILD_HINT =
 /** Reads a .wasm file from a file: URL (Node) or over fetch (browsers); never throws. */
 export async function loadWasmBytes(url: URL): Promise<LoadedBytes> {
   try {
-    const bytes = url.protocol === 'file:' ? await readFileUrl(url) : await fetchBytes(url);
+    const bytes = url.protocol === 'file:' ? await host.readFileUrl(url) : await fetchBytes(url);
     if (bytes === undefined) return { ok: false, reason: `${url.href} not found: ${BUILD_HINT}` };
     if (!hasWasmMagic(bytes)) return { ok: false, reason: `${url.href} is not a WebAssembly module: ${BUILD_HINT}` };
     return { ok: true, bytes };
   } catch (error) {
     return { ok: false, reason: `${url.href} could not be read (${error instanceof Error ? error.message : String(error)}): ${BUILD_HINT}` };
-  }
-}
-
-async function readFileUrl(url: URL): Promise<Uint8Array | undefined> {
-  const fs = await import('node:fs/promises');
-  try {
-    return new Uint8Array(await fs.readFile(url));
-  } catch (error) {
-    if (error instanceof Error && Reflect.get(error, 'code') === 'ENOENT') return undefined;
-    throw error;
   }
 }
 

@@ -33,7 +33,7 @@ import { KERNEL_NAMES } from './kernels.ts';
 import { LinearMemory, WASM32_LIMIT_BYTES } from './linear-memory.ts';
 import type { DerivedBlock, RunContext } from './run-context.ts';
 import { runOp } from './run-op.ts';
-import { hostThreads } from './spawn-worker.ts';
+import { host } from '#host';
 import { describeSpec, WasmHeap } from './wasm-heap.ts';
 import { CONTROL_SLOT_BYTES } from './worker-source.ts';
 
@@ -98,7 +98,7 @@ export class WasmBackend implements CapableBackend {
   private async start(): Promise<InitResult> {
     const maxBytes = Math.min(WASM32_LIMIT_BYTES, this.options.maxMemoryBytes ?? WASM32_LIMIT_BYTES);
     const requested = this.options.threads ?? 1;
-    const threads = requested === 'auto' ? Math.min(8, await hostThreads()) : Math.max(1, Math.floor(requested));
+    const threads = requested === 'auto' ? Math.min(8, await host.hardwareThreads()) : Math.max(1, Math.floor(requested));
     const result = await loadKernels({ simd: this.options.simd ?? 'auto', threads: threads > 1, maxBytes, distUrl: this.options.distUrl });
     if (!result.ok) {
       this.failure = result.reason;
