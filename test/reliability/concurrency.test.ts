@@ -8,11 +8,12 @@ import { byteLengthOf, Engine, numel, opInputs, type Strategy } from '@tandem/co
 import { ReferenceBackend } from '@tandem/reference';
 import { FaultInjectingBackend, faultRate } from '@tandem/testing';
 import { WasmBackend } from '@tandem/wasm';
-import { createNodeWebGpuBackend, useSwiftShader } from '@tandem/webgpu/node';
+import { createNodeWebGpuBackend } from '@tandem/webgpu/node';
+import { needBackend } from '../support/backends.ts';
 import { auditFallbacks } from './fallback-audit.ts';
 import { casesWithReference, checkCase, type ReferenceCase } from './mixed-faults.ts';
 
-const gpuReady = useSwiftShader().ok;
+const gpuReady = needBackend('webgpu');
 let unhandled: unknown[] = [];
 const onUnhandled = (e: unknown): void => void unhandled.push(e);
 

@@ -1,6 +1,7 @@
 // WebGPU seen through Proxies that add a fault a real driver could have (a shader that fails to compile, a device
 // with smaller limits), and the WebGPU backend the tests build on them: every backend of a test process shares one
 // dawn.node instance (createNodeGpu keeps one per process).
+import type { BoundTensor, Op, RunResult, TensorSpec } from '@tandem/core';
 import { WebGpuBackend } from '@tandem/webgpu';
 import { createNodeGpu, createThrottledWaiter } from '@tandem/webgpu/node';
 
@@ -57,4 +58,38 @@ export function gpuWithLimits(gpu: GPU, limits: { maxStorageBufferBindingSize: n
       return real === null ? null : adapter(real);
     } : undefined,
   );
+}
+
+/**
+ * A WebGPU backend (on this process's dawn.node) whose run number `held` waits, before it starts, until release():
+ * a GPU op that hangs exactly as long as the test says, so a deadline fires at a known point and the late result
+ * arrives when the test lets it.
+ */
+export class HeldWebGpuBackend extends WebGpuBackend {
+  /** Resolves once the held run is waiting. */
+  readonly holding: Promise<void>;
+  private runs = 0;
+  private markHolding: () => void = () => undefined;
+  private releaseGate: () => void = () => undefined;
+  private readonly gate = new Promise<void>((resolve) => (this.releaseGate = resolve));
+
+  /** Holds run number `held` (1-based). */
+  constructor(private readonly held: number) {
+    super({ gpu: createNodeGpu, waiter: createThrottledWaiter() });
+    this.holding = new Promise((resolve) => (this.markHolding = resolve));
+  }
+
+  /** Runs the op; the held run first waits for release(). */
+  override async run(op: Op<BoundTensor>, outputs: readonly TensorSpec[]): Promise<RunResult> {
+    if (++this.runs === this.held) {
+      this.markHolding();
+      await this.gate;
+    }
+    return super.run(op, outputs);
+  }
+
+  /** Lets the held run go on. */
+  release(): void {
+    this.releaseGate();
+  }
 }

@@ -6,12 +6,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engine, type BoundTensor, type Op, type RunResult, type TensorSpec } from '@tandem/core';
 import { ReferenceBackend } from '@tandem/reference';
 import { WasmBackend } from '@tandem/wasm';
-import { ProcessWebGpuBackend, useSwiftShader } from '@tandem/webgpu/node';
+import { ProcessWebGpuBackend } from '@tandem/webgpu/node';
+import { needBackend } from '../support/backends.ts';
 import { childProcessIds } from '../../packages/webgpu/src/process/process-test-support.ts';
 import { auditFallbacks } from './fallback-audit.ts';
 import { casesWithReference, checkCase, type ReferenceCase } from './mixed-faults.ts';
 
-const gpuReady = useSwiftShader().ok;
+const gpuReady = needBackend('webgpu');
 let unhandled: unknown[] = [];
 const onUnhandled = (e: unknown): void => void unhandled.push(e);
 

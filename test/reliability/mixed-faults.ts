@@ -1,5 +1,5 @@
 // A long mixed run with faults injected into the real backends: every conformance case's op, over and over,
-// through one Engine whose WASM and WebGPU (SwiftShader) backends fail at a seeded rate (throw, reject,
+// through one Engine whose WASM and WebGPU (SwiftShader; callers check needBackend('webgpu')) backends fail at a seeded rate (throw, reject,
 // out of memory, device loss). Case (every op kind; degenerate, odd and tile-straddling shapes) and strategy are
 // drawn from a seeded RNG. Every result is compared with the reference within the case's tolerance; unhandled
 // rejections are counted; every failed attempt must be in the telemetry with its cause, named by the fallback.
@@ -7,7 +7,7 @@ import { createRng, Engine, errorMessage, type CapableBackend, type Op, type Str
 import { computeReference, ReferenceBackend, type HostTensor } from '@tandem/reference';
 import { FaultInjectingBackend, faultRate, type FaultKind } from '@tandem/testing';
 import { WasmBackend } from '@tandem/wasm';
-import { createNodeWebGpuBackend, useSwiftShader } from '@tandem/webgpu/node';
+import { createNodeWebGpuBackend } from '@tandem/webgpu/node';
 import { CASES, caseRng, type ConformanceCase } from '../conformance/cases.ts';
 import { hostOutputs, toEngineOp } from '../conformance/engine-io.ts';
 import { compareOutputs } from '../conformance/compare.ts';
@@ -51,18 +51,12 @@ export interface ReferenceCase {
   readonly want: HostTensor[];
 }
 
-/** Every conformance case that has a reference output (cases of error paths have none), built from its seed. */
+/** Every conformance case with the reference's outputs, built from its seed. */
 export function casesWithReference(): ReferenceCase[] {
-  const cases: ReferenceCase[] = [];
-  for (const c of CASES) {
+  return CASES.map((c) => {
     const op = c.build(caseRng(c.name));
-    try {
-      cases.push({ c, op, want: computeReference(op) });
-    } catch {
-      // A case that checks an error path has no reference output: not part of these runs.
-    }
-  }
-  return cases;
+    return { c, op, want: computeReference(op) };
+  });
 }
 
 /** Runs one case through the engine; resolves with a description of what is wrong, or undefined when right. */
@@ -85,18 +79,15 @@ function answeredBy(engine: Engine): Record<string, number> {
   return counts;
 }
 
-/** Backends for the run: WASM always, WebGPU on SwiftShader when it starts here. */
-async function realBackends(): Promise<CapableBackend[]> {
-  const out: CapableBackend[] = [new WasmBackend({ threads: 1 })];
-  const software = useSwiftShader();
-  if (software.ok) out.push(createNodeWebGpuBackend());
-  return out;
+/** Backends for the run: WASM and WebGPU (callers check first that WebGPU's system part is here: needBackend). */
+function realBackends(): CapableBackend[] {
+  return [new WasmBackend({ threads: 1 }), createNodeWebGpuBackend()];
 }
 
 /** Runs `ops` conformance ops (case and strategy drawn from a seeded RNG) with `rate` faults on every real backend. */
 export async function runMixedFaults(ops: number, rate = 0.05, seed = 11, onProgress?: (done: number) => void): Promise<MixedFaultsReport> {
   const kinds: FaultKind[] = ['throw', 'reject', 'oom', 'device-lost'];
-  const wrapped = (await realBackends()).map((b, i) => new FaultInjectingBackend(b, faultRate(rate, kinds, seed + i)));
+  const wrapped = realBackends().map((b, i) => new FaultInjectingBackend(b, faultRate(rate, kinds, seed + i)));
   const engine = await Engine.create({ backends: [...wrapped, new ReferenceBackend({ fallbackOnly: true })], recoveryIntervalMs: 5, tracker: { successRateThreshold: 0.5 }, telemetryCapacity: 2 * ops + 1000 });
   const cases = casesWithReference();
   const strategies: Strategy[] = ['auto', 'gpu-preferred', 'cpu-preferred'];
@@ -112,7 +103,7 @@ export async function runMixedFaults(ops: number, rate = 0.05, seed = 11, onProg
     for (let i = 0; i < ops; i++) {
       const item = cases[rng.int(0, cases.length)];
       const strategy = strategies[rng.int(0, strategies.length)];
-      if (item === undefined || strategy === undefined) continue;
+      if (item === undefined || strategy === undefined) throw new Error(`draw ${i} fell outside the case or strategy list`);
       opsRun.add(item.op.op);
       try {
         const problem = await checkCase(engine, item, strategy);

@@ -1,7 +1,10 @@
 // npm run test:stress (part): 10,000 mixed ops with 5% faults on the real backends; prints
 // "faults injected / results wrong / unhandled: N / 0 / 0" and exits 1 if anything was wrong or a fallback went
 // unexplained in the telemetry. TANDEM_STRESS_OPS changes the count.
+import { needBackend } from '../support/backends.ts';
 import { runMixedFaults } from '../reliability/mixed-faults.ts';
+
+if (!needBackend('webgpu')) process.exit(0);
 
 const ops = Number(process.env['TANDEM_STRESS_OPS'] ?? 10_000);
 const started = performance.now();

@@ -7,11 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { errorMessage, type CapableBackend } from '@tandem/core';
 import { RocmBackend } from '@tandem/rocm';
 import { WasmBackend } from '@tandem/wasm';
-import { createNodeWebGpuBackend, useSwiftShader } from '@tandem/webgpu/node';
-import { requireOrSkip } from './requirements.ts';
+import { createNodeWebGpuBackend } from '@tandem/webgpu/node';
+import { webGpuMissing } from '../../packages/webgpu/src/test-support/gpu.ts';
+import { nativeGpu, requireBackend, type TestBackendName } from './requirements.ts';
 
-/** The backends besides the reference that a test may need. */
-export type TestBackendName = 'wasm' | 'webgpu' | 'rocm';
+export type { TestBackendName } from './requirements.ts';
 
 /** Every one of them, in the order suites list them. */
 export const TEST_BACKENDS: readonly TestBackendName[] = ['wasm', 'webgpu', 'rocm'];
@@ -19,32 +19,11 @@ export const TEST_BACKENDS: readonly TestBackendName[] = ['wasm', 'webgpu', 'roc
 /** The addon built over the CPU emulation of HIP. */
 export const EMULATED_ROCM_ADDON = fileURLToPath(new URL('../../packages/rocm/build/emulated/tandem_rocm.node', import.meta.url));
 
-/** How to make each backend available on this machine. */
-export const HOW_TO_ENABLE: Readonly<Record<TestBackendName, string>> = {
-  wasm: 'npm run build -w @tandem/wasm',
-  webgpu: 'apt-get install chromium, which brings SwiftShader (/usr/lib/chromium/vk_swiftshader_icd.json); or TANDEM_TEST_GPU=native on a GPU machine',
-  rocm: 'node packages/rocm/scripts/build.mjs --variant emulated (g++ only); or TANDEM_TEST_GPU=native with a built addon on a GPU machine',
-};
-
-/** True when the tests use the machine's own GPU instead of SwiftShader and the HIP emulation. */
-export function nativeGpu(): boolean {
-  return process.env['TANDEM_TEST_GPU'] === 'native';
-}
-
 /** Why `name` cannot start here before trying it (a missing system part), or undefined; sets up SwiftShader for webgpu. */
 function prerequisiteMissing(name: TestBackendName): string | undefined {
-  if (name === 'webgpu') {
-    if (nativeGpu()) return undefined;
-    const software = useSwiftShader();
-    return software.ok ? undefined : software.reason;
-  }
+  if (name === 'webgpu') return webGpuMissing();
   if (name === 'rocm' && !nativeGpu() && !existsSync(EMULATED_ROCM_ADDON)) return `no emulated HIP build at ${EMULATED_ROCM_ADDON}`;
   return undefined;
-}
-
-/** The one skip decision for a backend: true when usable, false (one [skip] line) outside CI, throws under CI. */
-export function requireBackend(name: TestBackendName, missing: string | undefined): boolean {
-  return requireOrSkip(`${name} backend`, missing, HOW_TO_ENABLE[name]);
 }
 
 /**

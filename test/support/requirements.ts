@@ -35,3 +35,23 @@ export function requireOrSkip(what: string, missing: string | undefined, howToEn
   }
   return false;
 }
+
+/** The backends besides the reference that a test may need. */
+export type TestBackendName = 'wasm' | 'webgpu' | 'rocm';
+
+/** How to make each backend available on this machine. */
+export const HOW_TO_ENABLE: Readonly<Record<TestBackendName, string>> = {
+  wasm: 'npm run build -w @tandem/wasm',
+  webgpu: 'apt-get install chromium, which brings SwiftShader (/usr/lib/chromium/vk_swiftshader_icd.json); or TANDEM_TEST_GPU=native on a GPU machine',
+  rocm: 'node packages/rocm/scripts/build.mjs --variant emulated (g++ only); or TANDEM_TEST_GPU=native with a built addon on a GPU machine',
+};
+
+/** The skip decision for a backend: requireOrSkip(`<name> backend`, missing, its HOW_TO_ENABLE). */
+export function requireBackend(name: TestBackendName, missing: string | undefined): boolean {
+  return requireOrSkip(`${name} backend`, missing, HOW_TO_ENABLE[name]);
+}
+
+/** True when the tests use the machine's own GPU (TANDEM_TEST_GPU=native) instead of SwiftShader and the HIP emulation. */
+export function nativeGpu(): boolean {
+  return process.env['TANDEM_TEST_GPU'] === 'native';
+}

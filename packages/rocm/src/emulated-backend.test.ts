@@ -6,10 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Engine, InvalidArgumentError, OutOfMemoryError, type BoundTensor, type TensorSpec } from '@tandem/core';
 import { RocmBackend } from './index.ts';
+import { requireBackend } from '../../../test/support/requirements.ts';
 
 const EMULATED = fileURLToPath(new URL('../build/emulated/tandem_rocm.node', import.meta.url));
 
-describe.skipIf(!existsSync(EMULATED))('RocmBackend on the emulated device', () => {
+describe.skipIf(!requireBackend('rocm', existsSync(EMULATED) ? undefined : `no emulated HIP build at ${EMULATED}`))('RocmBackend on the emulated device', () => {
   it('initialises and describes the device', async () => {
     const backend = new RocmBackend({ addonPath: EMULATED });
     expect(await backend.init()).toEqual({ ok: true });

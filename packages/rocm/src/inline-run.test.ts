@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Engine, InvalidArgumentError } from '@tandem/core';
 import { loadAddon, RocmBackend, type NativeDevice } from './index.ts';
+import { requireBackend } from '../../../test/support/requirements.ts';
 
 const EMULATED = fileURLToPath(new URL('../build/emulated/tandem_rocm.node', import.meta.url));
 
@@ -32,7 +33,7 @@ const bytesOf = (values: readonly number[]): Uint8Array => new Uint8Array(new Fl
 /** A download's bytes as f32 values. */
 const valuesOf = (bytes: Uint8Array): number[] => Array.from(new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4));
 
-describe.skipIf(!existsSync(EMULATED))('inline work on an idle device queue (emulated device)', () => {
+describe.skipIf(!requireBackend('rocm', existsSync(EMULATED) ? undefined : `no emulated HIP build at ${EMULATED}`))('inline work on an idle device queue (emulated device)', () => {
   it('runs upload, run and download on the calling thread when nothing is pending: each comes back settled', async () => {
     const device = openDevice();
     const upload = device.upload(bytesOf([1, -2, 3]), true);

@@ -1,8 +1,10 @@
-// The built addons themselves (skipped when none is built): enumeration never throws, opening a device that is
-// not there throws an Error carrying the runtime's error name, and the kernel table matches what encodeOp emits.
+// The built addons themselves (skipped when none is built): enumeration never throws; where the build's GPU is
+// absent (its driver's device file, test-support/device.ts) it finds none and opening one throws an Error carrying
+// the runtime's error name, where it is present it finds one; the kernel table matches what encodeOp emits.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ADDON_VARIANTS, loadAddon, variantPath } from './index.ts';
+import { gpuPresent } from './test-support/device.ts';
 
 /** Every kernel id encodeOp can produce (ops x dtypes of the capability table). */
 const EXPECTED_KERNELS = [
@@ -34,7 +36,7 @@ const EXPECTED_KERNELS = [
 for (const variant of ADDON_VARIANTS) {
   const path = variantPath(variant);
   describe.skipIf(!existsSync(path))(`tandem_rocm.node (${variant})`, () => {
-    it('loads, enumerates no device without throwing, and refuses to open one', () => {
+    it.skipIf(gpuPresent(variant))('without its GPU: loads, enumerates no device without throwing, and refuses to open one', () => {
       const load = loadAddon(path);
       if (!load.ok) throw new Error(load.reason);
       const addon = load.addon;
@@ -51,6 +53,15 @@ for (const variant of ADDON_VARIANTS) {
       }
       expect(thrown).toBeInstanceOf(Error);
       expect(Reflect.get(Object(thrown), 'code')).toMatch(/^(hip|cuda)Error/);
+    });
+
+    it.skipIf(!gpuPresent(variant))('with its GPU: enumerates at least one device and opens device 0', () => {
+      const load = loadAddon(path);
+      if (!load.ok) throw new Error(load.reason);
+      const list = load.addon.devices();
+      expect(list.count).toBeGreaterThan(0);
+      const device = new load.addon.Device(0);
+      device.close();
     });
 
     it('offers exactly the kernels the backend calls', () => {

@@ -8,6 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadAddon, type NativeDevice } from './index.ts';
+import { requireBackend } from '../../../test/support/requirements.ts';
 
 const EMULATED = fileURLToPath(new URL('../build/emulated/tandem_rocm.node', import.meta.url));
 const MiB = 1 << 20;
@@ -37,7 +38,7 @@ async function collectGarbage(): Promise<void> {
   }
 }
 
-describe.skipIf(!existsSync(EMULATED))('downloads into pinned host memory (emulated device)', () => {
+describe.skipIf(!requireBackend('rocm', existsSync(EMULATED) ? undefined : `no emulated HIP build at ${EMULATED}`))('downloads into pinned host memory (emulated device)', () => {
   it('lands 64 KiB and larger downloads in pinned blocks, one per live array, and smaller ones outside', async () => {
     const device = openDevice();
     expect(device.memoryInfo().pinnedHost).toBe(0);

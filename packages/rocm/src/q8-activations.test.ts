@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { dequantizeFrom, Engine, InvalidArgumentError, quantizeAs, type BoundTensor, type DType, type QuantizedDType } from '@tandem/core';
 import { encodeOp } from './encode-op.ts';
 import { RocmBackend } from './index.ts';
+import { requireBackend } from '../../../test/support/requirements.ts';
 
 const EMULATED = fileURLToPath(new URL('../build/emulated/tandem_rocm.node', import.meta.url));
 
@@ -105,7 +106,7 @@ describe('quantizedActivations option', () => {
   });
 });
 
-describe.skipIf(!existsSync(EMULATED))('quantizedActivations q8 on the emulated device', () => {
+describe.skipIf(!requireBackend('rocm', existsSync(EMULATED) ? undefined : `no emulated HIP build at ${EMULATED}`))('quantizedActivations q8 on the emulated device', () => {
   it('keeps every output of Q4_0 and Q8_0 mat-vecs within the int8 rounding bound', async () => {
     const engine = await Engine.create({ backends: [new RocmBackend({ addonPath: EMULATED, quantizedActivations: 'q8' })] });
     let largestError = 0;

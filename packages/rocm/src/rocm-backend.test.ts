@@ -1,12 +1,15 @@
-// The ROCm backend where there is no GPU (this machine, CI): every way init() can fail says why, and a built
-// addon loads and reports the runtime's no-device answer by name. Device work runs in scripts/gpu-check.mjs.
+// The ROCm backend where there is no GPU (CI): every way init() can fail says why, and a built addon loads and
+// reports the runtime's no-device answer by name; on a machine with the GPU a build targets (its driver's device
+// file, test-support/device.ts), that build opens it instead. Kernels are checked by test/conformance (and its GPU
+// bundle, test/conformance/gpu).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BackendError } from '@tandem/core';
-import { BUILD_COMMAND, RocmBackend, variantPath } from './index.ts';
 import { existsSync } from 'node:fs';
+import { BUILD_COMMAND, RocmBackend, variantPath } from './index.ts';
+import { gpuPresent } from './test-support/device.ts';
 
 const AMD_BUILD = variantPath('amd');
 const NVIDIA_BUILD = variantPath('nvidia');
@@ -40,7 +43,7 @@ describe('RocmBackend without an addon', () => {
   });
 });
 
-describe.skipIf(!existsSync(AMD_BUILD))('the AMD build on a machine without a GPU', () => {
+describe.skipIf(!existsSync(AMD_BUILD) || gpuPresent('amd'))('the AMD build on a machine without an AMD GPU', () => {
   it('loads and reports hipErrorNoDevice', async () => {
     const backend = new RocmBackend({ addonPath: AMD_BUILD });
     const result = await backend.init();
@@ -49,9 +52,20 @@ describe.skipIf(!existsSync(AMD_BUILD))('the AMD build on a machine without a GP
   });
 });
 
-describe.skipIf(!existsSync(NVIDIA_BUILD))('the NVIDIA build on a machine without a GPU', () => {
+describe.skipIf(!existsSync(NVIDIA_BUILD) || gpuPresent('nvidia'))('the NVIDIA build on a machine without an NVIDIA GPU', () => {
   it('loads and reports the CUDA runtime error by name', async () => {
     const result = await new RocmBackend({ addonPath: NVIDIA_BUILD }).init();
     expect(result).toEqual({ ok: false, reason: expect.stringMatching(/nvidia build: no device \(cudaError(NoDevice|InsufficientDriver)/) });
   });
 });
+
+for (const [variant, path] of [['amd', AMD_BUILD], ['nvidia', NVIDIA_BUILD]] as const) {
+  describe.skipIf(!existsSync(path) || !gpuPresent(variant))(`the ${variant} build on a machine with that GPU`, () => {
+    it('opens the device and is healthy', async () => {
+      const backend = new RocmBackend({ addonPath: path });
+      expect(await backend.init()).toEqual({ ok: true });
+      expect(backend.health().state).toBe('healthy');
+      await backend.dispose();
+    });
+  });
+}

@@ -1,4 +1,4 @@
-// A real device.destroy() in the middle of a sequence of runs: the runs in flight reject with DeviceLostError
+// A real device.destroy() in the middle of a sequence of runs (at a synchronised point: inside the first submit): the runs in flight reject with DeviceLostError
 // (no hang, no crash), health turns 'unhealthy', buffers of the lost device are refused, and the next call
 // recovers on a fresh device.
 import { DeviceLostError, type BoundTensor } from '@tandem/core';
@@ -26,28 +26,39 @@ describe.skipIf(!setup.ok)('device loss', () => {
   }
 
   it.each([
-    ['while the kernel runs', 1],
-    ['before the run reaches the GPU', 0],
-  ] as const)('destroy() %s: runs in flight reject with DeviceLostError, then the backend recovers', async (_when, delayMs) => {
+    ['right after the first run is submitted to the GPU', 'submitted'],
+    ['before the runs reach the GPU', 'before'],
+  ] as const)('destroy() %s: runs in flight reject with DeviceLostError, then the backend recovers', async (_when, at) => {
     const { a, b, host } = await matmulInputs();
     const first = await runOne(backend, { op: 'matmul', a, b });
     expect(first).toBeDefined();
     const oldDevice = backend.currentDevice();
     if (oldDevice === undefined) throw new Error('no device');
 
-    const inFlight = [0, 1, 2].map(() => backend.run({ op: 'matmul', a, b }, [{ dtype: 'f32', shape: [N, N] }]));
     let settledBeforeDestroy = -1;
     let settledCount = 0;
-    for (const p of inFlight) p.then(() => settledCount++, () => settledCount++);
     const destroy = (): void => {
       settledBeforeDestroy = settledCount;
       oldDevice.destroy();
     };
+    // A synchronised loss: inside the first submit() after it hands the work to the GPU, so no run has finished,
+    // however fast the GPU (a timer would race a real GPU's completion).
+    const queue = oldDevice.queue;
+    const submit = queue.submit.bind(queue);
+    let submits = 0;
+    if (at === 'submitted') {
+      queue.submit = (buffers) => {
+        submit(buffers);
+        if (++submits === 1) destroy();
+      };
+    }
+    const inFlight = [0, 1, 2].map(() => backend.run({ op: 'matmul', a, b }, [{ dtype: 'f32', shape: [N, N] }]));
+    for (const p of inFlight) p.then(() => settledCount++, () => settledCount++);
     const settled = Promise.allSettled(inFlight);
-    if (delayMs === 0) destroy();
-    else setTimeout(destroy, delayMs);
+    if (at === 'before') destroy();
     const results = await settled;
     expect(settledBeforeDestroy).toBe(0);
+    if (at === 'submitted') expect(submits).toBeGreaterThanOrEqual(1);
     for (const r of results) {
       expect(r.status).toBe('rejected');
       if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(DeviceLostError);
@@ -71,8 +82,9 @@ describe.skipIf(!setup.ok)('device loss', () => {
 
   it('init() after a loss acquires a new device', async () => {
     const device = backend.currentDevice();
-    device?.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (device === undefined) throw new Error('no device');
+    device.destroy();
+    await device.lost; // the backend's own lost handler ran before this one resolves to us
     expect(backend.health().state).toBe('unhealthy');
     expect(await backend.init()).toEqual({ ok: true });
     expect(backend.health()).toEqual({ state: 'healthy' });

@@ -6,13 +6,14 @@ import { BufferUsage } from './gpu-constants.ts';
 import { fromGpuError } from './gpu-errors.ts';
 import { guarded } from './guarded.ts';
 import { createNodeGpu } from './node-gpu.ts';
-import { createTestBackend } from './test-support/gpu.ts';
+import { requireBackend } from '../../../test/support/requirements.ts';
+import { webGpuMissing } from './test-support/gpu.ts';
 import { directWaiter } from './waiter.ts';
 
-const setup = await createTestBackend();
-const acquired = setup.ok ? await acquireContext({ gpu: await createNodeGpu(), waiter: directWaiter, powerPreference: 'high-performance' }) : undefined;
+const present = requireBackend('webgpu', webGpuMissing());
+const acquired = present ? await acquireContext({ gpu: await createNodeGpu(), waiter: directWaiter, powerPreference: 'high-performance' }) : undefined;
+const ready = acquired !== undefined && requireBackend('webgpu', acquired.ok ? undefined : `no device: ${acquired.reason}`);
 afterAll(async () => {
-  if (setup.ok) await setup.backend.dispose();
   if (acquired?.ok) acquired.context.device.destroy();
 });
 
@@ -30,7 +31,7 @@ describe('fromGpuError', () => {
   });
 });
 
-describe.skipIf(!acquired?.ok)('guarded sections on a device', () => {
+describe.skipIf(!ready)('guarded sections on a device', () => {
   if (!acquired?.ok) return;
   const ctx = acquired.context;
 

@@ -1,9 +1,10 @@
 // createNodeGpu hands out one dawn.node GPU per set of flags per process (a second instance could abort it).
 import { describe, expect, it } from 'vitest';
 import { createNodeGpu } from './node-gpu.ts';
-import { useSwiftShader } from './swiftshader.ts';
+import { requireBackend } from '../../../test/support/requirements.ts';
+import { webGpuMissing } from './test-support/gpu.ts';
 
-describe.skipIf(!useSwiftShader().ok)('createNodeGpu', () => {
+describe.skipIf(!requireBackend('webgpu', webGpuMissing()))('createNodeGpu', () => {
   it('returns the same GPU for the same flags, and devices from it are separate', async () => {
     const [a, b] = await Promise.all([createNodeGpu(), createNodeGpu()]);
     expect(a).toBe(b);

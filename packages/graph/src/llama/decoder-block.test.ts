@@ -2,9 +2,10 @@
 // step (referenceDecoderStep): a prefill of 6 tokens, then 2 decode steps appending to the KV cache, for f32,
 // Q8_0 and Q4_0 weights, on every engine available here and each strategy that engine can run. A step whose nodes all
 // ran on one backend moves only x there: the KV cache grows on that backend (concat), its prefix never moves.
-// Tolerances (max |error| / max |reference|, over the block output and the cached keys):
-//   reference backend 1e-6 (the same kernels, f32 between ops in both);
-//   wasm and WebGPU 1e-5 (f32 accumulation in another order; seen here: 4e-7 to 6e-7). Quantized weights are
+// Tolerances, element by element over the block output and the cached keys and values:
+//   reference backend: exact (the same kernels, f32 between ops in both);
+//   wasm and WebGPU: |got - want| <= 4e-6 (|want| + rms(want)) (f32 accumulation in another order; the worst element
+//   seen uses 1.3e-6 of (|want| + rms)). Quantized weights are
 //   expanded exactly by every backend and the activations stay f32 (no Q8 re-quantization of x as in ggml's CPU
 //   path), so Q8_0 / Q4_0 runs are held to the same bound against a reference that uses the same Q8_0 / Q4_0 weights.
 // The 7B layer is checked against the reference in the benchmark only (one 7B reference step takes minutes here).
@@ -17,26 +18,36 @@ import { DecoderBlock } from './decoder-block.ts';
 import { referenceDecoderStep } from './reference-block.ts';
 import { createDecoderWeights, randomActivations, type DecoderWeights } from './weights.ts';
 
+/** Per element: |got - want| <= TOLERANCE * (|want| + rms(want)) on wasm and WebGPU (worst seen: 1.3e-6). */
+const TOLERANCE = 4e-6;
 const PREFILL_TOKENS = 6;
 const DECODE_STEPS = 2;
 const WEIGHT_TYPES: readonly WeightType[] = ['f32', 'q8_0', 'q4_0'];
 
-/** max |a - b| / max |b|. */
-function relativeError(got: Float32Array, want: Float32Array): number {
+/**
+ * The worst element of `got` against `want`, as the multiple of the tolerance it uses: |g - w| / (TOL * (|w| + rms(want))),
+ * element by element (<= 1 passes). The rms term covers elements near zero, whose error comes from the f32 sums that
+ * produced them (terms of the output's typical size), not from their own size.
+ */
+function worstElement(got: Float32Array, want: Float32Array, tol: number): number {
   expect(got.length).toBe(want.length);
-  let diff = 0;
-  let scale = 0;
+  let squares = 0;
+  for (const w of want) squares += w * w;
+  const rms = Math.sqrt(squares / Math.max(1, want.length));
+  let worst = 0;
   for (let i = 0; i < want.length; i++) {
-    diff = Math.max(diff, Math.abs((got[i] ?? 0) - (want[i] ?? 0)));
-    scale = Math.max(scale, Math.abs(want[i] ?? 0));
+    const w = want[i] ?? 0;
+    const g = got[i] ?? Number.NaN;
+    const used = Math.abs(g - w) / (tol * (Math.abs(w) + rms));
+    worst = Number.isNaN(used) ? Infinity : Math.max(worst, used);
   }
-  return diff / scale;
+  return worst;
 }
 
 const weightsByType = new Map<WeightType, DecoderWeights>(WEIGHT_TYPES.map((t) => [t, createDecoderWeights({ ...TINY_DECODER, weightType: t }, 7)]));
 
 /** Prefill then decode on `engine` under `strategy`; returns the largest relative error seen and the last report's backends. */
-async function prefillAndDecode(engine: Engine, weightType: WeightType, strategy: GraphStrategy): Promise<{ error: number; backends: Set<string> }> {
+async function prefillAndDecode(engine: Engine, weightType: WeightType, strategy: GraphStrategy, tol: number): Promise<{ error: number; backends: Set<string> }> {
   const weights = weightsByType.get(weightType);
   if (weights === undefined) throw new Error(`no weights for ${weightType}`);
   const block = DecoderBlock.create(engine, weights);
@@ -64,7 +75,7 @@ async function prefillAndDecode(engine: Engine, weightType: WeightType, strategy
       }
       for (const n of stepBackends) backends.add(n);
       const held = await cache.read();
-      error = Math.max(error, relativeError(out, want.out), relativeError(held.k, want.keys), relativeError(held.v, want.values));
+      error = Math.max(error, worstElement(out, want.out, tol), worstElement(held.k, want.keys, tol), worstElement(held.v, want.values, tol));
       past = { keys: want.keys, values: want.values };
     }
   } finally {
@@ -75,10 +86,10 @@ async function prefillAndDecode(engine: Engine, weightType: WeightType, strategy
 }
 
 describe('tiny decoder block vs the reference step', () => {
-  it.each(WEIGHT_TYPES)('reference backend, %s weights: prefill + decode within 1e-6', async (weightType) => {
+  it.each(WEIGHT_TYPES)('reference backend, %s weights: prefill + decode exactly', async (weightType) => {
     const engine = await referenceEngine();
-    const { error, backends } = await prefillAndDecode(engine, weightType, 'auto');
-    expect(error).toBeLessThan(1e-6);
+    const { error, backends } = await prefillAndDecode(engine, weightType, 'auto', 1);
+    expect(error).toBe(0);
     expect([...backends]).toEqual(['reference']);
     await engine.dispose();
   });
@@ -89,10 +100,10 @@ describe('tiny decoder block vs the reference step', () => {
       if (made.ok) await made.engine.dispose();
     });
     const cases = WEIGHT_TYPES.flatMap((w) => (['cpu-only', 'auto'] as const).map((s) => [w, s] as const));
-    it.skipIf(!made.ok).each(cases)('%s weights, %s: within 1e-5, every node on wasm', async (weightType, strategy) => {
-      if (!made.ok) return;
-      const { error, backends } = await prefillAndDecode(made.engine, weightType, strategy);
-      expect(error).toBeLessThan(1e-5);
+    it.skipIf(!made.ok).each(cases)('%s weights, %s: every element within tolerance, every node on wasm', async (weightType, strategy) => {
+      if (!made.ok) throw new Error(made.reason);
+      const { error, backends } = await prefillAndDecode(made.engine, weightType, strategy, TOLERANCE);
+      expect(error).toBeLessThanOrEqual(1);
       expect([...backends]).toEqual(['wasm']);
     });
   });
@@ -103,10 +114,10 @@ describe('tiny decoder block vs the reference step', () => {
       if (made.ok) await made.engine.dispose();
     });
     const cases = WEIGHT_TYPES.flatMap((w) => (['gpu-only', 'auto'] as const).map((s) => [w, s] as const));
-    it.skipIf(!made.ok).each(cases)('%s weights, %s: within 1e-5', async (weightType, strategy) => {
-      if (!made.ok) return;
-      const { error, backends } = await prefillAndDecode(made.engine, weightType, strategy);
-      expect(error).toBeLessThan(1e-5);
+    it.skipIf(!made.ok).each(cases)('%s weights, %s: every element within tolerance', async (weightType, strategy) => {
+      if (!made.ok) throw new Error(made.reason);
+      const { error, backends } = await prefillAndDecode(made.engine, weightType, strategy, TOLERANCE);
+      expect(error).toBeLessThanOrEqual(1);
       if (strategy === 'gpu-only') expect([...backends]).toEqual(['webgpu']);
       // SwiftShader's prior (0.5 GFLOP/s, 0.5 ms per launch) and its measurements put every node on wasm.
       if (strategy === 'auto' && process.env['TANDEM_TEST_GPU'] !== 'native') expect([...backends]).toEqual(['wasm']);

@@ -1,8 +1,13 @@
 // KvCache: engine tensors grown by concat where they live; forks share the prefix; capacity and shapes checked.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '@tandem/core';
 import { referenceEngine, wasmEngine } from '../test-support/engines.ts';
 import { KvCache } from './kv-cache.ts';
+
+const wasm = await wasmEngine();
+afterAll(async () => {
+  if (wasm.ok) await wasm.engine.dispose();
+});
 
 const rows = (n: number, start: number): Float32Array => Float32Array.from({ length: n * 2 * 4 }, (_, i) => start + i);
 
@@ -27,10 +32,9 @@ describe('KvCache', () => {
     await engine.dispose();
   });
 
-  it('forks without copying; a fork appends to its own tensors and leaves the parent intact', async () => {
-    const made = await wasmEngine();
-    if (!made.ok) return;
-    const engine = made.engine;
+  it.skipIf(!wasm.ok)('forks without copying; a fork appends to its own tensors and leaves the parent intact', async () => {
+    if (!wasm.ok) throw new Error(wasm.reason);
+    const engine = wasm.engine;
     const parent = new KvCache(2, 4, 4);
     const k = engine.tensor(rows(3, 0), [3, 2, 4]);
     await engine.run({ op: 'scale', x: k, factor: 1 }); // k now on wasm too
@@ -54,7 +58,6 @@ describe('KvCache', () => {
       expect((await parent.read()).k).toEqual(rows(3, 0));
     }
     parent.dispose();
-    await engine.dispose();
   });
 
   it('refuses tensors of the wrong shape, naming the argument', async () => {

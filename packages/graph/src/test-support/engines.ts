@@ -1,10 +1,11 @@
 // Test helper: engines over the real backends a decoder test can use here (reference, wasm, WebGPU on SwiftShader),
-// each created once per test file; a backend that cannot start is reported with its reason and left out.
+// each created once per test file. A backend that cannot start is a visible skip outside CI and a failure under CI
+// (test/support/backends.ts); callers skip with `it.skipIf(!made.ok)`.
 import { Engine, type CapableBackend } from '@tandem/core';
 import { ReferenceBackend } from '@tandem/reference';
-import { WasmBackend } from '@tandem/wasm';
+import { startBackend } from '../../../../test/support/backends.ts';
 
-/** An engine, or why it could not be made. */
+/** An engine, or why it could not be made (outside CI only). */
 export type TestEngine = { readonly ok: true; readonly engine: Engine } | { readonly ok: false; readonly reason: string };
 
 /** The reference backend alone (the oracle's kernels, behind the engine). */
@@ -14,38 +15,21 @@ export async function referenceEngine(): Promise<Engine> {
 
 /** wasm (as the CPU) plus the reference as last resort. */
 export async function wasmEngine(): Promise<TestEngine> {
-  const wasm = new WasmBackend();
-  return started([wasm, new ReferenceBackend({ fallbackOnly: true })], wasm.name);
+  const wasm = await startBackend('wasm');
+  if (wasm === undefined) return { ok: false, reason: 'wasm did not start' };
+  return { ok: true, engine: await Engine.create({ backends: [wasm, new ReferenceBackend({ fallbackOnly: true })] }) };
 }
 
 /** wasm plus WebGPU on SwiftShader (the machine's only "GPU"); TANDEM_TEST_GPU=native uses the real GPU instead. */
 export async function hybridEngine(): Promise<TestEngine> {
-  const { createNodeWebGpuBackend, useSwiftShader } = await import('@tandem/webgpu/node');
-  if (process.env['TANDEM_TEST_GPU'] !== 'native') {
-    const software = useSwiftShader();
-    if (!software.ok) return skipped(software.reason);
+  const started: CapableBackend[] = [];
+  for (const name of ['wasm', 'webgpu'] as const) {
+    const backend = await startBackend(name);
+    if (backend === undefined) {
+      await Promise.all(started.map((b) => b.dispose()));
+      return { ok: false, reason: `${name} did not start` };
+    }
+    started.push(backend);
   }
-  const wasm = new WasmBackend();
-  const gpu = createNodeWebGpuBackend();
-  const made = await started([wasm, gpu], gpu.name);
-  if (made.ok) {
-    const wasmStatus = made.engine.backends().find((b) => b.name === wasm.name);
-    if (wasmStatus?.available !== true) return skipped(`wasm: ${wasmStatus?.unavailableReason ?? 'unavailable'}`);
-  }
-  return made;
-}
-
-async function started(backends: readonly CapableBackend[], required: string): Promise<TestEngine> {
-  const engine = await Engine.create({ backends });
-  const status = engine.backends().find((b) => b.name === required);
-  if (status?.available !== true) {
-    await engine.dispose();
-    return skipped(`${required}: ${status?.unavailableReason ?? 'unavailable'}`);
-  }
-  return { ok: true, engine };
-}
-
-function skipped(reason: string): TestEngine {
-  console.warn(`[graph tests] backend skipped: ${reason}`);
-  return { ok: false, reason };
+  return { ok: true, engine: await Engine.create({ backends: started }) };
 }

@@ -1,31 +1,24 @@
-// Test helpers for the GPU process: a proxy on SwiftShader (or the machine's GPU with TANDEM_TEST_GPU=native),
-// or a printed reason to skip; and the child processes of this process, to prove none is left behind.
+// Test helpers for the GPU process: a proxy on SwiftShader (or the machine's GPU with TANDEM_TEST_GPU=native), or the
+// skip decision when it cannot start (one [skip] line outside CI, a failure under CI); and the child processes of
+// this process, to prove none is left behind.
 import { readdirSync, readFileSync } from 'node:fs';
-import { useSwiftShader } from '../swiftshader.ts';
+import { nativeGpu, requireBackend } from '../../../../test/support/requirements.ts';
+import { webGpuMissing } from '../test-support/gpu.ts';
 import { createProcessWebGpuBackend, type ProcessWebGpuBackend, type ProcessWebGpuOptions } from './process-backend.ts';
 
-/** An initialised proxy, or why the tests are skipped. */
+/** An initialised proxy, or why the tests are skipped (outside CI only). */
 export type TestProxy = { readonly ok: true; readonly backend: ProcessWebGpuBackend } | { readonly ok: false; readonly reason: string };
 
-/** Starts a proxy for tests (SwiftShader in the child unless TANDEM_TEST_GPU=native); prints the reason when it can't. */
+/** Starts a proxy for tests (SwiftShader in the child unless TANDEM_TEST_GPU=native). */
 export async function createTestProxy(options: ProcessWebGpuOptions = {}): Promise<TestProxy> {
-  const native = process.env['TANDEM_TEST_GPU'] === 'native';
-  if (!native) {
-    const software = useSwiftShader();
-    if (!software.ok) return skip(software.reason);
-  }
-  const backend = createProcessWebGpuBackend({ swiftShader: !native, stderr: 'capture', ...options });
+  const missing = webGpuMissing();
+  if (!requireBackend('webgpu', missing)) return { ok: false, reason: missing ?? 'unknown' };
+  const backend = createProcessWebGpuBackend({ swiftShader: !nativeGpu(), stderr: 'capture', ...options });
   const init = await backend.init();
-  if (!init.ok) {
-    await backend.dispose();
-    return skip(init.reason);
-  }
-  return { ok: true, backend };
-}
-
-function skip(reason: string): TestProxy {
-  console.warn(`[gpu-process tests] skipped: ${reason}`);
-  return { ok: false, reason };
+  if (init.ok) return { ok: true, backend };
+  await backend.dispose();
+  requireBackend('webgpu', `the GPU process did not start: ${init.reason}`);
+  return { ok: false, reason: init.reason };
 }
 
 /** Process ids whose parent is `pid` (Linux /proc; an empty list elsewhere). */

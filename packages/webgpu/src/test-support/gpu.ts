@@ -1,30 +1,32 @@
-// Test helper: a WebGpuBackend on SwiftShader (Debian's chromium package), or a printed reason to skip.
-// Set TANDEM_TEST_GPU=native to test the machine's own GPU instead (e.g. on the H100 box).
-import { inferOutputs, mapOpTensors, type BoundTensor, type DType, type Op, type TensorSpec } from '@tandem/core';
+// Test helper: a WebGpuBackend on SwiftShader (Debian's chromium package), or the skip decision when it cannot start
+// (test/support/requirements.ts: one [skip] line outside CI, a failure under CI). TANDEM_TEST_GPU=native tests the
+// machine's own GPU instead (e.g. on the H100 box).
+import { errorMessage, inferOutputs, mapOpTensors, type BoundTensor, type DType, type InitResult, type Op, type TensorSpec } from '@tandem/core';
+import { nativeGpu, requireBackend } from '../../../../test/support/requirements.ts';
 import type { WebGpuBackend } from '../backend.ts';
 import { createNodeWebGpuBackend, type NodeWebGpuOptions } from '../node-gpu.ts';
 import { useSwiftShader } from '../swiftshader.ts';
 
-/** A ready backend, or why the GPU tests are skipped. */
+/** A ready backend, or why the GPU tests are skipped (outside CI only). */
 export type TestBackend = { readonly ok: true; readonly backend: WebGpuBackend } | { readonly ok: false; readonly reason: string };
 
-/** Creates and initialises a backend for tests; prints the reason when there is none. */
+/** Why WebGPU cannot run here before trying (no SwiftShader), or undefined; sets SwiftShader up. */
+export function webGpuMissing(): string | undefined {
+  if (nativeGpu()) return undefined;
+  const software = useSwiftShader();
+  return software.ok ? undefined : software.reason;
+}
+
+/** Creates and initialises a backend for tests; one that cannot start is skipped (outside CI) or throws (under CI). */
 export async function createTestBackend(options: NodeWebGpuOptions = {}): Promise<TestBackend> {
-  if (process.env['TANDEM_TEST_GPU'] !== 'native') {
-    const software = useSwiftShader();
-    if (!software.ok) return skip(software.reason);
-  }
+  const missing = webGpuMissing();
+  if (!requireBackend('webgpu', missing)) return { ok: false, reason: missing ?? 'unknown' };
   const backend = createNodeWebGpuBackend(options);
-  const init = await backend.init();
-  if (!init.ok) return skip(init.reason);
-  return { ok: true, backend };
+  const init = await backend.init().catch((error: unknown): InitResult => ({ ok: false, reason: errorMessage(error) }));
+  if (init.ok) return { ok: true, backend };
+  requireBackend('webgpu', `init() failed: ${init.reason}`);
+  return { ok: false, reason: init.reason };
 }
-
-function skip(reason: string): TestBackend {
-  console.warn(`[webgpu tests] skipped: ${reason}`);
-  return { ok: false, reason };
-}
-
 /** Host data of a tensor: f32 values, or raw bytes for other dtypes. */
 export type HostData = Float32Array | Uint8Array | Uint32Array | Uint16Array | Int32Array | readonly number[];
 
