@@ -2,7 +2,10 @@
 // read (cheap, even under a flood); otherwise it takes a slot after parsing and validation (so a slow or invalid
 // body never holds one) and keeps it until its handler has computed the answer. A client that leaves while waiting
 // gives its place up; one that leaves while its answer is computed does not free the slot early (the work goes on).
+// While a request waits for its slot or is computed, its socket's inactivity timeout is off: that silence is the
+// server's, not the client's.
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { Readable } from 'node:stream';
 import { AbandonedError, OverloadedError, type Limiter } from './limiter.ts';
 import { sendProblem } from './problem.ts';
 
@@ -22,6 +25,18 @@ export function shedWhenFull(limiter: Limiter): onRequestAsyncHookHandler {
   };
 }
 
+/** Runs `work` with the request's socket inactivity timeout off, and turns it back on after. */
+export async function serverBusy<T>(request: FastifyRequest, work: () => Promise<T>): Promise<T> {
+  const socket = request.raw.socket;
+  const idleMs = request.server.server.timeout;
+  socket.setTimeout(0);
+  try {
+    return await work();
+  } finally {
+    if (!socket.destroyed) socket.setTimeout(idleMs);
+  }
+}
+
 /** A slot of `limiter` for this request, given up if the client leaves while waiting (AbandonedError). */
 export async function acquireFor(limiter: Limiter, reply: FastifyReply): Promise<() => void> {
   const gone = new AbortController();
@@ -34,21 +49,34 @@ export async function acquireFor(limiter: Limiter, reply: FastifyReply): Promise
   }
 }
 
-/** `handler` run while holding a slot of `limiter`: 503 with Retry-After when refused. */
-export function limited<R extends FastifyRequest, P extends FastifyReply>(limiter: Limiter, handler: (request: R, reply: P) => Promise<unknown>): (request: R, reply: P) => Promise<unknown> {
+/** What a limited handler computes: the answer to send (an object, or a stream of JSON). */
+export type Answer = Record<string, unknown> | Readable;
+
+/**
+ * A route handler that computes its answer with `compute` while holding a slot of `limiter` (503 with Retry-After
+ * when refused), then sends it after giving the slot back. `compute` returns the answer, never the reply: a reply is
+ * a thenable that settles only once sent, which would hold the slot (and keep the socket timeout off) while a slow
+ * client reads.
+ */
+export function limited<R extends FastifyRequest, P extends FastifyReply>(limiter: Limiter, compute: (request: R, reply: P) => Promise<Answer>): (request: R, reply: P) => Promise<unknown> {
   return async (request, reply) => {
-    let release: () => void;
-    try {
-      release = await acquireFor(limiter, reply);
-    } catch (error) {
-      if (error instanceof OverloadedError) return sendOverloaded(request, reply, error);
-      if (error instanceof AbandonedError) return reply.hijack(); // nobody is left to answer
-      throw error;
-    }
-    try {
-      return await handler(request, reply);
-    } finally {
-      release();
-    }
+    const outcome = await serverBusy(request, async (): Promise<{ answer: Answer } | { refused: OverloadedError } | undefined> => {
+      let release: () => void;
+      try {
+        release = await acquireFor(limiter, reply);
+      } catch (error) {
+        if (error instanceof OverloadedError) return { refused: error };
+        if (error instanceof AbandonedError) return undefined; // nobody is left to answer
+        throw error;
+      }
+      try {
+        return { answer: await compute(request, reply) };
+      } finally {
+        release();
+      }
+    });
+    if (outcome === undefined) return reply.hijack();
+    if ('refused' in outcome) return sendOverloaded(request, reply, outcome.refused);
+    return reply.send(outcome.answer);
   };
 }

@@ -50,10 +50,13 @@ export interface ContextOptions {
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
 /**
- * Multiply-adds one search batch may take: 32 queries over 50,000 words of 100 floats, ~15 ms of matmul and topK on
+ * Multiply-adds one search batch may take: 16 queries over 50,000 words of 100 floats, ~8 ms of matmul and topK on
  * the WASM backend here (docs/decisions.md), so a batch is one short turn of the event loop.
  */
-export const STEP_MULTIPLY_ADDS = 32 * 50_000 * 100;
+export const STEP_MULTIPLY_ADDS = 16 * 50_000 * 100;
+
+/** Batches from this many queries are scored by matmul: at dim 100 it beats the cosine kernel from 8 up (decisions.md). */
+const MATMUL_MIN_QUERIES = 8;
 
 /** Most queries in one batch, whatever the data's size. */
 const MAX_BATCH_QUERIES = 64;
@@ -117,7 +120,7 @@ export async function createContext(engine: Engine, options: ContextOptions): Pr
   wink.words.forEach((w, i) => {
     if (!wordIndex.has(w)) wordIndex.set(w, i);
   });
-  const vectors = await VectorOps.create(engine, wink.vectors, wink.dim);
+  const vectors = await VectorOps.create(engine, wink.vectors, wink.dim, { matmulMinQueries: MATMUL_MIN_QUERIES });
   const hnsw = await hnswFor(wink.vectors, wink.dim, wink.words.length, cacheDir, log);
   const turns = new Turns();
   const batches = new BatchEngine(turnTaking(vectors, turns), { maxBatchSize: queriesPerStep(vectors.count, vectors.dim), maxWaitMs: 2 });

@@ -26,6 +26,24 @@ function validationField(error: Error): string | undefined {
   return typeof first === 'object' && first !== null && 'instancePath' in first ? String(first.instancePath) : '';
 }
 
+/** The value at a JSON pointer ('/queries/3/word') in `body`, undefined when absent. */
+function valueAt(body: unknown, pointer: string): unknown {
+  let at: unknown = body;
+  for (const key of pointer.split('/').slice(1)) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = Reflect.get(at, key.replaceAll('~1', '/').replaceAll('~0', '~'));
+  }
+  return at;
+}
+
+/** A short printable form of a request value: a primitive as JSON (cut), a container by its kind and size only. */
+function shown(value: unknown): string {
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === 'object' && value !== null) return 'an object'; // never serialised: it may nest 100,000 deep
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 60)}...` : text;
+}
+
 /** The app's error handler: maps every error to a problem answer; a 500 says only the error's class. */
 export function errorHandler(log: (line: string) => void): (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => FastifyReply {
   return (error, request, reply) => {
@@ -37,7 +55,10 @@ export function errorHandler(log: (line: string) => void): (error: FastifyError 
     if (status === 413) return sendProblem(request, reply, 413, `the request body exceeds the ${BODY_LIMIT}-byte limit`);
     if (status !== undefined && status >= 400 && status < 500) {
       const field = validationField(error);
-      return sendProblem(request, reply, status, error.message, field === undefined ? {} : { field });
+      if (field === undefined) return sendProblem(request, reply, status, error.message);
+      // A schema error names the field and the rule; add the value it got, when the field is there.
+      const value = field === '' ? undefined : valueAt(request.body, field);
+      return sendProblem(request, reply, status, value === undefined ? error.message : `${error.message} (got ${shown(value)})`, { field });
     }
     log(`internal error on ${request.method} ${request.url}: ${error.stack ?? error.message}`);
     return sendProblem(request, reply, 500, `the server failed to answer (${error.name}); the details are in its log`);

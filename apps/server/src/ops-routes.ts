@@ -2,7 +2,7 @@
 // on a compute turn), /trace (streamed, through its own limiter) and, only when enabled, /debug: the driver and
 // device strings, failure messages and the Node version that the other routes leave out.
 import type { FastifyInstance } from 'fastify';
-import { acquireFor, sendOverloaded, shedWhenFull } from './admission.ts';
+import { acquireFor, sendOverloaded, serverBusy, shedWhenFull } from './admission.ts';
 import type { ServerContext } from './context.ts';
 import { AbandonedError, OverloadedError, type Limiter } from './limiter.ts';
 import type { ServerMetrics } from './metrics.ts';
@@ -28,7 +28,7 @@ export function opsRoutes(app: FastifyInstance, ctx: ServerContext, metrics: Ser
   app.get('/trace', { onRequest: shedWhenFull(traceLimiter) }, async (request, reply) => {
     let release: () => void;
     try {
-      release = await acquireFor(traceLimiter, reply);
+      release = await serverBusy(request, () => acquireFor(traceLimiter, reply));
     } catch (error) {
       if (error instanceof OverloadedError) return sendOverloaded(request, reply, error);
       if (error instanceof AbandonedError) return reply.hijack();

@@ -9,6 +9,7 @@ import { ReferenceBackend } from '@tandem/reference';
 import { WasmBackend } from '@tandem/wasm';
 import { Engine } from '@tandem/core';
 import { startServer, type RunningServer } from './start.ts';
+import { metricValue } from './testing/http-probes.ts';
 
 let server: RunningServer;
 let engine: Engine;
@@ -148,6 +149,11 @@ describe('bad input gets a 4xx naming the field', () => {
     expectProblem(await post('/api/nearest', '{"word": true, "k": "3"}'), 400, '/api/nearest');
   });
 
+  it('a schema error names the field, the rule and the value', async () => {
+    const answer = await post('/api/nearest', { word: 'king', k: 500 });
+    expect(answer.json['detail']).toBe('body/k must be <= 100 (got 500)');
+  });
+
   it('malformed JSON and deep nesting are 400, a huge body 413, and the server keeps serving', async () => {
     expectProblem(await post('/api/nearest', '{"word": "king",'), 400, '/api/nearest');
     expectProblem(await post('/api/nearest', `{"vector": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`), 400, '/api/nearest');
@@ -282,11 +288,11 @@ describe('operations', () => {
   });
 });
 
-describe('a server with the demo and /debug enabled', () => {
-  it('/debug shows the Node version and device strings; static files and long segments get 200/404, never 403', async () => {
+describe('a server with the demo, /debug and a cap of 4 connections', () => {
+  it('/debug shows the Node version and device strings; static files and long segments get 200/404, never 403; connections past the cap are closed', async () => {
     const demoDir = mkdtempSync(path.join(tmpdir(), 'tandem-demo-'));
     writeFileSync(path.join(demoDir, 'index.html'), '<!doctype html><title>demo</title>');
-    const local = await startServer({ port: 0, words: 2000, engine, debug: true, demoDir });
+    const local = await startServer({ port: 0, words: 2000, engine, debug: true, demoDir, maxConnections: 4 });
     try {
       const debug = await fetch(`${local.url}/debug`);
       expect(debug.status).toBe(200);
@@ -300,6 +306,19 @@ describe('a server with the demo and /debug enabled', () => {
         expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       }
       expect((await fetch(`${local.url}/missing.js`)).status).toBe(404);
+      // The connection cap: past 4 open connections, new ones are closed at once (and counted).
+      const dropped = (): Promise<number> => metricValue(local.url, 'tandem_http_connections_dropped_total');
+      const droppedBefore = await dropped();
+      const url = new URL(local.url);
+      const sockets = Array.from({ length: 8 }, () => connect(Number(url.port), url.hostname));
+      const closedAtOnce = await Promise.all(sockets.map((s) => new Promise<boolean>((resolve) => {
+        s.on('error', () => undefined);
+        s.once('close', () => resolve(true));
+        setTimeout(() => resolve(false), 500);
+      })));
+      for (const s of sockets) s.destroy();
+      expect(closedAtOnce.filter(Boolean).length).toBeGreaterThanOrEqual(4);
+      expect((await dropped()) - droppedBefore).toBeGreaterThanOrEqual(4);
     } finally {
       await local.close();
       rmSync(demoDir, { recursive: true, force: true });
