@@ -8,10 +8,10 @@ import os from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import type { BoundTensor, DType, Op, TensorSpec } from '@tandem/core';
-import { inferOutputs, opInputs } from '@tandem/core';
+import { inferOutputs, opInputs, quantizeAs } from '@tandem/core';
 import { WasmBackend } from '../src/wasm-backend.ts';
 import { loadKernels } from '../src/instantiate.ts';
-import { quantizeQ4_0, quantizeQ8_0 } from '../src/test-support/reference.ts';
+
 import { createRandom, randomFloats } from '../src/test-support/random.ts';
 
 const args = process.argv.slice(2);
@@ -116,8 +116,8 @@ for (const simd of sections.some(wanted) ? (['simd', 'relaxed'] as const) : []) 
     const f32Ms = await time(backend, { op: 'matmul', a: x, b: w }, 20);
     report(simd, `matvec f32 1x${k} . ${k}x${n}`, f32Ms, `${((k * n * 4) / f32Ms / 1e6).toFixed(1)} GB/s of weights`);
     const values = randomFloats(random, n * k);
-    for (const [dtype, quantize] of [['q8_0', quantizeQ8_0], ['q4_0', quantizeQ4_0]] as const) {
-      const wq = await resident(backend, dtype, [n, k], quantize(values));
+    for (const dtype of ['q8_0', 'q4_0'] as const) {
+      const wq = await resident(backend, dtype, [n, k], quantizeAs(dtype, values));
       const ms = await time(backend, { op: 'quantizedMatmul', x, w: wq }, 20);
       report(simd, `matvec ${dtype} 1x${k} . [${n}, ${k}]`, ms, `${(f32Ms / ms).toFixed(2)}x the f32 matvec`);
       const xb = await residentF32(backend, [64, k]);
@@ -177,7 +177,7 @@ if (wanted('threads')) {
   for (const n of [256, 512, 1024]) {
     cases.push({ name: `matmul f32 ${n}x${n}x${n}`, reps: repsFor(2 * n ** 3), flops: 2 * n ** 3, op: async (b) => ({ op: 'matmul', a: await residentF32(b, [n, n]), b: await residentF32(b, [n, n]) }) });
   }
-  const q4 = quantizeQ4_0(randomFloats(random, 4096 * 4096));
+  const q4 = quantizeAs('q4_0', randomFloats(random, 4096 * 4096));
   cases.push({ name: 'matvec q4_0 1x4096 . [4096, 4096]', reps: 30, op: async (b) => ({ op: 'quantizedMatmul', x: await residentF32(b, [1, 4096]), w: await resident(b, 'q4_0', [4096, 4096], q4) }) });
   cases.push({ name: 'cosine 1x768 vs 16384 targets', reps: 30, op: async (b) => ({ op: 'cosineSimilarity', queries: await residentF32(b, [768]), targets: await residentF32(b, [16384, 768]) }) });
   cases.push({

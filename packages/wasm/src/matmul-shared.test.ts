@@ -4,7 +4,7 @@ import { loadKernels } from './instantiate.ts';
 import { chunkRowsFor } from './run-op.ts';
 import { expectClose, f32, runF32, startedBackend } from './test-support/harness.ts';
 import { createRandom, randomFloats } from './test-support/random.ts';
-import { refMatmul } from './test-support/reference.ts';
+import { matmul } from '@tandem/reference';
 
 /** Where the test puts its arrays in linear memory (above the kernels' static data, below the 16 MiB start size). */
 const BASE = 1 << 20;
@@ -47,7 +47,7 @@ describe('matmul_f32_shared on one thread (the others never came)', () => {
       new Float32Array(memory.buffer, at.b, k * n).set(bv);
       kernels.matmul_f32_shared_reset(at.shared);
       kernels.matmul_f32_shared(at.a, at.b, at.c, m, k, n, at.shared, at.own, 16);
-      const want = refMatmul(av, bv, m, k, n);
+      const want = matmul(av, bv, m, k, n);
       expectClose(new Float32Array(memory.buffer, at.c, m * n), want, { abs: 2e-6 * k, rel: 1e-5 }, 'alone');
       kernels.matmul_f32_shared(at.a, at.b, at.c, m, k, n, at.shared, at.own, 16);
       expectClose(new Float32Array(memory.buffer, at.c, m * n), want, { abs: 2e-6 * k, rel: 1e-5 }, 'after a late thread');
@@ -68,7 +68,7 @@ describe('matmul_f32_shared on one thread (the others never came)', () => {
     new Float32Array(memory.buffer, at.shared + 16, kernels.matmul_f32_shared_bytes(k, n) / 4 - 4).fill(NaN);
     new Int32Array(memory.buffer, at.shared, 1)[0] = 2 * 3; // every panel claimed (2 K blocks x 3 panels), none packed
     kernels.matmul_f32_shared(at.a, at.b, at.c, m, k, n, at.shared, at.own, 16);
-    expectClose(new Float32Array(memory.buffer, at.c, m * n), refMatmul(av, bv, m, k, n), { abs: 2e-6 * k, rel: 1e-5 }, 'after the fallback');
+    expectClose(new Float32Array(memory.buffer, at.c, m * n), matmul(av, bv, m, k, n), { abs: 2e-6 * k, rel: 1e-5 }, 'after the fallback');
   });
 });
 
@@ -81,7 +81,7 @@ describe('matmul_f32_shared through the backend', () => {
       for (const [m, k, n] of [[130, 520, 70], [257, 64, 263]] as const) {
         const a = randomFloats(random, m * k);
         const b = randomFloats(random, k * n);
-        expectClose(await runF32(backend, { op: 'matmul', a: f32([m, k], a), b: f32([k, n], b) }), refMatmul(a, b, m, k, n), { abs: 2e-6 * k, rel: 1e-5 }, `${m}x${k}x${n}`);
+        expectClose(await runF32(backend, { op: 'matmul', a: f32([m, k], a), b: f32([k, n], b) }), matmul(a, b, m, k, n), { abs: 2e-6 * k, rel: 1e-5 }, `${m}x${k}x${n}`);
       }
       expect(backend.threadStats()).toMatchObject({ threads: 3, parallelOps: before + 2 });
     } finally {

@@ -2,7 +2,7 @@ import { beforeAll, describe, it } from 'vitest';
 import type { WasmBackend } from './wasm-backend.ts';
 import { expectClose, f32, runF32, startedBackend } from './test-support/harness.ts';
 import { createRandom, randomFloats } from './test-support/random.ts';
-import { refAttention } from './test-support/reference.ts';
+import { attention } from '@tandem/reference';
 
 let backend: WasmBackend;
 beforeAll(async () => {
@@ -28,7 +28,7 @@ describe('attention', () => {
           const out = await runF32(backend, {
             op: 'attention', q: f32([sq, heads, dim], q), k: f32([sk, kvHeads, dim], k), v: f32([sk, kvHeads, dim], v), causal, scale,
           });
-          const want = refAttention(q, k, v, sq, sk, heads, kvHeads, dim, causal, scale ?? 1 / Math.sqrt(dim));
+          const want = attention(q, k, v, { sq, sk, heads, kvHeads, headDim: dim }, causal, scale);
           expectClose(out, want, { abs: 2e-6, rel: 1e-5 }, `sq=${sq} sk=${sk} h=${heads}/${kvHeads} d=${dim} causal=${causal}`);
         }
       }

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { numel } from '@tandem/core';
+import { decodeF16, encodeF16, numel } from '@tandem/core';
 import type { WasmBackend } from './wasm-backend.ts';
 import { asU16, expectClose, f32, runF32, runOnBackend, startedBackend } from './test-support/harness.ts';
 import { createRandom, randomFloats } from './test-support/random.ts';
-import { fromHalfBits, refBinary, refSilu, toHalfBits } from './test-support/reference.ts';
+import { add, addF16, mul, mulF16, silu, swiglu } from '@tandem/reference';
 
 let backend: WasmBackend;
 beforeAll(async () => {
@@ -28,19 +28,19 @@ describe('add / mul', () => {
       const bCount = numel(bShape);
       const a = randomFloats(random, count, 10);
       const b = randomFloats(random, bCount, 10);
-      expectClose(await runF32(backend, { op: 'add', a: f32(shape, a), b: f32(bShape, b) }), refBinary(a, b, (x, y) => x + y), F32_TOL, `add ${shape}`);
-      expectClose(await runF32(backend, { op: 'mul', a: f32(shape, a), b: f32(bShape, b) }), refBinary(a, b, (x, y) => x * y), F32_TOL, `mul ${shape}`);
+      expectClose(await runF32(backend, { op: 'add', a: f32(shape, a), b: f32(bShape, b) }), add(a, b), F32_TOL, `add ${shape}`);
+      expectClose(await runF32(backend, { op: 'mul', a: f32(shape, a), b: f32(bShape, b) }), mul(a, b), F32_TOL, `mul ${shape}`);
     }
   });
 
   it('computes f16 inputs in f32 and rounds the result to f16', async () => {
     const random = createRandom(31);
-    const a = toHalfBits(randomFloats(random, 35, 4));
-    const b = toHalfBits(randomFloats(random, 7, 4));
+    const a = encodeF16(randomFloats(random, 35, 4));
+    const b = encodeF16(randomFloats(random, 7, 4));
     for (const op of ['add', 'mul'] as const) {
       const { outputs, specs } = await runOnBackend(backend, { op, a: { dtype: 'f16', shape: [5, 7], data: a }, b: { dtype: 'f16', shape: [7], data: b } });
       expect(specs[0]?.dtype).toBe('f16');
-      const want = toHalfBits(refBinary(fromHalfBits(a), fromHalfBits(b), op === 'add' ? (x, y) => x + y : (x, y) => x * y));
+      const want = op === 'add' ? addF16(a, b) : mulF16(a, b);
       expect(Array.from(asU16(outputs[0] ?? new Uint8Array()))).toEqual(Array.from(want));
     }
   });
@@ -49,9 +49,9 @@ describe('add / mul', () => {
 describe('scale', () => {
   it('multiplies f32 and f16 by a factor', async () => {
     expect(Array.from(await runF32(backend, { op: 'scale', x: f32([5], [1, -2, 3, 0.5, 0]), factor: -2 }))).toEqual([-2, 4, -6, -1, -0]);
-    const bits = toHalfBits([1, 2, 3, 65504, -0.5]);
+    const bits = encodeF16(Float32Array.of(1, 2, 3, 65504, -0.5));
     const { outputs } = await runOnBackend(backend, { op: 'scale', x: { dtype: 'f16', shape: [5], data: bits }, factor: 2 });
-    expect(Array.from(fromHalfBits(asU16(outputs[0] ?? new Uint8Array())))).toEqual([2, 4, 6, Infinity, -1]);
+    expect(Array.from(decodeF16(asU16(outputs[0] ?? new Uint8Array())))).toEqual([2, 4, 6, Infinity, -1]);
   });
 });
 
@@ -61,7 +61,7 @@ describe('silu / swiglu', () => {
     const random = createRandom(32);
     const x = Float32Array.from([...values, ...randomFloats(random, 1001, 12)]);
     const out = await runF32(backend, { op: 'silu', x: f32([x.length], x) });
-    expectClose(out, Array.from(x, refSilu), { abs: 1e-6, rel: 2e-6 }, 'silu');
+    expectClose(out, silu(x), { abs: 1e-6, rel: 2e-6 }, 'silu');
   });
 
   it('swiglu is silu(gate) * up', async () => {
@@ -69,6 +69,6 @@ describe('silu / swiglu', () => {
     const gate = randomFloats(random, 3 * 37, 6);
     const up = randomFloats(random, 3 * 37, 6);
     const out = await runF32(backend, { op: 'swiglu', gate: f32([3, 37], gate), up: f32([3, 37], up) });
-    expectClose(out, Array.from(gate, (g, i) => refSilu(g) * (up[i] ?? 0)), { abs: 1e-6, rel: 2e-6 }, 'swiglu');
+    expectClose(out, swiglu(gate, up), { abs: 1e-6, rel: 2e-6 }, 'swiglu');
   });
 });

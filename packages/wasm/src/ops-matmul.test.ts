@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { WasmBackend } from './wasm-backend.ts';
 import { asU16, expectClose, f32, runF32, runOnBackend, startedBackend } from './test-support/harness.ts';
 import { createRandom, randomFloats } from './test-support/random.ts';
-import { fromHalfBits, refMatmul, toHalfBits } from './test-support/reference.ts';
+import { decodeF16, encodeF16 } from '@tandem/core';
+import { matmul, matmulF16 } from '@tandem/reference';
 
 const SIZES = [1, 3, 5, 7, 17, 33, 65];
 
@@ -34,7 +35,7 @@ describe('matmul f32', () => {
           const a = randomFloats(random, m * k);
           const b = randomFloats(random, k * n);
           const out = await runF32(backend, { op: 'matmul', a: f32([m, k], a), b: f32([k, n], b) });
-          expectClose(out, refMatmul(a, b, m, k, n), tolerance(k), `m=${m} n=${n} k=${k}`);
+          expectClose(out, matmul(a, b, m, k, n), tolerance(k), `m=${m} n=${n} k=${k}`);
         }
       }
     }
@@ -46,7 +47,7 @@ describe('matmul f32', () => {
       const a = randomFloats(random, m * k);
       const b = randomFloats(random, k * n);
       const out = await runF32(backend, { op: 'matmul', a: f32([m, k], a), b: f32([k, n], b) });
-      expectClose(out, refMatmul(a, b, m, k, n), tolerance(k), `m=${m} n=${n} k=${k}`);
+      expectClose(out, matmul(a, b, m, k, n), tolerance(k), `m=${m} n=${n} k=${k}`);
     }
   });
 });
@@ -55,16 +56,16 @@ describe('matmul f16', () => {
   it('computes in f32 and rounds once to f16', async () => {
     const random = createRandom(3);
     for (const [m, k, n] of [[1, 1, 1], [3, 5, 7], [17, 33, 9], [65, 40, 33]] as const) {
-      const a = toHalfBits(randomFloats(random, m * k));
-      const b = toHalfBits(randomFloats(random, k * n));
+      const a = encodeF16(randomFloats(random, m * k));
+      const b = encodeF16(randomFloats(random, k * n));
       const { outputs, specs } = await runOnBackend(backend, {
         op: 'matmul',
         a: { dtype: 'f16', shape: [m, k], data: a },
         b: { dtype: 'f16', shape: [k, n], data: b },
       });
       expect(specs[0]?.dtype).toBe('f16');
-      const got = fromHalfBits(asU16(outputs[0] ?? new Uint8Array()));
-      const want = refMatmul(fromHalfBits(a), fromHalfBits(b), m, k, n);
+      const got = decodeF16(asU16(outputs[0] ?? new Uint8Array()));
+      const want = decodeF16(matmulF16(a, b, m, k, n));
       // One f16 rounding of the result: relative 2^-11, plus f32 accumulation.
       expectClose(got, want, { abs: 1e-3 + tolerance(k).abs, rel: 2 ** -10 }, `f16 m=${m} n=${n} k=${k}`);
     }

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { WasmBackend } from './wasm-backend.ts';
 import { expectClose, f32, runF32, startedBackend } from './test-support/harness.ts';
 import { createRandom, randomFloats } from './test-support/random.ts';
-import { refRmsNorm, refRope, refSoftmax } from './test-support/reference.ts';
+import { rmsNorm, rope, softmax } from '@tandem/reference';
 
 let backend: WasmBackend;
 beforeAll(async () => {
@@ -24,7 +24,7 @@ describe('softmax', () => {
       const rows = shape.length >= 2 ? (shape[shape.length - 2] ?? 1) : 1;
       for (const causal of shape.length >= 2 ? [false, true] : [false]) {
         const out = await runF32(backend, { op: 'softmax', x: f32(shape, x), causal });
-        expectClose(out, refSoftmax(x, rows, cols, causal), { abs: 1e-7, rel: 2e-6 }, `softmax ${shape} causal=${causal}`);
+        expectClose(out, softmax(x, rows, cols, causal), { abs: 1e-7, rel: 2e-6 }, `softmax ${shape} causal=${causal}`);
       }
     }
   });
@@ -51,8 +51,8 @@ describe('rmsNorm', () => {
     for (const n of [1, 3, 7, 8, 17, 65, 4096]) {
       const x = randomFloats(random, 3 * n, 5);
       const w = randomFloats(random, n, 2);
-      expectClose(await runF32(backend, { op: 'rmsNorm', x: f32([3, n], x), weight: f32([n], w), eps: 1e-5 }), refRmsNorm(x, n, w, 1e-5), { abs: 1e-6, rel: 2e-6 }, `n=${n}`);
-      expectClose(await runF32(backend, { op: 'rmsNorm', x: f32([3, n], x), weight: undefined, eps: 1e-5 }), refRmsNorm(x, n, undefined, 1e-5), { abs: 1e-6, rel: 2e-6 }, `n=${n}`);
+      expectClose(await runF32(backend, { op: 'rmsNorm', x: f32([3, n], x), weight: f32([n], w), eps: 1e-5 }), rmsNorm(x, n, w, 1e-5), { abs: 1e-6, rel: 2e-6 }, `n=${n}`);
+      expectClose(await runF32(backend, { op: 'rmsNorm', x: f32([3, n], x), weight: undefined, eps: 1e-5 }), rmsNorm(x, n, undefined, 1e-5), { abs: 1e-6, rel: 2e-6 }, `n=${n}`);
     }
   });
 });
@@ -69,7 +69,7 @@ describe('rope', () => {
       for (const [seq, heads, dim, offset] of [[1, 1, 2, 0], [3, 5, 6, 7], [70, 3, 10, 1000], [5, 2, 64, 0], [200, 1, 128, 4000]] as const) {
         const x = randomFloats(random, seq * heads * dim, 3);
         const out = await runF32(backend, { op: 'rope', x: f32([seq, heads, dim], x), positionOffset: offset, base: 10000, mode });
-        expectClose(out, refRope(x, seq, heads, dim, offset, 10000, mode), { abs: 2e-6, rel: 2e-6 }, `${mode} ${seq}x${heads}x${dim}@${offset}`);
+        expectClose(out, rope(x, { seq, heads, headDim: dim, positionOffset: offset, base: 10000, mode }), { abs: 2e-6, rel: 2e-6 }, `${mode} ${seq}x${heads}x${dim}@${offset}`);
       }
     }
   });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { WasmBackend } from './wasm-backend.ts';
 import { asF32, asI32, expectClose, f32, runF32, runOnBackend, startedBackend } from './test-support/harness.ts';
 import { createRandom, randomFloats } from './test-support/random.ts';
-import { refCosine, refSpread, refTopK } from './test-support/reference.ts';
+import { cosineSimilarity, spreadActivation, topK } from '@tandem/reference';
 
 let backend: WasmBackend;
 beforeAll(async () => {
@@ -21,7 +21,7 @@ describe('cosineSimilarity', () => {
       const q = randomFloats(random, nq * dim);
       const t = randomFloats(random, nt * dim);
       const queries = nq === 1 ? f32([dim], q) : f32([nq, dim], q);
-      expectClose(await runF32(backend, { op: 'cosineSimilarity', queries, targets: f32([nt, dim], t) }), refCosine(q, t, nq, nt, dim), { abs: 2e-6, rel: 2e-6 }, `${nq}x${nt}x${dim}`);
+      expectClose(await runF32(backend, { op: 'cosineSimilarity', queries, targets: f32([nt, dim], t) }), cosineSimilarity(q, t, nq, nt, dim), { abs: 2e-6, rel: 2e-6 }, `${nq}x${nt}x${dim}`);
     }
   });
 });
@@ -38,7 +38,7 @@ describe('cosineSimilarity norm cache', () => {
       const queries = { dtype: 'f32' as const, shape: [nq, dim], buffer: await backend.upload(new Uint8Array(q.buffer), { dtype: 'f32', shape: [nq, dim] }) };
       const result = await backend.run({ op: 'cosineSimilarity', queries, targets }, [{ dtype: 'f32', shape: [nq, nt] }]);
       const out = asF32(await backend.download(result.outputs[0] ?? queries.buffer));
-      expectClose(out, refCosine(q, t, nq, nt, dim), { abs: 2e-6, rel: 2e-6 }, `call with ${nq} queries`);
+      expectClose(out, cosineSimilarity(q, t, nq, nt, dim), { abs: 2e-6, rel: 2e-6 }, `call with ${nq} queries`);
       for (const b of result.outputs) backend.free(b);
       backend.free(queries.buffer);
     }
@@ -47,7 +47,7 @@ describe('cosineSimilarity norm cache', () => {
     const q2 = randomFloats(random, dim / 2);
     const queries = { dtype: 'f32' as const, shape: [dim / 2], buffer: await backend.upload(new Uint8Array(q2.buffer), { dtype: 'f32', shape: [dim / 2] }) };
     const result = await backend.run({ op: 'cosineSimilarity', queries, targets: reshaped }, [{ dtype: 'f32', shape: [1, nt * 2] }]);
-    expectClose(asF32(await backend.download(result.outputs[0] ?? queries.buffer)), refCosine(q2, t, 1, nt * 2, dim / 2), { abs: 2e-6, rel: 2e-6 }, 'reshaped');
+    expectClose(asF32(await backend.download(result.outputs[0] ?? queries.buffer)), cosineSimilarity(q2, t, 1, nt * 2, dim / 2), { abs: 2e-6, rel: 2e-6 }, 'reshaped');
     for (const b of result.outputs) backend.free(b);
     backend.free(queries.buffer);
     backend.free(targets.buffer);
@@ -71,9 +71,9 @@ describe('topK', () => {
     for (const [rows, n, k] of [[1, 1, 1], [1, 17, 5], [3, 100, 1], [4, 65, 65], [2, 1000, 10], [5, 33, 7]] as const) {
       const x = Float32Array.from(randomFloats(random, rows * n), (v) => Math.round(v * 8) / 8);
       const { outputs } = await runOnBackend(backend, { op: 'topK', x: rows === 1 ? f32([n], x) : f32([rows, n], x), k });
-      const want = refTopK(x, rows, n, k);
-      expect(Array.from(asI32(outputs[1] ?? new Uint8Array())), `${rows}x${n} k=${k}`).toEqual(want.indices);
-      expect(Array.from(asF32(outputs[0] ?? new Uint8Array()))).toEqual(want.values);
+      const want = topK(x, rows, n, k);
+      expect(Array.from(asI32(outputs[1] ?? new Uint8Array())), `${rows}x${n} k=${k}`).toEqual(Array.from(want.indices));
+      expect(Array.from(asF32(outputs[0] ?? new Uint8Array()))).toEqual(Array.from(want.values));
     }
   });
 });
@@ -112,7 +112,7 @@ describe('spreadActivation', () => {
     const initial = Array.from({ length: nodes }, () => Math.max(0, random()));
     for (const iterations of [1, 2, 5]) {
       const out = await runF32(backend, graph(rowPtr, colIdx, weights, initial, 0.7, 0.2, iterations));
-      expectClose(out, refSpread(rowPtr, colIdx, weights, initial, 0.7, 0.2, iterations), { abs: 1e-6, rel: 1e-5 }, `iterations=${iterations}`);
+      expectClose(out, spreadActivation({ rowPtr: Uint32Array.from(rowPtr), colIdx: Uint32Array.from(colIdx), weights: Float32Array.from(weights) }, Float32Array.from(initial), { decay: 0.7, threshold: 0.2, iterations }), { abs: 1e-6, rel: 1e-5 }, `iterations=${iterations}`);
     }
     const broken = await runF32(backend, graph([0, 2, 99], [1, 7], [1, 1], [1, 1], 1, 0, 1));
     expect(Array.from(broken)).toEqual([1, 2]);

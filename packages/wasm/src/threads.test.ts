@@ -8,7 +8,8 @@ import { loadKernels } from './instantiate.ts';
 import { splitRange, threadsFor } from './split.ts';
 import { expectClose, f32, runF32, startedBackend } from './test-support/harness.ts';
 import { createRandom, randomFloats } from './test-support/random.ts';
-import { quantizeQ4_0, quantizeQ8_0, refAttention, refCosine, refDequantize, refMatmul, refMatmulTransposed } from './test-support/reference.ts';
+import { quantizeAs } from '@tandem/core';
+import { attention, cosineSimilarity, matmul, quantizedMatmul } from '@tandem/reference';
 
 describe('splitRange / threadsFor', () => {
   it('covers the range exactly, on granule boundaries, without empty pieces', () => {
@@ -57,7 +58,7 @@ describe('threads: 2 (worker pool over shared memory)', () => {
     for (const [m, k, n] of [[201, 300, 70], [64, 257, 263]] as const) {
       const a = randomFloats(random, m * k);
       const b = randomFloats(random, k * n);
-      expectClose(await runF32(backend, { op: 'matmul', a: f32([m, k], a), b: f32([k, n], b) }), refMatmul(a, b, m, k, n), { abs: 2e-6 * k, rel: 1e-5 }, `${m}x${k}x${n}`);
+      expectClose(await runF32(backend, { op: 'matmul', a: f32([m, k], a), b: f32([k, n], b) }), matmul(a, b, m, k, n), { abs: 2e-6 * k, rel: 1e-5 }, `${m}x${k}x${n}`);
     }
     expect(backend.threadStats().parallelOps - before).toBe(2);
   });
@@ -68,9 +69,9 @@ describe('threads: 2 (worker pool over shared memory)', () => {
     for (const dtype of ['q4_0', 'q8_0'] as const) {
       for (const [m, k, n] of [[1, 1024, 4100], [20, 512, 520]] as const) {
         const x = randomFloats(random, m * k);
-        const w = (dtype === 'q8_0' ? quantizeQ8_0 : quantizeQ4_0)(randomFloats(random, n * k));
+        const w = quantizeAs(dtype, randomFloats(random, n * k));
         const out = await runF32(backend, { op: 'quantizedMatmul', x: f32([m, k], x), w: { dtype, shape: [n, k], data: w } });
-        expectClose(out, refMatmulTransposed(x, refDequantize(w, dtype, n * k), m, k, n), { abs: 2e-6 * k, rel: 1e-5 }, `${dtype} ${m}x${k}x${n}`);
+        expectClose(out, quantizedMatmul(x, w, dtype, m, k, n), { abs: 2e-6 * k, rel: 1e-5 }, `${dtype} ${m}x${k}x${n}`);
       }
     }
     expect(backend.threadStats().parallelOps - before).toBe(4);
@@ -84,12 +85,12 @@ describe('threads: 2 (worker pool over shared memory)', () => {
     const k = randomFloats(random, sk * hkv * d);
     const v = randomFloats(random, sk * hkv * d);
     const att = await runF32(backend, { op: 'attention', q: f32([sq, h, d], q), k: f32([sk, hkv, d], k), v: f32([sk, hkv, d], v), causal: true, scale: undefined });
-    expectClose(att, refAttention(q, k, v, sq, sk, h, hkv, d, true, 1 / Math.sqrt(d)), { abs: 2e-6, rel: 1e-5 }, 'attention');
+    expectClose(att, attention(q, k, v, { sq, sk, heads: h, kvHeads: hkv, headDim: d }, true, undefined), { abs: 2e-6, rel: 1e-5 }, 'attention');
     const [nt, dim] = [8200, 512];
     const t = randomFloats(random, nt * dim);
     const one = randomFloats(random, dim);
     const cos = await runF32(backend, { op: 'cosineSimilarity', queries: f32([dim], one), targets: f32([nt, dim], t) });
-    expectClose(cos, refCosine(one, t, 1, nt, dim), { abs: 2e-6, rel: 2e-6 }, 'cosine');
+    expectClose(cos, cosineSimilarity(one, t, 1, nt, dim), { abs: 2e-6, rel: 2e-6 }, 'cosine');
     expect(backend.threadStats().parallelOps - before).toBe(2);
   });
 
