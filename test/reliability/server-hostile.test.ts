@@ -256,7 +256,7 @@ describe('the heaviest valid requests at twice what the heavy limiter admits', (
     const shed = answers.filter((a) => a.status === 503);
     console.log(
       `  ${answers.length} heavy requests (limit ${concurrency} + ${queue} waiting): ${ok.length} answered, ${shed.length} shed; ` +
-        `/healthz (in-process probe) p50 ${percentile(health.latenciesMs, 50).toFixed(1)} ms, p99 ${percentile(health.latenciesMs, 99).toFixed(1)} ms over ${health.latenciesMs.length}; ` +
+        `/healthz (probed from a worker thread) p50 ${percentile(health.latenciesMs, 50).toFixed(1)} ms, p99 ${percentile(health.latenciesMs, 99).toFixed(1)} ms over ${health.latenciesMs.length}; ` +
         `event-loop lag p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms, max ${(lag.max / 1e6).toFixed(1)} ms`,
     );
     expect(ok.length + shed.length, 'statuses other than 200 and 503').toBe(answers.length);

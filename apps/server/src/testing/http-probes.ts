@@ -1,6 +1,7 @@
-// Clients for tests and the load script: raw sockets (hostile, slow or non-reading), a /healthz prober that records
-// latencies, and a reader of one Prometheus sample from /metrics.
+// Clients for tests and the load script: raw sockets (hostile, slow or non-reading), a /healthz prober (in a worker
+// thread) that records latencies, and a reader of Prometheus samples from /metrics.
 import { connect } from 'node:net';
+import { Worker } from 'node:worker_threads';
 
 /** What rawExchange saw. */
 export interface RawResult {
@@ -90,28 +91,54 @@ export interface HealthRecord {
   readonly statuses: number[];
 }
 
-/** Sends GET /healthz one after another (pausing `gapMs` between) until stop() is called. */
-export function probeHealth(baseUrl: string, gapMs: number): { stop: () => Promise<HealthRecord> } {
-  const record: HealthRecord = { latenciesMs: [], statuses: [] };
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const t0 = performance.now();
-      try {
-        const response = await fetch(`${baseUrl}/healthz`);
-        await response.arrayBuffer();
-        record.latenciesMs.push(performance.now() - t0);
-        record.statuses.push(response.status);
-      } catch {
-        record.statuses.push(0);
-      }
-      await new Promise((resolve) => setTimeout(resolve, gapMs));
+/** The prober's loop, run in a worker thread (plain JavaScript, CommonJS: `eval` workers take no TypeScript). */
+const PROBER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+let running = true;
+const latenciesMs = [];
+const statuses = [];
+parentPort.once('message', () => { running = false; });
+(async () => {
+  while (running) {
+    const t0 = performance.now();
+    try {
+      const response = await fetch(workerData.url + '/healthz');
+      await response.arrayBuffer();
+      latenciesMs.push(performance.now() - t0);
+      statuses.push(response.status);
+    } catch {
+      statuses.push(0);
     }
-  })();
+    await new Promise((resolve) => setTimeout(resolve, workerData.gapMs));
+  }
+  parentPort.postMessage({ latenciesMs, statuses });
+})();
+`;
+
+/** Whether `value` is a list of numbers. */
+function numbers(value: unknown): number[] {
+  return Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
+}
+
+/**
+ * Sends GET /healthz one after another (pausing `gapMs` between) until stop() is called. The prober runs in a
+ * worker thread with its own event loop, so what this thread does (a server in the same process, or a load
+ * generator parsing large answers) does not delay the probes or their timing.
+ */
+export function probeHealth(baseUrl: string, gapMs: number): { stop: () => Promise<HealthRecord> } {
+  const worker = new Worker(PROBER_SOURCE, { eval: true, workerData: { url: baseUrl, gapMs } });
+  const done = new Promise<HealthRecord>((resolve, reject) => {
+    worker.once('message', (message: unknown) => {
+      const field = (key: string): unknown => (typeof message === 'object' && message !== null ? Reflect.get(message, key) : undefined);
+      resolve({ latenciesMs: numbers(field('latenciesMs')), statuses: numbers(field('statuses')) });
+    });
+    worker.once('error', reject);
+  });
   return {
     stop: async () => {
-      running = false;
-      await loop;
+      worker.postMessage('stop');
+      const record = await done;
+      await worker.terminate();
       return record;
     },
   };
