@@ -2,7 +2,7 @@
 import { afterAll, describe, it } from 'vitest';
 import { createTestBackend, runF32, upload } from './test-support/gpu.ts';
 import { expectClose, randomF32 } from './test-support/random.ts';
-import { refAttention } from './test-support/reference.ts';
+import { attention } from '@tandem/reference';
 
 const setup = await createTestBackend();
 afterAll(async () => {
@@ -33,11 +33,11 @@ describe.skipIf(!setup.ok)('attention on WebGPU', () => {
     const tq = await upload(backend, 'f32', [sq, heads, d], q);
     const tk = await upload(backend, 'f32', [sk, kvHeads, d], k);
     const tv = await upload(backend, 'f32', [sk, kvHeads, d], v);
-    const dims = { sq, sk, heads, kvHeads, d };
+    const dims = { sq, sk, heads, kvHeads, headDim: d };
     for (const causal of [false, true]) {
       for (const scale of [undefined, 0.3]) {
         const got = await runF32(backend, { op: 'attention', q: tq, k: tk, v: tv, causal, scale });
-        const expected = refAttention(q, k, v, dims, causal, scale ?? 1 / Math.sqrt(d));
+        const expected = attention(q, k, v, dims, causal, scale);
         expectClose(got, expected, 1e-5, 1e-4, `attention causal=${causal} scale=${scale}`);
       }
     }

@@ -5,7 +5,7 @@ import { DeviceLostError, type BoundTensor } from '@tandem/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestBackend, readF32, run, runOne, upload } from './test-support/gpu.ts';
 import { expectClose, randomF32 } from './test-support/random.ts';
-import { refMatmul } from './test-support/reference.ts';
+import { matmul } from '@tandem/reference';
 
 const setup = await createTestBackend();
 afterAll(async () => {
@@ -77,7 +77,7 @@ describe.skipIf(!setup.ok)('device loss', () => {
     expect(backend.currentDevice()).not.toBe(oldDevice);
     const fresh = await matmulInputs();
     const product = await runOne(backend, { op: 'matmul', a: fresh.a, b: fresh.b });
-    expectClose(await readF32(backend, product), refMatmul(host, host, N, N, N), 1e-4, 1e-4, 'after recovery');
+    expectClose(await readF32(backend, product), matmul(host, host, N, N, N), 1e-4, 1e-4, 'after recovery');
   });
 
   it('init() after a loss acquires a new device', async () => {

@@ -2,7 +2,7 @@
 import { afterAll, describe, it } from 'vitest';
 import { createTestBackend, runF32, upload } from './test-support/gpu.ts';
 import { createRandom, expectClose } from './test-support/random.ts';
-import { refSpread } from './test-support/reference.ts';
+import { spreadActivation } from '@tandem/reference';
 
 const setup = await createTestBackend();
 afterAll(async () => {
@@ -42,7 +42,7 @@ describe.skipIf(!setup.ok)('spreadActivation on WebGPU', () => {
       const initial = await upload(backend, 'f32', [nodes], g.initial);
       for (const threshold of [0, 0.3]) {
         const op = { op: 'spreadActivation', rowPtr, colIdx, weights, initial, decay: 0.7, threshold, iterations } as const;
-        const expected = refSpread(g.rowPtr, g.colIdx, g.weights, g.initial, 0.7, threshold, iterations);
+        const expected = spreadActivation(g, g.initial, { decay: 0.7, threshold, iterations });
         expectClose(await runF32(backend, op), expected, 1e-5, 1e-5, `spread threshold=${threshold}`);
       }
     },

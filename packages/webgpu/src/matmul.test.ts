@@ -1,9 +1,9 @@
 // matmul (generic and vec4 kernels, f32 and f16), quantizedMatmul and dequantize against JS.
-import { floatToHalf, halfToFloat } from '@tandem/core';
+import { decodeF16, floatToHalf, halfToFloat, quantizeAs } from '@tandem/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestBackend, run, runF32, upload } from './test-support/gpu.ts';
 import { expectClose, randomF32 } from './test-support/random.ts';
-import { quantizeQ4_0, quantizeQ8_0, refDequantize, refMatmul } from './test-support/reference.ts';
+import { dequantize, matmul, matmulF16, quantizedMatmul } from '@tandem/reference';
 
 const setup = await createTestBackend();
 afterAll(async () => {
@@ -33,7 +33,7 @@ describe.skipIf(!setup.ok)('matmul on WebGPU', () => {
     const ta = await upload(backend, 'f32', [m, k], a);
     const tb = await upload(backend, 'f32', [k, n], b);
     const got = await runF32(backend, { op: 'matmul', a: ta, b: tb });
-    expectClose(got, refMatmul(a, b, m, k, n), 1e-5, 1e-4, `matmul ${m}x${k}x${n}`);
+    expectClose(got, matmul(a, b, m, k, n), 1e-5, 1e-4, `matmul ${m}x${k}x${n}`);
     backend.free(ta.buffer);
     backend.free(tb.buffer);
   });
@@ -48,7 +48,7 @@ describe.skipIf(!setup.ok)('matmul on WebGPU', () => {
     if (out === undefined) throw new Error('no output');
     const bytes = await backend.download(out.buffer);
     const got = Array.from(new Uint16Array(bytes.buffer, bytes.byteOffset, m * n), halfToFloat);
-    const expected = Array.from(refMatmul(a, b, m, k, n), (v) => halfToFloat(floatToHalf(v)));
+    const expected = decodeF16(matmulF16(Uint16Array.from(a, floatToHalf), Uint16Array.from(b, floatToHalf), m, k, n));
     expectClose(got, expected, 1e-3, 1e-3, 'f16 matmul');
     expect(got.every((v) => halfToFloat(floatToHalf(v)) === v)).toBe(true);
   });
@@ -59,7 +59,7 @@ describe.skipIf(!setup.ok)('quantized ops on WebGPU', () => {
   const backend = setup.backend;
 
   for (const dtype of ['q8_0', 'q4_0'] as const) {
-    const quantize = dtype === 'q8_0' ? quantizeQ8_0 : quantizeQ4_0;
+    const quantize = (values: Float32Array): Uint8Array => quantizeAs(dtype, values);
 
     // Block counts 1, 3 (odd: blocks straddle 4-byte words), 7 and 0.
     it.each([[1, 1, 1], [3, 3, 7], [7, 7, 3], [1, 0, 5], [0, 2, 3], [17, 2, 33], [5, 5, 65]])(
@@ -69,13 +69,10 @@ describe.skipIf(!setup.ok)('quantized ops on WebGPU', () => {
         const x = randomF32(m * k, m + k + n);
         const wValues = randomF32(n * k, n * 7 + k, 2);
         const wBytes = quantize(wValues);
-        const w = refDequantize(wBytes, dtype, n * k);
         const tx = await upload(backend, 'f32', [m, k], x);
         const tw = await upload(backend, dtype, [n, k], wBytes);
         const got = await runF32(backend, { op: 'quantizedMatmul', x: tx, w: tw });
-        const wT = new Float32Array(k * n);
-        for (let r = 0; r < n; r++) for (let c = 0; c < k; c++) wT[c * n + r] = w[r * k + c] ?? 0;
-        expectClose(got, refMatmul(x, wT, m, k, n), 1e-4, 1e-4, `${dtype} qmatmul`);
+        expectClose(got, quantizedMatmul(x, wBytes, dtype, m, k, n), 1e-4, 1e-4, `${dtype} qmatmul`);
       },
     );
 
@@ -84,7 +81,7 @@ describe.skipIf(!setup.ok)('quantized ops on WebGPU', () => {
       const bytes = quantize(values);
       const t = await upload(backend, dtype, [blocks, 32], bytes);
       const got = await runF32(backend, { op: 'dequantize', x: t });
-      expectClose(got, refDequantize(bytes, dtype, blocks * 32), 0, 0, `dequantize ${dtype}`);
+      expectClose(got, dequantize(dtype, bytes, blocks * 32), 0, 0, `dequantize ${dtype}`);
     });
 
     it(`round-trips ${dtype} bytes through upload and download`, async () => {

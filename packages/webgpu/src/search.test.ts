@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestBackend, readF32, readI32, run, runF32, upload } from './test-support/gpu.ts';
 import { expectClose, randomF32 } from './test-support/random.ts';
-import { refCosine, refTopK } from './test-support/reference.ts';
+import { cosineSimilarity, topK } from '@tandem/reference';
 
 const setup = await createTestBackend();
 afterAll(async () => {
@@ -22,7 +22,7 @@ describe.skipIf(!setup.ok)('cosineSimilarity and topK on WebGPU', () => {
       const tq = await upload(backend, 'f32', [nq, dim], queries);
       const tt = await upload(backend, 'f32', [nt, dim], targets);
       const got = await runF32(backend, { op: 'cosineSimilarity', queries: tq, targets: tt });
-      expectClose(got, refCosine(queries, targets, nq, nt, dim), 1e-6, 1e-5, 'cosine');
+      expectClose(got, cosineSimilarity(queries, targets, nq, nt, dim), 1e-6, 1e-5, 'cosine');
     },
   );
 
@@ -31,7 +31,7 @@ describe.skipIf(!setup.ok)('cosineSimilarity and topK on WebGPU', () => {
     const targets = randomF32(5 * 17, 4);
     const tq = await upload(backend, 'f32', [17], q);
     const tt = await upload(backend, 'f32', [5, 17], targets);
-    expectClose(await runF32(backend, { op: 'cosineSimilarity', queries: tq, targets: tt }), refCosine(q, targets, 1, 5, 17), 1e-6, 1e-5, 'cosine 1d');
+    expectClose(await runF32(backend, { op: 'cosineSimilarity', queries: tq, targets: tt }), cosineSimilarity(q, targets, 1, 5, 17), 1e-6, 1e-5, 'cosine 1d');
   });
 
   it.each([[1, 1, 1], [3, 7, 3], [2, 17, 17], [1, 65, 5], [5, 33, 1], [0, 4, 2], [1, 3000, 10]])(
@@ -42,7 +42,7 @@ describe.skipIf(!setup.ok)('cosineSimilarity and topK on WebGPU', () => {
       const t = await upload(backend, 'f32', [rows, n], x);
       const [values, indices] = await run(backend, { op: 'topK', x: t, k });
       if (values === undefined || indices === undefined) throw new Error('outputs missing');
-      const expected = refTopK(x, rows, n, k);
+      const expected = topK(x, rows, n, k);
       expect(Array.from(await readI32(backend, indices))).toEqual(Array.from(expected.indices));
       expectClose(await readF32(backend, values), expected.values, 0, 0, 'topK values');
     },

@@ -6,7 +6,7 @@ import { DeviceLostError, Engine, type BoundTensor, type Tensor } from '@tandem/
 import { ReferenceBackend } from '@tandem/reference';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectClose, randomF32 } from '../test-support/random.ts';
-import { refMatmul } from '../test-support/reference.ts';
+import { matmul } from '@tandem/reference';
 import { createProcessWebGpuBackend, type ProcessWebGpuBackend } from './process-backend.ts';
 import { childProcessIds, createTestProxy, processExists } from './process-test-support.ts';
 
@@ -79,7 +79,7 @@ describe.skipIf(!setup.ok)('a GPU process killed mid-batch', () => {
     const out = result.outputs[0];
     if (out === undefined) throw new Error('no output');
     const bytes = await backend.download(out);
-    expectClose(new Float32Array(bytes.buffer, bytes.byteOffset, N * N), refMatmul(host, host, N, N, N), 1e-3, 1e-4, 'after restart');
+    expectClose(new Float32Array(bytes.buffer, bytes.byteOffset, N * N), matmul(host, host, N, N, N), 1e-3, 1e-4, 'after restart');
   });
 
   it('SIGABRT (what an abort inside dawn.node raises) is reported the same way', async () => {
@@ -105,7 +105,7 @@ describe.skipIf(!setup.ok)('a GPU process killed mid-batch', () => {
     try {
       const inputs = Array.from({ length: 12 }, (_, i) => randomF32(N * N, 100 + i));
       const tensors = inputs.map((values) => engine.tensor(values, [N, N]));
-      const want = (i: number): Float32Array => refMatmul(inputs[i] ?? new Float32Array(0), inputs[i + 1] ?? new Float32Array(0), N, N, N);
+      const want = (i: number): Float32Array => matmul(inputs[i] ?? new Float32Array(0), inputs[i + 1] ?? new Float32Array(0), N, N, N);
       const call = async (i: number): Promise<Float32Array> => {
         const c = await engine.matmul(tensors[i] as Tensor, tensors[i + 1] as Tensor);
         const values = await c.read();
