@@ -2,10 +2,11 @@
 // `vite build` with no Tandem-specific configuration, and run in Chromium: WASM with threads when the page is
 // cross-origin isolated, WebGPU on SwiftShader, the CPU when WebGPU is missing, and one thread (saying why) when the
 // page is served without COOP/COEP, as most pages are.
-import { readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { consumerProject, type ConsumerProject } from '../consumers/support/project.ts';
+import { readmeExample } from '../consumers/support/readme.ts';
 import { BASE_FLAGS, CHROMIUM_PATH, chromiumMissing, WEBGPU_FLAG } from './chromium.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
 
@@ -33,10 +34,27 @@ let plain: StaticServer | undefined;
 
 test.beforeAll(async () => {
   test.setTimeout(600_000);
-  project = await consumerProject('vite-page', { tarballs: ['tandem'], fromRegistry: ['vite'], files: { 'index.html': page('index.html'), 'main.js': page('main.js') } });
+  const files = {
+    'index.html': page('index.html'),
+    'main.js': page('main.js'),
+    // The README's page example, as its own page of the same build.
+    'readme.html': '<!doctype html><html><head><meta charset="utf-8"><title>README example</title></head><body><script type="module" src="./page.js"></script></body></html>',
+    'page.js': readmeExample('packages/tandem/README.md', 'page.js'),
+    'vite.config.js': "export default { build: { target: 'es2022', rollupOptions: { input: ['index.html', 'readme.html'] } } };\n",
+  };
+  project = await consumerProject('vite-page', { tarballs: ['tandem'], fromRegistry: ['vite', 'esbuild'], files });
   const built = await project.run('npx', ['vite', 'build', '--logLevel', 'warn']);
   if (built.code !== 0) throw new Error(`vite build failed:\n${built.stdout}\n${built.stderr}`);
   const dist = path.join(project.dir, 'dist');
+  // The README's esbuild recipe: bundle, copy the .wasm files beside the bundle, pass wasm.distUrl.
+  const esbuilt = await project.run('npx', ['esbuild', 'main.js', '--bundle', '--format=esm', '--outfile=dist/esbuild/main.js', '--log-level=warning']);
+  if (esbuilt.code !== 0) throw new Error(`esbuild failed:\n${esbuilt.stderr}`);
+  mkdirSync(path.join(dist, 'esbuild', 'tandem-wasm'));
+  for (const f of readdirSync(path.join(project.dir, 'node_modules/@tandem/wasm/dist')).filter((n) => n.endsWith('.wasm'))) {
+    copyFileSync(path.join(project.dir, 'node_modules/@tandem/wasm/dist', f), path.join(dist, 'esbuild', 'tandem-wasm', f));
+  }
+  const options = "window.tandemEngineOptions = { wasm: { distUrl: new URL('./tandem-wasm/', location.href) } };";
+  writeFileSync(path.join(dist, 'esbuild', 'index.html'), page('index.html').replace('<script type="module" src="./main.js"></script>', `<script>${options}</script><script type="module" src="./main.js"></script>`));
   isolated = await serveStatic(dist, true);
   plain = await serveStatic(dist, false);
 });
@@ -47,10 +65,10 @@ test.afterAll(async () => {
   project?.remove();
 });
 
-async function runPage(browserPage: Page, origin: string): Promise<PageResult> {
+async function runPage(browserPage: Page, origin: string, folder = '/'): Promise<PageResult> {
   const errors: string[] = [];
   browserPage.on('pageerror', (e) => errors.push(e.message));
-  await browserPage.goto(`${origin}/`);
+  await browserPage.goto(`${origin}${folder}`);
   await browserPage.waitForFunction(() => Reflect.get(globalThis, 'tandemResult') !== undefined, undefined, { timeout: 60_000 });
   const result: PageResult = await browserPage.evaluate(() => Reflect.get(globalThis, 'tandemResult'));
   expect(errors).toEqual([]);
@@ -71,6 +89,14 @@ test('vite build emits the .wasm kernels, and no Node-only code reaches the page
   for (const nodeOnly of ['node:fs', 'node:os', 'node:child_process', 'dawn.node', '@tandem/rocm', 'tandem_rocm']) expect(code).not.toContain(nodeOnly);
 });
 
+test("the README's page example shows its product and the backend that computed it", async ({ page: browserPage }) => {
+  const errors: string[] = [];
+  browserPage.on('pageerror', (e) => errors.push(e.message));
+  await browserPage.goto(`${isolated?.origin ?? ''}/readme.html`);
+  await expect(browserPage.locator('body')).toHaveText(/^7,10,15,22 on (wasm|webgpu)$/, { timeout: 60_000 });
+  expect(errors).toEqual([]);
+});
+
 test('cross-origin isolated: WASM on two threads, WebGPU on SwiftShader, same products', async ({ page: browserPage }) => {
   const result = await runPage(browserPage, isolated?.origin ?? '');
   expect(result.crossOriginIsolated).toBe(true);
@@ -79,6 +105,12 @@ test('cross-origin isolated: WASM on two threads, WebGPU on SwiftShader, same pr
   expect(backend(result, 'webgpu')).toMatchObject({ available: true, software: true });
   expect(result.webgpuProduct).toEqual([7, 10, 15, 22]);
   console.log(`[consumer] Vite page: createEngine() to the first matmul result: ${result.firstResultMs.toFixed(1)} ms`);
+});
+
+test("esbuild with the README's recipe (the .wasm files copied, wasm.distUrl): WASM on two threads", async ({ page: browserPage }) => {
+  const result = await runPage(browserPage, isolated?.origin ?? '', '/esbuild/');
+  expect(backend(result, 'wasm')).toMatchObject({ available: true, health: { state: 'healthy' } });
+  expect(backend(result, 'wasm')?.device).toMatch(/threads\.wasm, 2 threads/);
 });
 
 test('served without COOP/COEP: one thread, and the backend says why', async ({ page: browserPage }) => {

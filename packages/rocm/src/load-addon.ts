@@ -10,8 +10,8 @@ import { isRocmAddon, type RocmAddon } from './addon-api.ts';
 /** Build variants, in the order they are tried. */
 export const ADDON_VARIANTS = ['amd', 'nvidia'] as const;
 
-/** The command that builds the addon, for reasons and messages. */
-export const BUILD_COMMAND = 'node packages/rocm/scripts/build.mjs --variant auto';
+/** The command that builds the addon (the package's bin; in this repository node packages/rocm/scripts/build.mjs), for reasons. */
+export const BUILD_COMMAND = 'npx tandem-rocm-build';
 
 /** Where build.mjs puts its output: packages/rocm/build. */
 export const DEFAULT_BUILD_DIR = fileURLToPath(new URL('../build', import.meta.url));
