@@ -12,6 +12,9 @@
 #    the memory suite then fails with its own error. Restores the tandem HNSW graph-only index carried in
 #    .gpu-index/ into .cache/bench/ (checksums checked), where the memory suite finds it instead of building.
 # 4. Builds the NVIDIA ROCm addon for sm_90 once (packages/rocm/build/nvidia/tandem_rocm.node).
+# 4b. With suites to run: the GPU correctness gate (test/conformance/gpu/run-on-gpu.ts; in a rehearsal on SwiftShader
+#    and the emulated HIP build, quick cases). If any case fails, it exits 4 without running a suite: no figures from
+#    a GPU that computes wrong answers.
 # 5. Runs `node -C @tandem/source --import tsx apps/bench/src/cli.ts <suite> --gpu` for each suite under `timeout`, logging to
 #    bench-results/gpu-logs/<suite>.log; skips the rest (saying so) when the budget runs low. The pseudo-suite
 #    `memory-indexes` runs apps/bench/src/memory/prepare.ts instead: it checks the restored tandem index against
@@ -157,6 +160,25 @@ if [ "${GPU_BENCH_REHEARSAL:-0}" != 1 ] && [ ! -f "$ADDON" ]; then
     echo "gpu-bench: the NVIDIA addon did not build (the rocm backend will be unavailable); end of $LOGS/rocm-build.log:"
     tail -20 "$LOGS/rocm-build.log"
   fi
+fi
+
+# 4b. the correctness gate (test/conformance/gpu): every conformance case on WebGPU and the HIP build, element by
+#     element; when it fails no suite runs and no figure is reported (only the logs are packed)
+if [ $# -gt 0 ]; then
+  if [ "${GPU_BENCH_REHEARSAL:-0}" = 1 ]; then
+    gate_args=(--swiftshader --rocm-addon packages/rocm/build/emulated/tandem_rocm.node --quick)
+  else
+    gate_args=(--rocm-addon "$ADDON")
+  fi
+  stamp "correctness gate: running"
+  if ! timeout -k 5 240 node -C @tandem/source --import tsx test/conformance/gpu/run-on-gpu.ts "${gate_args[@]}" > "$LOGS/conformance.log" 2>&1; then
+    echo "gpu-bench: the GPU correctness gate failed, so no figures are reported (gpu-logs/conformance.log):"
+    grep '^FAIL' "$LOGS/conformance.log" | head -20
+    tail -3 "$LOGS/conformance.log"
+    tar -czf "$OUT_DIR/bench-results-gpu.tgz" "$LOGS"
+    exit 4
+  fi
+  stamp "correctness gate: $(tail -1 "$LOGS/conformance.log")"
 fi
 
 # 5. the suites

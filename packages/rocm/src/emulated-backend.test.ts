@@ -1,6 +1,6 @@
-// The whole backend through the engine on the CPU emulation of HIP (build.mjs --variant emulated; skipped when
-// it is not built): uploads, runs off the JS thread, downloads, error mapping. The kernels' full check is
-// scripts/gpu-check.mjs; this proves the TypeScript side drives them.
+// The whole backend through the engine on the CPU emulation of HIP (build.mjs --variant emulated; a missing build is
+// one [skip] line, or a failure under CI): uploads, runs off the JS thread, downloads, error mapping. The kernels'
+// full check is the conformance suite (and test/conformance/gpu on a GPU); this proves the TypeScript side drives them.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';

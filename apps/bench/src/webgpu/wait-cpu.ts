@@ -1,5 +1,5 @@
 // Issue #4 figure 5: CPU this Node process spends while it waits on a ~100 ms GPU job (one matmul through the
-// engine on resident inputs, sized from its measured time), the way tools/gpu-check.ts `wait` measures it: JS
+// engine on resident inputs, sized from its measured time): JS
 // main-thread CPU from /proc (its mainThreadCpuMs helper) and whole-process CPU; on SwiftShader the process figure
 // includes the software GPU's own threads, so the target is judged on the main thread. Only engine.run is timed:
 // reading a large result back is copying, not waiting (on the H100 a 100 ms matmul has a 300+ MB result).
