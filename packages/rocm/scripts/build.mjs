@@ -9,8 +9,8 @@
 //           TANDEM_CUDA_ARCHS (default 80,90; PTX of the last for newer GPUs)
 //   auto    (default) every variant whose compiler is found; none found: a one-line note, exit 0
 //   emulated  g++ only: the kernels and addon over a CPU emulation of HIP (native-rocm/emulation/), to test
-//             kernel logic and scripts/gpu-check.mjs without a GPU; never built by auto, never loaded unless
-//             named by TANDEM_ROCM_ADDON
+//             kernel logic (npm test's conformance and the GPU gate, test/conformance/gpu) without a GPU; never
+//             built by auto, never loaded unless named by TANDEM_ROCM_ADDON
 //   --optional  any failure becomes a one-line note and exit 0 (the package's install script uses it,
 //               so `npm install` never fails for want of a GPU toolchain)
 // Headers: $NAPI_INCLUDE (the GPU kit's), else node-addon-api's folder and Node's own headers
