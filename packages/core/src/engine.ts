@@ -15,6 +15,7 @@ import { checkOpArgument, checkOwnTensor, disposedInput, newTensorOwner } from '
 import { Residency } from './residency.ts';
 import type { CopyPoint } from './copy-times.ts';
 import { CostModel, type CostModelConfig } from './scheduler/cost-model.ts';
+import { opKeyOf } from './scheduler/op-key.ts';
 import { DecisionCache, type CachedDecision, type DecisionCacheConfig } from './scheduler/decision-cache.ts';
 import { ReadBackRates } from './scheduler/read-back.ts';
 import { DEFAULT_PROFILES, rooflineMs } from './scheduler/roofline.ts';
@@ -249,7 +250,7 @@ export class Engine {
     const label = options?.label;
     const spec: Op<TensorSpec> = op;
     const outputs = inferOutputs(spec);
-    if (op.op === 'spreadActivation') await this.checkGraph(op);
+    if (op.op === 'spreadActivation') await this.checkGraph(op, inputs);
     const work = opWork(spec, outputs);
     const chosen = options?.strategy ?? this.strategy;
     const kind = this.callKind(spec, inputs, chosen);
@@ -415,12 +416,17 @@ export class Engine {
    * spreadActivation's CSR arrays, checked once per (rowPtr, colIdx) pair before any backend is asked (the bytes are
    * brought to the host if they only live on a device).
    */
-  private async checkGraph(op: SpreadActivationOp<Tensor>): Promise<void> {
-    const moved = { bytes: 0, ms: 0 };
-    const rowPtr = await this.contiguousStorage(op.rowPtr, moved);
-    const colIdx = await this.contiguousStorage(op.colIdx, moved);
-    if (this.csr.isValid(rowPtr, colIdx)) return;
-    this.csr.check(rowPtr, await this.residency.hostBytes(rowPtr), colIdx, await this.residency.hostBytes(colIdx));
+  private async checkGraph(op: SpreadActivationOp<Tensor>, inputs: ReadonlyArray<{ name: string; tensor: Tensor }>): Promise<void> {
+    try {
+      const moved = { bytes: 0, ms: 0 };
+      const rowPtr = await this.contiguousStorage(op.rowPtr, moved);
+      const colIdx = await this.contiguousStorage(op.colIdx, moved);
+      if (this.csr.isValid(rowPtr, colIdx)) return;
+      this.csr.check(rowPtr, await this.residency.hostBytes(rowPtr), colIdx, await this.residency.hostBytes(colIdx));
+    } catch (error) {
+      const gone = disposedInput(op.op, inputs);
+      throw gone === undefined ? error : new DisposedError(gone);
+    }
   }
 
   private requestFor(
@@ -753,23 +759,6 @@ const RECOVERING_TEXT = 'recovering: re-initialising after a failure';
 /** A plan with its op and work (built field by field: an object spread here cost ~1 us per call in V8). */
 function explanationOf(plan: SchedulePlan, op: string, work: OpWork): Explanation {
   return { selection: plan.selection, fallbacks: plan.fallbacks, skipped: plan.skipped, costsMs: plan.costsMs, transfersMs: plan.transfersMs, probe: plan.probe, op, work };
-}
-
-/** The cost model's key for a call: op id and the first input's dtype. */
-/**
- * The cost model's key: the op and its inputs' distinct dtypes in order, e.g. 'matmul|f32' or
- * 'quantizedMatmul|f32+q4_0' (the weight format changes how fast each backend is: Q4_0 and Q8_0 mat-vecs sharing one
- * key made the learned corrections of one mislead the other).
- */
-function opKeyOf(spec: Op<TensorSpec>, inputs: ReadonlyArray<{ tensor: TensorSpec }>): string {
-  let key = `${spec.op}|${inputs[0]?.tensor.dtype ?? 'f32'}`;
-  for (let i = 1; i < inputs.length; i++) {
-    const dtype = inputs[i]?.tensor.dtype;
-    let seen = false;
-    for (let j = 0; j < i && !seen; j++) seen = inputs[j]?.tensor.dtype === dtype;
-    if (dtype !== undefined && !seen) key += `+${dtype}`;
-  }
-  return key;
 }
 
 /** Frees the outputs of a result nobody waits for any more (past its deadline, or aborted). */
