@@ -1,8 +1,11 @@
 // Op descriptors: one discriminated union, generic over how a tensor is referenced.
 // Users build ops over `Tensor`; backends receive the same ops over `BoundTensor` (a device buffer).
+// Zero-size dimensions are allowed in every op: an output with a zero dimension is empty, and a sum over an empty
+// dimension is 0 (matmul and quantizedMatmul with K = 0 give zeros, attention over Sk = 0 gives zeros,
+// cosineSimilarity over D = 0 scores 0). Every output must stay within MAX_ELEMENTS (see limits.ts).
 import type { DType } from './dtype.ts';
 
-/** f32 (or f16) matrix product: a [M, K] x b [K, N] -> [M, N]. */
+/** f32 (or f16) matrix product: a [M, K] x b [K, N] -> [M, N]; K = 0 gives zeros. */
 export interface MatmulOp<T> {
   readonly op: 'matmul';
   /** Left operand, [M, K]. */
@@ -97,7 +100,7 @@ export interface SwigluOp<T> {
   readonly up: T;
 }
 
-/** Multi-head scaled dot-product attention with grouped KV heads. */
+/** Multi-head scaled dot-product attention with grouped KV heads; a query that sees no key (Sk = 0) gives zeros. */
 export interface AttentionOp<T> {
   readonly op: 'attention';
   /** Queries [Sq, H, D]. */
@@ -142,6 +145,7 @@ export interface TopKOp<T> {
 /**
  * Spreading activation over a weighted CSR graph, `iterations` times:
  *   next[j] = a[j] + decay * sum over edges i->j with a[i] >= threshold of w(i,j) * a[i]
+ * The engine checks the CSR arrays before any backend runs them (csr-check.ts), once per (rowPtr, colIdx) pair.
  */
 export interface SpreadActivationOp<T> {
   readonly op: 'spreadActivation';
