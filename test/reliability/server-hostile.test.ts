@@ -11,7 +11,7 @@ import { ReferenceBackend } from '@tandem/reference';
 import { WasmBackend } from '@tandem/wasm';
 import { DEFAULT_LIMITS } from '../../apps/server/src/settings.ts';
 import { startServer, type RunningServer } from '../../apps/server/src/start.ts';
-import { metricValue, percentile, probeHealth, rawBody, rawExchange, type RawOptions, type RawResult } from '../../apps/server/src/testing/http-probes.ts';
+import { call as callRoute, metricValue, percentile, probeHealth, rawBody, rawExchange, type CallResult, type RawOptions, type RawResult } from '../../apps/server/src/testing/http-probes.ts';
 
 const REQUEST_TIMEOUT_MS = 1000;
 const SOCKET_IDLE_MS = 1500;
@@ -167,11 +167,8 @@ function requestText(path: string, body?: string): string {
   return `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 }
 
-/** Status, Retry-After, content type and body of a request. */
-async function call(path: string, body?: string): Promise<{ status: number; retryAfter: string | null; type: string; text: string }> {
-  const response = await fetch(`${server.url}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), type: response.headers.get('content-type') ?? '', text: await response.text() };
-}
+/** call() against this server. */
+const call = (path: string, body?: string): Promise<CallResult> => callRoute(server.url, path, body);
 
 /** A search answer's rows as [word, score] pairs (a batch: one row per query). */
 function batchRows(text: string): [string, number][][] {

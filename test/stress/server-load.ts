@@ -5,7 +5,8 @@
 //  2. Sustained: TANDEM_LOAD_RATE requests/s (default 400) for TANDEM_LOAD_SECONDS (default 60), 32 connections.
 //  3. Heaviest: for TANDEM_LOAD_HEAVY_SECONDS (default 20), twice as many clients as the heavy limiter admits
 //     (running + waiting) send the most expensive valid requests back to back (batches of 256 word or vector queries
-//     with k = 100, spreads of 10 hops with no threshold over all of WordNet), two more read /trace in a loop, and
+//     with k = 100, spreads of 10 hops with no threshold over all of WordNet; after a 503 a client waits as long as
+//     Retry-After says), two more read /trace in a loop, and
 //     /healthz is probed every 10 ms. Must hold: /healthz p99 under TANDEM_LOAD_HEALTHZ_P99_MS (default 50), the
 //     excess answered 503 with Retry-After, no other error status, every request answered (nothing lost), every
 //     answer right. The server's event-loop lag over the phase comes from its /metrics.
@@ -17,7 +18,7 @@ import { spawn } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_LIMITS } from '../../apps/server/src/settings.ts';
-import { metricValue, metricValues, percentile, probeHealth, rawExchange } from '../../apps/server/src/testing/http-probes.ts';
+import { call as callRoute, metricValue, metricValues, percentile, probeHealth, rawExchange, type CallResult } from '../../apps/server/src/testing/http-probes.ts';
 
 const env = (name: string, fallback: string): string => process.env[name] ?? fallback;
 const capacitySeconds = Number(env('TANDEM_LOAD_CAPACITY_SECONDS', '10'));
@@ -77,15 +78,8 @@ function report(name: string, result: autocannon.Result): void {
   if (result.errors + result.timeouts + result.non2xx > 0) problems.push(`${name}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
 }
 
-/** Status, Retry-After and text of a POST (or GET without a body); status 0 when no answer came. */
-async function call(route: string, body?: string): Promise<{ status: number; retryAfter: string | null; text: string }> {
-  try {
-    const response = await fetch(`${server.url}${route}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    return { status: response.status, retryAfter: response.headers.get('retry-after'), text: await response.text() };
-  } catch (error) {
-    return { status: 0, retryAfter: null, text: error instanceof Error ? error.message : String(error) };
-  }
-}
+/** call() against the server. */
+const call = (route: string, body?: string): Promise<CallResult> => callRoute(server.url, route, body);
 
 if (phases.has('capacity') && capacitySeconds > 0) report(`capacity: ${capacitySeconds} s unthrottled, 32 connections`, await nearestLoad(capacitySeconds, 32, undefined));
 if (phases.has('sustained') && seconds > 0) report(`sustained: ${seconds} s at a target of ${rate} req/s, 32 connections`, await nearestLoad(seconds, 32, rate));
@@ -143,7 +137,10 @@ async function heavyPhase(): Promise<void> {
         if (!sameAnswer(answer.text, reference[kind]?.text ?? '')) counts.wrong++;
       } else if (answer.status === 503) {
         counts.shed++;
-        if (!(Number(answer.retryAfter) >= 1)) counts.badRetryAfter++;
+        const retryAfterS = Number(answer.retryAfter);
+        if (!(retryAfterS >= 1)) counts.badRetryAfter++;
+        // A well-behaved client waits as told (at most until the phase ends).
+        await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfterS * 1000, Math.max(0, until - performance.now()))));
       } else counts.otherStatus.set(answer.status, (counts.otherStatus.get(answer.status) ?? 0) + 1);
     }
   };
@@ -158,7 +155,7 @@ async function heavyPhase(): Promise<void> {
   const p99 = percentile(health.latenciesMs, 99);
   const other = [...counts.otherStatus].map(([s, n]) => `${n} x ${s === 0 ? 'no answer' : s}`).join(', ') || 'none';
   console.log(`\nheaviest: ${heavySeconds} s, ${clients} clients (2 x the heavy limit: ${concurrency} running + ${queue} waiting), 2 reading /trace; ${machine()}`);
-  console.log(`  heavy requests: ${counts.answered} answered (${(counts.answered / heavySeconds).toFixed(1)}/s), ${counts.shed} shed with 503, other statuses: ${other}, wrong answers: ${counts.wrong}`);
+  console.log(`  heavy requests: ${counts.answered} answered (${(counts.answered / heavySeconds).toFixed(1)}/s), ${counts.shed} shed with 503 (clients then wait Retry-After), other statuses: ${other}, wrong answers: ${counts.wrong}`);
   console.log(`  /trace: ${traces.reduce((a, b) => a + b, 0)} whole traces`);
   console.log(`  /healthz every 10 ms: ${health.latenciesMs.length} answered, p50 ${percentile(health.latenciesMs, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...health.latenciesMs).toFixed(1)} ms (target p99 < ${healthzTargetMs} ms)`);
   console.log(`  server event-loop lag over the phase: p99 ${lagP99.toFixed(1)} ms, max ${lagMax.toFixed(1)} ms`);

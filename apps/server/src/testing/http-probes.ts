@@ -56,6 +56,28 @@ export function rawExchange(baseUrl: string, chunks: readonly string[], options:
   });
 }
 
+/** What call() got. */
+export interface CallResult {
+  /** HTTP status; 0 when no answer came (then `text` is the error). */
+  readonly status: number;
+  /** The Retry-After header, if any. */
+  readonly retryAfter: string | null;
+  /** The Content-Type header ('' if none). */
+  readonly type: string;
+  /** The body. */
+  readonly text: string;
+}
+
+/** GET `path`, or POST `body` as JSON to it; never throws (status 0 when no answer came). */
+export async function call(baseUrl: string, path: string, body?: string): Promise<CallResult> {
+  try {
+    const response = await fetch(`${baseUrl}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), type: response.headers.get('content-type') ?? '', text: await response.text() };
+  } catch (error) {
+    return { status: 0, retryAfter: null, type: '', text: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 /** The body of a raw HTTP/1.1 response (after the blank line; not de-chunked). */
 export function rawBody(text: string): string {
   return text.slice(text.indexOf('\r\n\r\n') + 4);
