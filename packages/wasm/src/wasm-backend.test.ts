@@ -97,15 +97,16 @@ describe('WasmBackend memory', () => {
 
   it('throws OutOfMemoryError for an output past the 4 GiB wasm32 limit and frees what it had allocated', async () => {
     const backend = await startedBackend();
-    const a = await backend.upload(new Uint8Array(65536 * 4), { dtype: 'f32', shape: [65536, 1] });
-    const b = await backend.upload(new Uint8Array(65536 * 4), { dtype: 'f32', shape: [1, 65536] });
-    const op = { op: 'matmul' as const, a: { dtype: 'f32' as const, shape: [65536, 1], buffer: a }, b: { dtype: 'f32' as const, shape: [1, 65536], buffer: b } };
-    const verdict = backend.supportsOp({ op: 'matmul', a: { dtype: 'f32', shape: [65536, 1] }, b: { dtype: 'f32', shape: [1, 65536] } });
+    // 46340^2 outputs: within core's element limit (2^31 - 1), 8.6 GB of f32: past the wasm32 memory.
+    const a = await backend.upload(new Uint8Array(46340 * 4), { dtype: 'f32', shape: [46340, 1] });
+    const b = await backend.upload(new Uint8Array(46340 * 4), { dtype: 'f32', shape: [1, 46340] });
+    const op = { op: 'matmul' as const, a: { dtype: 'f32' as const, shape: [46340, 1], buffer: a }, b: { dtype: 'f32' as const, shape: [1, 46340], buffer: b } };
+    const verdict = backend.supportsOp({ op: 'matmul', a: { dtype: 'f32', shape: [46340, 1] }, b: { dtype: 'f32', shape: [1, 46340] } });
     expect(verdict.ok).toBe(false);
     const used = backend.memoryStats()?.usedBytes;
-    const attempt = backend.run(op, [{ dtype: 'f32', shape: [65536, 65536] }]);
+    const attempt = backend.run(op, [{ dtype: 'f32', shape: [46340, 46340] }]);
     await expect(attempt).rejects.toBeInstanceOf(OutOfMemoryError);
-    await expect(attempt).rejects.toThrow(/matmul output 0 f32 \[65536, 65536\].*limit 4294967296 bytes/);
+    await expect(attempt).rejects.toThrow(/matmul output 0 f32 \[46340, 46340\].*limit 4294967296 bytes/);
     expect(backend.memoryStats()?.usedBytes).toBe(used);
   });
 
