@@ -2,10 +2,10 @@
 // vitest never sees these files (it collects *.test.ts); run them with `npx playwright test`.
 import { defineConfig } from '@playwright/test';
 import { chromiumMissing } from './test/e2e/chromium.ts';
+import { requireOrSkip } from './test/support/requirements.ts';
 
-// Each spec skips itself without Chromium; say why once, where the list reporter would not.
-const missing = chromiumMissing();
-if (missing !== undefined) console.warn(`[e2e] ${missing}`);
+// Each spec skips itself without Chromium; say why once (under CI a missing Chromium fails the run instead).
+requireOrSkip('Chromium (the browser tests)', chromiumMissing(), 'apt-get install -y chromium');
 
 export default defineConfig({
   testDir: 'test/e2e',

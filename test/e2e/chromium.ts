@@ -26,5 +26,5 @@ export const WEBGPU_FLAG = '--enable-unsafe-webgpu';
 /** Why the browser tests cannot run here, or undefined when Chromium is installed. */
 export function chromiumMissing(): string | undefined {
   if (existsSync(CHROMIUM_PATH)) return undefined;
-  return `${CHROMIUM_PATH} not found: the browser tests need Debian's Chromium (apt-get install -y chromium); skipped`;
+  return `${CHROMIUM_PATH} not found`;
 }
