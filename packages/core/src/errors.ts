@@ -111,7 +111,7 @@ export class ResourceExhaustedError extends TandemError {
   readonly failures: readonly BackendFailure[];
   constructor(op: string, shapes: string, requiredBytes: number, availableBytes: number, failures: readonly BackendFailure[]) {
     const detail = failures.map((f) => `${f.backend}: ${f.error}`).join('; ');
-    super('RESOURCE_EXHAUSTED', `${op} (${shapes}) needs ${requiredBytes} bytes; the limit is ${availableBytes} bytes free on any backend that can run it (${detail})`);
+    super('RESOURCE_EXHAUSTED', `${op} (${shapes}) needs ${requiredBytes} bytes on one backend; the most free on any backend that can run it is ${availableBytes} bytes (${detail})`);
     this.op = op;
     this.requiredBytes = requiredBytes;
     this.availableBytes = availableBytes;
