@@ -5,6 +5,7 @@
 // While a request waits for its slot or is computed, its socket's inactivity timeout is off: that silence is the
 // server's, not the client's.
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { AbandonedError, OverloadedError, type Limiter } from './limiter.ts';
 import { sendProblem } from './problem.ts';
@@ -25,15 +26,20 @@ export function shedWhenFull(limiter: Limiter): onRequestAsyncHookHandler {
   };
 }
 
-/** Runs `work` with the request's socket inactivity timeout off, and turns it back on after. */
-export async function serverBusy<T>(request: FastifyRequest, work: () => Promise<T>): Promise<T> {
-  const socket = request.raw.socket;
-  const idleMs = request.server.server.timeout;
-  socket.setTimeout(0);
+/** Requests of each socket the server is busy with (pipelined requests share a socket). */
+const busyBySocket = new WeakMap<Socket, number>();
+
+/** Runs `work` with `socket`'s inactivity timeout off, and sets it back to `idleMs` once no request of it is busy. */
+export async function serverBusy<T>(socket: Socket, idleMs: number, work: () => Promise<T>): Promise<T> {
+  const busy = busyBySocket.get(socket) ?? 0;
+  busyBySocket.set(socket, busy + 1);
+  if (busy === 0) socket.setTimeout(0);
   try {
     return await work();
   } finally {
-    if (!socket.destroyed) socket.setTimeout(idleMs);
+    const left = (busyBySocket.get(socket) ?? 1) - 1;
+    busyBySocket.set(socket, left);
+    if (left === 0 && !socket.destroyed) socket.setTimeout(idleMs);
   }
 }
 
@@ -60,7 +66,7 @@ export type Answer = Record<string, unknown> | Readable;
  */
 export function limited<R extends FastifyRequest, P extends FastifyReply>(limiter: Limiter, compute: (request: R, reply: P) => Promise<Answer>): (request: R, reply: P) => Promise<unknown> {
   return async (request, reply) => {
-    const outcome = await serverBusy(request, async (): Promise<{ answer: Answer } | { refused: OverloadedError } | undefined> => {
+    const outcome = await serverBusy(request.raw.socket, request.server.server.timeout, async (): Promise<{ answer: Answer } | { refused: OverloadedError } | undefined> => {
       let release: () => void;
       try {
         release = await acquireFor(limiter, reply);

@@ -9,10 +9,7 @@ import { RequestError } from './errors.ts';
 import { OverloadedError } from './limiter.ts';
 import type { ServerMetrics } from './metrics.ts';
 import { clientErrorProblem, rawProblemResponse, sendProblem } from './problem.ts';
-import { BODY_LIMIT } from './settings.ts';
-
-/** Seconds a client should wait before retrying while the server shuts down. */
-const SHUTDOWN_RETRY_AFTER_S = 5;
+import { BODY_LIMIT, SHUTDOWN_RETRY_AFTER_S } from './settings.ts';
 
 /** The HTTP status an error thrown by fastify carries, if any. */
 function statusOf(error: Error): number | undefined {

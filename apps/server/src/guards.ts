@@ -1,12 +1,9 @@
-// Checks every request passes before routing: the server is not shutting down (503), the URL and its path
+// Checks every request passes before its body is read: the server is not shutting down (503), the URL and its path
 // segments are of sane length (414, 404), and the Host header is allowed (421; see host-check.ts).
 import type { FastifyInstance } from 'fastify';
 import { hostAllowed } from './host-check.ts';
 import { sendProblem } from './problem.ts';
-import { MAX_SEGMENT_CHARS, MAX_URL_CHARS } from './settings.ts';
-
-/** Seconds a client should wait before retrying while the server shuts down. */
-const CLOSING_RETRY_AFTER_S = 5;
+import { MAX_SEGMENT_CHARS, MAX_URL_CHARS, SHUTDOWN_RETRY_AFTER_S } from './settings.ts';
 
 /** What the guards need to know. */
 export interface GuardOptions {
@@ -27,7 +24,7 @@ export function addGuards(app: FastifyInstance, options: GuardOptions): void {
   let port: number | undefined;
   app.addHook('onRequest', async (request, reply) => {
     if (options.closing()) {
-      return sendProblem(request, reply, 503, 'the server is shutting down', { headers: { 'Retry-After': String(CLOSING_RETRY_AFTER_S), Connection: 'close' } });
+      return sendProblem(request, reply, 503, 'the server is shutting down', { headers: { 'Retry-After': String(SHUTDOWN_RETRY_AFTER_S), Connection: 'close' } });
     }
     if (options.allowedHosts !== undefined) {
       port ??= listeningPort(app);

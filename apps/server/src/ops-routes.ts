@@ -28,7 +28,7 @@ export function opsRoutes(app: FastifyInstance, ctx: ServerContext, metrics: Ser
   app.get('/trace', { onRequest: shedWhenFull(traceLimiter) }, async (request, reply) => {
     let release: () => void;
     try {
-      release = await serverBusy(request, () => acquireFor(traceLimiter, reply));
+      release = await serverBusy(request.raw.socket, request.server.server.timeout, () => acquireFor(traceLimiter, reply));
     } catch (error) {
       if (error instanceof OverloadedError) return sendOverloaded(request, reply, error);
       if (error instanceof AbandonedError) return reply.hijack();

@@ -9,6 +9,8 @@ export const REQUEST_TIMEOUT_MS = 10_000;
 export const SOCKET_IDLE_MS = 15_000;
 /** Most open connections; more are closed as they arrive (each costs a file descriptor and buffers). */
 export const MAX_CONNECTIONS = 512;
+/** Retry-After of a 503 while the server shuts down, s: about the time a restart takes with the HNSW index cached. */
+export const SHUTDOWN_RETRY_AFTER_S = 5;
 /** Longest request URL, characters (414 past it). */
 export const MAX_URL_CHARS = 2048;
 /** Longest path segment, characters: no file name (255 bytes) or route is longer, so past it is a 404. */
