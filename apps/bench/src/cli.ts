@@ -6,7 +6,7 @@ import { softwareGpuUnlessGpu } from './bench-env.ts';
 import { writeSuite, type SuiteOptions, type SuiteResult } from './report.ts';
 
 /** The suites, in the order `all` runs them. */
-const SUITE_NAMES = ['scheduler', 'wasm', 'webgpu', 'rocm', 'memory', 'graph', 'dispatch'] as const;
+const SUITE_NAMES = ['scheduler', 'wasm', 'webgpu', 'rocm', 'memory', 'graph', 'dispatch', 'install'] as const;
 
 /** A suite module: its default export runs the suite. */
 interface SuiteModule {
