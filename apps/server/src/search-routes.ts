@@ -89,7 +89,7 @@ export function searchRoutes(app: FastifyInstance, ctx: ServerContext, limiters:
         await ctx.turns.next();
         const t0 = monotonicClock();
         const hits = ctx.hnsw.search(unit(query), want, { ef: Math.max(64, want) });
-        return { results: named(ctx, hits, exclude).slice(0, k), method, backends: [{ backend: 'hnsw (JavaScript graph search)', reason: 'approximate index' }], ms: monotonicClock() - t0 };
+        return { results: named(ctx, hits, exclude).slice(0, k), method, backends: [{ backend: 'hnsw (graph search in wasm)', reason: 'approximate index' }], ms: monotonicClock() - t0 };
       }
       const run = await observed(ctx, () => ctx.batches.search(query, want));
       return { results: named(ctx, run.value, exclude).slice(0, k), method, backends: run.backends, ms: run.ms };
