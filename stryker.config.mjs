@@ -9,10 +9,11 @@ export default {
   mutate: ['packages/core/src/scheduler/**/*.ts', 'packages/core/src/engine*.ts', 'packages/core/src/residency.ts', '!**/*.test.ts'],
   coverageAnalysis: 'perTest',
   concurrency: 2,
-  timeoutMS: 30_000,
+  timeoutMS: 10_000,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: '.cache/stryker/mutation.html' },
   jsonReporter: { fileName: '.cache/stryker/mutation.json' },
   tempDirName: '.cache/stryker/tmp',
+  ignorePatterns: ['.cache', 'bench-results', 'test-results', '.gpu-bundle', '.gpukit', '.gpu-bench', '**/dist', '**/.tsbuild', 'packages/rocm/build', 'apps/demo'],
   cleanTempDir: true,
 };
