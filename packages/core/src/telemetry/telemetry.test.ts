@@ -89,35 +89,17 @@ describe('Telemetry', () => {
     expect(t.debugTable()).toMatch(/webgpu\s+1\s+1/);
   });
 
-  it('exports a Chrome trace with one named track per backend', () => {
-    const t = new Telemetry(() => 10);
-    t.recordOp(event({ startMs: 12, durationMs: 0.25 }));
-    t.recordOp(event({ backend: 'webgpu', startMs: 13, label: 'layer0.q_proj' }));
-    t.notice('circuit-open', 'webgpu', 'success rate 0.50', 'matmul');
-    const trace = JSON.parse(JSON.stringify(t.toChromeTrace()));
-    const names = trace.traceEvents.filter((e: { ph: string }) => e.ph === 'M').map((e: { args: { name: string } }) => e.args.name);
-    expect(names).toEqual(['tandem', 'wasm', 'webgpu']);
-    const ops = trace.traceEvents.filter((e: { ph: string }) => e.ph === 'X');
-    expect(ops[0]).toMatchObject({ name: 'matmul', cat: 'wasm', ts: 2000, dur: 250, pid: 1 });
-    expect(ops[0].args.reason).toMatch(/cost model \(measured\)/);
-    expect(ops[1].name).toBe('layer0.q_proj (matmul)');
-    expect(trace.traceEvents.some((e: { ph: string; name: string }) => e.ph === 'i' && e.name === 'circuit-open')).toBe(true);
-  });
-
-  it('exports valid Prometheus text: counters, a cumulative histogram, escaped labels', () => {
-    const t = new Telemetry(() => 0);
-    t.recordOp(event({ durationMs: 0.02 }));
-    t.recordOp(event({ durationMs: 3 }));
-    t.recordOp(event({ backend: 'we"ird\\', ok: false }));
-    const text = t.toPrometheus();
-    const sample = /^[a-z_]+\{([a-z_]+="(?:[^"\\]|\\.)*",?)*\} -?[0-9.e+-]+$/;
-    for (const line of text.trim().split('\n')) {
-      if (!line.startsWith('#')) expect(line).toMatch(sample);
-    }
-    expect(text).toContain('tandem_ops_total{op="matmul",backend="wasm",status="ok"} 2');
-    expect(text).toContain('tandem_op_duration_seconds_bucket{op="matmul",backend="wasm",le="0.00005"} 1');
-    expect(text).toContain('tandem_op_duration_seconds_bucket{op="matmul",backend="wasm",le="0.005"} 2');
-    expect(text).toContain('tandem_op_duration_seconds_bucket{op="matmul",backend="wasm",le="+Inf"} 2');
-    expect(text).toContain('backend="we\\"ird\\\\"');
+  it('tells notice subscribers of every notice until they unsubscribe; a throwing listener fails nothing', () => {
+    const t = new Telemetry(() => 5);
+    const seen: string[] = [];
+    const stop = t.subscribeNotices((n) => seen.push(`${n.backend} ${n.kind}`));
+    t.subscribeNotices(() => {
+      throw new Error('listener bug');
+    });
+    t.notice('backend-unhealthy', 'webgpu', 'device lost');
+    stop();
+    t.notice('backend-recovered', 'webgpu', 'new device');
+    expect(seen).toEqual(['webgpu backend-unhealthy']);
+    expect(t.noticeEvents().map((n) => n.kind)).toEqual(['backend-unhealthy', 'backend-recovered']);
   });
 });

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { formatMs } from '../scheduler/selection.ts';
 import type { NoticeEvent, OpEvent } from './events.ts';
 import { Ring } from './ring.ts';
-import { toChromeTrace, type ChromeTrace } from './chrome-trace.ts';
+import { toChromeTrace, type ChromeTrace, type TraceOptions } from './chrome-trace.ts';
 import { toPrometheus } from './prometheus.ts';
 
 /** Upper bounds of the latency histogram, seconds (Prometheus convention). */
@@ -67,6 +67,7 @@ export class Telemetry {
   private readonly notices: Ring<NoticeEvent>;
   private readonly counters = new Map<string, Counter>();
   private readonly listeners = new Set<(event: OpEvent) => void>();
+  private readonly noticeListeners = new Set<(notice: NoticeEvent) => void>();
   private seq = 0;
   private readonly clock: Clock;
   /** Clock value when the telemetry started, ms (trace timestamps are relative to it). */
@@ -89,6 +90,18 @@ export class Telemetry {
     this.listeners.add(listener);
     return () => {
       this.listeners.delete(listener);
+    };
+  }
+
+  /**
+   * Calls `listener` with every backend notice from now on (ready, unavailable, unhealthy, recovered, circuit
+   * changes, cost-model resets): a page shows each backend's live state from these without polling. Returns the
+   * unsubscribe function.
+   */
+  subscribeNotices(listener: (notice: NoticeEvent) => void): () => void {
+    this.noticeListeners.add(listener);
+    return () => {
+      this.noticeListeners.delete(listener);
     };
   }
 
@@ -121,7 +134,15 @@ export class Telemetry {
 
   /** Records a backend notice. */
   notice(kind: NoticeEvent['kind'], backend: string, detail: string, op?: string): void {
-    this.notices.push({ seq: this.nextSeq(), atMs: this.clock(), kind, backend, op, detail });
+    const notice: NoticeEvent = { seq: this.nextSeq(), atMs: this.clock(), kind, backend, op, detail };
+    this.notices.push(notice);
+    for (const listener of this.noticeListeners) {
+      try {
+        listener(notice);
+      } catch {
+        // A listener's failure must not fail the engine's bookkeeping.
+      }
+    }
   }
 
   /** Events held in the ring, oldest first. */
@@ -207,9 +228,9 @@ export class Telemetry {
     return { summary: this.summary(), events: this.opEvents(), notices: this.noticeEvents() };
   }
 
-  /** Chrome trace events (open in Perfetto or chrome://tracing). */
-  toChromeTrace(): ChromeTrace {
-    return toChromeTrace(this.opEvents(), this.noticeEvents(), this.originMs);
+  /** Chrome trace events (open in Perfetto or chrome://tracing); `redact` leaves out failure and notice texts. */
+  toChromeTrace(options: TraceOptions = {}): ChromeTrace {
+    return toChromeTrace(this.opEvents(), this.noticeEvents(), this.originMs, options);
   }
 
   /** Prometheus text exposition format (version 0.0.4). */
