@@ -19,24 +19,14 @@ import { computeReference, type HostTensor } from '@tandem/reference';
 import type { Tolerance } from '../conformance/case.ts';
 import { hostOutputs, toEngineOp } from '../conformance/engine-io.ts';
 import { valuesOf } from '../conformance/host-tensor.ts';
+import { PROPERTY_SEED } from '../support/seed.ts';
 import type { WrongKind } from '../support/wrong-backend.ts';
 
-/** The run's seed: TANDEM_PROPERTY_SEED replays a run; otherwise a new one each run, printed once per test file. */
-export const SEED = seedOfThisRun();
-
-/** fast-check settings: 25 runs in npm test, TANDEM_PROPERTY_RUNS=500 in test:stress. */
-export const RUNS = { numRuns: Number(process.env['TANDEM_PROPERTY_RUNS'] ?? 25), seed: SEED };
+/** fast-check settings: 25 runs in npm test, TANDEM_PROPERTY_RUNS=500 in test:stress; the run's seed (printed). */
+export const RUNS = { numRuns: Number(process.env['TANDEM_PROPERTY_RUNS'] ?? 25), seed: PROPERTY_SEED };
 
 /** A property's time limit, scaled with the number of runs (120 s at the default 25). */
 export const PROPERTY_TIMEOUT_MS = 120_000 * Math.max(1, RUNS.numRuns / 25);
-
-function seedOfThisRun(): number {
-  const given = process.env['TANDEM_PROPERTY_SEED'];
-  const seed = given === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(given);
-  if (!Number.isSafeInteger(seed)) throw new Error(`TANDEM_PROPERTY_SEED=${given}: must be an integer`);
-  console.info(`[properties] seed ${seed}${given === undefined ? ' (new this run)' : ' (from TANDEM_PROPERTY_SEED)'}; replay: TANDEM_PROPERTY_SEED=${seed}`);
-  return seed;
-}
 
 /**
  * 'exact': NaN where the reference has NaN, the same infinity where it has one. 'non-finite': any NaN or infinity
