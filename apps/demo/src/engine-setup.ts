@@ -23,9 +23,9 @@ export async function createDemoEngine(): Promise<DemoEngine> {
   const factories: BackendFactory[] = BROWSER_BACKENDS.map((factory) => {
     if (factory.name !== 'webgpu') return factory;
     return {
-      name: factory.name,
-      create: async (): Promise<CapableBackend> => {
-        const backend = await factory.create();
+      ...factory,
+      create: async (options): Promise<CapableBackend> => {
+        const backend = await factory.create(options);
         // Loaded by the factory already; imported here too (not statically) so it stays in its own chunk.
         const { WebGpuBackend } = await import('@tandem/webgpu');
         if (backend instanceof WebGpuBackend) webgpu = backend;
