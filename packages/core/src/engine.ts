@@ -9,7 +9,7 @@ import { checkCallOptions, checkOptionKeys, checkStrategy, raceAbort, throwIfAbo
 import { AllBackendsFailedError, BackendError, callerError, DeadlineExceededError, DeviceLostError, DisposedError, errorMessage, InvalidArgumentError, type BackendFailure } from './errors.ts';
 import { opMemory, unplannable } from './limits.ts';
 import type { AttentionOptions, RmsNormOptions, RopeOptions, SoftmaxOptions, SpreadOptions } from './op-options.ts';
-import { inferOutputs, opWork, type OpWork } from './op-info.ts';
+import { inferOutputsOf, opWork, type OpWork } from './op-info.ts';
 import { mapOpTensors, OP_KINDS, opInputs, type Op, type SpreadActivationOp, type TensorSpec } from './ops.ts';
 import { checkOpArgument, checkOwnTensor, disposedInput, newTensorOwner } from './ownership.ts';
 import { Residency } from './residency.ts';
@@ -249,7 +249,7 @@ export class Engine {
     throwIfAborted(signal, op.op);
     const label = options?.label;
     const spec: Op<TensorSpec> = op;
-    const outputs = inferOutputs(spec);
+    const outputs = inferOutputsOf(spec, inputs);
     if (op.op === 'spreadActivation') await this.checkGraph(op, inputs);
     const work = opWork(spec, outputs);
     const chosen = options?.strategy ?? this.strategy;
@@ -286,7 +286,7 @@ export class Engine {
     if (options?.strategy !== undefined) checkStrategy('explain.options.strategy', options.strategy, this.backendNames);
     const inputs = checkOpArgument('explain.op', op, this.owner, 'allow');
     const spec: Op<TensorSpec> = op;
-    const outputs = inferOutputs(spec);
+    const outputs = inferOutputsOf(spec, inputs);
     const work = opWork(spec, outputs);
     const chosen = options?.strategy ?? this.strategy;
     const kind = this.callKind(spec, inputs, chosen);

@@ -1,0 +1,45 @@
+// A backend's kernels as a typed table, at most one per op: `{ [K in OpKind]?: Kernel<K> }`. An op without a kernel
+// is one the backend cannot run (capabilitiesOf leaves it out, and a run of it is an error, never a fall-through).
+// Limits stay as data beside each kernel; capabilities are derived from the table and the op definitions.
+import type { Capability } from './backend.ts';
+import type { DType } from './dtype.ts';
+import { OP_KINDS, opDefinition, type OpKind } from './ops.ts';
+
+/** What a kernel entry may say about its reach, besides how it runs. */
+export interface KernelReach {
+  /** Dtypes of the op's first input this kernel takes; absent: every dtype the op's definition accepts there. */
+  readonly dtypes?: readonly DType[];
+  /** Largest element count of any one input or output; absent: no limit beyond memory. */
+  readonly maxElements?: number;
+  /** A device feature the kernel needs (e.g. 'shader-f16'). */
+  readonly requiresFeature?: string;
+}
+
+/** Any backend's kernel table, as capabilitiesOf reads it. */
+export type KernelReachTable = { readonly [K in OpKind]?: KernelReach };
+
+/** The dtypes op `kind`'s definition accepts for its first input (what a capability row lists by default). */
+export function firstInputDtypes(kind: OpKind): readonly DType[] {
+  return opDefinition(kind).inputSpecs[0]?.dtypes ?? [];
+}
+
+/** One capability row per op with a kernel, in OP_KINDS' order. */
+export function capabilitiesOf(table: KernelReachTable): Capability[] {
+  const rows: Capability[] = [];
+  for (const op of OP_KINDS) {
+    const kernel = table[op];
+    if (kernel === undefined) continue;
+    rows.push({
+      op,
+      dtypes: kernel.dtypes ?? firstInputDtypes(op),
+      ...(kernel.maxElements === undefined ? {} : { maxElements: kernel.maxElements }),
+      ...(kernel.requiresFeature === undefined ? {} : { requiresFeature: kernel.requiresFeature }),
+    });
+  }
+  return rows;
+}
+
+/** Every op with its definition's dtypes: what a backend that runs everything (a test double) declares. */
+export function defaultCapabilities(): Capability[] {
+  return OP_KINDS.map((op) => ({ op, dtypes: firstInputDtypes(op) }));
+}

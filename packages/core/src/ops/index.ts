@@ -1,0 +1,38 @@
+// Every op Tandem knows, one definition per file (named after the op id in snake_case). The Op union, OP_KINDS, the
+// tensor traversals, validation, the wire guard and default capabilities are all derived from this table.
+import { add } from './add.ts';
+import { attention } from './attention.ts';
+import { concat } from './concat.ts';
+import { cosineSimilarity } from './cosine_similarity.ts';
+import { dequantize } from './dequantize.ts';
+import { matmul } from './matmul.ts';
+import { mul } from './mul.ts';
+import { quantizedMatmul } from './quantized_matmul.ts';
+import { rmsNorm } from './rms_norm.ts';
+import { rope } from './rope.ts';
+import { scale } from './scale.ts';
+import { silu } from './silu.ts';
+import { softmax } from './softmax.ts';
+import { spreadActivation } from './spread_activation.ts';
+import { swiglu } from './swiglu.ts';
+import { topK } from './top_k.ts';
+
+/** Every op's definition by op id, in a stable order (OP_KINDS' order). */
+export const OP_DEFINITIONS = {
+  matmul,
+  quantizedMatmul,
+  dequantize,
+  add,
+  mul,
+  scale,
+  softmax,
+  rmsNorm,
+  rope,
+  silu,
+  swiglu,
+  attention,
+  cosineSimilarity,
+  topK,
+  spreadActivation,
+  concat,
+} as const;
