@@ -24,8 +24,7 @@ import {
   type TensorSpec,
 } from '@tandem/core';
 import { REFERENCE_CAPABILITIES } from './capabilities.ts';
-import { computeReference } from './compute.ts';
-import { referenceScratchBytes } from './scratch.ts';
+import { computeReference, referenceScratchBytes } from './compute.ts';
 import type { HostTensor } from './host-tensor.ts';
 
 /** Speeds of plain JS loops, roughly: 1 GFLOP/s, 2 GB/s, a couple of microseconds per call, no transfers. */

@@ -3,7 +3,8 @@
 //   With `causal`, query i sits at absolute position Sk - Sq + i and sees keys j <= that position.
 //   A query that sees no key (Sk = 0) gives zeros.
 import { InvalidArgumentError } from '@tandem/core';
-import { expectCount, expectLength } from './check.ts';
+import { dim, expectCount, expectLength, f32, type ReferenceKernel } from '../kernel-support.ts';
+import { bytesOf } from '../bytes.ts';
 
 /** Sizes of one attention call. */
 export interface AttentionDims {
@@ -71,3 +72,12 @@ export function attention(
   }
   return out;
 }
+
+/** The reference's attention (one row of float64 weights as scratch). */
+export const attentionKernel: ReferenceKernel<'attention'> = {
+  run(op) {
+    const dims = { sq: dim(op.q, 0), sk: dim(op.k, 0), heads: dim(op.q, 1), kvHeads: dim(op.k, 1), headDim: dim(op.q, 2) };
+    return [bytesOf(attention(f32(op.q, 'attention.q'), f32(op.k, 'attention.k'), f32(op.v, 'attention.v'), dims, op.causal, op.scale))];
+  },
+  scratchBytes: (op) => 8 * dim(op.k, 0),
+};

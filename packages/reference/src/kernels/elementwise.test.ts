@@ -1,6 +1,10 @@
 import { InvalidArgumentError } from '@tandem/core';
 import { describe, expect, it } from 'vitest';
-import { add, addF16, mul, mulF16, scale, scaleF16, silu, swiglu } from './elementwise.ts';
+import { add, addF16 } from './add.ts';
+import { mul, mulF16 } from './mul.ts';
+import { scale, scaleF16 } from './scale.ts';
+import { silu } from './silu.ts';
+import { swiglu } from './swiglu.ts';
 
 const f32 = (...v: number[]): Float32Array => Float32Array.from(v);
 const closeTo = (got: Float32Array, want: number[]): void => {

@@ -2,7 +2,8 @@
 // (0 <= i < headDim / 2) turns by the angle p * base^(-2i / headDim). 'interleaved' (ggml's normal mode) pairs
 // dimensions (2i, 2i + 1); 'neox' pairs (i, i + headDim / 2). Angles, cos and sin are float64.
 import { InvalidArgumentError, type RopeMode } from '@tandem/core';
-import { expectCount, expectLength } from './check.ts';
+import { dim, expectCount, expectLength, f32, type ReferenceKernel } from '../kernel-support.ts';
+import { bytesOf } from '../bytes.ts';
 
 /** Dimensions and parameters of one rope call. */
 export interface RopeParams {
@@ -48,3 +49,11 @@ export function rope(x: Float32Array, params: RopeParams): Float32Array {
   }
   return out;
 }
+
+/** The reference's rope. */
+export const ropeKernel: ReferenceKernel<'rope'> = {
+  run(op) {
+    const params = { seq: dim(op.x, 0), heads: dim(op.x, 1), headDim: dim(op.x, 2), positionOffset: op.positionOffset, base: op.base, mode: op.mode };
+    return [bytesOf(rope(f32(op.x, 'rope.x'), params))];
+  },
+};

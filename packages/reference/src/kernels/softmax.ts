@@ -1,7 +1,8 @@
 // softmax over the last dimension, float64 max / exp / denominator. Masked entries count as -inf; a row whose
 // entries are all -inf (or masked) comes out as zeros rather than NaN.
 import { InvalidArgumentError } from '@tandem/core';
-import { expectCount } from './check.ts';
+import { dim, expectCount, f32, type ReferenceKernel } from '../kernel-support.ts';
+import { bytesOf } from '../bytes.ts';
 
 /**
  * Row-wise softmax of x, a batch of [rows, cols] matrices (x.length a multiple of rows * cols).
@@ -35,3 +36,11 @@ function softmaxRow(x: Float32Array, out: Float32Array, base: number, limit: num
   for (let c = 0; c < limit; c++) sum += Math.exp((x[base + c] ?? 0) - max);
   for (let c = 0; c < limit; c++) out[base + c] = Math.exp((x[base + c] ?? 0) - max) / sum;
 }
+
+/** The reference's softmax. */
+export const softmaxKernel: ReferenceKernel<'softmax'> = {
+  run(op) {
+    const rows = op.x.shape.length >= 2 ? dim(op.x, -2) : 1;
+    return [bytesOf(softmax(f32(op.x, 'softmax.x'), rows, dim(op.x, -1), op.causal))];
+  },
+};

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@tandem/core';
 import { describe, expect, it } from 'vitest';
-import { quantizedMatmul } from './quantized-matmul.ts';
+import { quantizedMatmul } from './quantized_matmul.ts';
 
 /** x rows: [1, 2, ..., 32] and all ones. */
 const x = Float32Array.from({ length: 64 }, (_, i) => (i < 32 ? i + 1 : 1));

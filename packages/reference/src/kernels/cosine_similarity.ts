@@ -5,7 +5,8 @@
 //   3. else an infinity in either vector -> NaN (such a vector has no direction);
 //   4. else q . t / (|q| |t|). Float64 holds every square of an f32 value, so this does not depend on the vectors'
 //      lengths (1e-30 and 3e38 vectors score like unit ones).
-import { expectCount, expectLength } from './check.ts';
+import { dim, expectCount, expectLength, f32, type ReferenceKernel } from '../kernel-support.ts';
+import { bytesOf } from '../bytes.ts';
 
 /** What a row is, for the special-value rules above. */
 type RowKind = 'finite' | 'zero' | 'infinite' | 'nan';
@@ -69,3 +70,12 @@ function norm(values: Float32Array, base: number, d: number): number {
   for (let c = 0; c < d; c++) squares += (values[base + c] ?? 0) ** 2;
   return Math.sqrt(squares);
 }
+
+/** The reference's cosineSimilarity (float64 target norms as scratch). */
+export const cosineSimilarityKernel: ReferenceKernel<'cosineSimilarity'> = {
+  run(op) {
+    const queries = op.queries.shape.length === 1 ? 1 : dim(op.queries, 0);
+    return [bytesOf(cosineSimilarity(f32(op.queries, 'cosineSimilarity.queries'), f32(op.targets, 'cosineSimilarity.targets'), queries, dim(op.targets, 0), dim(op.targets, 1)))];
+  },
+  scratchBytes: (op) => 8 * dim(op.targets, 0),
+};

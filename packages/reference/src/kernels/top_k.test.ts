@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ranksBefore, topK } from './top-k.ts';
+import { ranksBefore, topK } from './top_k.ts';
 
 const f32 = (...v: number[]): Float32Array => Float32Array.from(v);
 

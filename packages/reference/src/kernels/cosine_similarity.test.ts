@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cosineSimilarity } from './cosine-similarity.ts';
+import { cosineSimilarity } from './cosine_similarity.ts';
 
 const f32 = (...v: number[]): Float32Array => Float32Array.from(v);
 const closeTo = (got: Float32Array, want: number[]): void => {

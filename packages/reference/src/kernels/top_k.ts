@@ -1,7 +1,8 @@
 // topK: the k largest values of each row, descending. Ties go to the lower index; NaN ranks below -Infinity
 // (so NaNs are picked last, lowest index first).
 import { InvalidArgumentError } from '@tandem/core';
-import { expectCount, expectLength } from './check.ts';
+import { dim, expectCount, expectLength, f32, type ReferenceKernel } from '../kernel-support.ts';
+import { bytesOf } from '../bytes.ts';
 
 /** The k best of each row: values [rows, k] and their column indices [rows, k]. */
 export interface TopKResult {
@@ -41,3 +42,13 @@ export function topK(x: Float32Array, rows: number, n: number, k: number): TopKR
   }
   return { values, indices };
 }
+
+/** The reference's topK (a row's index order and its sorted copy as scratch). */
+export const topKKernel: ReferenceKernel<'topK'> = {
+  run(op) {
+    const rows = op.x.shape.length === 1 ? 1 : dim(op.x, 0);
+    const { values, indices } = topK(f32(op.x, 'topK.x'), rows, dim(op.x, -1), op.k);
+    return [bytesOf(values), bytesOf(indices)];
+  },
+  scratchBytes: (op) => 16 * dim(op.x, -1),
+};

@@ -1,6 +1,7 @@
 // rmsNorm over the last dimension: x / sqrt(mean(x^2) + eps) * weight, with a float64 mean square.
 import { InvalidArgumentError } from '@tandem/core';
-import { expectCount, expectLength } from './check.ts';
+import { dim, expectCount, expectLength, f32, type ReferenceKernel } from '../kernel-support.ts';
+import { bytesOf } from '../bytes.ts';
 
 /** RMSNorm of each row of n values of x; `weight` ([n]) multiplies channel-wise, undefined means 1. */
 export function rmsNorm(x: Float32Array, n: number, weight: Float32Array | undefined, eps: number): Float32Array {
@@ -17,3 +18,11 @@ export function rmsNorm(x: Float32Array, n: number, weight: Float32Array | undef
   }
   return out;
 }
+
+/** The reference's rmsNorm. */
+export const rmsNormKernel: ReferenceKernel<'rmsNorm'> = {
+  run(op) {
+    const weight = op.weight === undefined ? undefined : f32(op.weight, 'rmsNorm.weight');
+    return [bytesOf(rmsNorm(f32(op.x, 'rmsNorm.x'), dim(op.x, -1), weight, op.eps))];
+  },
+};

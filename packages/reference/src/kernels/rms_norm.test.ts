@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rmsNorm } from './rms-norm.ts';
+import { rmsNorm } from './rms_norm.ts';
 
 const f32 = (...v: number[]): Float32Array => Float32Array.from(v);
 const closeTo = (got: Float32Array, want: number[]): void => {

@@ -3,7 +3,8 @@
 // Every contribution of a hop is computed from the previous hop's activations, then added. Sums are float64;
 // activations are rounded to f32 after each hop, as they are f32 tensors between hops on every backend.
 import { InvalidArgumentError } from '@tandem/core';
-import { expectLength } from './check.ts';
+import { dim, expectLength, f32, type ReferenceKernel } from '../kernel-support.ts';
+import { bytesOf, readU32 } from '../bytes.ts';
 
 /** A directed weighted graph in CSR form: node i's edges are rowPtr[i] .. rowPtr[i + 1] - 1. */
 export interface CsrGraph {
@@ -63,3 +64,17 @@ export function spreadActivation(graph: CsrGraph, initial: Float32Array, params:
   }
   return current;
 }
+
+/** The reference's spreadActivation (float64 sums and the f32 activations of a hop as scratch). */
+export const spreadActivationKernel: ReferenceKernel<'spreadActivation'> = {
+  run(op) {
+    const graph = {
+      rowPtr: readU32(op.rowPtr.data, 'spreadActivation.rowPtr'),
+      colIdx: readU32(op.colIdx.data, 'spreadActivation.colIdx'),
+      weights: f32(op.weights, 'spreadActivation.weights'),
+    };
+    const params = { decay: op.decay, threshold: op.threshold, iterations: op.iterations };
+    return [bytesOf(spreadActivation(graph, f32(op.initial, 'spreadActivation.initial'), params))];
+  },
+  scratchBytes: (op) => 16 * dim(op.initial, 0),
+};

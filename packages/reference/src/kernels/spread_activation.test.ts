@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@tandem/core';
 import { describe, expect, it } from 'vitest';
-import { spreadActivation, type CsrGraph } from './spread-activation.ts';
+import { spreadActivation, type CsrGraph } from './spread_activation.ts';
 
 // 0 -> 1 (0.5), 0 -> 2 (1), 1 -> 2 (2); node 2 has no edges.
 const graph: CsrGraph = { rowPtr: Uint32Array.of(0, 2, 3, 3), colIdx: Uint32Array.of(1, 2, 2), weights: Float32Array.of(0.5, 1, 2) };
