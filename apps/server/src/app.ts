@@ -1,18 +1,22 @@
 // The HTTP API (fastify): search, analogy, batch, spreading activation, health, metrics, trace, and /debug when
 // enabled. Every body is validated by a JSON schema (schemas.ts, types never coerced); compute is admitted by
-// limiters and takes turns with I/O; sockets are capped and time out; every error is problem+json.
-import fastifyStatic from '@fastify/static';
+// limiters and takes turns with I/O; sockets are capped and time out; every error is problem+json; every answer has a
+// schema, and /openapi.json is the OpenAPI document made from them.
 import { InvalidArgumentError } from '@tandem/core';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import { createServer } from 'node:http';
 import type { ServerContext } from './context.ts';
+import { demoStatic } from './demo-static.ts';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handlers.ts';
 import { addGuards } from './guards.ts';
 import { Limiter } from './limiter.ts';
 import type { ServerMetrics } from './metrics.ts';
+import { openApiDocument, type DocumentedRoute } from './openapi.ts';
 import { opsRoutes } from './ops-routes.ts';
+import { openApiRoute } from './route-schemas.ts';
 import { searchRoutes } from './search-routes.ts';
 import { BODY_LIMIT, DEFAULT_LIMITS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS, SOCKET_IDLE_MS, type AppOptions } from './settings.ts';
+import type { SchemaTypes, TypedApp } from './type-provider.ts';
 
 export { BODY_LIMIT, REQUEST_TIMEOUT_MS } from './settings.ts';
 export type { AppOptions } from './settings.ts';
@@ -27,7 +31,7 @@ function positiveInteger(argument: string, value: number): number {
 }
 
 /** Builds the fastify app over a loaded context. */
-export async function buildApp(ctx: ServerContext, metrics: ServerMetrics, options: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(ctx: ServerContext, metrics: ServerMetrics, options: AppOptions = {}): Promise<TypedApp> {
   const requestTimeout = positiveInteger('requestTimeoutMs', options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS);
   const socketIdleMs = positiveInteger('socketIdleMs', options.socketIdleMs ?? SOCKET_IDLE_MS);
   const maxConnections = positiveInteger('maxConnections', options.maxConnections ?? MAX_CONNECTIONS);
@@ -41,7 +45,8 @@ export async function buildApp(ctx: ServerContext, metrics: ServerMetrics, optio
 
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
-    logger: false,
+    // Fastify's logger (pino, one JSON line per request and per error) when asked for; off when embedded in tests.
+    logger: options.logger ?? false,
     // Types are checked, never converted: {"k": "3"} is a 400, not k = 3.
     ajv: { customOptions: { allErrors: false, removeAdditional: false, coerceTypes: false } },
     return503OnClosing: false, // the guards answer it as a problem
@@ -61,12 +66,16 @@ export async function buildApp(ctx: ServerContext, metrics: ServerMetrics, optio
       });
       return server;
     },
-  });
+  }).withTypeProvider<SchemaTypes>();
 
   const methodsByPath = new Map<string, Set<string>>();
+  const documented: DocumentedRoute[] = [];
   app.addHook('onRoute', (route) => {
     const methods = methodsByPath.get(route.url) ?? new Set<string>();
-    for (const method of [route.method].flat()) methods.add(method);
+    for (const method of [route.method].flat()) {
+      methods.add(method);
+      documented.push({ method, url: route.url, schema: route.schema });
+    }
     methodsByPath.set(route.url, methods);
   });
   app.addHook('preClose', async () => {
@@ -88,6 +97,11 @@ export async function buildApp(ctx: ServerContext, metrics: ServerMetrics, optio
 
   searchRoutes(app, ctx, { light, heavy });
   opsRoutes(app, ctx, metrics, trace, [light, heavy, trace], options.debug === true);
-  if (options.demoDir !== undefined) await app.register(fastifyStatic, { root: options.demoDir, index: 'index.html' });
+  let document: unknown;
+  app.get('/openapi.json', { schema: openApiRoute }, async () => {
+    document ??= openApiDocument(documented, { title: 'Tandem server', version: '0.1.0', description: 'Nearest words, analogies, batches and spreading activation over WordNet on the Tandem engine; health, metrics and traces.' });
+    return document;
+  });
+  if (options.demoDir !== undefined) await app.register(demoStatic, { root: options.demoDir });
   return app;
 }

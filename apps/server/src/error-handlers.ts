@@ -57,6 +57,7 @@ export function errorHandler(log: (line: string) => void): (error: FastifyError 
       const value = field === '' ? undefined : valueAt(request.body, field);
       return sendProblem(request, reply, status, value === undefined ? error.message : `${error.message} (got ${shown(value)})`, { field });
     }
+    request.log.error({ err: error }, 'internal error');
     log(`internal error on ${request.method} ${request.url}: ${error.stack ?? error.message}`);
     return sendProblem(request, reply, 500, `the server failed to answer (${error.name}); the details are in its log`);
   };

@@ -1,7 +1,8 @@
 // /metrics: prom-client's process metrics (less the Node version, which only /debug shows), a histogram of HTTP
 // request durations, a count of every response by status (including the 400/408/431 written before a request was
-// routed), connections dropped at the cap, idle sockets closed, the limiters' state, and the engine's per
-// (op, backend) counters read from its telemetry at scrape time.
+// routed), connections dropped at the cap, idle sockets closed, the limiters' state, whether each backend is up,
+// then the engine's own exposition (engine.telemetry.toPrometheus(): attempts by outcome, the duration histogram,
+// fallbacks, bytes moved) as it is: one contract for the engine's metrics, no counters mirrored here.
 import type { Engine } from '@tandem/core';
 import type { Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -9,8 +10,10 @@ import type { Limiter } from './limiter.ts';
 
 /** The server's metrics. */
 export interface ServerMetrics {
-  /** Everything /metrics exposes. */
+  /** The server's own metrics (the engine's are appended by exposition()). */
   readonly registry: Registry;
+  /** The whole /metrics text: the registry's metrics, then the engine's telemetry exposition. */
+  exposition(): Promise<string>;
   /** HTTP request durations by route, method and status (requests that reached routing). */
   readonly httpSeconds: Histogram<'route' | 'method' | 'status'>;
   /** Every response by route, method and status; route 'unmatched' and method 'unknown' before routing. */
@@ -36,39 +39,6 @@ export function createMetrics(engine: Engine): ServerMetrics {
     labelNames: ['route', 'method', 'status'],
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
-  });
-  const ops = new Counter({
-    name: 'tandem_ops_total',
-    help: 'Engine op attempts by op, backend and outcome',
-    labelNames: ['op', 'backend', 'outcome'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const c of engine.telemetry.counterList()) {
-        this.inc({ op: c.op, backend: c.backend, outcome: 'ok' }, c.ok);
-        this.inc({ op: c.op, backend: c.backend, outcome: 'failed' }, c.failed);
-      }
-    },
-  });
-  const opSeconds = new Counter({
-    name: 'tandem_op_seconds_total',
-    help: 'Wall time of successful engine op attempts by op and backend',
-    labelNames: ['op', 'backend'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const c of engine.telemetry.counterList()) this.inc({ op: c.op, backend: c.backend }, c.totalMs / 1000);
-    },
-  });
-  const fallbacks = new Counter({
-    name: 'tandem_fallbacks_total',
-    help: 'Engine calls that ended on this backend after another failed',
-    labelNames: ['op', 'backend'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const c of engine.telemetry.counterList()) this.inc({ op: c.op, backend: c.backend }, c.fallbacksIn);
-    },
   });
   const healthy = new Gauge({
     name: 'tandem_backend_up',
@@ -118,9 +88,10 @@ export function createMetrics(engine: Engine): ServerMetrics {
     });
   limiterCounter('tandem_limiter_shed_total', 'Requests refused with 503 by the limiter', (l) => l.stats().shed);
   limiterCounter('tandem_limiter_abandoned_total', 'Requests whose client left while waiting for a slot', (l) => l.stats().abandoned);
-  void ops;
-  void opSeconds;
-  void fallbacks;
   void healthy;
-  return { registry, httpSeconds, responses, droppedConnections, idleSocketsClosed, watch: (limiter) => limiters.push(limiter), watchServer: (server) => servers.push(server) };
+  const exposition = async (): Promise<string> => {
+    const own = await registry.metrics();
+    return `${own.endsWith('\n') ? own : `${own}\n`}${engine.telemetry.toPrometheus()}`;
+  };
+  return { registry, exposition, httpSeconds, responses, droppedConnections, idleSocketsClosed, watch: (limiter) => limiters.push(limiter), watchServer: (server) => servers.push(server) };
 }

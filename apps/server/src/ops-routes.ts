@@ -1,31 +1,32 @@
 // Operations routes: /healthz (each backend's state, never limited or delayed by compute), /metrics (Prometheus,
 // on a compute turn), /trace (streamed, through its own limiter) and, only when enabled, /debug: the driver and
 // device strings, failure messages and the Node version that the other routes leave out.
-import type { FastifyInstance } from 'fastify';
 import { acquireFor, sendOverloaded, serverBusy, shedWhenFull } from './admission.ts';
 import type { ServerContext } from './context.ts';
 import { AbandonedError, OverloadedError, type Limiter } from './limiter.ts';
 import type { ServerMetrics } from './metrics.ts';
+import { debugRoute, healthRoute, metricsRoute, traceRoute } from './route-schemas.ts';
 import { traceStream } from './trace-stream.ts';
+import type { TypedApp } from './type-provider.ts';
 
 /** Most recent notices and failures /debug shows. */
 const DEBUG_RECENT = 50;
 
 /** Registers /healthz, /metrics, /trace and, when `debug`, /debug. */
-export function opsRoutes(app: FastifyInstance, ctx: ServerContext, metrics: ServerMetrics, traceLimiter: Limiter, limiters: readonly Limiter[], debug: boolean): void {
-  app.get('/healthz', async (_request, reply) => {
+export function opsRoutes(app: TypedApp, ctx: ServerContext, metrics: ServerMetrics, traceLimiter: Limiter, limiters: readonly Limiter[], debug: boolean): void {
+  app.get('/healthz', { schema: healthRoute }, async (_request, reply) => {
     const backends = ctx.engine.backends().map((b) => ({ name: b.name, kind: b.kind, available: b.available, state: b.health.state }));
     const serving = backends.some((b) => b.available && b.state !== 'unhealthy' && b.state !== 'unavailable');
     return reply.status(serving ? 200 : 503).send({ status: serving ? 'ok' : 'unavailable', words: ctx.words.length, synsets: ctx.wordnet.synsetIds.length, backends });
   });
 
-  app.get('/metrics', async (_request, reply) => {
+  app.get('/metrics', { schema: metricsRoute }, async (_request, reply) => {
     await ctx.turns.next();
     reply.header('Content-Type', metrics.registry.contentType);
-    return metrics.registry.metrics();
+    return metrics.exposition();
   });
 
-  app.get('/trace', { onRequest: shedWhenFull(traceLimiter) }, async (request, reply) => {
+  app.get('/trace', { schema: traceRoute, onRequest: shedWhenFull(traceLimiter) }, async (request, reply) => {
     let release: () => void;
     try {
       release = await serverBusy(request.raw.socket, request.server.server.timeout, () => acquireFor(traceLimiter, reply));
@@ -40,7 +41,7 @@ export function opsRoutes(app: FastifyInstance, ctx: ServerContext, metrics: Ser
   });
 
   if (!debug) return;
-  app.get('/debug', async () => {
+  app.get('/debug', { schema: debugRoute }, async () => {
     const telemetry = ctx.engine.telemetry;
     const failures = telemetry
       .opEvents()

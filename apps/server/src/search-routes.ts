@@ -3,15 +3,15 @@
 // batch and spread by the heavy one; every compute step waits for its turn of the event loop (turns.ts).
 import { monotonicClock, type OpEvent } from '@tandem/core';
 import { spreadActivation, type SearchHit } from '@tandem/memory';
-import type { FastifyInstance } from 'fastify';
 import { limited, shedWhenFull } from './admission.ts';
 import type { ServerContext } from './context.ts';
 import { RequestError } from './errors.ts';
 import { jsonStream } from './json-stream.ts';
 import type { Limiter } from './limiter.ts';
 import { queryVector, unit, wordRow } from './queries.ts';
-import { analogyBody, batchBody, nearestBody, spreadBody } from './schemas.ts';
+import { analogyRoute, batchRoute, nearestRoute, spreadRoute } from './route-schemas.ts';
 import { topPositive } from './top-values.ts';
+import type { TypedApp } from './type-provider.ts';
 
 /** The limiters the routes are admitted by. */
 export interface SearchLimiters {
@@ -19,31 +19,6 @@ export interface SearchLimiters {
   readonly light: Limiter;
   /** Batches and spreading activation: /api/batch, /api/spread. */
   readonly heavy: Limiter;
-}
-
-interface NearestBody {
-  word?: string;
-  vector?: number[];
-  k: number;
-  method: 'brute' | 'hnsw';
-}
-interface AnalogyBody {
-  a: string;
-  b: string;
-  c: string;
-  k: number;
-}
-interface BatchBody {
-  queries: { word?: string; vector?: number[] }[];
-  k: number;
-}
-interface SpreadBody {
-  word?: string;
-  synset?: string;
-  decay: number;
-  threshold: number;
-  maxHops: number;
-  k: number;
 }
 
 /** Batch answer rows per streamed slice: ~70 KB of JSON at k = 100. */
@@ -74,12 +49,12 @@ function named(ctx: ServerContext, hits: readonly SearchHit[], exclude: Readonly
 }
 
 /** Registers the compute routes. */
-export function searchRoutes(app: FastifyInstance, ctx: ServerContext, limiters: SearchLimiters): void {
+export function searchRoutes(app: TypedApp, ctx: ServerContext, limiters: SearchLimiters): void {
   const { light, heavy } = limiters;
 
-  app.post<{ Body: NearestBody }>(
+  app.post(
     '/api/nearest',
-    { schema: { body: nearestBody }, onRequest: shedWhenFull(light) },
+    { schema: nearestRoute, onRequest: shedWhenFull(light) },
     limited(light, async (request) => {
       const { word, k, method } = request.body;
       const query = queryVector(ctx, request.body, '');
@@ -96,9 +71,9 @@ export function searchRoutes(app: FastifyInstance, ctx: ServerContext, limiters:
     }),
   );
 
-  app.post<{ Body: AnalogyBody }>(
+  app.post(
     '/api/analogy',
-    { schema: { body: analogyBody }, onRequest: shedWhenFull(light) },
+    { schema: analogyRoute, onRequest: shedWhenFull(light) },
     limited(light, async (request) => {
       const { a, b, c, k } = request.body;
       const rows = [wordRow(ctx, a, 'a'), wordRow(ctx, b, 'b'), wordRow(ctx, c, 'c')];
@@ -109,9 +84,9 @@ export function searchRoutes(app: FastifyInstance, ctx: ServerContext, limiters:
     }),
   );
 
-  app.post<{ Body: BatchBody }>(
+  app.post(
     '/api/batch',
-    { schema: { body: batchBody }, onRequest: shedWhenFull(heavy) },
+    { schema: batchRoute, onRequest: shedWhenFull(heavy) },
     limited(heavy, async (request, reply) => {
       const { queries, k } = request.body;
       const vectors = queries.map((q, i) => queryVector(ctx, q, `queries[${i}].`));
@@ -124,9 +99,9 @@ export function searchRoutes(app: FastifyInstance, ctx: ServerContext, limiters:
     }),
   );
 
-  app.post<{ Body: SpreadBody }>(
+  app.post(
     '/api/spread',
-    { schema: { body: spreadBody }, onRequest: shedWhenFull(heavy) },
+    { schema: spreadRoute, onRequest: shedWhenFull(heavy) },
     limited(heavy, async (request) => {
       const { word, synset, decay, threshold, maxHops, k } = request.body;
       let sources: number[];
@@ -145,7 +120,7 @@ export function searchRoutes(app: FastifyInstance, ctx: ServerContext, limiters:
       const activation = run.value;
       const { top, positive } = topPositive(activation, k);
       const activated = top.map((i) => ({ synset: ctx.wordnet.synsetIds[i] ?? '', lemmas: ctx.wordnet.lemmas[i] ?? [], activation: activation[i] ?? 0, gloss: ctx.wordnet.glosses[i] ?? '' }));
-      return { sources: sources.map((i) => ctx.wordnet.synsetIds[i]), activated, reached: positive, backends: run.backends, ms: run.ms };
+      return { sources: sources.map((i) => ctx.wordnet.synsetIds[i] ?? ''), activated, reached: positive, backends: run.backends, ms: run.ms };
     }),
   );
 }

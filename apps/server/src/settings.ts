@@ -38,6 +38,14 @@ export const DEFAULT_LIMITS: ServerLimits = {
   trace: { concurrency: 2, queue: 8 },
 };
 
+/** Fastify's logger: the lowest level logged and where its JSON lines go. */
+export interface LoggerSettings {
+  /** 'trace', 'debug', 'info', 'warn', 'error' or 'fatal'. */
+  readonly level: string;
+  /** Where lines are written (default stdout). */
+  readonly stream?: { write(line: string): void };
+}
+
 /** App settings (startServer fills them from its options). */
 export interface AppOptions {
   /** A built demo to serve at / (apps/demo/dist), when present. */
@@ -54,6 +62,8 @@ export interface AppOptions {
   readonly allowedHosts?: readonly string[];
   /** Serve /debug (driver strings, Node version, failure messages); default false. */
   readonly debug?: boolean;
-  /** Where internal errors (500) are reported; default nowhere. */
+  /** Where internal errors (500) are reported besides the request log; default nowhere. */
   readonly log?: (line: string) => void;
+  /** Fastify's request logger (pino): true, or a level and where lines go (default stdout); default off. */
+  readonly logger?: boolean | LoggerSettings;
 }

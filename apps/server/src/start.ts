@@ -34,6 +34,8 @@ export interface StartOptions {
   readonly allowedHosts?: readonly string[];
   /** Serve /debug with driver strings and the Node version (default false). */
   readonly debug?: boolean;
+  /** Fastify's request logger (default off; the command line turns it on at 'info'). */
+  readonly logger?: AppOptions['logger'];
 }
 
 /** A running server. */
@@ -65,6 +67,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(allowedHosts === undefined ? {} : { allowedHosts }),
     debug: options.debug === true,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
     log,
   };
   const app = await buildApp(ctx, metrics, appOptions);
