@@ -1,12 +1,17 @@
 // npm run test:stress (part): 10,000 mixed ops with 5% faults on the real backends; prints
 // "faults injected / results wrong / unhandled: N / 0 / 0" and exits 1 if anything was wrong or a fallback went
-// unexplained in the telemetry. TANDEM_STRESS_OPS changes the count.
+// unexplained in the telemetry. --ops N (or TANDEM_STRESS_OPS) changes the count.
 import { needBackend } from '../support/backends.ts';
 import { runMixedFaults } from '../reliability/mixed-faults.ts';
+import { numberArg, parseCommandLine } from '../../apps/bench/src/command-line.ts';
 
+const args = parseCommandLine(
+  { command: 'node -C @tandem/source --import tsx test/stress/mixed-faults.ts [--ops N]', summary: 'Mixed ops with 5% injected faults on the real backends.' },
+  { ops: { type: 'string', help: 'ops to run (default 10000; $TANDEM_STRESS_OPS)' } },
+);
+const ops = numberArg('--ops', args.text('ops') ?? process.env['TANDEM_STRESS_OPS'], 10_000, 1, 100_000_000);
 if (!needBackend('webgpu')) process.exit(0);
 
-const ops = Number(process.env['TANDEM_STRESS_OPS'] ?? 10_000);
 const started = performance.now();
 const report = await runMixedFaults(ops, 0.05, 11, (done) => process.stdout.write(`\r  ${done}/${ops} ops`));
 const seconds = (performance.now() - started) / 1000;

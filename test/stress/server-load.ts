@@ -12,21 +12,36 @@
 //     answer right. The server's event-loop lag over the phase comes from its /metrics.
 //  4. Under attack: 15 s of ordinary traffic (100 requests/s) while hostile requests arrive (each must get its
 //     4xx) and 50 slow bodies dribble a byte every 500 ms (each must be cut off); the ordinary traffic sees no error.
-// TANDEM_LOAD_PHASES (default capacity,sustained,heavy,attack) picks phases. Exits 1 on any failure.
+// TANDEM_LOAD_PHASES (default capacity,sustained,heavy,attack) or --phases picks phases; --help lists the flags. Exits
+// 1 on any failure.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
+import { numberArg, parseCommandLine, refuseArgs } from '../../apps/bench/src/command-line.ts';
 import { DEFAULT_LIMITS } from '../../apps/server/src/settings.ts';
 import { call as callRoute, metricValue, metricValues, percentile, probeHealth, rawExchange, type CallResult } from '../../apps/server/src/testing/http-probes.ts';
 
-const env = (name: string, fallback: string): string => process.env[name] ?? fallback;
-const capacitySeconds = Number(env('TANDEM_LOAD_CAPACITY_SECONDS', '10'));
-const seconds = Number(env('TANDEM_LOAD_SECONDS', '60'));
-const rate = Number(env('TANDEM_LOAD_RATE', '400'));
-const heavySeconds = Number(env('TANDEM_LOAD_HEAVY_SECONDS', '20'));
-const healthzTargetMs = Number(env('TANDEM_LOAD_HEALTHZ_P99_MS', '50'));
-const phases = new Set(env('TANDEM_LOAD_PHASES', 'capacity,sustained,heavy,attack').split(','));
+const args = parseCommandLine(
+  { command: 'node -C @tandem/source --import tsx test/stress/server-load.ts [options]', summary: 'The server under load in four phases (see the top of the file); each flag overrides its TANDEM_LOAD_* variable.' },
+  {
+    phases: { type: 'string', help: 'capacity,sustained,heavy,attack or a subset ($TANDEM_LOAD_PHASES)' },
+    'capacity-seconds': { type: 'string', help: 'unthrottled phase, s (default 10; $TANDEM_LOAD_CAPACITY_SECONDS)' },
+    seconds: { type: 'string', help: 'sustained phase, s (default 60; $TANDEM_LOAD_SECONDS)' },
+    rate: { type: 'string', help: 'sustained requests/s (default 400; $TANDEM_LOAD_RATE)' },
+    'heavy-seconds': { type: 'string', help: 'heaviest phase, s (default 20; $TANDEM_LOAD_HEAVY_SECONDS)' },
+    'healthz-p99-ms': { type: 'string', help: '/healthz p99 bound in the heaviest phase (default 50; $TANDEM_LOAD_HEALTHZ_P99_MS)' },
+  },
+);
+const setting = (flag: Parameters<typeof args.text>[0], variable: string): string | undefined => args.text(flag) ?? process.env[variable];
+const capacitySeconds = numberArg('--capacity-seconds', setting('capacity-seconds', 'TANDEM_LOAD_CAPACITY_SECONDS'), 10, 1, 3600);
+const seconds = numberArg('--seconds', setting('seconds', 'TANDEM_LOAD_SECONDS'), 60, 1, 3600);
+const rate = numberArg('--rate', setting('rate', 'TANDEM_LOAD_RATE'), 400, 1, 100_000);
+const heavySeconds = numberArg('--heavy-seconds', setting('heavy-seconds', 'TANDEM_LOAD_HEAVY_SECONDS'), 20, 1, 3600);
+const healthzTargetMs = numberArg('--healthz-p99-ms', setting('healthz-p99-ms', 'TANDEM_LOAD_HEALTHZ_P99_MS'), 50, 1, 60_000, false);
+const PHASES = ['capacity', 'sustained', 'heavy', 'attack'];
+const phases = new Set((setting('phases', 'TANDEM_LOAD_PHASES') ?? PHASES.join(',')).split(','));
+for (const phase of phases) if (!PHASES.includes(phase)) refuseArgs(`--phases: unknown phase '${phase}'; phases: ${PHASES.join(', ')}`, { command: 'test/stress/server-load.ts', summary: '' }, {});
 const words = ['king', 'water', 'music', 'city', 'river', 'computer', 'green', 'run', 'house', 'science', 'france', 'money'];
 const problems: string[] = [];
 

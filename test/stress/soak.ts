@@ -6,9 +6,14 @@
 // (bounded storage), and no ordinary request failed.
 import autocannon from 'autocannon';
 import { createEngine } from 'tandem';
+import { numberArg, parseCommandLine } from '../../apps/bench/src/command-line.ts';
 import { startServer } from '../../apps/server/src/start.ts';
 
-const minutes = Number(process.env['TANDEM_SOAK_MINUTES'] ?? 10);
+const args = parseCommandLine(
+  { command: 'node --expose-gc -C @tandem/source --import tsx test/stress/soak.ts [--minutes N]', summary: 'A soak of steady mixed requests against the server, memory sampled every 10 s.' },
+  { minutes: { type: 'string', help: 'how long, minutes (default 10; $TANDEM_SOAK_MINUTES)' } },
+);
+const minutes = numberArg('--minutes', args.text('minutes') ?? process.env['TANDEM_SOAK_MINUTES'], 10, 0.1, 24 * 60, false);
 const capacity = 10_000;
 const engine = await createEngine({ telemetryCapacity: capacity });
 const server = await startServer({ port: 0, words: 50_000, engine });

@@ -8,8 +8,9 @@
 import { monotonicClock, type Strategy } from '@tandem/core';
 import { createEngine } from 'tandem';
 import { dispatchCases } from '../src/dispatch/cases.ts';
+import { parseCommandLine } from '../src/command-line.ts';
 
-const [caseName = 'swiglu 1024x1024', best = 'rocm'] = process.argv.slice(2);
+const [caseName = 'swiglu 1024x1024', best = 'rocm'] = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/scripts/dispatch-auto-probe.ts [options] [case] [backends]', summary: "One dispatch case under auto and under { only: backend }, in ABBA blocks.", positionals: ['case: a dispatch case\'s name (default \'swiglu 1024x1024\')', 'backends: comma-separated (default rocm)'] }, {}).positionals;
 const engine = await createEngine();
 const found = dispatchCases(engine).find((c) => c.name === caseName);
 if (found === undefined) throw new Error(`no dispatch case named '${caseName}'`);

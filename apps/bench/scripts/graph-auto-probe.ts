@@ -15,10 +15,11 @@ import { DecoderBlock, createDecoderWeights, LLAMA_7B_DECODER, randomActivations
 import { graphBench } from '../src/graph/setup.ts';
 import { shuffled } from '../src/order.ts';
 import { PerformanceObserver } from 'node:perf_hooks';
+import { numberArg, parseCommandLine } from '../src/command-line.ts';
 
-const [size = 'tiny', weights = 'q4_0', roundsText = '200'] = process.argv.slice(2);
+const [size = 'tiny', weights = 'q4_0', roundsText = '200'] = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/scripts/graph-auto-probe.ts [options] [size] [weights] [rounds]', summary: "Where a graph strategy spends its time, per node, against the others.", positionals: ['size: tiny or 7b (default tiny)', 'weights: q4_0 or f32 (default q4_0)', 'rounds: (default 200); PROBE_* variables as above'] }, {}).positionals;
 const weightType = weights === 'f32' ? 'f32' : 'q4_0';
-const rounds = Number(roundsText);
+const rounds = numberArg('rounds', roundsText, 200, 21, 1_000_000);
 const strategies: GraphStrategy[] = (process.env['PROBE_STRATEGIES'] ?? 'cpu-only,gpu-only,auto').split(',').map((s): GraphStrategy => (s === 'cpu-only' || s === 'gpu-only' || s === 'per-op' || s === 'split' ? s : 'auto'));
 // PROBE_TOKENS=n (n > 1): a prefill of n tokens into a fresh cache instead of one decode step on the filled one.
 const tokens = Number(process.env['PROBE_TOKENS'] ?? '1');

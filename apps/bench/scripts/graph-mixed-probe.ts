@@ -9,10 +9,11 @@
 // steps split between wasm and rocm around the KV cache the GPU prefill left on rocm).
 import { DecoderBlock, createDecoderWeights, randomActivations, TINY_DECODER, type GraphStrategy } from '@tandem/graph';
 import { graphBench } from '../src/graph/setup.ts';
+import { numberArg, parseCommandLine } from '../src/command-line.ts';
 
-const [promptText = '128', roundsText = '6'] = process.argv.slice(2);
-const prompt = Number(promptText);
-const rounds = Number(roundsText);
+const [promptText = '128', roundsText = '6'] = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/scripts/graph-mixed-probe.ts [options] [prompt] [rounds]', summary: "The graph suite's mixed run under several strategies.", positionals: ['prompt: prompt tokens (default 128)', 'rounds: (default 6); PROBE_STRATEGIES, PROBE_STEPS as above'] }, {}).positionals;
+const prompt = numberArg('prompt', promptText, 128, 1, 1_000_000);
+const rounds = numberArg('rounds', roundsText, 6, 2, 1_000_000);
 const decodeSteps = 32;
 const strategies: GraphStrategy[] = (process.env['PROBE_STRATEGIES'] ?? 'cpu-only,gpu-only,auto').split(',').map((s): GraphStrategy => (s === 'cpu-only' || s === 'gpu-only' ? s : 'auto'));
 

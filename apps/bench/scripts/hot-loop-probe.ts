@@ -7,8 +7,9 @@
 import { monotonicClock, type Strategy } from '@tandem/core';
 import { createEngine } from 'tandem';
 import { dispatchCases } from '../src/dispatch/cases.ts';
+import { numberArg, parseCommandLine } from '../src/command-line.ts';
 
-const [caseName = 'rope 512x8x64', bestName = 'rocm', groupsText = '2000'] = process.argv.slice(2);
+const [caseName = 'rope 512x8x64', bestName = 'rocm', groupsText = '2000'] = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/scripts/hot-loop-probe.ts [options] [case] [backend] [groups]', summary: "The dispatch suite's call-by-call comparison on one case.", positionals: ['case: a dispatch case\'s name (default \'rope 512x8x64\')', 'backend: (default rocm)', 'groups: groups of four calls (default 2000)'] }, {}).positionals;
 const engine = await createEngine();
 const found = dispatchCases(engine).find((c) => c.name === caseName);
 if (found === undefined) throw new Error(`no dispatch case named '${caseName}'`);
@@ -31,7 +32,7 @@ let autoMs: number[] = [];
 let bestMs: number[] = [];
 let ran = new Map<string, number>();
 let outBytes = 0;
-const groups = Number(groupsText);
+const groups = numberArg('groups', groupsText, 2000, 1, 100_000_000);
 for (let g = 0; g < groups; g++) {
   const order: Strategy[] = g % 2 === 0 ? ['auto', best, best, 'auto'] : [best, 'auto', 'auto', best];
   for (const s of order) {

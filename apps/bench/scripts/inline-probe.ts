@@ -8,6 +8,7 @@ import { monotonicClock, type Engine, type Strategy } from '@tandem/core';
 import { RocmBackend } from '@tandem/rocm';
 import { createEngine, REFERENCE_FACTORY, WASM_FACTORY } from 'tandem';
 import { dispatchCases, type DispatchCase } from '../src/dispatch/cases.ts';
+import { parseCommandLine } from '../src/command-line.ts';
 
 const DEFAULT_CASES = ['add 1x1024', 'add 64x1024', 'mul 64x1024', 'scale 64x1024', 'rmsNorm 64x1024', 'softmax 64x1024', 'rope 128x8x64', 'rope 512x8x64', 'matmul 64', 'matmul 512', 'add 1024x1024', 'attention 128x8x64 causal'];
 const BLOCK = 20;
@@ -29,7 +30,8 @@ async function call(engine: Engine, c: DispatchCase, strategy: Strategy): Promis
   return ms;
 }
 
-const names = process.argv.length > 2 ? process.argv.slice(2) : DEFAULT_CASES;
+const given = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/scripts/inline-probe.ts [case ...]', summary: "rocm ops inline against the worker thread, side by side.", positionals: ["case ...: dispatch case names (default: a few of each size)"] }, {}).positionals;
+const names = given.length > 0 ? given : DEFAULT_CASES;
 const casesA = dispatchCases(inlined);
 const casesB = dispatchCases(queued);
 const rocm: Strategy = { only: 'rocm' };

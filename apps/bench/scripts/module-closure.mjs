@@ -11,6 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const TYPE_ONLY = /^(@types\/|@webgpu\/types$)/;
@@ -36,14 +37,17 @@ function runtimeDependencies(pkgDir) {
   return needs;
 }
 
+const USAGE = 'Usage: node apps/bench/scripts/module-closure.mjs [--skip NAME]... PACKAGE...';
+
 function main(argv) {
-  const skip = new Set();
-  const roots = [];
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--skip') skip.add(argv[++i] ?? '');
-    else roots.push(argv[i]);
+  const { values, positionals } = parseArgs({ args: argv, options: { skip: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true });
+  if (values.help) {
+    console.log(USAGE);
+    return;
   }
-  if (roots.length === 0) throw new Error('usage: module-closure.mjs [--skip NAME]... PACKAGE...');
+  const skip = new Set(values.skip ?? []);
+  const roots = positionals;
+  if (roots.length === 0) throw new Error(`no package named; ${USAGE}`);
   const found = new Set();
   const queue = roots.map((name) => ({ name, optional: false, from: ROOT, by: '(root)' }));
   while (queue.length > 0) {
@@ -66,5 +70,5 @@ try {
   main(process.argv.slice(2));
 } catch (error) {
   console.error(`module-closure: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+  process.exit(error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS') ? 2 : 1);
 }

@@ -7,9 +7,10 @@ import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { createRng, monotonicClock } from '@tandem/core';
 import { createEngine } from 'tandem';
 import { dispatchCases } from '../src/dispatch/cases.ts';
+import { numberArg, parseCommandLine } from '../src/command-line.ts';
 
-const [callsText = '4000', backend = 'rocm'] = process.argv.slice(2);
-const calls = Number(callsText);
+const [callsText = '4000', backend = 'rocm'] = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/scripts/pinned-mix-probe.ts [options] [calls] [backend]', summary: "The pinned read-back pool under a mix of output sizes.", positionals: ['calls: (default 4000)', 'backend: (default rocm)'] }, {}).positionals;
+const calls = numberArg('calls', callsText, 4000, 1, 100_000_000);
 const engine = await createEngine();
 const only = { only: backend };
 const sized: Array<{ name: string; call: Parameters<typeof engine.run>[0]; bytes: number }> = [];

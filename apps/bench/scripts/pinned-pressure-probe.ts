@@ -11,9 +11,10 @@ import { monotonicClock, type Engine } from '@tandem/core';
 import { RocmBackend } from '@tandem/rocm';
 import { createEngine, REFERENCE_FACTORY, WASM_FACTORY } from 'tandem';
 import { dispatchCases, type DispatchCase } from '../src/dispatch/cases.ts';
+import { numberArg, parseCommandLine } from '../src/command-line.ts';
 
-const [caseName = 'scale 1024x1024', callsText = '3000'] = process.argv.slice(2);
-const calls = Number(callsText);
+const [caseName = 'scale 1024x1024', callsText = '3000'] = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/scripts/pinned-pressure-probe.ts [options] [case] [calls]', summary: "Read-backs of large outputs in a hot loop, rocm inline against queued.", positionals: ['case: a dispatch case\'s name (default \'scale 1024x1024\')', 'calls: per engine (default 3000)'] }, {}).positionals;
+const calls = numberArg('calls', callsText, 3000, 1, 100_000_000);
 const BLOCK = 100;
 const engineWith = (inline: false | undefined): Promise<Engine> =>
   createEngine({ factories: [{ name: 'rocm', kind: 'gpu', create: async () => new RocmBackend(inline === false ? { inline } : {}) }, WASM_FACTORY, REFERENCE_FACTORY] });

@@ -4,8 +4,9 @@
 import { monotonicClock } from '@tandem/core';
 import { createEngine } from 'tandem';
 import { dispatchCases } from '../src/dispatch/cases.ts';
+import { parseCommandLine } from '../src/command-line.ts';
 
-const [caseName = 'mul 64x1024', backend = 'rocm'] = process.argv.slice(2);
+const [caseName = 'mul 64x1024', backend = 'rocm'] = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/scripts/run-jitter-probe.ts [options] [case] [backend]', summary: "How one dispatch case's call time on one backend is spread.", positionals: ['case: a dispatch case\'s name (default \'mul 64x1024\')', 'backend: (default rocm)'] }, {}).positionals;
 const engine = await createEngine();
 const cases = dispatchCases(engine);
 const find = (name: string) => {

@@ -12,7 +12,26 @@
 // webgpu-upload-probe.mjs; --extra-shader=PATH adds variants of another cosine kernel (same bindings and overrides).
 // The plain read is also timed unrolled (each invocation issues its 6 loads before adding any).
 import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { FILL_WGSL, READ_BYTES_PER_GROUP, READ_WGSL, grid as gridIn, openProbeDevice, passTimer, pipeline } from './webgpu-probe-device.mjs';
+
+const USAGE = 'Usage: node apps/bench/scripts/webgpu-cosine-probe.mjs [--upload [--kernel-copy]] [--churn] [--gap-ms N] [--slow-mode] [--extra-shader PATH] (see the top of the file)';
+let args;
+try {
+  args = parseArgs({ options: { upload: { type: 'boolean' }, 'kernel-copy': { type: 'boolean' }, churn: { type: 'boolean' }, 'gap-ms': { type: 'string' }, 'slow-mode': { type: 'boolean' }, 'extra-shader': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
+} catch (error) {
+  console.error(`${error.message}\n${USAGE}`);
+  process.exit(2);
+}
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const gapMs = Number(args['gap-ms'] ?? 0);
+if (!Number.isFinite(gapMs) || gapMs < 0) {
+  console.error(`--gap-ms ${args['gap-ms']}: must be a number of ms >= 0`);
+  process.exit(2);
+}
 
 const { device, limits } = await openProbeDevice();
 const DIM = 768;
@@ -20,8 +39,6 @@ const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsag
 const fill = pipeline(device, FILL_WGSL);
 const read = pipeline(device, READ_WGSL);
 const grid = (groups) => gridIn(limits, groups);
-const gapArg = process.argv.find((a) => a.startsWith('--gap-ms='));
-const gapMs = gapArg === undefined ? 0 : Number(gapArg.slice('--gap-ms='.length));
 const timePass = passTimer(device, gapMs);
 
 const shaders = {
@@ -35,9 +52,8 @@ const variants = [
   ['vec4', 128, 32],
   ['scalar', 256, 32],
 ];
-const extraArg = process.argv.find((a) => a.startsWith('--extra-shader='));
-if (extraArg !== undefined) {
-  shaders.extra = readFileSync(extraArg.slice('--extra-shader='.length), 'utf8');
+if (args['extra-shader'] !== undefined) {
+  shaders.extra = readFileSync(args['extra-shader'], 'utf8');
   variants.push(['extra', 256, 16], ['extra', 256, 8], ['extra', 128, 16], ['extra', 128, 8], ['extra', 64, 8], ['extra', 128, 4], ['extra', 64, 4], ['extra', 32, 8]);
 }
 /** READ_WGSL with each invocation's 6 loads issued before any is added. */
@@ -64,8 +80,8 @@ const sink = device.createBuffer({ size: 4096, usage: GPUBufferUsage.STORAGE });
 const q = device.createBuffer({ size: DIM * 4, usage: STORAGE });
 device.queue.writeBuffer(q, 0, Float32Array.from({ length: DIM }, (_, i) => Math.sin(i)));
 
-const upload = process.argv.includes('--upload');
-const kernelCopy = process.argv.includes('--kernel-copy');
+const upload = args.upload === true;
+const kernelCopy = args['kernel-copy'] === true;
 const copyPipeline = pipeline(device, `
 @group(0) @binding(0) var<storage, read> src: array<f32>;
 @group(0) @binding(1) var<storage, read_write> dst: array<f32>;
@@ -74,7 +90,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg:
   let i = gid.x + gid.y * nwg.x * 256u;
   if (i < arrayLength(&src)) { dst[i] = src[i]; }
 }`);
-if (process.argv.includes('--slow-mode')) {
+if (args['slow-mode'] === true) {
   const total = 3.2e9;
   const piece = 64 * 2 ** 20;
   const scratch = device.createBuffer({ size: Math.ceil(total / piece) * piece, usage: STORAGE });
@@ -92,7 +108,7 @@ if (process.argv.includes('--slow-mode')) {
   console.log(`slow mode: ${(total / 1e9).toFixed(1)} GB of fresh data written from the host (writeBuffer, 64 MiB pieces), buffer freed`);
 }
 if (gapMs > 0) console.log(`the GPU idles ${gapMs} ms between timed passes`);
-if (process.argv.includes('--churn')) {
+if (args.churn === true) {
   const held = [];
   for (let i = 0; i < 160; i++) {
     const size = (1 + ((i * 37) % 64)) * 2 ** 20;

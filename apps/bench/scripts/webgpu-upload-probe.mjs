@@ -20,14 +20,35 @@
 // - The engine's 1M cosine (1.42 TB/s, issue 4) reads its targets after their 3 GB upload, in that mode.
 // (An abort in dawn.node, "The futex facility returned an unexpected error code", seen in an earlier version of
 // this probe, was the Dawn instance being garbage-collected: webgpu-probe-device.mjs now holds it.)
+import { parseArgs } from 'node:util';
 import { FILL_WGSL, READ_BYTES_PER_GROUP, READ_WGSL, grid, openProbeDevice, passTimer, pipeline } from './webgpu-probe-device.mjs';
 
 const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
 
-/** The value after `name` on the command line, as a number, or `fallback`. */
+const USAGE = 'Usage: node apps/bench/scripts/webgpu-upload-probe.mjs [--upload] [--upload-wait [--wait-mib M]] [--own-staging] [--fresh-data] [--piece-mib N] [--new-device] (see the top of the file)';
+let args;
+try {
+  const flag = { type: 'boolean' };
+  args = parseArgs({ options: { upload: flag, 'upload-wait': flag, 'own-staging': flag, 'fresh-data': flag, 'new-device': flag, 'piece-mib': { type: 'string' }, 'wait-mib': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
+} catch (error) {
+  console.error(`${error.message}\n${USAGE}`);
+  process.exit(2);
+}
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+/** The number given to --`name` (a finite number >= 0), or `fallback`; exits 2 naming the flag otherwise. */
 function numberArg(name, fallback) {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
+  const raw = args[name];
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) {
+    console.error(`--${name} ${raw}: must be a number >= 0`);
+    process.exit(2);
+  }
+  return n;
 }
 
 /** Timed reads and kernel fills of buffers on one device. */
@@ -67,13 +88,13 @@ device.addEventListener?.('uncapturederror', (e) => console.log('uncaptured:', e
 console.log(`maxBufferSize ${limits.maxBufferSize}, maxStorageBufferBindingSize ${limits.maxStorageBufferBindingSize}`);
 const probe = deviceProbe(opened);
 
-const ownStaging = process.argv.includes('--own-staging');
-const waitEach = process.argv.includes('--upload-wait');
-const freshData = process.argv.includes('--fresh-data');
-const upload = process.argv.includes('--upload') || waitEach || ownStaging;
+const ownStaging = args['own-staging'] === true;
+const waitEach = args['upload-wait'] === true;
+const freshData = args['fresh-data'] === true;
+const upload = args.upload === true || waitEach || ownStaging;
 // Pieces of at most 4 MiB fit Dawn's upload ring buffers (DynamicUploader); larger ones get a staging buffer each.
-const PIECE = numberArg('--piece-mib', 64) * 2 ** 20;
-const WAIT_EVERY = numberArg('--wait-mib', 0) * 2 ** 20;
+const PIECE = numberArg('piece-mib', 64) * 2 ** 20;
+const WAIT_EVERY = numberArg('wait-mib', 0) * 2 ** 20;
 const host = new Uint8Array(upload ? PIECE : 0);
 const hostWords = new Uint32Array(host.buffer);
 const hostFloats = new Float32Array(host.buffer);
@@ -130,7 +151,7 @@ first.destroy();
 const again = device.createBuffer({ size: range, usage: STORAGE });
 await write(again, 0, range);
 console.log(`separate buffer again, after the big one: read ${await probe.timeRead(again, 0, range)}`);
-if (process.argv.includes('--new-device')) {
+if (args['new-device'] === true) {
   // Is the slowdown the device's or the process's? A second device, its buffer filled by a kernel.
   const second = await openProbeDevice();
   const other = second.device.createBuffer({ size: range, usage: STORAGE });

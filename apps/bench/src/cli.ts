@@ -1,8 +1,10 @@
 // npm run bench -- <suite> [--gpu]: runs one suite (or all) and writes bench-results/<suite>.json and .md.
-// Each suite is a file apps/bench/src/suites/<name>.ts whose default export runs it.
+// Each suite is a file apps/bench/src/suites/<name>.ts whose default export runs it. --help lists suites and flags;
+// an unknown flag or suite is an error (exit 2), never ignored.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { softwareGpuUnlessGpu } from './bench-env.ts';
+import { parseCommandLine, refuseArgs } from './command-line.ts';
 import { writeSuite, type SuiteOptions, type SuiteResult } from './report.ts';
 
 /** The suites, in the order `all` runs them. */
@@ -23,19 +25,22 @@ async function loadSuite(name: string): Promise<SuiteModule> {
   return loaded;
 }
 
+const available = SUITE_NAMES.filter((n) => existsSync(suiteFile(n)));
+const USAGE = {
+  command: 'npm run bench -- [suite] [options]',
+  summary: 'Runs one benchmark suite (or all) and writes bench-results/<suite>.json and .md.',
+  positionals: [`suite: ${available.join(', ')} or all (default all)`],
+};
+const FLAGS = { gpu: { type: 'boolean', help: 'use the real GPU (default: a software GPU when there is none)' } } as const;
+
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const options: SuiteOptions = { gpu: args.includes('--gpu') };
+  const args = parseCommandLine(USAGE, FLAGS);
+  if (args.positionals.length > 1) refuseArgs(`one suite at a time, got ${args.positionals.join(' ')}`, USAGE, FLAGS);
+  const name = args.positionals[0] ?? 'all';
+  if (name !== 'all' && !available.some((n) => n === name)) refuseArgs(`unknown suite '${name}'; available: ${available.join(', ')}, all`, USAGE, FLAGS);
+  const options: SuiteOptions = { gpu: args.on('gpu') };
   softwareGpuUnlessGpu(options.gpu, process.env); // before any suite loads Dawn
-  const name = args.find((a) => !a.startsWith('--')) ?? 'all';
-  const available = SUITE_NAMES.filter((n) => existsSync(suiteFile(n)));
-  const chosen = name === 'all' ? available : [name];
-  for (const suite of chosen) {
-    if (!available.some((n) => n === suite)) {
-      console.error(`unknown suite '${suite}'; available: ${available.join(', ')}, all`);
-      process.exitCode = 2;
-      return;
-    }
+  for (const suite of name === 'all' ? available : [name]) {
     console.log(`== ${suite} ==`);
     const module = await loadSuite(suite);
     await writeSuite(await module.default(options));

@@ -9,6 +9,7 @@
 // TANDEM_BENCH_MEMORY_WORDS like the suite. Exits 1 when a requested index cannot be made (hnswlib-node missing).
 import { pathToFileURL } from 'node:url';
 import { loadWinkEmbeddings } from '@tandem/datasets';
+import { parseCommandLine } from '../command-line.ts';
 import { progress } from '../report.ts';
 import { hnswlibIndex, loadHnswlib } from './hnswlib.ts';
 import { describeOrigin, tandemCacheNames, tandemIndex } from './ours.ts';
@@ -17,24 +18,24 @@ import { describeOrigin, tandemCacheNames, tandemIndex } from './ours.ts';
 export const MEMORY_INDEX_PARAMS = { m: 16, efConstruction: 200, seed: 100 };
 
 async function main(argv: readonly string[]): Promise<number> {
-  const unknown = argv.filter((a) => a !== '--tandem' && a !== '--hnswlib');
-  if (unknown.length > 0) {
-    console.error(`prepare: unknown argument(s) ${unknown.join(' ')}; usage: prepare.ts [--tandem] [--hnswlib]`);
-    return 2;
-  }
-  const both = argv.length === 0;
+  const args = parseCommandLine(
+    { command: 'node -C @tandem/source --import tsx apps/bench/src/memory/prepare.ts [--tandem] [--hnswlib]', summary: "Makes or checks the memory suite's HNSW index caches in .cache/bench/ (both when neither is named)." },
+    { tandem: { type: 'boolean', help: "Tandem's graph-only cache" }, hnswlib: { type: 'boolean', help: "hnswlib-node's cache" } },
+    argv,
+  );
+  const both = !args.on('tandem') && !args.on('hnswlib');
   const limit = Number(process.env['TANDEM_BENCH_MEMORY_WORDS'] ?? 0);
   const start = performance.now();
   const words = await loadWinkEmbeddings({ ...(limit > 0 ? { limit } : {}), onProgress: (d, t) => progress('wink JSON -> cache', d, t) });
   const count = words.words.length;
   console.log(`[prepare] wink: ${count} words x ${words.dim} in ${((performance.now() - start) / 1000).toFixed(1)} s`);
   let failed = false;
-  if (both || argv.includes('--tandem')) {
+  if (both || args.on('tandem')) {
     const ours = await tandemIndex(words.vectors, words.dim, MEMORY_INDEX_PARAMS, undefined, (d, t) => progress('tandem HNSW build', d, t));
     console.log(`[prepare] ${describeOrigin('tandem', ours.origin)}; cache: .cache/bench/${tandemCacheNames(count, MEMORY_INDEX_PARAMS).graph}`);
     ours.index.dispose();
   }
-  if (both || argv.includes('--hnswlib')) {
+  if (both || args.on('hnswlib')) {
     const lib = loadHnswlib();
     if ('module' in lib) {
       const built = await hnswlibIndex(lib.module, words.vectors, words.dim, MEMORY_INDEX_PARAMS, (d, t) => progress('hnswlib-node build', d, t));
