@@ -1,6 +1,6 @@
 // attention: out[Sq, H, D] = softmax(scale q k^T (+ causal mask)) v, grouped KV heads (head h reads kv head h / (H / Hkv)).
 // Query i has absolute position Sk - Sq + i; causal attention sees keys at positions <= its own.
-import { madd, hsum } from './simd_math';
+import { madd, hsum } from './shared/simd_math';
 import { rowMax, expShifted } from './softmax';
 
 /** Scratch bytes attention_f32 needs per calling thread: one row of scores. */

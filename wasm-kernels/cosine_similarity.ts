@@ -8,7 +8,7 @@
 // reads each target for its dot products (each target is read from memory once per call) and stored there; when 1
 // they are read back (the backend keeps them next to a resident targets buffer), so later calls only stream dots.
 // One query: fused loops; several: targets in L2-sized chunks while every query passes over them.
-import { madd, hsum } from './simd_math';
+import { madd, hsum } from './shared/simd_math';
 
 /** Targets per chunk when there are several queries: 48 x 768 floats stay in L2 while every query passes. */
 const TARGET_CHUNK: i32 = 48;

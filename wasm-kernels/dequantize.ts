@@ -1,6 +1,6 @@
 // dequantize: q8_0 / q4_0 / f16 -> f32, `count` values. A quantized tensor whose count is not a multiple of 32
 // still stores whole blocks; the last block is decoded only as far as count.
-import { halfToFloat, BLOCK_CONSTANTS } from './simd_math';
+import { halfToFloat, BLOCK_CONSTANTS } from './shared/simd_math';
 
 /** f16 constants, 16 bytes each: magnitude mask 0x7fff, 2^112 (rebias), f32 inf bits, the f16 inf/NaN exponent. */
 const HALF_CONSTANTS: usize = memory.data<u32>([

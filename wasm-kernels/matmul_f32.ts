@@ -1,7 +1,7 @@
 // matmul (f32): C[M, N] = A[M, K] x B[K, N], all row-major. Small M streams B's rows directly; larger M packs
 // each K block of B into 8-column panels and runs the 4x8 register tile (matmul_panels.ts).
-import { KC, PANEL_ROW_BYTES, PACKED_A_BYTES, packedBlockBytes, multiplyPackedBlock } from './matmul_panels';
-import { madd } from './simd_math';
+import { KC, PANEL_ROW_BYTES, PACKED_A_BYTES, packedBlockBytes, multiplyPackedBlock } from './shared/matmul_panels';
+import { madd } from './shared/simd_math';
 
 /** Below this many rows of A, packing B costs more than it saves: stream B instead. */
 const STREAM_MAX_ROWS: i32 = 3;

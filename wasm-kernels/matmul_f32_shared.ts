@@ -6,7 +6,7 @@
 //
 // State block (16 bytes, zeroed by matmul_f32_shared_reset before the call): i32[0] panels claimed,
 // i32[1] panels packed, i32[2] row chunks claimed.
-import { KC, PANEL_ROW_BYTES, PACKED_A_BYTES, MC, multiplyPackedBlock } from './matmul_panels';
+import { KC, PANEL_ROW_BYTES, PACKED_A_BYTES, MC, multiplyPackedBlock } from './shared/matmul_panels';
 import { packPanels } from './matmul_f32';
 
 /** Loads a waiting thread makes on the "panels packed" counter before it packs every panel itself (see below). */

@@ -6,8 +6,8 @@
 // and the zero point is taken out per block with a precomputed zp * sum(x over the block):
 //   sum_j x_j d (u_j - zp) = d (sum_j x_j u_j - zp sum_j x_j).
 // Many rows: each K block of w is decoded into 8-column f32 panels once and runs through the f32 GEMM tile.
-import { KC, PACKED_A_BYTES, packedBlockBytes, multiplyPackedBlock, packRows4, PANEL_ROW_BYTES } from './matmul_panels';
-import { madd, hsum, halfToFloat, BLOCK_CONSTANTS } from './simd_math';
+import { KC, PACKED_A_BYTES, packedBlockBytes, multiplyPackedBlock, packRows4, PANEL_ROW_BYTES } from './shared/matmul_panels';
+import { madd, hsum, halfToFloat, BLOCK_CONSTANTS } from './shared/simd_math';
 
 /** Bytes of a q8_0 block: f16 scale + 32 int8. */
 const Q8_BLOCK: usize = 34;

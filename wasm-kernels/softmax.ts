@@ -1,6 +1,6 @@
 // softmax: row-wise over the last dimension of [batch..., rows, cols]. Causal: row r sees columns c <= r + (cols - rows);
 // masked columns and rows with nothing visible (or all -inf) give zeros.
-import { expConstant, expv, hmax, hsum } from './simd_math';
+import { expConstant, expv, hmax, hsum } from './shared/simd_math';
 
 /** totalRows rows of `cols` floats; rows = the second-to-last dimension (1 for a vector), used by the causal mask. */
 export function softmax_f32(x: usize, out: usize, totalRows: i32, rows: i32, cols: i32, causal: bool): void {

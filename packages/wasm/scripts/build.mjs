@@ -26,7 +26,7 @@ export const BUILDS = [
 ];
 
 async function newestSourceMs() {
-  const names = (await readdir(kernelsDir)).filter((n) => n.endsWith('.ts') || n.endsWith('.json'));
+  const names = (await readdir(kernelsDir, { recursive: true })).filter((n) => n.endsWith('.ts') || n.endsWith('.json'));
   const times = await Promise.all([...names.map((n) => `${kernelsDir}${n}`), fileURLToPath(import.meta.url)].map(async (p) => (await stat(p)).mtimeMs));
   return Math.max(...times);
 }

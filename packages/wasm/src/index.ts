@@ -4,5 +4,5 @@ export { FreeListAllocator, BLOCK_ALIGN, type AllocatorStats, type GrowableRange
 export { WASM_BUILDS, supportsRelaxedSimd, supportsSharedMemory, supportsSimd, type WasmBuild } from './wasm-builds.ts';
 export { BUILD_HINT } from './load-bytes.ts';
 export { loadKernels, type LoadedKernels, type LoadRequest, type LoadResult, type SimdChoice } from './instantiate.ts';
-export type { Kernels } from './kernels.ts';
+export type { Kernels } from './kernel-exports.ts';
 export type { WasmMemory } from './wasm-api.ts';

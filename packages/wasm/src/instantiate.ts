@@ -1,5 +1,5 @@
 // Picks a build for this host, loads and compiles it, and instantiates it over a fresh linear memory.
-import { bindKernels, type Kernels } from './kernels.ts';
+import { bindKernels, type Kernels } from './kernel-exports.ts';
 import { loadWasmBytes } from './load-bytes.ts';
 import { PAGE_BYTES } from './linear-memory.ts';
 import { buildUrl, pickBuild, supportsRelaxedSimd, supportsSharedMemory, supportsSimd, type WasmBuild } from './wasm-builds.ts';

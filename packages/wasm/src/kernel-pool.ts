@@ -2,7 +2,7 @@
 // runs on the calling thread while the others run on workers; a job no worker has taken by the time the calling
 // thread is done runs on the calling thread too. Jobs are handed over through control slots in the
 // shared memory with Atomics (see worker-source.ts), ~10x cheaper than a postMessage round trip.
-import type { KernelCall, KernelName, Kernels } from './kernels.ts';
+import type { KernelCall, KernelName, Kernels } from './kernel-exports.ts';
 import { host } from '#host';
 import type { WorkerHandle } from './host-api.ts';
 import type { WasmMemory, WasmModule } from './wasm-api.ts';

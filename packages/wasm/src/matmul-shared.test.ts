@@ -1,7 +1,7 @@
 // matmul_f32_shared: the threaded f32 matmul that packs B once for all threads and hands out row chunks by claim.
 import { describe, expect, it } from 'vitest';
 import { loadKernels } from './instantiate.ts';
-import { chunkRowsFor } from './run-op.ts';
+import { chunkRowsFor } from './kernels/matmul.ts';
 import { expectClose, f32, runF32, startedBackend } from './test-support/harness.ts';
 import { createRandom, randomFloats } from './test-support/random.ts';
 import { matmul } from '@tandem/reference';

@@ -1,6 +1,6 @@
 // What an op runner gets from the backend: the kernels, where each input lives, and temporary memory.
 import type { BoundTensor } from '@tandem/core';
-import type { KernelCall, Kernels } from './kernels.ts';
+import type { KernelCall, Kernels } from './kernel-exports.ts';
 
 /** The backend's side of one run() call. */
 export interface RunContext {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WasmBackend } from './wasm-backend.ts';
 import { KernelPool } from './kernel-pool.ts';
-import { KERNEL_NAMES } from './kernels.ts';
+import { KERNEL_NAMES } from './kernel-exports.ts';
 import { loadKernels } from './instantiate.ts';
 import { splitRange, threadsFor } from './split.ts';
 import { expectClose, f32, runF32, startedBackend } from './test-support/harness.ts';

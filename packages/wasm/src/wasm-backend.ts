@@ -29,10 +29,10 @@ import type { AllocatorStats } from './allocator.ts';
 import { WASM_CAPABILITIES } from './capabilities.ts';
 import { loadKernels, type LoadedKernels, type SimdChoice } from './instantiate.ts';
 import { KernelPool } from './kernel-pool.ts';
-import { KERNEL_NAMES } from './kernels.ts';
+import { KERNEL_NAMES } from './kernel-exports.ts';
 import { LinearMemory, WASM32_LIMIT_BYTES } from './linear-memory.ts';
 import type { DerivedBlock, RunContext } from './run-context.ts';
-import { runOp } from './run-op.ts';
+import { moduleRefusal, runOp } from './run-op.ts';
 import { host } from '#host';
 import { describeSpec, WasmHeap } from './wasm-heap.ts';
 import { CONTROL_SLOT_BYTES } from './worker-source.ts';
@@ -141,15 +141,17 @@ export class WasmBackend implements CapableBackend {
     };
   }
 
-  /** The capability table, plus a check that every tensor fits in the wasm32 memory. */
   /** Free linear memory before the limit, bytes (cheap: called on every decision). */
   availableMemory(): number | undefined {
     return this.running?.heap.availableBytes();
   }
 
+  /** The capability table, the loaded module's exports, then a check that every tensor fits in the wasm32 memory. */
   supportsOp(op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict {
     const verdict = checkCapabilities(this.capabilities, this.running?.features ?? [], op, outputs);
     if (!verdict.ok) return verdict;
+    const missing = this.running === undefined ? undefined : moduleRefusal(op.op, this.running.loaded.kernels);
+    if (missing !== undefined) return { ok: false, reason: missing };
     const limit = this.running?.heap.limitBytes ?? WASM32_LIMIT_BYTES;
     for (const input of opInputs(op)) {
       const refused = refuseOverLimit(op.op, input.name, input.tensor, limit);

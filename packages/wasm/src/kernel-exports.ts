@@ -1,6 +1,8 @@
 // The kernel module's exports, typed. Pointers are byte offsets in linear memory (u32 in wasm; a JS number here),
 // booleans are 0 / 1. Each export's arity is checked against this table at load, so a signature that drifted in
-// wasm-kernels/ fails init() with a clear reason instead of running with shifted arguments.
+// wasm-kernels/ fails init() with a clear reason instead of running with shifted arguments. The unary elementwise
+// ops (core's unary family) need no entry here: each is the export `<op>_f32(x, out, n)`, bound when present.
+import { UNARY_OP_KINDS, type UnaryOpKind } from '@tandem/core';
 
 /** Every export of tandem-*.wasm that the backend calls. */
 export interface KernelExports {
@@ -21,7 +23,6 @@ export interface KernelExports {
   add_f32(a: number, b: number, out: number, n: number, bn: number): void;
   mul_f32(a: number, b: number, out: number, n: number, bn: number): void;
   scale_f32(x: number, out: number, n: number, factor: number): void;
-  silu_f32(x: number, out: number, n: number): void;
   swiglu_f32(gate: number, up: number, out: number, n: number): void;
   softmax_f32(x: number, out: number, totalRows: number, rows: number, cols: number, causal: number): void;
   rms_norm_f32(x: number, weight: number, out: number, rows: number, n: number, eps: number): void;
@@ -61,10 +62,33 @@ export interface KernelCall {
   readonly args: readonly number[];
 }
 
+/** An elementwise kernel of a unary op: out[i] = f(x[i]) for i < n, all f32. */
+export type UnaryKernel = (x: number, out: number, n: number) => number;
+
 /** The typed exports plus a by-name call (the calling thread's share of a parallel op). */
 export interface Kernels extends KernelExports {
   /** Calls an export by name. */
   invoke(call: KernelCall): number;
+  /** The unary ops' kernels the module exports (`<op>_f32`); an op missing here is not capable. */
+  readonly unary: ReadonlyMap<UnaryOpKind, UnaryKernel>;
+}
+
+/** The export name of a unary op's f32 kernel. */
+export function unaryExportName<K extends UnaryOpKind>(op: K): `${K}_f32` {
+  return `${op}_f32`;
+}
+
+/** Every unary op's kernel the module exports, each checked to take (x, out, n). */
+function bindUnaryKernels(exports: object): Map<UnaryOpKind, UnaryKernel> {
+  const bound = new Map<UnaryOpKind, UnaryKernel>();
+  for (const op of UNARY_OP_KINDS) {
+    const name = unaryExportName(op);
+    const fn: unknown = Reflect.get(exports, name);
+    if (fn === undefined) continue;
+    if (typeof fn !== 'function' || fn.length !== 3) throw new Error(`kernel '${name}' must be a function of (x, out, n) (rebuild the kernels)`);
+    bound.set(op, (x, out, n) => Number(Reflect.apply(fn, undefined, [x, out, n])) >>> 0);
+  }
+  return bound;
 }
 
 /** Parameter count of every export (what Function.length reports for a wasm export). */
@@ -86,7 +110,6 @@ const ARITY: { readonly [K in KernelName]: number } = {
   add_f32: 5,
   mul_f32: 5,
   scale_f32: 4,
-  silu_f32: 3,
   swiglu_f32: 4,
   softmax_f32: 6,
   rms_norm_f32: 6,
@@ -135,6 +158,7 @@ export function bindKernels(exports: object): Kernels {
       if (fn === undefined) throw new Error(`no kernel '${call.name}'`);
       return fn(...call.args);
     },
+    unary: bindUnaryKernels(exports),
     heap_base: k('heap_base'),
     matmul_f32: k('matmul_f32'),
     matmul_f32_scratch_bytes: k('matmul_f32_scratch_bytes'),
@@ -152,7 +176,6 @@ export function bindKernels(exports: object): Kernels {
     add_f32: k('add_f32'),
     mul_f32: k('mul_f32'),
     scale_f32: k('scale_f32'),
-    silu_f32: k('silu_f32'),
     swiglu_f32: k('swiglu_f32'),
     softmax_f32: k('softmax_f32'),
     rms_norm_f32: k('rms_norm_f32'),
