@@ -29,16 +29,7 @@ const TK: u32 = 16u;
 var<workgroup> a_tile: array<vec4<f32>, 256>;
 var<workgroup> b_tile: array<vec4<f32>, 256>;
 
-// Rounds to the nearest binary16 value (ties to even); overflow goes to +-inf; inf and NaN pass through.
-fn round_f16(v: f32) -> f32 {
-  let bits = bitcast<u32>(v);
-  let mag = bits & 0x7fffffffu;
-  if (mag >= 0x7f800000u) { return v; }
-  if (mag < 0x38800000u) { return round(v * 16777216.0) * (1.0 / 16777216.0); }
-  let rounded = (mag + 0xfffu + ((mag >> 13u) & 1u)) & 0xffffe000u;
-  if (rounded > 0x477fe000u) { return bitcast<f32>((bits & 0x80000000u) | 0x7f800000u); }
-  return bitcast<f32>((bits & 0x80000000u) | rounded);
-}
+//! include shared/f16.wgsl
 
 @compute @workgroup_size(16, 16)
 fn main(

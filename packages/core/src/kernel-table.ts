@@ -18,6 +18,11 @@ export interface KernelReach {
 /** Any backend's kernel table, as capabilitiesOf reads it. */
 export type KernelReachTable = { readonly [K in OpKind]?: KernelReach };
 
+/** The name of op `kind`'s kernel files in every backend: its id in snake_case (rmsNorm -> rms_norm). */
+export function kernelName(kind: OpKind): string {
+  return kind.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
 /** The dtypes op `kind`'s definition accepts for its first input (what a capability row lists by default). */
 export function firstInputDtypes(kind: OpKind): readonly DType[] {
   return opDefinition(kind).inputSpecs[0]?.dtypes ?? [];

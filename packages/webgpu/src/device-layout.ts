@@ -1,7 +1,7 @@
 // How tensors are laid out in device buffers. f16 is stored as binary16, two values per 32-bit word (half the memory
 // and transfer of f32), and widened to f32 around each op: kernels read and write f32, and those producing f16 round
 // their results to binary16 (ROUND_F16), so chained f16 ops see exactly what a binary16 device would (the f16_unpack
-// and f16_pack kernels; ops/f16-storage.ts). Quantized blocks keep ggml's bytes, zero-padded to a whole number of
+// and f16_pack kernels; f16-storage.ts). Quantized blocks keep ggml's bytes, zero-padded to a whole number of
 // 4-byte words.
 import { byteLengthOf, numel, type TensorSpec } from '@tandem/core';
 

@@ -1,14 +1,15 @@
 // Runs one resolved op on a device: allocates its outputs from the pool, plans and encodes it, submits, and
 // waits for completion inside guarded() (so failures come out as BackendErrors and nothing leaks).
-import { monotonicClock, type Op, type TensorSpec } from '@tandem/core';
+import { BackendError, monotonicClock, type Op, type OpKind, type OpOf, type TensorSpec } from '@tandem/core';
 import type { DeviceContext } from './device-context.ts';
 import { storageByteLength } from './device-layout.ts';
 import { encodeAndSubmit, hasDispatch } from './encode.ts';
 import { MAP_READ_MODE, TENSOR_USAGE } from './gpu-constants.ts';
 import { guarded } from './guarded.ts';
-import { planWithF16Storage } from './ops/f16-storage.ts';
-import { planOp } from './ops/plan-op.ts';
-import type { DeviceTensor, DispatchStep, PlanContext } from './plan.ts';
+import { planWithF16Storage } from './f16-storage.ts';
+import { BACKEND_NAME } from './gpu-errors.ts';
+import { WEBGPU_KERNELS } from './kernels/index.ts';
+import type { DeviceTensor, DispatchStep, PlanContext, Step } from './plan.ts';
 import { TimestampPair } from './timestamps.ts';
 
 /** The outputs of an executed op and the time it took. */
@@ -64,4 +65,11 @@ export async function executeOp(ctx: DeviceContext, op: Op<DeviceTensor>, output
   for (const gpu of transient) ctx.pool.release(gpu);
   // Timestamps can be quantized (browsers) or missing; never report more than the wall time around the op.
   return { outputs: outTensors, kernelMs: measured !== undefined && measured <= wallMs ? measured : wallMs };
+}
+
+/** Steps that compute `op` into `outputs` (allocated by the caller, one per output spec), by its kernel. */
+function planOp<K extends OpKind>(op: OpOf<K, DeviceTensor>, outputs: readonly DeviceTensor[], ctx: PlanContext): Step[] {
+  const kernel = WEBGPU_KERNELS[op.op];
+  if (kernel === undefined) throw new BackendError('UNSUPPORTED', BACKEND_NAME, `${op.op} has no WebGPU kernel`);
+  return kernel.plan(op, outputs, ctx);
 }

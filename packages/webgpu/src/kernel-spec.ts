@@ -1,6 +1,6 @@
-// How the TypeScript side describes one WGSL kernel: its bindings, uniform parameters and override constants.
-// shader-bindings.test.ts checks every spec against the declarations in its .wgsl file.
-import type { ShaderName } from './wgsl-sources.generated.ts';
+// How the TypeScript side describes one WGSL kernel: its bindings, uniform parameters and override constants, as
+// reflected from the shader at embed time (tools/embed-wgsl.ts writes them to wgsl-kernels.generated.ts).
+import type { ShaderName } from './wgsl-kernels.generated.ts';
 
 /** How a storage binding is declared in WGSL. */
 export type StorageAccess = 'read' | 'read_write';
@@ -26,7 +26,7 @@ export interface ParamSpec<P extends string = string> {
 
 /** One kernel: a .wgsl file, its entry point, and what the host must bind and set. */
 export interface KernelSpec<B extends string = string, P extends string = string, O extends string = string> {
-  /** File name in wgsl/ without .wgsl. */
+  /** File name in wgsl/ (or wgsl/shared/) without .wgsl. */
   readonly shader: ShaderName;
   /** The @compute function. */
   readonly entryPoint: string;
@@ -36,13 +36,8 @@ export interface KernelSpec<B extends string = string, P extends string = string
   readonly params: readonly ParamSpec<P>[];
   /** Override constants the host may set. */
   readonly overrides: readonly O[];
-}
-
-/** Declares a kernel with its binding, parameter and override names kept as literal types. */
-export function defineKernel<const B extends string, const P extends string, const O extends string>(
-  spec: KernelSpec<B, P, O>,
-): KernelSpec<B, P, O> {
-  return spec;
+  /** The WGSL source, includes expanded. */
+  readonly source: string;
 }
 
 /** Bytes of a kernel's uniform block: 4 per field, rounded up to 16 (uniform buffers' granularity). */

@@ -2,7 +2,7 @@
 // from the kernel spec, so a shader whose bindings drift from the spec fails at pipeline creation.
 import { COMPUTE_STAGE } from './gpu-constants.ts';
 import type { KernelSpec } from './kernel-spec.ts';
-import { WGSL_SOURCES, type ShaderName } from './wgsl-sources.generated.ts';
+import type { ShaderName } from './wgsl-kernels.generated.ts';
 
 /** Override constant values for one pipeline. */
 export type OverrideValues = Readonly<Record<string, number>>;
@@ -40,7 +40,7 @@ export class PipelineCache {
     const pipeline = this.device.createComputePipeline({
       label: key,
       layout: this.device.createPipelineLayout({ bindGroupLayouts: [bindGroupLayout] }),
-      compute: { module: this.module(spec.shader), entryPoint: spec.entryPoint, constants: overrides },
+      compute: { module: this.module(spec), entryPoint: spec.entryPoint, constants: overrides },
     });
     const entry = { pipeline, bindGroupLayout };
     this.pipelines.set(key, entry);
@@ -57,11 +57,11 @@ export class PipelineCache {
     return this.pipelines.size;
   }
 
-  private module(shader: ShaderName): GPUShaderModule {
-    let module = this.modules.get(shader);
+  private module(spec: KernelSpec): GPUShaderModule {
+    let module = this.modules.get(spec.shader);
     if (module === undefined) {
-      module = this.device.createShaderModule({ label: shader, code: WGSL_SOURCES[shader] });
-      this.modules.set(shader, module);
+      module = this.device.createShaderModule({ label: spec.shader, code: spec.source });
+      this.modules.set(spec.shader, module);
     }
     return module;
   }

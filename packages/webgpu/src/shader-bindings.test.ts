@@ -1,42 +1,19 @@
-// The WGSL files are the source of truth: their declared bindings, uniform struct and overrides must match
-// the TypeScript kernel specs, their header comments must list the bindings, and the embedded copy in
-// wgsl-sources.generated.ts must be current. On a device, every kernel must build with its explicit layout.
+// The WGSL files are the source of truth: the kernel specs are reflected from them at embed time. Checked here: the
+// reflection itself (includes, the binding rules), each shader's header comment against what it declares, that
+// wgsl-kernels.generated.ts is current, that every unary op has its shader, and on a device that every kernel
+// builds with its explicit layout.
 import { readFileSync } from 'node:fs';
+import { UNARY_OP_KINDS } from '@tandem/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { KernelSpec } from './kernel-spec.ts';
-import { ALL_KERNELS } from './kernels.ts';
-import { GENERATED_MODULE, readWgslFiles, renderWgslModule } from './tools/embed-wgsl.ts';
-import { WGSL_SOURCES } from './wgsl-sources.generated.ts';
-import { createTestBackend } from './test-support/gpu.ts';
+import { unarySpec } from './kernel-support.ts';
 import { PipelineCache } from './pipeline-cache.ts';
+import { createTestBackend } from './test-support/gpu.ts';
+import { embedKernels, GENERATED_MODULE, readWgslFiles, renderWgslModule } from './tools/embed-wgsl.ts';
+import { expandIncludes, reflectKernel } from './tools/wgsl-reflect.ts';
+import { WGSL_KERNELS } from './wgsl-kernels.generated.ts';
 
-interface DeclaredBinding {
-  readonly group: number;
-  readonly binding: number;
-  readonly kind: 'storage' | 'uniform';
-  readonly access: string | undefined;
-  readonly name: string;
-  readonly type: string;
-}
-
-/** Every `@group(g) @binding(b) var<...> name: type;` in a shader. */
-function declaredBindings(code: string): DeclaredBinding[] {
-  const pattern = /@group\((\d+)\)\s*@binding\((\d+)\)\s*var<(storage|uniform)(?:\s*,\s*(read|read_write))?>\s*(\w+)\s*:\s*([^;]+);/g;
-  return [...code.matchAll(pattern)].map((m) => ({
-    group: Number(m[1]),
-    binding: Number(m[2]),
-    kind: m[3] === 'uniform' ? 'uniform' : 'storage',
-    access: m[4],
-    name: m[5] ?? '',
-    type: (m[6] ?? '').trim(),
-  }));
-}
-
-/** Fields of `struct Params { ... }` as [name, type]. */
-function paramsFields(code: string): Array<[string, string]> {
-  const body = /struct\s+Params\s*\{([^}]*)\}/.exec(code)?.[1] ?? '';
-  return [...body.matchAll(/(\w+)\s*:\s*(\w+)/g)].map((m) => [m[1] ?? '', m[2] ?? '']);
-}
+const ALL_KERNELS: readonly KernelSpec[] = Object.values(WGSL_KERNELS);
 
 /** Bindings listed in the header comment: `//   @binding(n) name  storage, read|read_write | uniform`. */
 function headerBindings(code: string): Array<[number, string, string]> {
@@ -44,38 +21,52 @@ function headerBindings(code: string): Array<[number, string, string]> {
   return [...code.matchAll(pattern)].map((m) => [Number(m[1]), m[2] ?? '', m[3] ?? '']);
 }
 
-function overrideNames(code: string): string[] {
-  return [...code.matchAll(/^override\s+(\w+)\s*:/gm)].map((m) => m[1] ?? '');
-}
-
 function expectedHeader(spec: KernelSpec): Array<[number, string, string]> {
   const storage = spec.bindings.map((b, i): [number, string, string] => [i, b.name, `storage, ${b.access}`]);
   return [...storage, [spec.bindings.length, 'params', 'uniform']];
 }
 
-describe('WGSL kernels match their TypeScript specs', () => {
-  it.each(ALL_KERNELS.map((k) => [k.shader, k] as const))('%s', (_name, spec) => {
-    const code = WGSL_SOURCES[spec.shader];
-    const declared = declaredBindings(code);
-    expect(declared.every((d) => d.group === 0)).toBe(true);
-    const storage = declared.filter((d) => d.kind === 'storage').map((d) => [d.binding, d.name, d.access]);
-    expect(storage).toEqual(spec.bindings.map((b, i) => [i, b.name, b.access]));
-    const uniforms = declared.filter((d) => d.kind === 'uniform').map((d) => [d.binding, d.name, d.type]);
-    expect(uniforms).toEqual([[spec.bindings.length, 'params', 'Params']]);
-    expect(paramsFields(code)).toEqual(spec.params.map((p) => [p.name, p.type]));
-    expect(headerBindings(code)).toEqual(expectedHeader(spec));
-    const overrides = overrideNames(code);
-    for (const name of spec.overrides) expect(overrides).toContain(name);
-    expect(code).toMatch(new RegExp(`@compute\\s+@workgroup_size\\([^)]*\\)\\s*fn\\s+${spec.entryPoint}\\s*\\(`));
+const KERNEL = (bindings: string, params = 'n: u32,'): string =>
+  `struct Params {\n  ${params}\n}\n${bindings}\n@compute @workgroup_size(64)\nfn main() {}\n`;
+
+describe('WGSL reflection (the embed step)', () => {
+  it('reads the entry point, storage bindings in order, the Params fields and the overrides', () => {
+    const code = `override WG: u32 = 64u;\n${KERNEL('@group(0) @binding(0) var<storage, read> x: array<f32>;\n@group(0) @binding(1) var<storage, read_write> out: array<f32>;\n@group(0) @binding(2) var<uniform> params: Params;', 'n: u32,\n  f: f32,')}`;
+    expect(reflectKernel('k.wgsl', code)).toEqual({
+      entryPoint: 'main',
+      bindings: [{ name: 'x', access: 'read' }, { name: 'out', access: 'read_write' }],
+      params: [{ name: 'n', type: 'u32' }, { name: 'f', type: 'f32' }],
+      overrides: ['WG'],
+    });
   });
 
-  it('every file in wgsl/ has a kernel spec', () => {
-    const used = new Set<string>(ALL_KERNELS.map((k) => k.shader));
-    expect([...readWgslFiles().keys()].filter((name) => !used.has(name))).toEqual([]);
+  it('refuses another group, storage bindings out of order, a missing or misplaced params uniform, other field types', () => {
+    const uniform = '@group(0) @binding(1) var<uniform> params: Params;';
+    expect(() => reflectKernel('a.wgsl', KERNEL(`@group(1) @binding(0) var<storage, read> x: array<f32>;\n${uniform}`))).toThrow(/a\.wgsl: x is in @group\(1\)/);
+    expect(() => reflectKernel('b.wgsl', KERNEL(`@group(0) @binding(1) var<storage, read> x: array<f32>;\n${uniform}`))).toThrow(/b\.wgsl: storage binding x is @binding\(1\); expected 0/);
+    expect(() => reflectKernel('c.wgsl', KERNEL('@group(0) @binding(0) var<storage, read> x: array<f32>;'))).toThrow(/c\.wgsl: needs 'var<uniform> params: Params' at @binding\(1\)/);
+    expect(() => reflectKernel('d.wgsl', KERNEL(`@group(0) @binding(0) var<storage, read> x: array<f32>;\n${uniform}`, 'v: vec2f,'))).toThrow(/d\.wgsl: Params\.v is vec2f/);
   });
 
-  it('wgsl-sources.generated.ts is current (run `npm run embed-wgsl -w @tandem/webgpu` if not)', () => {
-    expect(readFileSync(GENERATED_MODULE, 'utf8')).toBe(renderWgslModule(readWgslFiles()));
+  it('expands includes recursively, each file once', () => {
+    const files = new Map([['shared/a.wgsl', '//! include shared/b.wgsl\nfn a() {}'], ['shared/b.wgsl', 'fn b() {}']]);
+    const read = (path: string): string => files.get(path) ?? '';
+    expect(expandIncludes('k.wgsl', '//! include shared/a.wgsl\n//! include shared/b.wgsl\nfn k() {}', read)).toBe('fn b() {}\nfn a() {}\n// (shared/b.wgsl included above)\nfn k() {}');
+    expect(() => expandIncludes('k.wgsl', '//! include shared/none.wgsl', () => { throw new Error('missing'); })).toThrow(/k\.wgsl: cannot read the included file shared\/none\.wgsl/);
+  });
+});
+
+describe('the embedded kernels', () => {
+  it.each(ALL_KERNELS.map((k) => [k.shader, k] as const))('%s: its header comment lists the bindings it declares', (_name, spec) => {
+    expect(headerBindings(spec.source)).toEqual(expectedHeader(spec));
+  });
+
+  it('wgsl-kernels.generated.ts is current (run `npm run embed-wgsl -w @tandem/webgpu` if not)', () => {
+    expect(readFileSync(GENERATED_MODULE, 'utf8')).toBe(renderWgslModule(embedKernels(readWgslFiles())));
+  });
+
+  it('every unary elementwise op has its shader, with the family interface (x, out, params n, override WG)', () => {
+    expect(UNARY_OP_KINDS.filter((kind) => unarySpec(kind) === undefined)).toEqual([]);
   });
 });
 

@@ -2,8 +2,8 @@
 // into f32 scratch buffers before its steps (f16_unpack), and its f16 outputs computed into f32 scratch and packed
 // into their own buffers after them (f16_pack). Ops without f16 tensors are planned unchanged.
 import { mapOpTensors, numel, opInputs, type Op } from '@tandem/core';
-import { F16_PACK, F16_UNPACK } from '../kernels.ts';
-import { dispatch, linearGrid, type DeviceTensor, type PlanContext, type Step } from '../plan.ts';
+import { WGSL_KERNELS } from './wgsl-kernels.generated.ts';
+import { dispatch, linearGrid, type DeviceTensor, type PlanContext, type Step } from './plan.ts';
 
 /** Invocations per workgroup of the f16 conversion kernels. */
 const CONVERT_WG = 256;
@@ -28,7 +28,7 @@ export function planWithF16Storage(
     if (gpu === undefined) {
       gpu = ctx.scratch(Math.max(4, n * 4));
       widenedBuffers.set(t.gpu, { n, gpu });
-      if (n > 0) before.push(dispatch(F16_UNPACK, { src: t.gpu, dst: gpu }, { n }, { WG: CONVERT_WG }, linearGrid(Math.ceil(n / CONVERT_WG), ctx.limits)));
+      if (n > 0) before.push(dispatch(WGSL_KERNELS.f16_unpack, { src: t.gpu, dst: gpu }, { n }, { WG: CONVERT_WG }, linearGrid(Math.ceil(n / CONVERT_WG), ctx.limits)));
     }
     return { dtype: t.dtype, shape: t.shape, gpu };
   });
@@ -36,7 +36,7 @@ export function planWithF16Storage(
     if (out.dtype !== 'f16') return out;
     const n = numel(out.shape);
     const gpu = ctx.scratch(Math.max(4, n * 4));
-    if (n > 0) after.push(dispatch(F16_PACK, { src: gpu, dst: out.gpu }, { n }, { WG: CONVERT_WG }, linearGrid(Math.ceil(Math.ceil(n / 2) / CONVERT_WG), ctx.limits)));
+    if (n > 0) after.push(dispatch(WGSL_KERNELS.f16_pack, { src: gpu, dst: out.gpu }, { n }, { WG: CONVERT_WG }, linearGrid(Math.ceil(Math.ceil(n / 2) / CONVERT_WG), ctx.limits)));
     return { dtype: out.dtype, shape: out.shape, gpu };
   });
   return [...before, ...plan(widened, computed), ...after];

@@ -21,21 +21,7 @@ override WG: u32 = 256u;
 @group(0) @binding(1) var<storage, read_write> dst: array<u32>;
 @group(0) @binding(2) var<uniform> params: Params;
 
-/** The binary16 bits nearest to v (ties to even). */
-fn float_to_half(v: f32) -> u32 {
-  let bits = bitcast<u32>(v);
-  let sign = (bits >> 16u) & 0x8000u;
-  let mag = bits & 0x7fffffffu;
-  if (mag > 0x7f800000u) { return sign | 0x7e00u; }
-  if (mag == 0x7f800000u) { return sign | 0x7c00u; }
-  if (mag < 0x38800000u) {
-    // Below 2^-14: a subnormal (or zero) binary16, mantissa = |v| * 2^24 rounded; 1024 encodes 2^-14 itself.
-    return sign | u32(round(bitcast<f32>(mag) * 16777216.0));
-  }
-  let rounded = (mag + 0xfffu + ((mag >> 13u) & 1u)) & 0xffffe000u;
-  if (rounded > 0x477fe000u) { return sign | 0x7c00u; }
-  return sign | (((rounded >> 23u) - 112u) << 10u) | ((rounded >> 13u) & 0x3ffu);
-}
+//! include shared/f16.wgsl
 
 @compute @workgroup_size(WG)
 fn main(

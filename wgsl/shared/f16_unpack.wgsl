@@ -19,18 +19,7 @@ override WG: u32 = 256u;
 @group(0) @binding(1) var<storage, read_write> dst: array<f32>;
 @group(0) @binding(2) var<uniform> params: Params;
 
-/** The f32 value of binary16 bits h (sign, 5-bit exponent, 10-bit mantissa). */
-fn half_to_float(h: u32) -> f32 {
-  let sign = (h & 0x8000u) << 16u;
-  let exponent = (h >> 10u) & 0x1fu;
-  let mantissa = h & 0x3ffu;
-  if (exponent == 0u) {
-    // Zero or subnormal: mantissa * 2^-24, a normal f32 (or zero), exact.
-    return bitcast<f32>(bitcast<u32>(f32(mantissa) * (1.0 / 16777216.0)) | sign);
-  }
-  if (exponent == 31u) { return bitcast<f32>(sign | 0x7f800000u | (mantissa << 13u)); }
-  return bitcast<f32>(sign | ((exponent + 112u) << 23u) | (mantissa << 13u));
-}
+//! include shared/f16.wgsl
 
 @compute @workgroup_size(WG)
 fn main(
