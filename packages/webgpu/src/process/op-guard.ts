@@ -1,52 +1,26 @@
-// Checks that a value received over IPC is an op of core's union: a known op id, and each field of that op
-// present with the right kind (tensor, optional tensor, number, optional number, boolean, RoPE mode).
-import { OP_KINDS, type Op, type OpKind } from '@tandem/core';
+// Checks that a value received over IPC is an op of core's union: a known op id, each of its definition's inputs a
+// tensor (or absent, when optional) and each parameter of its kind (number, optional number, boolean, or one of the
+// listed strings). Derived from the op definitions, so a new op or input needs nothing here.
+import { isKnownOp, opDefinition, type Op, type ParamKind } from '@tandem/core';
 import { isRecord } from './wire-guards.ts';
 
-/** What one field of an op holds. */
-type FieldKind = 'tensor' | 'tensor?' | 'number' | 'number?' | 'boolean' | 'ropeMode';
-
-/** Every field of every op, by op id (kept exhaustive by the mapped type). */
-const OP_FIELDS: { readonly [K in OpKind]: Readonly<Record<string, FieldKind>> } = {
-  matmul: { a: 'tensor', b: 'tensor' },
-  quantizedMatmul: { x: 'tensor', w: 'tensor' },
-  dequantize: { x: 'tensor' },
-  add: { a: 'tensor', b: 'tensor' },
-  mul: { a: 'tensor', b: 'tensor' },
-  scale: { x: 'tensor', factor: 'number' },
-  softmax: { x: 'tensor', causal: 'boolean' },
-  rmsNorm: { x: 'tensor', weight: 'tensor?', eps: 'number' },
-  rope: { x: 'tensor', positionOffset: 'number', base: 'number', mode: 'ropeMode' },
-  silu: { x: 'tensor' },
-  swiglu: { gate: 'tensor', up: 'tensor' },
-  attention: { q: 'tensor', k: 'tensor', v: 'tensor', causal: 'boolean', scale: 'number?' },
-  cosineSimilarity: { queries: 'tensor', targets: 'tensor' },
-  topK: { x: 'tensor', k: 'number' },
-  spreadActivation: { rowPtr: 'tensor', colIdx: 'tensor', weights: 'tensor', initial: 'tensor', decay: 'number', threshold: 'number', iterations: 'number' },
-  concat: { a: 'tensor', b: 'tensor' },
-};
-
-function fieldFits(value: unknown, kind: FieldKind, isTensor: (v: unknown) => boolean): boolean {
-  switch (kind) {
-    case 'tensor':
-      return isTensor(value);
-    case 'tensor?':
-      return value === undefined || isTensor(value);
-    case 'number':
-      return typeof value === 'number';
-    case 'number?':
-      return value === undefined || typeof value === 'number';
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'ropeMode':
-      return value === 'interleaved' || value === 'neox';
-  }
+function paramFits(value: unknown, kind: ParamKind): boolean {
+  if (kind === 'number') return typeof value === 'number';
+  if (kind === 'number?') return value === undefined || typeof value === 'number';
+  if (kind === 'boolean') return typeof value === 'boolean';
+  return kind.some((allowed) => allowed === value);
 }
 
 /** Whether `value` is an op whose tensors all pass `isTensor`. */
 export function isOpOver<T>(value: unknown, isTensor: (v: unknown) => v is T): value is Op<T> {
   if (!isRecord(value)) return false;
-  const kind = OP_KINDS.find((k) => k === value['op']);
-  if (kind === undefined) return false;
-  return Object.entries(OP_FIELDS[kind]).every(([name, field]) => fieldFits(value[name], field, isTensor));
+  const kind = value['op'];
+  if (!isKnownOp(kind)) return false;
+  const definition = opDefinition(kind);
+  const inputsFit = definition.inputNames.every((name, i) => {
+    const tensor = value[name];
+    return (definition.inputSpecs[i]?.optional === true && tensor === undefined) || isTensor(tensor);
+  });
+  const params: Readonly<Record<string, ParamKind>> = definition.params;
+  return inputsFit && Object.entries(params).every(([name, param]) => paramFits(value[name], param));
 }
