@@ -1,12 +1,26 @@
-// The demo's Vite config: two pages (the demo and the bench results), served cross-origin isolated (COOP/COEP)
-// by the dev and preview servers so SharedArrayBuffer, and with it WASM threads, is available.
+// The demo's Vite config: two pages (the demo and the bench results) and the engine worker (an ES module worker),
+// served cross-origin isolated (COOP/COEP) by the dev and preview servers so SharedArrayBuffer, and with it WASM
+// threads, is available. The build ends by writing brotli and gzip copies of the files (scripts/precompress.ts).
 import { fileURLToPath } from 'node:url';
-import { defaultClientConditions, defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
+import { precompress } from './scripts/precompress.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 /** The headers that make the page cross-origin isolated. */
 export const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } as const;
+
+/** Writes .br and .gz next to the built files once the build is written. */
+function precompressed(): Plugin {
+  return {
+    name: 'tandem-precompress',
+    apply: 'build',
+    async closeBundle() {
+      const report = await precompress(`${root}dist`);
+      console.log(`[demo] precompressed ${report.files} files: ${(report.bytes / 1e6).toFixed(1)} MB -> ${(report.brotliBytes / 1e6).toFixed(1)} MB brotli`);
+    },
+  };
+}
 
 export default defineConfig({
   root,
@@ -18,6 +32,8 @@ export default defineConfig({
   server: { host: '127.0.0.1', headers: ISOLATION_HEADERS },
   preview: { host: '127.0.0.1', headers: ISOLATION_HEADERS },
   optimizeDeps: { noDiscovery: true, include: [] },
+  worker: { format: 'es' },
+  plugins: [precompressed()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

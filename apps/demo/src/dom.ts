@@ -30,7 +30,13 @@ export function formatDuration(ms: number): string {
   return `${(ms * 1000).toPrecision(3)} µs`;
 }
 
-/** The message of anything thrown. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+/** A ratio for reading: 3,590× rather than 3590.2x; one decimal below 10. */
+export function formatRatio(ratio: number): string {
+  if (!Number.isFinite(ratio)) return '—';
+  return ratio >= 10 ? `${Math.round(ratio).toLocaleString('en')}×` : `${ratio.toFixed(1)}×`;
+}
+
+/** Megabytes with one decimal. */
+export function formatMB(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
 }

@@ -1,11 +1,10 @@
-// The demo page: builds the engine, wires the telemetry views, loads and validates the prepared data, then the
-// panels. #status[data-state] goes starting -> loading -> ready (or error), which the browser tests wait on.
-import { VectorOps } from '@tandem/memory';
-import type { Strategy } from '@tandem/core';
-import { loadGraph, loadManifest, loadWords } from './data/load-data.ts';
-import { byId, el, messageOf } from './dom.ts';
-import { createDemoEngine, type DemoEngine } from './engine-setup.ts';
-import { backendColour } from './panels/backend-colours.ts';
+// The demo page: starts the engine worker (the engine, the data and every computation live there), shows the
+// backends and the telemetry it sends, loads the data with its progress, then the panels. The words come first: the
+// nearest-words panel works while WordNet is still arriving. #status[data-state] goes starting -> loading -> ready
+// (or error), which the browser tests wait on.
+import { byId, el, formatMB } from './dom.ts';
+import { shownOf } from './errors-shown.ts';
+import { showBackendBadges } from './panels/backend-badges.ts';
 import { setUpDeviceLossPanel } from './panels/device-loss-panel.ts';
 import { LiveChart } from './panels/live-chart.ts';
 import { setUpNearestPanel } from './panels/nearest-panel.ts';
@@ -13,6 +12,8 @@ import { setUpSpreadPanel } from './panels/spread-panel.ts';
 import { setUpSweepPanel } from './panels/sweep-panel.ts';
 import { TelemetryTable } from './panels/telemetry-table.ts';
 import { setUpTraceDownload } from './panels/trace-download.ts';
+import { EngineClient } from './worker/client.ts';
+import type { Replies } from './worker/protocol.ts';
 
 const status = byId('status', HTMLParagraphElement);
 
@@ -27,73 +28,72 @@ function reportPageError(text: string): void {
   box.hidden = false;
 }
 
-window.addEventListener('error', (event) => reportPageError(`Uncaught: ${event.message}`));
-window.addEventListener('unhandledrejection', (event) => reportPageError(`Unhandled rejection: ${messageOf(event.reason)}`));
+window.addEventListener('error', (event) => reportPageError(`Something failed on the page: ${event.message}`));
+window.addEventListener('unhandledrejection', (event) => reportPageError(`Something failed on the page: ${shownOf(event.reason).sentence}`));
 
-function showBackends(demo: DemoEngine): void {
+/** The WebGPU banner: why there is none, or that the one here is a software GPU. */
+function showWebGpu(info: Replies['start']): void {
   const banner = byId('webgpu-status', HTMLParagraphElement);
-  banner.dataset['webgpu'] = demo.webgpuStatus.available ? 'available' : 'unavailable';
-  if (demo.webgpuStatus.available) {
-    banner.hidden = true;
-  } else {
-    banner.textContent = `WebGPU is not available here (${demo.webgpuStatus.reason}), so everything runs on the CPU: WebAssembly (SIMD${crossOriginIsolated ? ', threads' : ''}).`;
-    banner.hidden = false;
-  }
-  const list = byId('backends', HTMLUListElement);
-  list.replaceChildren(
-    ...demo.engine.backends().map((b) =>
-      el('li', { 'data-backend': b.name, 'data-available': String(b.available), style: `border-color:${backendColour(b.name)}` }, [
-        el('strong', { text: b.name }),
-        ` ${b.kind} · ${b.available ? (b.device ?? '') : `unavailable: ${b.unavailableReason ?? ''}`}`,
-      ]),
-    ),
-  );
+  banner.dataset['webgpu'] = info.webgpu.available ? 'available' : 'unavailable';
+  const software = info.backends.some((b) => b.name === 'webgpu' && b.available && b.software);
+  const cpu = `WebAssembly with SIMD${info.isolated ? ' and threads' : ''}`;
+  if (!info.webgpu.available) banner.textContent = `WebGPU is not available here — ${info.webgpu.why}. Everything runs on the CPU, in ${cpu}.`;
+  else if (software) banner.textContent = `WebGPU runs on ${info.webgpu.why} here: a software GPU, emulated on the CPU. Expect it to lose to ${cpu}; the scheduler learns that and keeps work off it.`;
+  banner.hidden = info.webgpu.available && !software;
 }
 
-function wireTelemetry(demo: DemoEngine): void {
-  const telemetry = demo.engine.telemetry;
+function wireTelemetry(client: EngineClient, info: Replies['start']): void {
   const table = new TelemetryTable(
     byId('telemetry-table', HTMLTableElement).tBodies[0] ?? el('tbody'),
     byId('fallback-table', HTMLTableElement).tBodies[0] ?? el('tbody'),
     byId('notices', HTMLUListElement),
     byId('telemetry-counts', HTMLSpanElement),
   );
-  const chart = new LiveChart(byId('live-chart', HTMLDivElement), telemetry.originMs);
-  for (const event of telemetry.opEvents()) {
-    table.add(event);
-    chart.add(event);
-  }
-  telemetry.subscribe((event) => {
-    table.add(event);
-    chart.add(event);
+  const chart = new LiveChart(byId('live-chart', HTMLDivElement), 0);
+  const badges = byId('backends', HTMLUListElement);
+  showBackendBadges(badges, info.backends);
+  client.on((event) => {
+    if (event.event === 'ops') {
+      table.addAll(event.ops);
+      for (const op of event.ops) chart.add(op);
+    } else if (event.event === 'notice') {
+      table.addNotice(event.notice);
+      showBackendBadges(badges, event.backends);
+    }
   });
-  const refreshNotices = (): void => table.showNotices(telemetry.noticeEvents());
-  refreshNotices();
-  setInterval(refreshNotices, 500);
+}
+
+/** Shows the data's download progress in the status line and the progress bar. */
+function showProgress(client: EngineClient): void {
+  const bar = byId('load-progress', HTMLProgressElement);
+  client.on((event) => {
+    if (event.event !== 'progress') return;
+    bar.hidden = event.loaded >= event.total;
+    bar.max = event.total;
+    bar.value = event.loaded;
+    if (status.dataset['state'] === 'loading') status.textContent = `Loading the data: ${formatMB(event.loaded)} of ${formatMB(event.total)} (${event.file})…`;
+  });
 }
 
 async function start(): Promise<void> {
   setStatus('starting', 'Starting the engine…');
-  const demo = await createDemoEngine();
-  const engine = demo.engine;
-  showBackends(demo);
-  wireTelemetry(demo);
-  setUpTraceDownload(engine);
-  setStatus('loading', 'Loading and checking the prepared data…');
-  const manifest = await loadManifest();
-  const [words, wordnet] = await Promise.all([loadWords(manifest), loadGraph(manifest)]);
-  const ops = await VectorOps.create(engine, words.vectors, words.dim);
-  const strategy = (): Strategy => {
-    const value = byId('nearest-strategy', HTMLSelectElement).value;
-    return value === 'gpu-preferred' || value === 'cpu-preferred' ? value : 'auto';
-  };
-  await setUpNearestPanel(engine, ops, words);
-  byId('nearest-run', HTMLButtonElement).disabled = false;
-  await setUpSpreadPanel(engine, wordnet, strategy);
-  setUpDeviceLossPanel(demo, engine, words.vectors, words.dim);
-  setUpSweepPanel(engine);
-  const backends = engine.backends().filter((b) => b.available).map((b) => b.name);
-  setStatus('ready', `Ready: ${manifest.words.count.toLocaleString('en')} words, ${manifest.wordnet.nodes.toLocaleString('en')} synsets; backends ${backends.join(', ')}${crossOriginIsolated ? '; cross-origin isolated (WASM threads on)' : '; not cross-origin isolated (WASM runs single-threaded)'}.`);
+  const client = new EngineClient();
+  showProgress(client);
+  const info = await client.call('start', { baseUrl: document.baseURI, webgpu: 'gpu' in navigator });
+  showWebGpu(info);
+  wireTelemetry(client, info);
+  setUpTraceDownload(client);
+  setStatus('loading', 'Loading the data…');
+  await client.call('loadWords', {});
+  status.dataset['words'] = 'ready';
+  const wordnetLoaded = client.call('loadWordNet', {}); // arrives while the first search runs
+  await setUpNearestPanel(client, info.words);
+  setUpDeviceLossPanel(client, info);
+  setUpSweepPanel(client);
+  await wordnetLoaded;
+  await setUpSpreadPanel(client, info.synsets, info.edges);
+  const backends = info.backends.filter((b) => b.available).map((b) => b.name);
+  setStatus('ready', `Ready: ${info.words.toLocaleString('en')} words, ${info.synsets.toLocaleString('en')} synsets; backends ${backends.join(', ')}; ${info.isolated ? 'cross-origin isolated (WASM threads on)' : 'not cross-origin isolated (WASM runs single-threaded)'}.`);
 }
 
-start().catch((error: unknown) => setStatus('error', `The demo could not start: ${messageOf(error)}`));
+start().catch((error: unknown) => setStatus('error', `The demo could not start. ${shownOf(error).sentence}`));

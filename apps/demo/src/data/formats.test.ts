@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DemoDataError } from './demo-data-error.ts';
 import { parseManifest } from './manifest.ts';
+import { decodeVectors, encodeVectors, roundToHalf } from './vectors-format.ts';
 import { decodeWordNetCsr, encodeWordNetCsr, parseWordList, parseWordNetMeta } from './wordnet-format.ts';
 
 const rowPtr = Int32Array.from([0, 1, 2]);
@@ -25,6 +26,18 @@ describe('wordnet-csr.bin', () => {
   });
 });
 
+describe('vectors.bin', () => {
+  it('round-trips the f16-rounded vectors exactly, and refuses a flipped byte or other counts', () => {
+    const vectors = roundToHalf(Float32Array.from([0.1, -0.25, 0.333, 1, 0, -1e-3]));
+    const bytes = encodeVectors(vectors, 3);
+    expect([...decodeVectors(bytes, 2, 3)]).toEqual([...vectors]);
+    const flipped = bytes.slice();
+    flipped[25] = (flipped[25] ?? 0) ^ 1;
+    expect(() => decodeVectors(flipped, 2, 3)).toThrow('data/vectors.bin: checksum mismatch');
+    expect(() => decodeVectors(bytes, 3, 3)).toThrow('holds 2 vectors of 3; the manifest says 3 of 3');
+  });
+});
+
 describe('wordnet.json and words.json', () => {
   it('accepts good entries and names the bad one', () => {
     expect(parseWordNetMeta({ synsetIds: ['n:00000001', 'v:00000002'], lemmas: [['a'], ['b', 'c']] }, 2).lemmas).toEqual([['a'], ['b', 'c']]);
@@ -38,9 +51,10 @@ describe('wordnet.json and words.json', () => {
 
 describe('manifest.json', () => {
   const good = {
-    version: 1,
+    version: 2,
     preparedAt: '2026-11-22T00:00:00.000Z',
     words: { count: 5000, dim: 100 },
+    sizes: { words: 40_000, vectors: 1_000_020, hnsw: 1000, wordnetMeta: 500, wordnetCsr: 300 },
     hnsw: { bytes: 1000, M: 16, efConstruction: 200, seed: 42, buildSeconds: 1.5 },
     wordnet: { nodes: 10, edges: 20 },
     benchFiles: 0,
@@ -51,7 +65,8 @@ describe('manifest.json', () => {
   });
 
   it('names the bad field, and asks for a rebuild on another version', () => {
-    expect(() => parseManifest({ ...good, version: 2 })).toThrow('version 2 is not 1: rebuild');
+    expect(() => parseManifest({ ...good, version: 1 })).toThrow('version 1 is not 2: rebuild');
+    expect(() => parseManifest({ ...good, sizes: { ...good.sizes, vectors: 0 } })).toThrow('sizes.vectors must be an integer >= 1, got 0');
     expect(() => parseManifest({ ...good, words: { count: 0, dim: 100 } })).toThrow('words.count must be an integer >= 1, got 0');
     expect(() => parseManifest({ ...good, hnsw: { ...good.hnsw, buildSeconds: 'x' } })).toThrow('hnsw.buildSeconds must be a finite number');
   });

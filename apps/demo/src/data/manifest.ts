@@ -2,17 +2,24 @@
 import { DemoDataError } from './demo-data-error.ts';
 
 /** Version of the prepared-data layout; the page refuses other versions. */
-export const MANIFEST_VERSION = 1;
+export const MANIFEST_VERSION = 2;
 
 /** File names inside data/. */
 export const DATA_FILES = {
   manifest: 'manifest.json',
   words: 'words.json',
-  hnsw: 'hnsw.bin',
+  vectors: 'vectors.bin',
+  hnsw: 'hnsw-graph.bin',
   wordnetMeta: 'wordnet.json',
   wordnetCsr: 'wordnet-csr.bin',
   benchIndex: 'bench/index.json',
 } as const;
+
+/** The data files the page loads, by key. */
+export type DataFile = 'words' | 'vectors' | 'hnsw' | 'wordnetMeta' | 'wordnetCsr';
+
+/** Every DataFile key. */
+export const LOADED_FILES: readonly DataFile[] = ['words', 'vectors', 'hnsw', 'wordnetMeta', 'wordnetCsr'];
 
 /** What the prepared data holds. */
 export interface DemoManifest {
@@ -20,9 +27,11 @@ export interface DemoManifest {
   readonly version: number;
   /** When it was prepared (ISO date). */
   readonly preparedAt: string;
-  /** The word list: the `count` most frequent wink words, `dim` floats each (the vectors live in the HNSW file). */
+  /** The word list: the `count` most frequent wink words, `dim` floats each (unit vectors in vectors.bin, as f16). */
   readonly words: { readonly count: number; readonly dim: number };
-  /** The HNSW index (save() format), its size in bytes and build settings. */
+  /** Bytes of each data file the page loads (words, vectors, hnsw, wordnetMeta, wordnetCsr): its progress is counted against them. */
+  readonly sizes: Readonly<Record<DataFile, number>>;
+  /** The HNSW index (save({ vectors: false }): the graph only, built on vectors.bin's values), its size in bytes and build settings. */
   readonly hnsw: { readonly bytes: number; readonly M: number; readonly efConstruction: number; readonly seed: number; readonly buildSeconds: number };
   /** The WordNet graph: synsets and directed, relation-weighted edges. */
   readonly wordnet: { readonly nodes: number; readonly edges: number };
@@ -57,10 +66,14 @@ export function parseManifest(value: unknown): DemoManifest {
   const words = record(top['words'], 'words');
   const hnsw = record(top['hnsw'], 'hnsw');
   const wordnet = record(top['wordnet'], 'wordnet');
+  const sizesIn = record(top['sizes'], 'sizes');
+  const sizes: Record<DataFile, number> = { words: 0, vectors: 0, hnsw: 0, wordnetMeta: 0, wordnetCsr: 0 };
+  for (const file of LOADED_FILES) sizes[file] = count(sizesIn, file, 'sizes', 1);
   return {
     version,
     preparedAt,
     words: { count: count(words, 'count', 'words', 1), dim: count(words, 'dim', 'words', 1) },
+    sizes,
     hnsw: {
       bytes: count(hnsw, 'bytes', 'hnsw', 48),
       M: count(hnsw, 'M', 'hnsw', 2),

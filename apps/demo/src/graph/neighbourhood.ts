@@ -21,13 +21,53 @@ export interface GraphLink {
   readonly weight: number;
 }
 
-/** The subgraph of the `limit` most activated nodes. */
+/**
+ * Indices of the `k` largest positive activations, largest first (ties: lower index first), in one pass with a
+ * min-heap of the best so far: O(n log k). Sorting every reached synset (up to 117,791) took 20-50 ms.
+ */
+export function topActive(activation: Float32Array, k: number, skip: ReadonlySet<number> = new Set()): number[] {
+  const heap: number[] = []; // heap[0] is the worst of the best k so far
+  const worse = (a: number, b: number): boolean => {
+    const va = activation[a] ?? 0;
+    const vb = activation[b] ?? 0;
+    return va < vb || (va === vb && a > b);
+  };
+  const swap = (i: number, j: number): void => {
+    const t = heap[i] ?? 0;
+    heap[i] = heap[j] ?? 0;
+    heap[j] = t;
+  };
+  for (let i = 0; i < activation.length && k > 0; i++) {
+    if (!((activation[i] ?? 0) > 0) || skip.has(i)) continue;
+    if (heap.length < k) {
+      heap.push(i);
+      for (let at = heap.length - 1; at > 0; ) {
+        const parent = (at - 1) >> 1;
+        if (!worse(heap[at] ?? 0, heap[parent] ?? 0)) break;
+        swap(at, parent);
+        at = parent;
+      }
+    } else if (worse(heap[0] ?? 0, i)) {
+      heap[0] = i;
+      for (let at = 0; ; ) {
+        const left = 2 * at + 1;
+        let worst = at;
+        if (left < heap.length && worse(heap[left] ?? 0, heap[worst] ?? 0)) worst = left;
+        if (left + 1 < heap.length && worse(heap[left + 1] ?? 0, heap[worst] ?? 0)) worst = left + 1;
+        if (worst === at) break;
+        swap(at, worst);
+        at = worst;
+      }
+    }
+  }
+  return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+}
+
+/** The subgraph of the `limit` most activated nodes (the sources first, always kept). */
 export function topNeighbourhood(activation: Float32Array, sources: readonly number[], rowPtr: Int32Array, colIdx: Int32Array, weights: Float32Array, limit: number): { nodes: GraphNode[]; links: GraphLink[] } {
-  const active: number[] = [];
-  for (let i = 0; i < activation.length; i++) if ((activation[i] ?? 0) > 0) active.push(i);
-  active.sort((x, y) => (activation[y] ?? 0) - (activation[x] ?? 0) || x - y);
   const sourceSet = new Set(sources);
-  const chosen = [...sources.filter((s) => s >= 0 && s < activation.length), ...active.filter((n) => !sourceSet.has(n))].slice(0, Math.max(limit, sources.length));
+  const kept = sources.filter((s) => s >= 0 && s < activation.length);
+  const chosen = [...kept, ...topActive(activation, Math.max(0, limit - kept.length), sourceSet)];
   const position = new Map<number, number>();
   chosen.forEach((node, i) => position.set(node, i));
   const nodes = chosen.map((node) => ({ node, activation: activation[node] ?? 0, source: sourceSet.has(node) }));

@@ -1,4 +1,6 @@
-// The latency-vs-size chart: one line per backend (and `auto`), log-log, the crossover marked by a dashed line.
+// The latency-vs-size chart, log-log: one coloured line per backend alone, a black line for `auto`, a dashed
+// vertical line at each crossover, and a red × above the plot at each size where a series lost its point. The
+// legend lists the series only (no cursor readout, whose "n: --" placeholders said nothing).
 import uPlot from 'uplot';
 import { backendColour } from './backend-colours.ts';
 import type { SweepPoint } from './sweep-measure.ts';
@@ -7,11 +9,17 @@ import type { SweepPoint } from './sweep-measure.ts';
 export function drawSweepChart(host: HTMLElement, points: readonly SweepPoint[], crossovers: readonly number[], xLabel: string): void {
   const sizes = [...new Set(points.map((p) => p.size))].sort((a, b) => a - b);
   const series = [...new Set(points.map((p) => p.series))];
-  const data: uPlot.AlignedData = [sizes, ...series.map((name) => sizes.map((size) => points.find((p) => p.series === name && p.size === size)?.medianMs ?? null))];
-  const markCrossovers = (u: uPlot): void => {
+  const timeOf = (name: string, size: number): number | null => {
+    const p = points.find((q) => q.series === name && q.size === size && q.status === 'ok');
+    return p === undefined ? null : p.medianMs;
+  };
+  const data: uPlot.AlignedData = [sizes, ...series.map((name) => sizes.map((size) => timeOf(name, size)))];
+  const lost = points.filter((p) => p.status === 'lost');
+  const marks = (u: uPlot): void => {
     const ctx = u.ctx;
     ctx.save();
     ctx.strokeStyle = '#212529';
+    ctx.fillStyle = '#212529';
     ctx.setLineDash([6, 4]);
     ctx.lineWidth = 2;
     for (const size of crossovers) {
@@ -20,30 +28,41 @@ export function drawSweepChart(host: HTMLElement, points: readonly SweepPoint[],
       ctx.moveTo(x, u.bbox.top);
       ctx.lineTo(x, u.bbox.top + u.bbox.height);
       ctx.stroke();
-      ctx.fillStyle = '#212529';
       ctx.fillText(`crossover n=${size}`, x + 4, u.bbox.top + 12);
+    }
+    ctx.setLineDash([]);
+    for (const p of lost) {
+      const x = u.valToPos(p.size, 'x', true);
+      const y = u.bbox.top + 6;
+      ctx.strokeStyle = '#e03131';
+      ctx.beginPath();
+      ctx.moveTo(x - 5, y - 5);
+      ctx.lineTo(x + 5, y + 5);
+      ctx.moveTo(x + 5, y - 5);
+      ctx.lineTo(x - 5, y + 5);
+      ctx.stroke();
     }
     ctx.restore();
   };
   host.replaceChildren();
   new uPlot(
     {
-      width: Math.max(320, host.clientWidth || 640),
+      width: Math.max(260, host.clientWidth || 640),
       height: 260,
       scales: { x: { time: false, distr: 3, log: 2 }, y: { distr: 3 } },
       axes: [{ label: xLabel }, { label: 'median ms per call', size: 60 }],
+      legend: { live: false },
       series: [
         { label: 'n' },
         ...series.map((name) => ({
-          label: name,
+          label: name === 'auto' ? 'auto (the scheduler)' : `${name} alone`,
           stroke: name === 'auto' ? '#212529' : backendColour(name),
-          width: name === 'auto' ? 1 : 2,
-          ...(name === 'auto' ? { dash: [3, 3] } : {}),
+          width: name === 'auto' ? 2.5 : 2,
           spanGaps: true,
-          points: { show: true, size: 6 },
+          points: { show: true, size: name === 'auto' ? 8 : 6 },
         })),
       ],
-      hooks: { draw: [markCrossovers] },
+      hooks: { draw: [marks] },
     },
     data,
     host,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findCrossovers, type SweepPoint } from './sweep-measure.ts';
 
 function points(series: string, ms: readonly number[]): SweepPoint[] {
-  return ms.map((medianMs, i) => ({ series, size: 2 ** (i + 5), medianMs }));
+  return ms.map((medianMs, i) => ({ series, size: 2 ** (i + 5), medianMs, status: 'ok' }));
 }
 
 describe('findCrossovers', () => {
@@ -21,5 +21,11 @@ describe('findCrossovers', () => {
     const fastGpu = findCrossovers([...points('wasm', [5, 9]), ...points('webgpu', [1, 2])], ['webgpu'], ['wasm']);
     expect(fastGpu[0]?.size).toBe(32);
     expect(fastGpu[0]?.text).toContain('faster than the CPU at every size');
+  });
+
+  it('leaves lost points out: a GPU point lost to a device loss neither wins nor loses', () => {
+    const lost: SweepPoint = { series: 'webgpu', size: 64, medianMs: Number.NaN, status: 'lost', note: 'device lost' };
+    const [crossover] = findCrossovers([...points('wasm', [5, 9, 20]), { series: 'webgpu', size: 32, medianMs: 1, status: 'ok' }, lost, { series: 'webgpu', size: 128, medianMs: 2, status: 'ok' }], ['webgpu'], ['wasm']);
+    expect(crossover?.size).toBe(32);
   });
 });

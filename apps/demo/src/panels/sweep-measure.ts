@@ -19,14 +19,24 @@ const REPS = 3;
 /** A backend whose point took longer than this skips the larger sizes (the reference on big matmuls). */
 const SLOW_MS = 1500;
 
-/** One measured point. */
+/** One point of the sweep: measured, lost (its calls failed: the GPU went away mid-sweep), or skipped. */
 export interface SweepPoint {
   /** Backend name, or 'auto'. */
   readonly series: string;
   /** n. */
   readonly size: number;
-  /** Median wall time of one call, ms. */
+  /** Median wall time of one call, ms (NaN when lost or skipped). */
   readonly medianMs: number;
+  /** 'ok', 'lost' (a call failed: `note` says why) or 'skipped' (the series got too slow: `note` says how slow). */
+  readonly status: 'ok' | 'lost' | 'skipped';
+  /** Why a point has no time. */
+  readonly note?: string;
+}
+
+/** Lets the page stop a sweep between two calls. */
+export interface SweepControl {
+  /** Set to stop after the call in flight. */
+  cancelled: boolean;
 }
 
 /** Where a GPU backend overtakes the best CPU backend, or why it does not. */
@@ -72,25 +82,46 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/** Measures every series at every size (largest sizes skipped for a series once it gets slow); reports each point as it lands. */
-export async function runSweep(engine: Engine, op: SweepOp, backends: readonly string[], onPoint: (point: SweepPoint) => void): Promise<SweepPoint[]> {
+/**
+ * Measures every series at every size and reports each point as it lands, with how many of all the points are done.
+ * A point whose calls fail (a lost device) is reported lost and the sweep carries on: the next sizes of that series
+ * are tried again (the engine may have a new device by then), the other series are unaffected. A series whose point
+ * took over SLOW_MS skips its larger sizes, each reported skipped with the reason. Stops between calls once
+ * `control.cancelled` is set.
+ */
+export async function runSweep(engine: Engine, op: SweepOp, backends: readonly string[], onPoint: (point: SweepPoint, done: number, total: number) => void, control: SweepControl = { cancelled: false }, describe: (error: unknown) => string = String): Promise<SweepPoint[]> {
   const points: SweepPoint[] = [];
   const series = [...backends, 'auto'];
-  const slow = new Set<string>();
-  for (const size of SWEEP_SIZES[op]) {
+  const sizes = SWEEP_SIZES[op];
+  const total = sizes.length * series.length;
+  const slow = new Map<string, string>();
+  const report = (point: SweepPoint): void => {
+    points.push(point);
+    onPoint(point, points.length, total);
+  };
+  for (const size of sizes) {
     const tensors = inputs(engine, op, size);
     try {
       const call = opOf(op, tensors);
       for (const name of series) {
-        if (slow.has(name)) continue;
+        if (control.cancelled) return points;
+        const slowNote = slow.get(name);
+        if (slowNote !== undefined) {
+          report({ series: name, size, medianMs: Number.NaN, status: 'skipped', note: slowNote });
+          continue;
+        }
         const strategy: Strategy = name === 'auto' ? 'auto' : { only: name };
-        await timeCall(engine, call, strategy);
-        const times: number[] = [];
-        for (let r = 0; r < REPS; r++) times.push(await timeCall(engine, call, strategy));
-        const point = { series: name, size, medianMs: median(times) };
-        if (point.medianMs > SLOW_MS) slow.add(name);
-        points.push(point);
-        onPoint(point);
+        try {
+          await timeCall(engine, call, strategy);
+          const times: number[] = [];
+          for (let r = 0; r < REPS && !control.cancelled; r++) times.push(await timeCall(engine, call, strategy));
+          if (times.length < REPS) return points;
+          const medianMs = median(times);
+          if (medianMs > SLOW_MS) slow.set(name, `skipped: n = ${size} took ${(medianMs / 1000).toFixed(1)} s a call (over ${SLOW_MS / 1000} s)`);
+          report({ series: name, size, medianMs, status: 'ok' });
+        } catch (error) {
+          report({ series: name, size, medianMs: Number.NaN, status: 'lost', note: describe(error) });
+        }
       }
     } finally {
       for (const t of tensors) t.dispose();
@@ -101,9 +132,9 @@ export async function runSweep(engine: Engine, op: SweepOp, backends: readonly s
 
 /** For each GPU backend, the crossover against the fastest CPU backend at each size. */
 export function findCrossovers(points: readonly SweepPoint[], gpuBackends: readonly string[], cpuBackends: readonly string[]): Crossover[] {
-  const at = (series: string, size: number): number | undefined => points.find((p) => p.series === series && p.size === size)?.medianMs;
+  const at = (series: string, size: number): number | undefined => points.find((p) => p.series === series && p.size === size && p.status === 'ok')?.medianMs;
   return gpuBackends.map((gpu) => {
-    const sizes = [...new Set(points.filter((p) => p.series === gpu).map((p) => p.size))].sort((a, b) => a - b);
+    const sizes = [...new Set(points.filter((p) => p.series === gpu && p.status === 'ok').map((p) => p.size))].sort((a, b) => a - b);
     const gpuWins: boolean[] = [];
     for (const size of sizes) {
       const gpuMs = at(gpu, size) ?? Infinity;

@@ -1,46 +1,90 @@
-// The latency-vs-size panel: runs the sweep on demand and draws it with the crossover.
-import type { Engine } from '@tandem/core';
-import { byId, el, formatDuration, messageOf } from '../dom.ts';
+// The latency-vs-size panel: runs the sweep in the engine worker, shows "k of N" as points land, draws each point as
+// it comes, can be cancelled, and lists points lost to a device loss and sizes skipped (with why) under the chart.
+import { byId, el, formatDuration } from '../dom.ts';
+import { shownOf } from '../errors-shown.ts';
+import type { EngineClient } from '../worker/client.ts';
 import { drawSweepChart } from './sweep-chart.ts';
-import { findCrossovers, runSweep, type SweepOp, type SweepPoint } from './sweep-measure.ts';
+import { findCrossovers, type SweepOp, type SweepPoint } from './sweep-measure.ts';
 
 const X_LABEL: Readonly<Record<SweepOp, string>> = { matmul: 'n (matmul n × n × n)', cosineSimilarity: 'n targets (32 queries, 100-d)' };
 
-/** Wires the sweep button. */
-export function setUpSweepPanel(engine: Engine): void {
+/** One line per series for its lost and skipped points. */
+function notesOf(points: readonly SweepPoint[]): string[] {
+  const notes: string[] = [];
+  for (const series of new Set(points.map((p) => p.series))) {
+    const lost = points.filter((p) => p.series === series && p.status === 'lost');
+    const skipped = points.filter((p) => p.series === series && p.status === 'skipped');
+    if (lost.length > 0) notes.push(`${series}: n = ${lost.map((p) => p.size).join(', ')} lost (${lost[0]?.note ?? ''})`);
+    if (skipped.length > 0) notes.push(`${series}: n = ${skipped.map((p) => p.size).join(', ')} ${skipped[0]?.note ?? 'skipped'}`);
+  }
+  return notes;
+}
+
+/** Wires the sweep and cancel buttons. */
+export function setUpSweepPanel(client: EngineClient): void {
   const button = byId('sweep-run', HTMLButtonElement);
+  const cancel = byId('sweep-cancel', HTMLButtonElement);
   const progress = byId('sweep-progress', HTMLSpanElement);
   const chart = byId('sweep-chart', HTMLDivElement);
   const crossoverList = byId('sweep-crossover', HTMLUListElement);
+  const notes = byId('sweep-notes', HTMLUListElement);
+  let points: SweepPoint[] = [];
+  let op: SweepOp = 'matmul';
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running = false;
+  // A new chart per point at most every 300 ms: drawing one costs a canvas and its layout.
+  const redraw = (): void => {
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      requestAnimationFrame(() => {
+        if (!running) return; // the final drawing (with the crossovers) is done
+        drawSweepChart(chart, points, [], X_LABEL[op]);
+        notes.replaceChildren(...notesOf(points).map((text) => el('li', { text })));
+      });
+    }, 300);
+  };
+  client.on((event) => {
+    if (event.event !== 'sweep-point') return;
+    points.push(event.point);
+    const p = event.point;
+    progress.textContent = `${event.done} of ${event.total}: ${p.series} at n = ${p.size}: ${p.status === 'ok' ? formatDuration(p.medianMs) : p.status}`;
+    redraw();
+  });
+  cancel.addEventListener('click', () => {
+    cancel.disabled = true;
+    progress.textContent = `${progress.textContent ?? ''} — cancelling after the call in flight…`;
+    void client.call('cancelSweep', {});
+  });
   button.disabled = false;
   button.addEventListener('click', () => {
     void (async () => {
-      const op: SweepOp = byId('sweep-op', HTMLSelectElement).value === 'cosineSimilarity' ? 'cosineSimilarity' : 'matmul';
-      const usable = engine.backends().filter((b) => b.available && b.health.state === 'healthy');
+      op = byId('sweep-op', HTMLSelectElement).value === 'cosineSimilarity' ? 'cosineSimilarity' : 'matmul';
       button.disabled = true;
+      cancel.disabled = false;
       crossoverList.replaceChildren();
-      const points: SweepPoint[] = [];
+      notes.replaceChildren();
+      points = [];
+      progress.textContent = 'starting…';
+      running = true;
       try {
-        await runSweep(
-          engine,
-          op,
-          usable.map((b) => b.name),
-          (point) => {
-            points.push(point);
-            progress.textContent = `${point.series} at n = ${point.size}: ${formatDuration(point.medianMs)}`;
-            drawSweepChart(chart, points, [], X_LABEL[op]);
-          },
-        );
-        const gpus = usable.filter((b) => b.kind === 'gpu').map((b) => b.name);
-        const cpus = usable.filter((b) => b.kind === 'cpu').map((b) => b.name);
+        const result = await client.call('sweep', { op });
+        running = false;
+        points = [...result.points];
+        const series = [...new Set(points.map((p) => p.series))].filter((s) => s !== 'auto');
+        const gpus: string[] = series.filter((s) => s === 'webgpu' || s === 'rocm');
+        const cpus = series.filter((s) => !gpus.includes(s));
         const crossovers = findCrossovers(points, gpus, cpus);
         drawSweepChart(chart, points, crossovers.flatMap((c) => (c.size === undefined ? [] : [c.size])), X_LABEL[op]);
+        notes.replaceChildren(...notesOf(points).map((text) => el('li', { text })));
         crossoverList.replaceChildren(...(gpus.length === 0 ? [el('li', { text: 'No GPU backend here: nothing to cross over to.' })] : crossovers.map((c) => el('li', { text: c.text }))));
-        progress.textContent = `done: ${points.length} points`;
+        const lost = points.filter((p) => p.status === 'lost').length;
+        progress.textContent = `${result.cancelled ? 'cancelled' : 'done'}: ${points.length} points${lost > 0 ? `, ${lost} lost` : ''}`;
       } catch (error) {
-        progress.textContent = `sweep failed: ${messageOf(error)}`;
+        progress.textContent = `The sweep stopped: ${shownOf(error).sentence}`;
       } finally {
+        running = false;
         button.disabled = false;
+        cancel.disabled = true;
       }
     })();
   });

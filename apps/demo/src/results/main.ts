@@ -1,6 +1,7 @@
 // results.html: the bench suites copied into data/bench/ at build time, or "no results yet".
 import { fetchJson, dataUrl } from '../data/fetch-data.ts';
-import { byId, el, messageOf } from '../dom.ts';
+import { byId, el } from '../dom.ts';
+import { showError } from '../sentences.ts';
 import { parseBenchIndex, parseBenchSuite } from './bench-format.ts';
 import { renderSuite } from './render.ts';
 
@@ -12,7 +13,7 @@ async function show(): Promise<void> {
   const toc = byId('results-toc', HTMLUListElement);
   if (index.suites.length === 0) {
     status.dataset['state'] = 'empty';
-    status.textContent = 'No results yet: run `npm run bench -- all` (or one suite), then rebuild the demo.';
+    status.replaceChildren('No results yet: run ', el('code', { text: 'npm run bench -- all' }), ' (or one suite), then rebuild the demo.');
     return;
   }
   const problems: string[] = [];
@@ -37,5 +38,5 @@ async function show(): Promise<void> {
 
 show().catch((error: unknown) => {
   status.dataset['state'] = 'error';
-  status.textContent = `Could not load the results: ${messageOf(error)}`;
+  status.textContent = `Could not load the results. ${showError(error).sentence}`;
 });

@@ -1,8 +1,9 @@
 // One nearest-word query answered twice: brute force through the engine (VectorOps) and by the HNSW graph.
-import { describeReason, type Engine, type OpEvent, type Strategy } from '@tandem/core';
+import type { Engine, OpEvent, Strategy } from '@tandem/core';
 import type { SearchHit, VectorOps } from '@tandem/memory';
 import type { DemoWords } from '../data/load-data.ts';
 import { queryVector, type QueryTerm } from './query.ts';
+import { reasonText } from './reason-text.ts';
 
 /** Label of the demo's background workload ops (left out of a query's own events). */
 export const WORKLOAD_LABEL = 'demo.workload';
@@ -29,7 +30,7 @@ export interface NearestAnswer {
 export interface NearestComparison {
   /** Brute force through the engine: exact. */
   readonly brute: NearestAnswer;
-  /** HNSW graph search (approximate), plain TypeScript on the main thread. */
+  /** HNSW graph search (approximate), WebAssembly in the engine worker. */
   readonly hnsw: NearestAnswer;
   /** Share of brute force's words that HNSW also found. */
   readonly overlap: number;
@@ -49,7 +50,7 @@ function toWords(hits: readonly SearchHit[], words: readonly string[], exclude: 
 
 /** "op on backend (reason)" for each engine attempt, fallbacks included. */
 function describeEvents(events: readonly OpEvent[]): string[] {
-  return events.map((e) => `${e.op} on ${e.backend}${e.attempt > 1 ? ` (fallback #${e.attempt - 1})` : ''}: ${describeReason(e.reason)}${e.ok ? '' : ` — failed: ${e.error ?? 'unknown'}`}`);
+  return events.map((e) => `${e.op} on ${e.backend}${e.attempt > 1 ? ` (fallback #${e.attempt - 1})` : ''}: ${reasonText(e.reason)}${e.ok ? '' : ` — failed: ${e.error ?? 'unknown'}`}`);
 }
 
 /** Answers `terms` by brute force (strategy as given) and by HNSW (ef), k results each. */
@@ -80,7 +81,7 @@ export async function compareNearest(engine: Engine, ops: VectorOps, data: DemoW
   const found = new Set(hnsw.map((h) => h.word));
   return {
     brute: { hits: brute, ms: bruteMs, ranOn: describeEvents(events) },
-    hnsw: { hits: hnsw, ms: hnswMs, ranOn: [`HNSW graph search (ef ${Math.max(ef, fetchK)}) in plain TypeScript on the page's main thread`] },
+    hnsw: { hits: hnsw, ms: hnswMs, ranOn: [`HNSW graph search (ef ${Math.max(ef, fetchK)}) in WebAssembly, in the page's engine worker`] },
     overlap: brute.length === 0 ? 1 : brute.filter((h) => found.has(h.word)).length / brute.length,
   };
 }
