@@ -1,11 +1,14 @@
 // Serves the demo for the browser tests on http://127.0.0.1:<free port>, cross-origin isolated: Vite's dev
-// server on the sources (default), or `vite preview` of the built dist/ (TANDEM_DEMO_DIST=1, after
+// server on the sources (default), `vite preview` of the built dist/ (TANDEM_DEMO_DIST=1), or the built dist/ as
+// the Tandem server serves it (TANDEM_DEMO_DIST=server: precompressed files, immutable hashed assets; both after
 // `npm run build -w @tandem/demo`). Prepares a small data set (5,000 words) first when there is none.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
 import { createServer, preview } from 'vite';
+import { demoStatic } from '../../server/src/demo-static.ts';
 
 const DEMO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CONFIG = path.join(DEMO_DIR, 'vite.config.ts');
@@ -14,8 +17,8 @@ const CONFIG = path.join(DEMO_DIR, 'vite.config.ts');
 export interface DemoServer {
   /** Base URL, ending in '/'. */
   readonly url: string;
-  /** What is served: 'sources' (dev server) or 'dist' (preview of the build). */
-  readonly serves: 'sources' | 'dist';
+  /** What is served: 'sources' (dev server), 'dist' (preview of the build) or 'server' (the build as the server serves it). */
+  readonly serves: 'sources' | 'dist' | 'server';
   /** Stops it. */
   close(): Promise<void>;
 }
@@ -33,8 +36,15 @@ export function ensureDemoData(): void {
 
 /** Starts the server (see the top of this file). */
 export async function startDemoServer(): Promise<DemoServer> {
-  if (process.env['TANDEM_DEMO_DIST'] === '1') {
-    if (!existsSync(path.join(DEMO_DIR, 'dist', 'index.html'))) throw new Error('TANDEM_DEMO_DIST=1 but apps/demo/dist is not built: npm run build -w @tandem/demo');
+  const mode = process.env['TANDEM_DEMO_DIST'];
+  if ((mode === '1' || mode === 'server') && !existsSync(path.join(DEMO_DIR, 'dist', 'index.html'))) throw new Error(`TANDEM_DEMO_DIST=${mode} but apps/demo/dist is not built: npm run build -w @tandem/demo`);
+  if (mode === 'server') {
+    const app = Fastify();
+    await app.register(demoStatic, { root: path.join(DEMO_DIR, 'dist') });
+    const url = await app.listen({ host: '127.0.0.1', port: 0 });
+    return { url: `${url}/`, serves: 'server', close: () => app.close() };
+  }
+  if (mode === '1') {
     const server = await preview({ configFile: CONFIG, logLevel: 'warn', preview: { port: 0, strictPort: false } });
     const url = server.resolvedUrls?.local[0];
     if (url === undefined) throw new Error('vite preview did not report a local URL');

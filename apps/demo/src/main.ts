@@ -42,25 +42,31 @@ function showWebGpu(info: Replies['start']): void {
   banner.hidden = info.webgpu.available && !software;
 }
 
-function wireTelemetry(client: EngineClient, info: Replies['start']): void {
+/** Listens to the worker's telemetry from the start (notices of the engine's own start come before its reply). */
+function wireTelemetry(client: EngineClient): { started: (info: Replies['start']) => void } {
   const table = new TelemetryTable(
     byId('telemetry-table', HTMLTableElement).tBodies[0] ?? el('tbody'),
     byId('fallback-table', HTMLTableElement).tBodies[0] ?? el('tbody'),
     byId('notices', HTMLUListElement),
     byId('telemetry-counts', HTMLSpanElement),
   );
-  const chart = new LiveChart(byId('live-chart', HTMLDivElement), 0);
   const badges = byId('backends', HTMLUListElement);
-  showBackendBadges(badges, info.backends);
+  let chart: LiveChart | undefined;
   client.on((event) => {
     if (event.event === 'ops') {
       table.addAll(event.ops);
-      for (const op of event.ops) chart.add(op);
+      for (const op of event.ops) chart?.add(op);
     } else if (event.event === 'notice') {
       table.addNotice(event.notice);
       showBackendBadges(badges, event.backends);
     }
   });
+  return {
+    started: (info) => {
+      showBackendBadges(badges, info.backends);
+      chart = new LiveChart(byId('live-chart', HTMLDivElement), 0, info.backends.map((b) => b.name));
+    },
+  };
 }
 
 /** Shows the data's download progress in the status line and the progress bar. */
@@ -79,9 +85,10 @@ async function start(): Promise<void> {
   setStatus('starting', 'Starting the engine…');
   const client = new EngineClient();
   showProgress(client);
+  const telemetry = wireTelemetry(client);
   const info = await client.call('start', { baseUrl: document.baseURI, webgpu: 'gpu' in navigator });
   showWebGpu(info);
-  wireTelemetry(client, info);
+  telemetry.started(info);
   setUpTraceDownload(client);
   setStatus('loading', 'Loading the data…');
   await client.call('loadWords', {});

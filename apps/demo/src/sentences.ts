@@ -1,7 +1,6 @@
-// Errors as the page shows them: a sentence, never a class name (minifiers rename classes; TandemError subclasses
-// name themselves with string literals, which stay in data-error for tests and bug reports).
-import { AllBackendsFailedError, InvalidArgumentError, TandemError } from '@tandem/core';
-import { DemoDataError } from './data/demo-data-error.ts';
+// Errors as the page shows them: a sentence, never a class name (minifiers rename classes; Tandem's errors name
+// themselves with string literals, which stay in data-error for tests and bug reports). Errors are recognised by
+// those names and their fields, not by class, so the page's own bundle needs none of @tandem/core.
 
 /** An error as the page shows it. */
 export interface ShownError {
@@ -15,7 +14,7 @@ export interface ShownError {
 function asSentence(text: string): string {
   const trimmed = text.trim();
   const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
-  return /[.!?)]$/.test(capital) && !capital.endsWith('...') ? (capital.endsWith(')') ? `${capital}.` : capital) : `${capital}.`;
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
 
 /** A short printable form of a value named in a sentence. */
@@ -25,10 +24,10 @@ function quoted(value: unknown): string {
 
 /** The sentence for anything thrown. */
 export function showError(error: unknown): ShownError {
-  if (error instanceof InvalidArgumentError) return { sentence: asSentence(`${quoted(error.value)} ${error.limit}`), name: error.name };
-  if (error instanceof DemoDataError) return { sentence: asSentence(`the data file data/${error.file} cannot be used: ${error.message.replace(`data/${error.file}: `, '')}`), name: error.name };
-  if (error instanceof AllBackendsFailedError) return { sentence: asSentence(error.message), name: error.name };
-  if (error instanceof TandemError) return { sentence: asSentence(error.message), name: error.name };
-  if (error instanceof Error) return { sentence: asSentence(error.message), name: error.name };
-  return { sentence: asSentence(String(error)), name: 'unknown' };
+  if (!(error instanceof Error)) return { sentence: asSentence(String(error)), name: 'unknown' };
+  const limit: unknown = Reflect.get(error, 'limit');
+  const file: unknown = Reflect.get(error, 'file');
+  if (error.name === 'InvalidArgumentError' && 'value' in error && typeof limit === 'string') return { sentence: asSentence(`${quoted(Reflect.get(error, 'value'))} ${limit}`), name: error.name };
+  if (error.name === 'DemoDataError' && typeof file === 'string') return { sentence: asSentence(`the data file data/${file} cannot be used: ${error.message.replace(`data/${file}: `, '')}`), name: error.name };
+  return { sentence: asSentence(error.message), name: error.name };
 }

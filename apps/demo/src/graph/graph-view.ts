@@ -9,7 +9,7 @@ import { activationColour } from './neighbourhood.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 /** Layout work per animation frame, ms. */
-const FRAME_MS = 8;
+const FRAME_MS = 6;
 /** Most labels shown at once. */
 const MAX_LABELS = 80;
 const FONT_PX = 12;
@@ -117,7 +117,7 @@ export class GraphView {
       const until = performance.now() + FRAME_MS;
       while (simulation.alpha() > simulation.alphaMin() && performance.now() < until) simulation.tick();
       const settled = simulation.alpha() <= simulation.alphaMin();
-      render(settled || ++this.frames % 6 === 0);
+      render(settled || ++this.frames % 10 === 0);
       if (!settled) this.frame = requestAnimationFrame(step);
     };
     const restart = (): void => {

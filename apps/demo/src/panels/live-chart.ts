@@ -19,12 +19,14 @@ export class LiveChart {
   private plot: uPlot | undefined;
   private pending = false;
 
-  constructor(host: HTMLElement, originMs: number) {
+  /** `backends`: every backend that can appear, so the chart's series are made once (a new uPlot costs a canvas). */
+  constructor(host: HTMLElement, originMs: number, backends: readonly string[]) {
     this.host = host;
     this.originMs = originMs;
+    for (const b of backends) this.backends.push(b, `${b} failed`);
   }
 
-  /** Adds one attempt (failures under "<backend> failed"); the chart redraws on the next animation frame. */
+  /** Adds one attempt (failures under "<backend> failed"); the chart redraws at most every REDRAW_MS. */
   add(event: OpEvent): void {
     const series = event.ok ? event.backend : `${event.backend} failed`;
     if (!this.backends.includes(series)) {

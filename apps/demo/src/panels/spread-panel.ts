@@ -3,7 +3,6 @@
 // the reached ones, up to MAX_NODES; a failed spread shows its sentence and marks the graph stale.
 import { byId, el, formatDuration } from '../dom.ts';
 import { showFailure, showResultsFresh } from '../errors-shown.ts';
-import { GraphView } from '../graph/graph-view.ts';
 import type { EngineClient } from '../worker/client.ts';
 import type { StrategyName } from '../worker/protocol.ts';
 
@@ -30,6 +29,8 @@ export async function setUpSpreadPanel(client: EngineClient, synsets: number, ed
   const error = byId('spread-error', HTMLParagraphElement);
   const summary = byId('spread-summary', HTMLParagraphElement);
   const host = byId('spread-graph', HTMLDivElement);
+  // d3-force and the view load with this panel, not with the page (less script evaluated before the page responds).
+  const { GraphView } = await import('../graph/graph-view.ts');
   const view = new GraphView(host);
   let limit = STEP_NODES;
   byId('wordnet-size', HTMLSpanElement).textContent = `${synsets.toLocaleString('en')} synsets, ${edges.toLocaleString('en')} edges`;

@@ -5,7 +5,19 @@ import uPlot from 'uplot';
 import { backendColour } from './backend-colours.ts';
 import type { SweepPoint } from './sweep-measure.ts';
 
-/** Draws (or redraws) the chart of `points` in `host`; `crossovers` are sizes to mark. */
+/** The chart drawn in a host, kept so that new points only update its data (making a uPlot costs a canvas). */
+interface Drawn {
+  /** The plot. */
+  readonly plot: uPlot;
+  /** Its series and axis label, joined: a different key needs a new plot. */
+  readonly key: string;
+  /** What the draw hook marks: crossover sizes and lost points (read at each redraw). */
+  marks: { crossovers: readonly number[]; lost: readonly SweepPoint[] };
+}
+
+const drawn = new WeakMap<HTMLElement, Drawn>();
+
+/** Draws (or updates) the chart of `points` in `host`; `crossovers` are sizes to mark. */
 export function drawSweepChart(host: HTMLElement, points: readonly SweepPoint[], crossovers: readonly number[], xLabel: string): void {
   const sizes = [...new Set(points.map((p) => p.size))].sort((a, b) => a - b);
   const series = [...new Set(points.map((p) => p.series))];
@@ -15,7 +27,17 @@ export function drawSweepChart(host: HTMLElement, points: readonly SweepPoint[],
   };
   const data: uPlot.AlignedData = [sizes, ...series.map((name) => sizes.map((size) => timeOf(name, size)))];
   const lost = points.filter((p) => p.status === 'lost');
+  const key = `${xLabel}|${series.join(',')}`;
+  const existing = drawn.get(host);
+  if (existing !== undefined && existing.key === key && host.contains(existing.plot.root)) {
+    existing.marks = { crossovers, lost };
+    existing.plot.setData(data);
+    return;
+  }
+  existing?.plot.destroy();
+  const state: Drawn['marks'] = { crossovers, lost };
   const marks = (u: uPlot): void => {
+    const { crossovers, lost } = drawn.get(host)?.marks ?? state;
     const ctx = u.ctx;
     ctx.save();
     ctx.strokeStyle = '#212529';
@@ -45,7 +67,7 @@ export function drawSweepChart(host: HTMLElement, points: readonly SweepPoint[],
     ctx.restore();
   };
   host.replaceChildren();
-  new uPlot(
+  const plot = new uPlot(
     {
       width: Math.max(260, host.clientWidth || 640),
       height: 260,
@@ -67,4 +89,5 @@ export function drawSweepChart(host: HTMLElement, points: readonly SweepPoint[],
     data,
     host,
   );
+  drawn.set(host, { plot, key, marks: state });
 }

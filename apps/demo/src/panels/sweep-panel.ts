@@ -3,7 +3,6 @@
 import { byId, el, formatDuration } from '../dom.ts';
 import { shownOf } from '../errors-shown.ts';
 import type { EngineClient } from '../worker/client.ts';
-import { drawSweepChart } from './sweep-chart.ts';
 import { findCrossovers, type SweepOp, type SweepPoint } from './sweep-measure.ts';
 
 const X_LABEL: Readonly<Record<SweepOp, string>> = { matmul: 'n (matmul n × n × n)', cosineSimilarity: 'n targets (32 queries, 100-d)' };
@@ -18,6 +17,11 @@ function notesOf(points: readonly SweepPoint[]): string[] {
     if (skipped.length > 0) notes.push(`${series}: n = ${skipped.map((p) => p.size).join(', ')} ${skipped[0]?.note ?? 'skipped'}`);
   }
   return notes;
+}
+
+/** The chart module, loaded with the first sweep (uPlot's chart code is not needed before). */
+async function chartModule(): Promise<typeof import('./sweep-chart.ts')> {
+  return import('./sweep-chart.ts');
 }
 
 /** Wires the sweep and cancel buttons. */
@@ -36,11 +40,11 @@ export function setUpSweepPanel(client: EngineClient): void {
   const redraw = (): void => {
     timer ??= setTimeout(() => {
       timer = undefined;
-      requestAnimationFrame(() => {
+      void chartModule().then(({ drawSweepChart }) => requestAnimationFrame(() => {
         if (!running) return; // the final drawing (with the crossovers) is done
         drawSweepChart(chart, points, [], X_LABEL[op]);
         notes.replaceChildren(...notesOf(points).map((text) => el('li', { text })));
-      });
+      }));
     }, 300);
   };
   client.on((event) => {
@@ -74,6 +78,7 @@ export function setUpSweepPanel(client: EngineClient): void {
         const gpus: string[] = series.filter((s) => s === 'webgpu' || s === 'rocm');
         const cpus = series.filter((s) => !gpus.includes(s));
         const crossovers = findCrossovers(points, gpus, cpus);
+        const { drawSweepChart } = await chartModule();
         drawSweepChart(chart, points, crossovers.flatMap((c) => (c.size === undefined ? [] : [c.size])), X_LABEL[op]);
         notes.replaceChildren(...notesOf(points).map((text) => el('li', { text })));
         crossoverList.replaceChildren(...(gpus.length === 0 ? [el('li', { text: 'No GPU backend here: nothing to cross over to.' })] : crossovers.map((c) => el('li', { text: c.text }))));

@@ -1,8 +1,8 @@
 // The table of engine calls, newest first: which backend ran each attempt, why, and how long; fallbacks and
 // failures are marked. Backend notices (unavailable, unhealthy, recovered, circuit changes) get their own list.
-import type { NoticeEvent, OpEvent } from '@tandem/core';
+import type { NoticeEvent } from '@tandem/core';
 import { el, formatDuration } from '../dom.ts';
-import { reasonText } from '../search/reason-text.ts';
+import type { ShownOp } from '../worker/protocol.ts';
 import { backendColour } from './backend-colours.ts';
 
 /** Rows kept in the table of every attempt. */
@@ -29,7 +29,7 @@ export class TelemetryTable {
   }
 
   /** Adds a batch of attempts at the top, in one DOM update (only the newest MAX_ROWS of a large batch are drawn). */
-  addAll(events: readonly OpEvent[]): void {
+  addAll(events: readonly ShownOp[]): void {
     const rows: HTMLTableRowElement[] = [];
     const exceptions: Node[] = [];
     events.forEach((event, i) => {
@@ -52,13 +52,13 @@ export class TelemetryTable {
     this.counts.dataset['fallbacks'] = String(this.fallbacks);
   }
 
-  private row(event: OpEvent, kind: 'ok' | 'failed' | 'fallback'): HTMLTableRowElement {
+  private row(event: ShownOp, kind: 'ok' | 'failed' | 'fallback'): HTMLTableRowElement {
     return el('tr', { class: `event-${kind}`, 'data-backend': event.backend, 'data-reason': event.reason.kind }, [
       el('td', { text: String(event.callId) }),
       el('td', { text: event.label === undefined ? event.op : `${event.op} · ${event.label}` }),
       el('td', { text: event.shapes }),
       el('td', {}, [el('span', { class: 'badge', style: `background:${backendColour(event.backend)}`, text: event.backend })]),
-      el('td', { class: 'reason', text: reasonText(event.reason) }),
+      el('td', { class: 'reason', text: event.why }),
       el('td', { class: 'num', text: formatDuration(event.durationMs) }),
       el('td', { text: kind === 'failed' ? `failed: ${event.error ?? ''}` : kind === 'fallback' ? `fallback (attempt ${event.attempt})` : 'ok' }),
     ]);

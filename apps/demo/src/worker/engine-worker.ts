@@ -3,7 +3,7 @@
 // reference's matmul, SwiftShader's work or decoding 25 MB of data never freezes the page (issue 33 measured 0.2-4.9 s
 // tasks there before). Requests are answered by id (protocol.ts); telemetry, notices and progress are events.
 import { VectorOps } from '@tandem/memory';
-import type { Engine, OpEvent } from '@tandem/core';
+import type { Engine } from '@tandem/core';
 import { loadGraph, loadManifest, loadWords, type DemoGraph, type DemoWords } from '../data/load-data.ts';
 import type { DemoManifest } from '../data/manifest.ts';
 import { createDemoEngine, type DemoEngine } from '../engine-setup.ts';
@@ -12,9 +12,10 @@ import { runSweep, type SweepControl } from '../panels/sweep-measure.ts';
 import { Workload } from '../panels/workload.ts';
 import { compareNearest } from '../search/nearest.ts';
 import { parseQuery } from '../search/query.ts';
+import { reasonText } from '../search/reason-text.ts';
 import { showError } from '../sentences.ts';
 import { loseGpuDuringWorkload } from './loss.ts';
-import type { BackendView, Replies, ReplyMessage, ReplyOf, RequestMessage, Requests, WorkerEvent } from './protocol.ts';
+import type { BackendView, Replies, ReplyMessage, ReplyOf, RequestMessage, Requests, ShownOp, WorkerEvent } from './protocol.ts';
 import { spreadFrom } from './spread.ts';
 
 /** What the worker holds once started. */
@@ -56,18 +57,20 @@ function backendViews(engine: Engine): BackendView[] {
 
 /** Op events go to the page in batches (a workload makes hundreds a second). */
 function forwardTelemetry(engine: Engine): void {
-  let batch: OpEvent[] = [];
+  let batch: ShownOp[] = [];
   const flush = (): void => {
     const ops = batch;
     batch = [];
     if (ops.length > 0) post({ event: 'ops', ops });
   };
-  for (const e of engine.telemetry.opEvents()) batch.push(e);
+  for (const e of engine.telemetry.opEvents()) batch.push({ ...e, why: reasonText(e.reason) });
   flush();
   engine.telemetry.subscribe((e) => {
     if (batch.length === 0) setTimeout(flush, 50);
-    batch.push(e);
+    batch.push({ ...e, why: reasonText(e.reason) });
   });
+  // Notices from the engine's start (a backend unavailable) first, then each as it happens.
+  for (const notice of engine.telemetry.noticeEvents()) post({ event: 'notice', notice, backends: backendViews(engine) });
   engine.telemetry.subscribeNotices((notice) => post({ event: 'notice', notice, backends: backendViews(engine) }));
 }
 

@@ -11,6 +11,8 @@ const RUN_ON_AFTER_LOSS_MS = 6000;
 const GPU_CALLS_BEFORE_LOSS = 6;
 /** How long to wait for the workload to reach the GPU before destroying the device anyway, ms. */
 const WAIT_FOR_GPU_MS = 15_000;
+/** How long to wait for the workload's next call to lose the device in, ms (a sweep's long calls share the worker). */
+const WAIT_FOR_CALL_MS = 120_000;
 
 async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
@@ -38,7 +40,7 @@ export async function loseGpuDuringWorkload(demo: DemoEngine, workload: Workload
       ? `GPUDevice destroyed with a call in flight, after ${before.steps} steps (${before.answeredBy['webgpu'] ?? 0} calls on WebGPU${reached ? '' : ', none had reached it yet'}). `
       : 'There was no current GPUDevice to destroy. ';
   });
-  await until(() => note !== undefined, WAIT_FOR_GPU_MS);
+  await until(() => note !== undefined, WAIT_FOR_CALL_MS);
   const said = note ?? 'The workload made no call to lose the device in. ';
   send({ event: 'loss', state: 'lost', note: said });
   setTimeout(() => {

@@ -80,9 +80,12 @@ export interface Requests {
 /** A request on the wire. */
 export type RequestMessage = { [K in keyof Requests]: { readonly id: number; readonly kind: K; readonly args: Requests[K] } }[keyof Requests];
 
+/** An op attempt as the page shows it: the event, and its reason in the page's words. */
+export type ShownOp = OpEvent & { readonly why: string };
+
 /** Events the worker sends unasked. */
 export type WorkerEvent =
-  | { readonly event: 'ops'; readonly ops: readonly OpEvent[] }
+  | { readonly event: 'ops'; readonly ops: readonly ShownOp[] }
   | { readonly event: 'notice'; readonly notice: NoticeEvent; readonly backends: readonly BackendView[] }
   | { readonly event: 'progress'; readonly loaded: number; readonly total: number; readonly file: string }
   | { readonly event: 'sweep-point'; readonly point: SweepPoint; readonly done: number; readonly total: number }
