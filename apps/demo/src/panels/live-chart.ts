@@ -24,6 +24,12 @@ export class LiveChart {
     this.host = host;
     this.originMs = originMs;
     for (const b of backends) this.backends.push(b, `${b} failed`);
+    // Follows the page's width (a phone turned, a window resized).
+    new ResizeObserver(() => this.plot?.setSize({ width: this.width(), height: 220 })).observe(host);
+  }
+
+  private width(): number {
+    return Math.max(260, this.host.clientWidth || 640);
   }
 
   /** Adds one attempt (failures under "<backend> failed"); the chart redraws at most every REDRAW_MS. */
@@ -69,7 +75,7 @@ export class LiveChart {
 
   private options(): uPlot.Options {
     return {
-      width: Math.max(320, this.host.clientWidth || 640),
+      width: this.width(),
       height: 220,
       scales: { x: { time: false }, y: { distr: 3 } },
       axes: [{ label: 'seconds since the engine started' }, { label: 'ms per attempt', size: 60 }],

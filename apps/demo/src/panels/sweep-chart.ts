@@ -13,6 +13,8 @@ interface Drawn {
   readonly key: string;
   /** What the draw hook marks: crossover sizes and lost points (read at each redraw). */
   marks: { crossovers: readonly number[]; lost: readonly SweepPoint[] };
+  /** Keeps the plot as wide as its host. */
+  readonly resize: ResizeObserver;
 }
 
 const drawn = new WeakMap<HTMLElement, Drawn>();
@@ -35,6 +37,7 @@ export function drawSweepChart(host: HTMLElement, points: readonly SweepPoint[],
     return;
   }
   existing?.plot.destroy();
+  existing?.resize.disconnect();
   const state: Drawn['marks'] = { crossovers, lost };
   const marks = (u: uPlot): void => {
     const { crossovers, lost } = drawn.get(host)?.marks ?? state;
@@ -89,5 +92,10 @@ export function drawSweepChart(host: HTMLElement, points: readonly SweepPoint[],
     data,
     host,
   );
-  drawn.set(host, { plot, key, marks: state });
+  const resize = new ResizeObserver(() => {
+    const width = Math.max(260, host.clientWidth || 640);
+    if (Math.abs(width - plot.width) > 1) plot.setSize({ width, height: 260 });
+  });
+  resize.observe(host);
+  drawn.set(host, { plot, key, marks: state, resize });
 }

@@ -29,3 +29,33 @@ describe('findCrossovers', () => {
     expect(crossover?.size).toBe(32);
   });
 });
+
+describe('runSweep', () => {
+  it('marks the points a lost device takes, carries on with every other point, and stops when cancelled', async () => {
+    const { Engine } = await import('@tandem/core');
+    const { ReferenceBackend } = await import('@tandem/reference');
+    const { FaultInjectingBackend } = await import('@tandem/testing');
+    const { runSweep } = await import('./sweep-measure.ts');
+    // "gpu" fails every matmul of n = 32 (as a lost device would), and runs the other sizes.
+    const gpu = new FaultInjectingBackend(new ReferenceBackend(), (_call, op) => (op.op === 'matmul' && op.a.shape[0] === 32 ? 'reject' : undefined), { name: 'gpu', kind: 'gpu', priority: 20 });
+    const engine = await Engine.create({ backends: [new ReferenceBackend(), gpu] });
+    try {
+      const seen: string[] = [];
+      const points = await runSweep(engine, 'matmul', ['reference', 'gpu'], (p, done, total) => seen.push(`${done}/${total} ${p.series}@${p.size} ${p.status}`), { cancelled: false }, (e) => (e instanceof Error ? e.message : String(e)));
+      const gpuPoints = points.filter((p) => p.series === 'gpu');
+      expect(gpuPoints.map((p) => p.status)).toEqual(['ok', 'lost', 'ok', 'ok', 'ok', 'ok']);
+      expect(gpuPoints[1]?.note).toMatch(/gpu/);
+      expect(points.filter((p) => p.series !== 'gpu').every((p) => p.status === 'ok')).toBe(true);
+      expect(seen).toHaveLength(18);
+      expect(seen[17]).toMatch(/^18\/18 /);
+
+      const control = { cancelled: false };
+      const partial = await runSweep(engine, 'matmul', ['reference'], (_p, done) => {
+        if (done === 2) control.cancelled = true;
+      }, control);
+      expect(partial).toHaveLength(2);
+    } finally {
+      await engine.dispose();
+    }
+  });
+});
