@@ -7,13 +7,15 @@
 // reduced together across the warp, then one online-softmax update (running max m, running sum l, rescaled
 // accumulator; flash-attention style). With few (query, head) pairs, as when decoding one token, the keys are
 // split over several warps (flash-decoding); each writes (m, l, acc) to scratch and a second kernel merges them.
+#include <array>
+#include "../src/kernel_registry.h"
 #include "device_common.h"
 #include "kernels.h"
 
 namespace tandem {
 namespace {
 
-constexpr int kMaxPerLane = 8;
+constexpr int kMaxPerLane = kAttentionMaxDimsPerLane;
 constexpr int kWarpsPerBlock = 4;
 constexpr int kKeysPerStep = 4;
 
@@ -168,8 +170,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 64) attention_merge(const flo
 
 unsigned blocks_for(long long warps) { return static_cast<unsigned>((warps + kWarpsPerBlock - 1) / kWarpsPerBlock); }
 
-}  // namespace
-
+/** Scaled dot-product attention, q [sq, heads, d], k/v [sk, kvHeads, d] -> out [sq, heads, d]; d <= 8 * warpSize. */
 hipError_t launch_attention(const LaunchContext& ctx, const float* q, const float* k, const float* v, float* out, int sq, int sk, int heads, int kvHeads, int headDim, bool causal, float scale) {
   const long long pairs = static_cast<long long>(sq) * heads;
   if (pairs == 0 || headDim == 0) return hipSuccess;
@@ -198,5 +199,42 @@ hipError_t launch_attention(const LaunchContext& ctx, const float* q, const floa
   attention_merge<<<blocks_for(pairs), threads, 0, ctx.stream>>>(partial, out, a);
   return hipGetLastError();
 }
+
+/** Parameters of attention_f32: q [sq, heads, headDim], k and v [sk, kvHeads, headDim]. */
+struct AttentionParams {
+  int sq = 0;
+  int sk = 0;
+  int heads = 0;
+  int kvHeads = 0;
+  int headDim = 0;
+  bool causal = false;
+  double scale = 1;
+};
+
+constexpr std::array<ParamField<AttentionParams>, 7> kFields{{
+    Dim("sq", &AttentionParams::sq),
+    Dim("sk", &AttentionParams::sk),
+    Dim("heads", &AttentionParams::heads),
+    Dim("kvHeads", &AttentionParams::kvHeads),
+    Dim("headDim", &AttentionParams::headDim),
+    Flag("causal", &AttentionParams::causal),
+    Number("scale", &AttentionParams::scale),
+}};
+
+std::vector<double> attention_sizes(const AttentionParams& p, int) {
+  if (p.kvHeads == 0 || p.heads % p.kvHeads != 0) throw Failure("TANDEM_BAD_PARAMS", "'kvHeads' must divide 'heads'");
+  if (p.causal && p.sq > p.sk) throw Failure("TANDEM_BAD_PARAMS", "causal attention needs sq <= sk");
+  const double qn = static_cast<double>(p.sq) * p.heads * p.headDim;
+  const double kn = static_cast<double>(p.sk) * p.kvHeads * p.headDim;
+  return {qn * kF32Bytes, kn * kF32Bytes, kn * kF32Bytes, qn * kF32Bytes};
+}
+
+hipError_t attention_launch(const OpCall& c, const AttentionParams& p) {
+  return launch_attention(*c.ctx, input<float>(c, 0), input<float>(c, 1), input<float>(c, 2), output<float>(c, 0), p.sq, p.sk, p.heads, p.kvHeads, p.headDim, p.causal, static_cast<float>(p.scale));
+}
+
+[[maybe_unused]] const bool kRegistered = Register(KernelDefinition<AttentionParams, 7>{"attention_f32", 3, 3, 1, kFields, attention_sizes, attention_launch});
+
+}  // namespace
 
 }  // namespace tandem

@@ -12,6 +12,8 @@
 // squared norm and the dot with every staged query, then reduces across the warp. Targets are read once per
 // group of 8 queries. Many queries (compute-bound): norms of both sides, the f32 tiled matmul with the targets
 // as a transposed B, then a pass dividing by the norms.
+#include <array>
+#include "../src/kernel_registry.h"
 #include "device_common.h"
 #include "kernels.h"
 
@@ -19,7 +21,7 @@ namespace tandem {
 namespace {
 
 constexpr int kMaxStagedQueries = 8;
-constexpr int kWarpQueryLimit = 16;      // above this many queries, the matmul path
+constexpr int kWarpQueryLimit = kCosineWarpQueryLimit;  // above this many queries, the matmul path
 constexpr size_t kStageBytes = 48 * 1024;  // shared memory for staged queries
 constexpr float kFastMinNorm = 0x1p-40f;   // norms the f32 fast path takes: [2^-40, 2^63]
 constexpr float kFastMaxNorm = 0x1p63f;
@@ -238,8 +240,7 @@ hipError_t launch_matmul_path(const LaunchContext& ctx, const float* queries, co
   return hipGetLastError();
 }
 
-}  // namespace
-
+/** out[qi, t] = cos(queries[qi], targets[t]); 0 when either vector is zero. */
 hipError_t launch_cosine_similarity(const LaunchContext& ctx, const float* queries, const float* targets, float* out, int numQueries, int numTargets, int dim) {
   if (numQueries == 0 || numTargets == 0) return hipSuccess;
   if (dim == 0) return hipMemsetAsync(out, 0, static_cast<size_t>(numQueries) * numTargets * sizeof(float), ctx.stream);
@@ -255,5 +256,27 @@ hipError_t launch_cosine_similarity(const LaunchContext& ctx, const float* queri
   }
   return hipSuccess;
 }
+
+/** Parameters of cosine_similarity_f32: queries [queries, dim] x targets [targets, dim]. */
+struct CosineSimilarityParams {
+  int queries = 0;
+  int targets = 0;
+  int dim = 0;
+};
+
+constexpr std::array<ParamField<CosineSimilarityParams>, 3> kFields{{Dim("queries", &CosineSimilarityParams::queries), Dim("targets", &CosineSimilarityParams::targets), Dim("dim", &CosineSimilarityParams::dim)}};
+
+std::vector<double> cosine_sizes(const CosineSimilarityParams& p, int) {
+  const double q = p.queries, t = p.targets, d = p.dim;
+  return {q * d * kF32Bytes, t * d * kF32Bytes, q * t * kF32Bytes};
+}
+
+hipError_t cosine_launch(const OpCall& c, const CosineSimilarityParams& p) {
+  return launch_cosine_similarity(*c.ctx, input<float>(c, 0), input<float>(c, 1), output<float>(c, 0), p.queries, p.targets, p.dim);
+}
+
+[[maybe_unused]] const bool kRegistered = Register(KernelDefinition<CosineSimilarityParams, 3>{"cosine_similarity_f32", 2, 2, 1, kFields, cosine_sizes, cosine_launch});
+
+}  // namespace
 
 }  // namespace tandem

@@ -1,6 +1,8 @@
 // dequantize: Q8_0 / Q4_0 blocks (ggml layouts: f16 scale d, then 32 int8, or 16 bytes of nibbles with value j
 // in the low nibble of byte j and j + 16 in the high one, minus 8) or f16 bits -> f32. Grid-stride loops; a
 // thread expands one quantized block (two-byte loads: blocks are only 2-byte aligned) or one f16 value.
+#include <array>
+#include "../src/kernel_registry.h"
 #include "device_common.h"
 #include "kernels.h"
 
@@ -61,5 +63,33 @@ hipError_t launch_dequantize(const LaunchContext& ctx, const void* x, float* out
   }
   return hipGetLastError();
 }
+
+namespace {
+
+/** Parameters of dequantize_*: `count` values (a multiple of 32 for the block formats). */
+struct DequantizeParams {
+  int count = 0;
+};
+
+constexpr std::array<ParamField<DequantizeParams>, 1> kFields{{Dim("count", &DequantizeParams::count)}};
+
+template <QuantFormat kFormat>
+std::vector<double> dequantize_sizes(const DequantizeParams& p, int) {
+  const double n = p.count;
+  if (kFormat == QuantFormat::F16) return {n * kF16Bytes, n * kF32Bytes};
+  if (p.count % 32 != 0) throw Failure("TANDEM_BAD_PARAMS", "parameter 'count' must be a multiple of 32");
+  return {(n / 32) * (kFormat == QuantFormat::Q8_0 ? kQ8BlockBytes : kQ4BlockBytes), n * kF32Bytes};
+}
+
+template <QuantFormat kFormat>
+hipError_t dequantize_launch(const OpCall& c, const DequantizeParams& p) {
+  return launch_dequantize(*c.ctx, c.inputs[0], output<float>(c, 0), p.count, kFormat);
+}
+
+[[maybe_unused]] const bool kQ8 = Register(KernelDefinition<DequantizeParams, 1>{"dequantize_q8_0", 1, 1, 1, kFields, dequantize_sizes<QuantFormat::Q8_0>, dequantize_launch<QuantFormat::Q8_0>});
+[[maybe_unused]] const bool kQ4 = Register(KernelDefinition<DequantizeParams, 1>{"dequantize_q4_0", 1, 1, 1, kFields, dequantize_sizes<QuantFormat::Q4_0>, dequantize_launch<QuantFormat::Q4_0>});
+[[maybe_unused]] const bool kF16 = Register(KernelDefinition<DequantizeParams, 1>{"dequantize_f16", 1, 1, 1, kFields, dequantize_sizes<QuantFormat::F16>, dequantize_launch<QuantFormat::F16>});
+
+}  // namespace
 
 }  // namespace tandem

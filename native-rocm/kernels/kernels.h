@@ -1,6 +1,8 @@
-// kernels.h: the host-side entry of every kernel family (one .hip file each, named by op id).
-// Each launcher enqueues its kernels on ctx.stream and returns the first HIP error (launch or scratch);
-// it never synchronizes. Pointers are device pointers; shapes were validated by the TypeScript side and the addon.
+// kernels.h: what the kernel files (one .hip per op id, <op_id>[_<variant>].hip) share: scratch memory, the launch
+// context, the variants benchmarks pick, the limits the addon reports to JavaScript, and the launchers one op's
+// kernels call from another file. Each launcher enqueues its kernels on ctx.stream and returns the first HIP error
+// (launch or scratch); it never synchronizes. Pointers are device pointers; shapes were validated by the
+// TypeScript side and the addon. Each file registers its own kernels (src/kernel_registry.h).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -63,9 +65,6 @@ enum class ElemType { F32, F16 };
 /** Encodings dequantize and quantizedMatmul read (ggml block layouts for the quantized ones). */
 enum class QuantFormat { Q8_0, Q4_0, F16 };
 
-/** Elementwise binary operations. */
-enum class BinaryKind { Add, Mul };
-
 /** Tile variants of matmul_f32 that benchmarks compare: 0 = BK 8, 1 = BK 16. */
 constexpr int kMatmulVariants = 2;
 /** The f32 matmul variant used unless a caller names one (BK 16: 43 vs 40 TFLOP/s at 4096 on an H100). */
@@ -81,11 +80,25 @@ constexpr int kQuantizedVariants = 7;
  *  transactions per byte). */
 constexpr int kQuantizedDefaultVariant = 6;
 
-// matmul_f32.hip
+// Limits the addon reports to JavaScript (addon.cc `limits`), so supportsOp refuses what a launch would.
+/** Blocks a grid may have in its second dimension. */
+constexpr int kGridMaxY = 65535;
+/** Output columns of one f32 matmul block (matmul.hip's BN). */
+constexpr int kMatmulTileColumns = 128;
+/** Output columns of one f16 matmul block (matmul.hip's kHalfTile). */
+constexpr int kMatmulF16TileColumns = 16;
+/** Head dimensions up to this many per warp lane run in the attention kernel. */
+constexpr int kAttentionMaxDimsPerLane = 8;
+/** Above this many queries, cosine similarity runs as a matmul (its grid then has the matmul's limit). */
+constexpr int kCosineWarpQueryLimit = 16;
+/** Above this many rows, quantized matmul dequantizes the weights and runs a matmul. */
+constexpr int kQuantizedDirectMaxRows = 8;
+/** Largest k of top_k. */
+constexpr int kTopKMax = 4096;
+
+// matmul.hip
 /** c[m,n] = a[m,k] b[k,n]; with transB, b is given as bt[n,k]. */
 hipError_t launch_matmul_f32(const LaunchContext& ctx, const float* a, const float* b, float* c, int m, int n, int k, bool transB, int variant);
-/** f16 matmul, accumulating in f32: c[m,n] = a[m,k] b[k,n]. */
-hipError_t launch_matmul_f16(const LaunchContext& ctx, const uint16_t* a, const uint16_t* b, uint16_t* c, int m, int n, int k);
 
 // quantized_matmul.hip
 /** out[m,n] = sum_k x[m,k] * dequant(w[n,:])[k] for Q8_0 / Q4_0 rows of k/32 blocks (variant: kQuantizedVariants). */
@@ -110,45 +123,5 @@ constexpr int kQuantizedQ8ActDefaultVariant = 0;
 // dequantize.hip
 /** out[i] = value i of x (Q8_0 / Q4_0 blocks or f16 bits); count a multiple of 32 for the block formats. */
 hipError_t launch_dequantize(const LaunchContext& ctx, const void* x, float* out, long long count, QuantFormat format);
-
-// elementwise.hip
-/** out[i] = a[i] (+|*) b[i % bCount]. */
-hipError_t launch_binary(const LaunchContext& ctx, BinaryKind kind, ElemType type, const void* a, const void* b, void* out, long long count, long long bCount);
-/** out[i] = x[i] * factor. */
-hipError_t launch_scale(const LaunchContext& ctx, ElemType type, const void* x, void* out, long long count, float factor);
-/** out[i] = x[i] * sigmoid(x[i]). */
-hipError_t launch_silu(const LaunchContext& ctx, const float* x, float* out, long long count);
-/** out[i] = silu(gate[i]) * up[i]. */
-hipError_t launch_swiglu(const LaunchContext& ctx, const float* gate, const float* up, float* out, long long count);
-
-// softmax.hip
-/** Row softmax of x [rows, cols]; causalRows > 0 masks column c of row r when c > r % causalRows + cols - causalRows. */
-hipError_t launch_softmax(const LaunchContext& ctx, const float* x, float* out, long long rows, int cols, int causalRows);
-
-// rms_norm.hip
-/** out = x / sqrt(mean(x^2) + eps) * weight per row of n; weight may be null (ones). */
-hipError_t launch_rms_norm(const LaunchContext& ctx, const float* x, const float* weight, float* out, long long rows, int n, float eps);
-
-// rope.hip
-/** Rotary embedding of x [seq, heads, headDim]; neox pairs (i, i + headDim/2), else (2i, 2i+1). */
-hipError_t launch_rope(const LaunchContext& ctx, const float* x, float* out, int seq, int heads, int headDim, long long positionOffset, double base, bool neox);
-
-// attention.hip
-/** Scaled dot-product attention, q [sq, heads, d], k/v [sk, kvHeads, d] -> out [sq, heads, d]; d <= 8 * warpSize. */
-hipError_t launch_attention(const LaunchContext& ctx, const float* q, const float* k, const float* v, float* out, int sq, int sk, int heads, int kvHeads, int headDim, bool causal, float scale);
-
-// cosine_similarity.hip
-/** out[qi, t] = cos(queries[qi], targets[t]); 0 when either vector is zero. */
-hipError_t launch_cosine_similarity(const LaunchContext& ctx, const float* queries, const float* targets, float* out, int numQueries, int numTargets, int dim);
-
-// top_k.hip
-/** Per row of x [rows, n]: the k largest values (descending) and their indices; ties to the lower index, NaN last. */
-hipError_t launch_top_k(const LaunchContext& ctx, const float* x, float* values, int32_t* indices, int rows, int n, int k);
-/** Largest k launch_top_k accepts. */
-constexpr int kTopKMax = 4096;
-
-// spread_activation.hip
-/** `iterations` synchronous hops of spreading activation over a CSR graph; result in out [nodes]. */
-hipError_t launch_spread_activation(const LaunchContext& ctx, const uint32_t* rowPtr, const uint32_t* colIdx, const float* weights, const float* initial, float* out, int nodes, int edges, float decay, float threshold, int iterations);
 
 }  // namespace tandem

@@ -12,6 +12,8 @@
 //     decodes block l of the chunk (optionally prefetching the next chunk into registers).
 // Each lane accumulates per (batch row, weight row); a warp sum finishes. Larger batches dequantize w into
 // scratch and run the f32 tiled matmul with B transposed.
+#include <array>
+#include "../src/kernel_registry.h"
 #include "device_common.h"
 #include "kernels.h"
 #include "quant_decode.h"
@@ -21,7 +23,7 @@ namespace {
 
 constexpr int kWarpsPerBlock = 4;
 constexpr int kMaxBatch = 4;       // x rows per launch of the direct kernels
-constexpr int kDirectMaxRows = 8;  // above this M, dequantize + matmul
+constexpr int kDirectMaxRows = kQuantizedDirectMaxRows;  // above this M, dequantize + matmul
 
 // ---- direct ------------------------------------------------------------------------------------------------
 
@@ -345,5 +347,46 @@ hipError_t launch_quantized_matmul(const LaunchContext& ctx, const float* x, con
   if (err != hipSuccess) return err;
   return launch_matmul_f32(ctx, x, wf, out, m, n, k, true, kMatmulDefaultVariant);
 }
+
+namespace {
+
+/** Parameters of quantized_matmul_*: the f32 path, or with q8Activations the int8-activation one (q8act.hip). */
+struct QuantizedMatmulParams {
+  int m = 0;
+  int n = 0;
+  int k = 0;
+  bool q8Activations = false;
+  int variant = -1;  // absent: each path's default variant
+};
+
+constexpr std::array<ParamField<QuantizedMatmulParams>, 5> kFields{{
+    Dim("m", &QuantizedMatmulParams::m),
+    Dim("n", &QuantizedMatmulParams::n),
+    Dim("k", &QuantizedMatmulParams::k),
+    OptionalFlag("q8Activations", &QuantizedMatmulParams::q8Activations),
+    OptionalDim("variant", &QuantizedMatmulParams::variant),
+}};
+
+template <QuantFormat kFormat>
+std::vector<double> quantized_sizes(const QuantizedMatmulParams& p, int) {
+  if (p.k % 32 != 0) throw Failure("TANDEM_BAD_PARAMS", "parameter 'k' must be a multiple of 32");
+  const double m = p.m, n = p.n, k = p.k;
+  return {m * k * kF32Bytes, n * (k / 32) * (kFormat == QuantFormat::Q8_0 ? kQ8BlockBytes : kQ4BlockBytes), m * n * kF32Bytes};
+}
+
+template <QuantFormat kFormat>
+hipError_t quantized_launch(const OpCall& c, const QuantizedMatmulParams& p) {
+  if (p.q8Activations) {
+    const int variant = p.variant < 0 ? kQuantizedQ8ActDefaultVariant : p.variant % kQuantizedQ8ActVariants;
+    return launch_quantized_matvec_q8act(*c.ctx, input<float>(c, 0), input<uint8_t>(c, 1), output<float>(c, 0), p.m, p.n, p.k, kFormat, variant);
+  }
+  const int variant = p.variant < 0 ? kQuantizedDefaultVariant : p.variant % kQuantizedVariants;
+  return launch_quantized_matmul(*c.ctx, input<float>(c, 0), input<uint8_t>(c, 1), output<float>(c, 0), p.m, p.n, p.k, kFormat, variant);
+}
+
+[[maybe_unused]] const bool kQ8 = Register(KernelDefinition<QuantizedMatmulParams, 5>{"quantized_matmul_q8_0", 2, 2, 1, kFields, quantized_sizes<QuantFormat::Q8_0>, quantized_launch<QuantFormat::Q8_0>});
+[[maybe_unused]] const bool kQ4 = Register(KernelDefinition<QuantizedMatmulParams, 5>{"quantized_matmul_q4_0", 2, 2, 1, kFields, quantized_sizes<QuantFormat::Q4_0>, quantized_launch<QuantFormat::Q4_0>});
+
+}  // namespace
 
 }  // namespace tandem

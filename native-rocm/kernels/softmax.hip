@@ -2,6 +2,8 @@
 // block max, block sum of exp(x - max), then the quotient. Rows whose visible entries are all -inf give zeros.
 // Causal (causalRows > 0): row r of each [causalRows, cols] matrix sees columns c <= r + cols - causalRows;
 // the rest count as -inf and are written as 0.
+#include <array>
+#include "../src/kernel_registry.h"
 #include "device_common.h"
 #include "kernels.h"
 
@@ -35,8 +37,7 @@ __global__ void softmax_rows(const float* __restrict__ x, float* __restrict__ ou
   }
 }
 
-}  // namespace
-
+/** Row softmax of x [rows, cols]; causalRows > 0 masks column c of row r when c > r % causalRows + cols - causalRows. */
 hipError_t launch_softmax(const LaunchContext& ctx, const float* x, float* out, long long rows, int cols, int causalRows) {
   if (rows == 0 || cols == 0) return hipSuccess;
   long long grid = rows;
@@ -45,5 +46,27 @@ hipError_t launch_softmax(const LaunchContext& ctx, const float* x, float* out, 
   softmax_rows<<<static_cast<unsigned>(grid), kBlock, 0, ctx.stream>>>(x, out, rows, cols, causalRows);
   return hipGetLastError();
 }
+
+/** Parameters of softmax_f32: rows of cols values; causalRows > 0 is the causal mask's matrix height. */
+struct SoftmaxParams {
+  int rows = 0;
+  int cols = 0;
+  int causalRows = 0;
+};
+
+constexpr std::array<ParamField<SoftmaxParams>, 3> kFields{{Dim("rows", &SoftmaxParams::rows), Dim("cols", &SoftmaxParams::cols), Dim("causalRows", &SoftmaxParams::causalRows)}};
+
+std::vector<double> softmax_sizes(const SoftmaxParams& p, int) {
+  const double n = static_cast<double>(p.rows) * p.cols;
+  return {n * kF32Bytes, n * kF32Bytes};
+}
+
+hipError_t softmax_launch(const OpCall& c, const SoftmaxParams& p) {
+  return launch_softmax(*c.ctx, input<float>(c, 0), output<float>(c, 0), p.rows, p.cols, p.causalRows);
+}
+
+[[maybe_unused]] const bool kRegistered = Register(KernelDefinition<SoftmaxParams, 3>{"softmax_f32", 1, 1, 1, kFields, softmax_sizes, softmax_launch});
+
+}  // namespace
 
 }  // namespace tandem

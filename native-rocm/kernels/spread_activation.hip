@@ -5,6 +5,8 @@
 // contributions with float atomics, so the order of the additions, and the last bits, vary between runs.
 // Hops ping-pong between out and scratch so that the last one lands in out. Edges pointing outside the graph,
 // and row pointers past the edge count, are ignored rather than trusted.
+#include <array>
+#include "../src/kernel_registry.h"
 #include "device_common.h"
 #include "kernels.h"
 
@@ -31,8 +33,7 @@ __global__ void spread_hop(const uint32_t* __restrict__ rowPtr, const uint32_t* 
   }
 }
 
-}  // namespace
-
+/** `iterations` synchronous hops of spreading activation over a CSR graph; result in out [nodes]. */
 hipError_t launch_spread_activation(const LaunchContext& ctx, const uint32_t* rowPtr, const uint32_t* colIdx, const float* weights, const float* initial, float* out, int nodes, int edges, float decay, float threshold, int iterations) {
   if (nodes == 0 || iterations <= 0) return hipSuccess;
   float* other = nullptr;
@@ -55,5 +56,35 @@ hipError_t launch_spread_activation(const LaunchContext& ctx, const uint32_t* ro
   }
   return hipSuccess;
 }
+
+/** Parameters of spread_activation: a CSR graph of nodes and edges, and the hops' dynamics. */
+struct SpreadActivationParams {
+  int nodes = 0;
+  int edges = 0;
+  double decay = 1;
+  double threshold = 0;
+  int iterations = 1;
+};
+
+constexpr std::array<ParamField<SpreadActivationParams>, 5> kFields{{
+    Dim("nodes", &SpreadActivationParams::nodes),
+    Dim("edges", &SpreadActivationParams::edges),
+    Number("decay", &SpreadActivationParams::decay),
+    Number("threshold", &SpreadActivationParams::threshold),
+    Dim("iterations", &SpreadActivationParams::iterations),
+}};
+
+std::vector<double> spread_sizes(const SpreadActivationParams& p, int) {
+  const double nodes = p.nodes, edges = p.edges;
+  return {(nodes + 1) * 4, edges * 4, edges * kF32Bytes, nodes * kF32Bytes, nodes * kF32Bytes};
+}
+
+hipError_t spread_launch(const OpCall& c, const SpreadActivationParams& p) {
+  return launch_spread_activation(*c.ctx, input<uint32_t>(c, 0), input<uint32_t>(c, 1), input<float>(c, 2), input<float>(c, 3), output<float>(c, 0), p.nodes, p.edges, static_cast<float>(p.decay), static_cast<float>(p.threshold), p.iterations);
+}
+
+[[maybe_unused]] const bool kRegistered = Register(KernelDefinition<SpreadActivationParams, 5>{"spread_activation", 4, 4, 1, kFields, spread_sizes, spread_launch});
+
+}  // namespace
 
 }  // namespace tandem

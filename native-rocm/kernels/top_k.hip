@@ -7,6 +7,8 @@
 //      only in the tile where the needed ones run out) as 64-bit (key << 32 | ~index) into shared memory.
 //   3. A bitonic sort of those k entries, descending, which orders ties by ascending index; then the output.
 // k <= kTopKMax (4096); the TypeScript side refuses larger k for this backend.
+#include <array>
+#include "../src/kernel_registry.h"
 #include "device_common.h"
 #include "kernels.h"
 
@@ -135,8 +137,7 @@ __global__ void __launch_bounds__(kThreads) top_k_rows(const float* __restrict__
   }
 }
 
-}  // namespace
-
+/** Per row of x [rows, n]: the k largest values (descending) and their indices; ties to the lower index, NaN last. */
 hipError_t launch_top_k(const LaunchContext& ctx, const float* x, float* values, int32_t* indices, int rows, int n, int k) {
   if (rows == 0 || k == 0) return hipSuccess;
   if (k > kTopKMax || k > n) return hipErrorInvalidValue;
@@ -146,5 +147,28 @@ hipError_t launch_top_k(const LaunchContext& ctx, const float* x, float* values,
   top_k_rows<<<grid, kThreads, 0, ctx.stream>>>(x, values, indices, rows, n, k);
   return hipGetLastError();
 }
+
+/** Parameters of top_k_f32: rows of n values, the k largest of each. */
+struct TopKParams {
+  int rows = 0;
+  int n = 0;
+  int k = 0;
+};
+
+constexpr std::array<ParamField<TopKParams>, 3> kFields{{Dim("rows", &TopKParams::rows), Dim("n", &TopKParams::n), Dim("k", &TopKParams::k)}};
+
+std::vector<double> top_k_sizes(const TopKParams& p, int) {
+  if (p.k < 1 || p.k > p.n || p.k > kTopKMax) throw Failure("TANDEM_BAD_PARAMS", "parameter 'k' must be in [1, min(n, " + std::to_string(kTopKMax) + ")]");
+  const double rows = p.rows, n = p.n, k = p.k;
+  return {rows * n * kF32Bytes, rows * k * kF32Bytes, rows * k * 4};
+}
+
+hipError_t top_k_launch(const OpCall& c, const TopKParams& p) {
+  return launch_top_k(*c.ctx, input<float>(c, 0), output<float>(c, 0), output<int32_t>(c, 1), p.rows, p.n, p.k);
+}
+
+[[maybe_unused]] const bool kRegistered = Register(KernelDefinition<TopKParams, 3>{"top_k_f32", 1, 1, 2, kFields, top_k_sizes, top_k_launch});
+
+}  // namespace
 
 }  // namespace tandem

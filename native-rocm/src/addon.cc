@@ -2,12 +2,13 @@
 //   platform: 'amd' | 'nvidia'        which runtime it was built for
 //   devices(): { count, error?, message?, runtimeVersion, driverVersion, devices: DeviceInfo[] }
 //              never throws: with no device, count is 0 and error names the runtime's answer (hipErrorNoDevice)
-//   kernels(): string[]               native kernel ids run() accepts
+//   kernels(): KernelInfo[]           native kernels run() accepts: { name, params: { <name>: 'dim' | 'number' | 'flag' [+ '?'] } }
+//   limits: { ... }                    the kernels' limits (kernels.h), for supportsOp to refuse what a launch would
 //   Device                            see device.h
 #include <napi.h>
 #include "device.h"
 #include "failure.h"
-#include "op_table.h"
+#include "kernel_registry.h"
 
 namespace tandem {
 namespace {
@@ -75,16 +76,35 @@ Napi::Value Devices(const Napi::CallbackInfo& info) {
 
 Napi::Value Kernels(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const std::vector<std::string> names = OpNames();
-  Napi::Array list = Napi::Array::New(env, names.size());
-  for (size_t i = 0; i < names.size(); ++i) list.Set(static_cast<uint32_t>(i), names[i]);
+  const std::vector<OpDef>& ops = AllOps();
+  Napi::Array list = Napi::Array::New(env, ops.size());
+  for (size_t i = 0; i < ops.size(); ++i) {
+    Napi::Object kernel = Napi::Object::New(env);
+    kernel.Set("name", std::string(ops[i].name));
+    Napi::Object params = Napi::Object::New(env);
+    for (const ParamSignature& p : ops[i].params) params.Set(p.name, p.kind);
+    kernel.Set("params", params);
+    list.Set(static_cast<uint32_t>(i), kernel);
+  }
   return list;
+}
+
+Napi::Object Limits(Napi::Env env) {
+  Napi::Object limits = Napi::Object::New(env);
+  limits.Set("topKMax", kTopKMax);
+  limits.Set("attentionDimsPerLane", kAttentionMaxDimsPerLane);
+  limits.Set("matmulMaxColumnsF32", static_cast<double>(kGridMaxY) * kMatmulTileColumns);
+  limits.Set("matmulMaxColumnsF16", static_cast<double>(kGridMaxY) * kMatmulF16TileColumns);
+  limits.Set("cosineWarpQueries", kCosineWarpQueryLimit);
+  limits.Set("quantizedDirectRows", kQuantizedDirectMaxRows);
+  return limits;
 }
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("platform", Napi::String::New(env, TANDEM_HIP_PLATFORM));
   exports.Set("devices", Napi::Function::New<Devices>(env, "devices"));
   exports.Set("kernels", Napi::Function::New<Kernels>(env, "kernels"));
+  exports.Set("limits", Limits(env));
   Device::Init(env, exports);
   return exports;
 }

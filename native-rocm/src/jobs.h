@@ -5,7 +5,7 @@
 #include <vector>
 #include "device_queue.h"
 #include "host_pool.h"
-#include "op_table.h"
+#include "kernel_registry.h"
 #include "params.h"
 
 namespace tandem {

@@ -84,8 +84,9 @@ function includeDirs() {
 const COMMON_DEFINES = ['-DNAPI_VERSION=8', '-DNAPI_CPP_EXCEPTIONS', '-DNODE_ADDON_API_DISABLE_DEPRECATED'];
 
 /**
- * For the emulated build: a kernel source with `k<<<cfg>>>(args)` launches and `extern __shared__ T x[]` declarations
- * rewritten into plain C++ (see native-rocm/emulation/tandem_hip_emulated.h).
+ * For the emulated build: a kernel source (or a kernel header that launches) with `k<<<cfg>>>(args)` launches and
+ * `extern __shared__ T x[]` declarations rewritten into plain C++ (see native-rocm/emulation/tandem_hip_emulated.h).
+ * A rewritten header lands beside the rewritten sources, which find it first.
  */
 function emulatedSource(src, genDir) {
   const text = readFileSync(src, 'utf8')
@@ -96,6 +97,14 @@ function emulatedSource(src, genDir) {
   return out;
 }
 
+/** Rewrites the kernel headers that launch kernels (elementwise.h) for the emulated build, into genDir. */
+function emulatedHeaders(genDir) {
+  const dir = join(nativeDir, 'kernels');
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.h'))) {
+    if (readFileSync(join(dir, name), 'utf8').includes('<<<')) emulatedSource(join(dir, name), genDir);
+  }
+}
+
 /** How one variant compiles a source and links the addon. */
 function toolchain(variant, compiler, includes, outDir) {
   const inc = includes.map((d) => `-I${d}`);
@@ -104,6 +113,7 @@ function toolchain(variant, compiler, includes, outDir) {
     const extraFlags = (process.env.TANDEM_EMU_CFLAGS ?? '').split(' ').filter(Boolean);
     const genDir = join(outDir, 'gen');
     mkdirSync(genDir, { recursive: true });
+    emulatedHeaders(genDir);
     const kernelInc = [`-I${join(nativeDir, 'kernels')}`];
     return {
       env: process.env,

@@ -90,14 +90,46 @@ export interface NativeDevice {
   close(): void;
 }
 
+/** What a native kernel parameter holds: an integer in [0, 2^31), any number, or a 0/1 flag; '?' when optional. */
+export type NativeParamKind = 'dim' | 'dim?' | 'number' | 'flag' | 'flag?';
+
+/** One native kernel as the addon reports it (its parameter struct's field table, native-rocm/src/params.h). */
+export interface NativeKernelInfo {
+  /** Kernel id, e.g. "matmul_f32". */
+  readonly name: string;
+  /** Its parameters by name, in field order. */
+  readonly params: Readonly<Record<string, NativeParamKind>>;
+}
+
+/** The kernels' limits (native-rocm/kernels/kernels.h), as the addon reports them. */
+export interface NativeLimits {
+  /** Largest k of top_k. */
+  readonly topKMax: number;
+  /** Head dimensions up to this many per warp lane run in attention (so up to this x warpSize). */
+  readonly attentionDimsPerLane: number;
+  /** Most output columns of an f32 matmul (grid limit x tile width). */
+  readonly matmulMaxColumnsF32: number;
+  /** Most output columns of an f16 matmul. */
+  readonly matmulMaxColumnsF16: number;
+  /** Above this many queries cosine similarity runs as an f32 matmul (and has its column limit). */
+  readonly cosineWarpQueries: number;
+  /** Above this many rows quantized matmul dequantizes and runs an f32 matmul (and has its column limit). */
+  readonly quantizedDirectRows: number;
+}
+
+/** The keys of NativeLimits, for checking a loaded module. */
+const LIMIT_KEYS: ReadonlyArray<keyof NativeLimits> = ['topKMax', 'attentionDimsPerLane', 'matmulMaxColumnsF32', 'matmulMaxColumnsF16', 'cosineWarpQueries', 'quantizedDirectRows'];
+
 /** The module itself. */
 export interface RocmAddon {
   /** Runtime the build targets. */
   readonly platform: AddonPlatform;
   /** Enumerates devices. */
   devices(): NativeDeviceList;
-  /** Native kernel ids. */
-  kernels(): string[];
+  /** The native kernels run() accepts, with their parameters. */
+  kernels(): NativeKernelInfo[];
+  /** The kernels' limits. */
+  readonly limits: NativeLimits;
   /** Opens device `index`; throws an Error with code = HIP error name when it can't. */
   readonly Device: new (index: number) => NativeDevice;
 }
@@ -106,7 +138,10 @@ export interface RocmAddon {
 export function isRocmAddon(value: unknown): value is RocmAddon {
   if (typeof value !== 'object' || value === null) return false;
   const platform: unknown = Reflect.get(value, 'platform');
+  const limits: unknown = Reflect.get(value, 'limits');
+  const limitsFit = typeof limits === 'object' && limits !== null && LIMIT_KEYS.every((key) => typeof Reflect.get(limits, key) === 'number');
   return (
+    limitsFit &&
     (platform === 'amd' || platform === 'nvidia' || platform === 'emulated') &&
     typeof Reflect.get(value, 'devices') === 'function' &&
     typeof Reflect.get(value, 'kernels') === 'function' &&

@@ -1,4 +1,4 @@
-// encodeOp: the kernel ids and parameter names native-rocm/src/op_table.cc expects, and supportsOp's limits.
+// encodeOp: the kernel ids and parameter names native-rocm/kernels/<op_id>.hip expects, and supportsOp's limits.
 import { describe, expect, it } from 'vitest';
 import { DeviceLostError, OutOfMemoryError, type BoundTensor, type DType } from '@tandem/core';
 import { encodeOp } from './encode-op.ts';
@@ -27,7 +27,10 @@ describe('encodeOp', () => {
 });
 
 describe('checkRocmSupport', () => {
-  const limits = { warpSize: 32, features: [] };
+  // The addon's limits as native-rocm/kernels/kernels.h sets them (native-params.test.ts reads them from the build).
+  const native = { topKMax: 4096, attentionDimsPerLane: 8, matmulMaxColumnsF32: 65535 * 128, matmulMaxColumnsF16: 65535 * 16, cosineWarpQueries: 16, quantizedDirectRows: 8 };
+  const kernels = new Set(['top_k_f32', 'attention_f32', 'matmul_f32']);
+  const limits = { warpSize: 32, features: [], native, kernels };
   it('refuses what the kernels cannot do', () => {
     const spec = (dtype: DType, shape: number[]) => ({ dtype, shape });
     expect(checkRocmSupport({ op: 'topK', x: spec('f32', [10000]), k: 5000 }, limits).ok).toBe(false);
@@ -35,8 +38,13 @@ describe('checkRocmSupport', () => {
     const att = (d: number) => ({ op: 'attention' as const, q: spec('f32', [1, 1, d]), k: spec('f32', [4, 1, d]), v: spec('f32', [4, 1, d]), causal: false, scale: undefined });
     expect(checkRocmSupport(att(256), limits).ok).toBe(true);
     expect(checkRocmSupport(att(320), limits).ok).toBe(false);
-    expect(checkRocmSupport(att(320), { warpSize: 64, features: [] }).ok).toBe(true);
+    expect(checkRocmSupport(att(320), { ...limits, warpSize: 64 }).ok).toBe(true);
     expect(checkRocmSupport({ op: 'matmul', a: spec('i32', [2, 2]), b: spec('i32', [2, 2]) }, limits).ok).toBe(false);
+  });
+
+  it('refuses an op whose native kernel the addon lacks, naming it', () => {
+    const spec = (dtype: DType, shape: number[]) => ({ dtype, shape });
+    expect(checkRocmSupport({ op: 'silu', x: spec('f32', [4]) }, limits)).toEqual({ ok: false, reason: expect.stringMatching(/silu: the addon has no native kernel silu_f32/) });
   });
 });
 

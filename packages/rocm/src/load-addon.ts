@@ -41,6 +41,9 @@ export function loadAddon(path: string): AddonLoad {
   } catch (error) {
     return { ok: false, path, reason: `${path} failed to load: ${errorMessage(error)}` };
   }
-  if (!isRocmAddon(loaded)) return { ok: false, path, reason: `${path} is not a Tandem ROCm addon` };
+  if (!isRocmAddon(loaded)) {
+    const stale = typeof loaded === 'object' && loaded !== null && typeof Reflect.get(loaded, 'kernels') === 'function';
+    return { ok: false, path, reason: stale ? `${path} was built from older sources (it reports no kernel limits): rebuild it (${BUILD_COMMAND})` : `${path} is not a Tandem ROCm addon` };
+  }
   return { ok: true, path, addon: loaded };
 }

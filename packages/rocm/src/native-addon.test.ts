@@ -1,37 +1,13 @@
 // The built addons themselves (skipped when none is built): enumeration never throws; where the build's GPU is
 // absent (its driver's device file, test-support/device.ts) it finds none and opening one throws an Error carrying
-// the runtime's error name, where it is present it finds one; the kernel table matches what encodeOp emits.
+// the runtime's error name, where it is present it finds one; its kernels are the kernel table's natives.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ADDON_VARIANTS, loadAddon, variantPath } from './index.ts';
+import { NATIVE_PARAMS } from './kernels/index.ts';
+import { parameterDrift } from './native-params.ts';
 import { gpuPresent } from './test-support/device.ts';
 
-/** Every kernel id encodeOp can produce (ops x dtypes of the capability table). */
-const EXPECTED_KERNELS = [
-  'matmul_f32',
-  'matmul_f16',
-  'quantized_matmul_q8_0',
-  'quantized_matmul_q4_0',
-  'dequantize_q8_0',
-  'dequantize_q4_0',
-  'dequantize_f16',
-  'add_f32',
-  'add_f16',
-  'mul_f32',
-  'mul_f16',
-  'scale_f32',
-  'scale_f16',
-  'silu_f32',
-  'swiglu_f32',
-  'softmax_f32',
-  'rms_norm_f32',
-  'rope_f32',
-  'attention_f32',
-  'cosine_similarity_f32',
-  'top_k_f32',
-  'spread_activation',
-  'concat',
-];
 
 for (const variant of ADDON_VARIANTS) {
   const path = variantPath(variant);
@@ -64,10 +40,12 @@ for (const variant of ADDON_VARIANTS) {
       device.close();
     });
 
-    it('offers exactly the kernels the backend calls', () => {
+    it('offers exactly the kernels the backend calls, each with the parameters the backend passes', () => {
       const load = loadAddon(path);
       if (!load.ok) throw new Error(load.reason);
-      expect([...load.addon.kernels()].sort()).toEqual([...EXPECTED_KERNELS].sort());
+      const kernels = load.addon.kernels();
+      expect(kernels.map((k) => k.name).sort()).toEqual([...NATIVE_PARAMS.keys()].sort());
+      expect(parameterDrift(NATIVE_PARAMS, kernels)).toEqual([]);
     });
   });
 }

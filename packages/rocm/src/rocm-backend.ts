@@ -26,14 +26,14 @@ import {
 } from '@tandem/core';
 import type { AddonPlatform, NativeDevice, NativeDeviceInfo } from './addon-api.ts';
 import { ROCM_CAPABILITIES } from './capabilities.ts';
-import { encodeOp, type EncodeOptions, type QuantizedActivations } from './encode-op.ts';
+import { encodeOp } from './encode-op.ts';
 import { BACKEND_NAME, isDeviceLoss, toBackendError } from './hip-errors.ts';
 import { addonCandidates, BUILD_COMMAND, loadAddon } from './load-addon.ts';
 import { performanceProfile } from './profile.ts';
-import { checkRocmSupport, type DeviceLimits } from './support.ts';
-
-/** Limits before init: warps of 32 (the stricter case), no features. */
-const LIMITS_BEFORE_INIT: DeviceLimits = { warpSize: 32, features: [] };
+import type { DeviceLimits, EncodeOptions, QuantizedActivations } from './kernel-support.ts';
+import { NATIVE_PARAMS } from './kernels/index.ts';
+import { parameterDrift } from './native-params.ts';
+import { checkRocmSupport } from './support.ts';
 
 /**
  * How long one reading of the device's free memory is reused, ms. The engine asks on every decision it does not
@@ -179,9 +179,11 @@ export class RocmBackend implements CapableBackend {
     };
   }
 
-  /** Capability table, then this device's kernel limits (attention head size, topK's k, grid sizes). */
+  /** Capability table, the addon's kernel for the op, then its limits here (attention head size, topK's k, grids). */
   supportsOp(op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict {
-    return checkRocmSupport(op, this.session?.limits ?? LIMITS_BEFORE_INIT, outputs);
+    const s = this.session;
+    if (s === undefined) return { ok: false, reason: `not initialised: ${this.initFailure ?? 'init() has not run'}` };
+    return checkRocmSupport(op, s.limits, outputs);
   }
 
   /** Free device memory now, bytes (a reading at most FREE_MEMORY_TTL_MS old, less this backend's allocations since). */
@@ -314,8 +316,15 @@ export class RocmBackend implements CapableBackend {
         problems.push(`${label}: no device ${index} (${list.count} found)`);
         continue;
       }
+      const kernels = addon.kernels();
+      const drift = parameterDrift(NATIVE_PARAMS, kernels);
+      if (drift.length > 0) {
+        problems.push(`${label}: built from other kernel sources (${drift.join('; ')}): rebuild it (${BUILD_COMMAND})`);
+        continue;
+      }
       try {
-        const limits = { warpSize: info.warpSize, features: [`hip-${addon.platform}`, `arch:${info.arch}`] };
+        const features = [`hip-${addon.platform}`, `arch:${info.arch}`];
+        const limits: DeviceLimits = { warpSize: info.warpSize, features, native: addon.limits, kernels: new Set(kernels.map((k) => k.name)) };
         const inline = this.options.inline ?? (addon.platform === 'emulated' ? false : DEFAULT_INLINE_LIMITS);
         this.session = { platform: addon.platform, path, info, device: new addon.Device(index), lostReason: undefined, limits, profile: performanceProfile(info), inline };
         return { ok: true };

@@ -20,7 +20,7 @@ export const anyF32: fc.Arbitrary<number> = fc.oneof(fc.float(), wide);
 
 /**
  * Tile and chunk edges of the kernels: 8-column panels, KC 256 and MC 128 (wasm-kernels/matmul_panels.ts); 64 x 64
- * tiles stepping K by 16 (wgsl/matmul_f32.wgsl); 128 x 128 blocks (native-rocm/kernels/matmul_f32.hip); 64- and
+ * tiles stepping K by 16 (wgsl/matmul_f32.wgsl); 128 x 128 blocks (native-rocm/kernels/matmul.hip); 64- and
  * 256-invocation workgroups (wgsl/*.wgsl `WG`).
  */
 export const TILE_EDGES: readonly number[] = [8, 16, 64, 128, 256];

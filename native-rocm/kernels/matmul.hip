@@ -1,4 +1,4 @@
-// matmul_f32: C[M,N] = A[M,K] B[K,N] in f32, row-major; B may come transposed (Bt[N,K]), as quantizedMatmul's
+// matmul: C[M,N] = A[M,K] B[K,N] in f32 (matmul_f32), row-major; B may come transposed (Bt[N,K]), as quantizedMatmul's
 // batched path and cosineSimilarity's many-query path use it. Also matmul_f16 (f32 accumulation).
 //
 // One 256-thread block computes a 128x128 tile of C; each thread an 8x8 sub-tile in registers, as two 4-wide
@@ -7,6 +7,8 @@
 // tile's global loads are in flight while the current one is multiplied, one barrier per step. A is stored
 // transposed in shared memory (As[k][m]), padded by 4 floats so the transposed stores avoid bank conflicts.
 // Any M, N, K work (edges zero-filled); the float4 path needs K and N multiples of 4, else scalar loads.
+#include <array>
+#include "../src/kernel_registry.h"
 #include "device_common.h"
 #include "kernels.h"
 
@@ -14,7 +16,7 @@ namespace tandem {
 namespace {
 
 constexpr int BM = 128;
-constexpr int BN = 128;
+constexpr int BN = kMatmulTileColumns;
 constexpr int TM = 8;
 constexpr int TN = 8;
 constexpr int kThreads = (BM / TM) * (BN / TN);  // 256
@@ -156,7 +158,7 @@ hipError_t launch_tiled(const LaunchContext& ctx, const float* a, const float* b
 }
 
 // f16: 16x16 tiles converted to f32 in shared memory, one output per thread.
-constexpr int kHalfTile = 16;
+constexpr int kHalfTile = kMatmulF16TileColumns;
 
 __global__ void matmul_f16_tiled(const uint16_t* __restrict__ A, const uint16_t* __restrict__ B, uint16_t* __restrict__ C, int M, int N, int K) {
   __shared__ float As[kHalfTile][kHalfTile + 1];
@@ -185,11 +187,44 @@ hipError_t launch_matmul_f32(const LaunchContext& ctx, const float* a, const flo
   return transB ? launch_tiled<8, true>(ctx, a, b, c, m, n, k) : launch_tiled<8, false>(ctx, a, b, c, m, n, k);
 }
 
+namespace {
+
+/** f16 matmul, accumulating in f32: c[m,n] = a[m,k] b[k,n]. */
 hipError_t launch_matmul_f16(const LaunchContext& ctx, const uint16_t* a, const uint16_t* b, uint16_t* c, int m, int n, int k) {
   if (m == 0 || n == 0) return hipSuccess;
   const dim3 grid((m + kHalfTile - 1) / kHalfTile, (n + kHalfTile - 1) / kHalfTile);
   matmul_f16_tiled<<<grid, dim3(kHalfTile, kHalfTile), 0, ctx.stream>>>(a, b, c, m, n, k);
   return hipGetLastError();
 }
+
+/** Parameters of matmul_f32 (variant: kMatmulVariants) and matmul_f16 (no variant). */
+struct MatmulParams {
+  int m = 0;
+  int n = 0;
+  int k = 0;
+  int variant = kMatmulDefaultVariant;
+};
+
+constexpr std::array<ParamField<MatmulParams>, 4> kF32Fields{{Dim("m", &MatmulParams::m), Dim("n", &MatmulParams::n), Dim("k", &MatmulParams::k), OptionalDim("variant", &MatmulParams::variant)}};
+constexpr std::array<ParamField<MatmulParams>, 3> kF16Fields{{Dim("m", &MatmulParams::m), Dim("n", &MatmulParams::n), Dim("k", &MatmulParams::k)}};
+
+template <int kBytes>
+std::vector<double> matmul_sizes(const MatmulParams& p, int) {
+  const double m = p.m, n = p.n, k = p.k;
+  return {m * k * kBytes, k * n * kBytes, m * n * kBytes};
+}
+
+hipError_t matmul_f32_launch(const OpCall& c, const MatmulParams& p) {
+  return launch_matmul_f32(*c.ctx, input<float>(c, 0), input<float>(c, 1), output<float>(c, 0), p.m, p.n, p.k, false, p.variant % kMatmulVariants);
+}
+
+hipError_t matmul_f16_launch(const OpCall& c, const MatmulParams& p) {
+  return launch_matmul_f16(*c.ctx, input<uint16_t>(c, 0), input<uint16_t>(c, 1), output<uint16_t>(c, 0), p.m, p.n, p.k);
+}
+
+[[maybe_unused]] const bool kF32 = Register(KernelDefinition<MatmulParams, 4>{"matmul_f32", 2, 2, 1, kF32Fields, matmul_sizes<4>, matmul_f32_launch});
+[[maybe_unused]] const bool kF16 = Register(KernelDefinition<MatmulParams, 3>{"matmul_f16", 2, 2, 1, kF16Fields, matmul_sizes<2>, matmul_f16_launch});
+
+}  // namespace
 
 }  // namespace tandem

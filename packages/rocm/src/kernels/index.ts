@@ -1,0 +1,59 @@
+// The ROCm backend's kernel table: at most one kernel per op (an op without one is not capable, and encoding it is
+// an error), each in the file named after its op id; the unary elementwise ops all run through one generic kernel
+// over the addon's <op_id>_<dtype> kernels.
+import { UNARY_OP_KINDS, type OpKind, type UnaryOpKind } from '@tandem/core';
+import { unaryKernel, type RocmKernel } from '../kernel-support.ts';
+import type { NativeParamSpec } from '../native-params.ts';
+import { addKernel } from './add.ts';
+import { attentionKernel } from './attention.ts';
+import { concatKernel } from './concat.ts';
+import { cosineSimilarityKernel } from './cosine_similarity.ts';
+import { dequantizeKernel } from './dequantize.ts';
+import { matmulKernel } from './matmul.ts';
+import { mulKernel } from './mul.ts';
+import { quantizedMatmulKernel } from './quantized_matmul.ts';
+import { rmsNormKernel } from './rms_norm.ts';
+import { ropeKernel } from './rope.ts';
+import { scaleKernel } from './scale.ts';
+import { softmaxKernel } from './softmax.ts';
+import { spreadActivationKernel } from './spread_activation.ts';
+import { swigluKernel } from './swiglu.ts';
+import { topKKernel } from './top_k.ts';
+
+/** A kernel table of the ROCm backend. */
+export type RocmKernelTable = { readonly [K in OpKind]?: RocmKernel<K> };
+
+/** The unary family's kernels, one per unary op. */
+function unaryKernels(): { [K in UnaryOpKind]?: RocmKernel<K> } {
+  const table: { [K in UnaryOpKind]?: RocmKernel<K> } = {};
+  const put = <K extends UnaryOpKind>(kind: K): void => {
+    table[kind] = unaryKernel(kind);
+  };
+  for (const kind of UNARY_OP_KINDS) put(kind);
+  return table;
+}
+
+/** Every op the ROCm backend runs. */
+export const ROCM_KERNELS: RocmKernelTable = {
+  ...unaryKernels(),
+  matmul: matmulKernel,
+  quantizedMatmul: quantizedMatmulKernel,
+  dequantize: dequantizeKernel,
+  add: addKernel,
+  mul: mulKernel,
+  scale: scaleKernel,
+  softmax: softmaxKernel,
+  rmsNorm: rmsNormKernel,
+  rope: ropeKernel,
+  swiglu: swigluKernel,
+  attention: attentionKernel,
+  cosineSimilarity: cosineSimilarityKernel,
+  topK: topKKernel,
+  spreadActivation: spreadActivationKernel,
+  concat: concatKernel,
+};
+
+/** Every native kernel the table may call, with the parameters it passes. */
+export const NATIVE_PARAMS: ReadonlyMap<string, NativeParamSpec> = new Map(
+  Object.values(ROCM_KERNELS).flatMap((kernel) => (kernel === undefined ? [] : Object.entries(kernel.natives))),
+);
