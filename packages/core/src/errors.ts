@@ -1,12 +1,15 @@
+import type { ErrorCode } from './error-codes.ts';
+
 /**
- * Base class of every error Tandem throws on purpose; `code` is stable for programs to branch on. Each class names
- * itself with a string literal, not `new.target.name`, so that names survive a minifier renaming classes.
+ * Base class of every error Tandem throws on purpose; `code` is stable for programs to branch on (a closed union:
+ * error-codes.ts). Each class names itself with a string literal, not `new.target.name`, so that names survive a
+ * minifier renaming classes.
  */
 export class TandemError extends Error {
   override readonly name: string = 'TandemError';
-  /** Stable machine-readable code. */
-  readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  /** Stable machine-readable code, one per failure. */
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
   }
@@ -34,7 +37,7 @@ export class BackendError extends TandemError {
   override readonly name: string = 'BackendError';
   /** Backend that failed. */
   readonly backend: string;
-  constructor(code: string, backend: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, backend: string, message: string, options?: { cause?: unknown }) {
     super(code, `[${backend}] ${message}`, options);
     this.backend = backend;
   }

@@ -159,10 +159,10 @@ export class ReferenceBackend implements CapableBackend {
 
   private bytes(buffer: DeviceBuffer, what: string): Uint8Array {
     if (buffer.backend !== this.name) {
-      throw new BackendError('INVALID_BUFFER', this.name, `${what}: buffer ${buffer.id} belongs to backend '${buffer.backend}'`);
+      throw new BackendError('UNKNOWN_BUFFER', this.name, `${what}: buffer ${buffer.id} belongs to backend '${buffer.backend}'`);
     }
     const data = this.memory.get(buffer.id);
-    if (data === undefined) throw new BackendError('INVALID_BUFFER', this.name, `${what}: buffer ${buffer.id} does not exist (freed or never allocated)`);
+    if (data === undefined) throw new BackendError('UNKNOWN_BUFFER', this.name, `${what}: buffer ${buffer.id} does not exist (freed or never allocated)`);
     return data;
   }
 
@@ -170,7 +170,7 @@ export class ReferenceBackend implements CapableBackend {
     const data = this.bytes(t.buffer, what);
     const expected = byteLengthOf(t.dtype, numel(t.shape));
     if (data.byteLength !== expected) {
-      throw new BackendError('INVALID_BUFFER', this.name, `${what}: buffer ${t.buffer.id} has ${data.byteLength} bytes; ${t.dtype} [${t.shape.join(', ')}] needs ${expected}`);
+      throw new BackendError('BUFFER_MISMATCH', this.name, `${what}: buffer ${t.buffer.id} has ${data.byteLength} bytes; ${t.dtype} [${t.shape.join(', ')}] needs ${expected}`);
     }
     return data;
   }
@@ -182,6 +182,6 @@ function checkOutputs(backend: string, op: string, results: readonly HostTensor[
     results.length !== specs.length
       ? `computed ${results.length} outputs, the caller expects ${specs.length}`
       : results.findIndex((r, i) => r.dtype !== specs[i]?.dtype || r.data.byteLength !== byteLengthOf(r.dtype, numel(specs[i]?.shape ?? [])));
-  if (typeof problem === 'string') throw new BackendError('OUTPUT_MISMATCH', backend, `${op}: ${problem}`);
-  if (problem >= 0) throw new BackendError('OUTPUT_MISMATCH', backend, `${op}: output ${problem} does not match the requested spec`);
+  if (typeof problem === 'string') throw new BackendError('BAD_OUTPUT', backend, `${op}: ${problem}`);
+  if (problem >= 0) throw new BackendError('BAD_OUTPUT', backend, `${op}: output ${problem} does not match the requested spec`);
 }

@@ -247,7 +247,7 @@ export class RocmBackend implements CapableBackend {
     const requested = outputBytes.reduce((a, b) => a + b, 0);
     const runInline = this.inlineOp(s, spec, outputs);
     const result = await this.call(s, `${op.op} (${call.kernel})`, requested, () => s.device.run(call.kernel, inputIds, outputBytes, call.params, runInline));
-    if (result.outputs.length !== outputs.length) throw new BackendError('BAD_RESULT', BACKEND_NAME, `${call.kernel} returned ${result.outputs.length} outputs, expected ${outputs.length}`);
+    if (result.outputs.length !== outputs.length) throw new BackendError('BAD_OUTPUT', BACKEND_NAME, `${call.kernel} returned ${result.outputs.length} outputs, expected ${outputs.length}`);
     const handles = result.outputs.map((nativeId, i) => this.register(nativeId, s, outputBytes[i] ?? 0));
     return { outputs: handles, kernelMs: result.kernelMs };
   }

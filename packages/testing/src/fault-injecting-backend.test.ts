@@ -91,10 +91,10 @@ describe('FaultInjectingBackend', () => {
 
   it('refuses buffers it did not hand out, and frees the inner buffer on free()', async () => {
     const { faulty, inner, op, input } = await wrapped({});
-    await expect(faulty.download({ backend: 'sim', id: 999, byteLength: 8 })).rejects.toMatchObject({ code: 'INVALID_BUFFER' });
-    await expect(faulty.download({ ...input, backend: 'other' })).rejects.toMatchObject({ code: 'INVALID_BUFFER' });
+    await expect(faulty.download({ backend: 'sim', id: 999, byteLength: 8 })).rejects.toMatchObject({ code: 'UNKNOWN_BUFFER' });
+    await expect(faulty.download({ ...input, backend: 'other' })).rejects.toMatchObject({ code: 'UNKNOWN_BUFFER' });
     faulty.free(input);
-    await expect(faulty.run(op, [SPEC])).rejects.toMatchObject({ code: 'INVALID_BUFFER' });
+    await expect(faulty.run(op, [SPEC])).rejects.toMatchObject({ code: 'UNKNOWN_BUFFER' });
     await expect(inner.download({ backend: 'sim', id: 1, byteLength: 8 })).rejects.toThrow(/does not exist/);
   });
 

@@ -188,7 +188,7 @@ export class WasmBackend implements CapableBackend {
     const kernels = loaded.kernels;
     const expected = inferOutputs(op);
     if (expected.length !== outputs.length || expected.some((e, i) => e.dtype !== outputs[i]?.dtype || !sameShape(e.shape, outputs[i]?.shape ?? []))) {
-      throw new BackendError('BAD_OUTPUTS', this.name, `${op.op}: outputs ${outputs.map(describeSpec).join(', ')} do not match the op (${expected.map(describeSpec).join(', ')})`);
+      throw new BackendError('BAD_OUTPUT', this.name, `${op.op}: outputs ${outputs.map(describeSpec).join(', ')} do not match the op (${expected.map(describeSpec).join(', ')})`);
     }
     const results: DeviceBuffer[] = [];
     const scratch: number[] = [];
@@ -264,7 +264,7 @@ export class WasmBackend implements CapableBackend {
 
   private ready(): Running {
     if (this.running === undefined) {
-      throw new BackendError('NOT_INITIALIZED', this.name, this.failure === undefined ? 'init() has not succeeded' : `unavailable: ${this.failure}`);
+      throw new BackendError('UNAVAILABLE', this.name, this.failure === undefined ? 'init() has not succeeded' : `unavailable: ${this.failure}`);
     }
     return this.running;
   }

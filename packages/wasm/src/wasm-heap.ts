@@ -106,7 +106,7 @@ export class WasmHeap {
     const allocation = this.allocation(tensor.buffer);
     const needed = byteLengthOf(tensor.dtype, numel(tensor.shape));
     if (allocation.byteLength < needed) {
-      throw new BackendError('BUFFER_TOO_SMALL', this.backend, `${op}: a ${describeSpec(tensor)} input needs ${needed} bytes; its buffer has ${allocation.byteLength}`);
+      throw new BackendError('BUFFER_MISMATCH', this.backend, `${op}: a ${describeSpec(tensor)} input needs ${needed} bytes; its buffer has ${allocation.byteLength}`);
     }
     return allocation.pointer;
   }

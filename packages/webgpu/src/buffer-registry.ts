@@ -39,7 +39,7 @@ export class BufferRegistry {
   /** The record of a handle, on whatever device; throws a BackendError for unknown or foreign handles. */
   lookup(handle: DeviceBuffer, what: string): BufferRecord {
     if (handle.backend !== BACKEND_NAME) {
-      throw new BackendError('FOREIGN_BUFFER', BACKEND_NAME, `${what}: buffer ${handle.id} belongs to backend '${handle.backend}'`);
+      throw new BackendError('UNKNOWN_BUFFER', BACKEND_NAME, `${what}: buffer ${handle.id} belongs to backend '${handle.backend}'`);
     }
     const record = this.records.get(handle.id);
     if (record === undefined) throw new BackendError('UNKNOWN_BUFFER', BACKEND_NAME, `${what}: buffer ${handle.id} is unknown or was freed`);

@@ -146,7 +146,7 @@ export class GpuProcessConnection {
       const guard = RESULT_GUARDS[type];
       const settle = (result: unknown): void => {
         if (guard(result)) resolve(result);
-        else reject(new BackendError('BAD_REPLY', BACKEND_NAME, `${what}: the GPU process sent a malformed '${type}' result`));
+        else reject(new BackendError('BAD_MESSAGE', BACKEND_NAME, `${what}: the GPU process sent a malformed '${type}' result`));
       };
       this.pending.set(id, { type, what, settle, reject });
       this.updateRef();

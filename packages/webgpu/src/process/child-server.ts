@@ -40,7 +40,7 @@ export class GpuProcessServer {
     const request = parseRequest(message);
     if (typeof request === 'string') {
       const id = isRecord(message) && isIndex(message['id']) ? message['id'] : undefined;
-      if (id !== undefined) this.replyError(id, new BackendError('BAD_REQUEST', BACKEND_NAME, `GPU process: ${request}`));
+      if (id !== undefined) this.replyError(id, new BackendError('BAD_MESSAGE', BACKEND_NAME, `GPU process: ${request}`));
       else process.stderr.write(`[gpu-process] ignored a message: ${request}\n`);
       return;
     }

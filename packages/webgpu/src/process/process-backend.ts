@@ -284,7 +284,7 @@ export class ProcessWebGpuBackend implements CapableBackend {
 
   /** A handle's buffer id and the child holding it, which must be the current, running one. */
   private resolve(handle: DeviceBuffer, what: string): ProxyBuffer {
-    if (handle.backend !== BACKEND_NAME) throw new BackendError('FOREIGN_BUFFER', BACKEND_NAME, `${what}: buffer ${handle.id} belongs to backend '${handle.backend}'`);
+    if (handle.backend !== BACKEND_NAME) throw new BackendError('UNKNOWN_BUFFER', BACKEND_NAME, `${what}: buffer ${handle.id} belongs to backend '${handle.backend}'`);
     const record = this.handles.get(handle.id);
     if (record === undefined) throw new BackendError('UNKNOWN_BUFFER', BACKEND_NAME, `${what}: buffer ${handle.id} is unknown or was freed`);
     if (record.connection !== this.connection || record.connection.exited) {

@@ -1,6 +1,6 @@
 // Errors across the process boundary: the child sends its error as data (WireError), the parent rebuilds the
 // same BackendError subclass with the same message, so the engine's fallback and telemetry read as in-process.
-import { BackendError, DeadlineExceededError, DeviceLostError, errorMessage, InvalidArgumentError, OutOfMemoryError, TandemError } from '@tandem/core';
+import { BackendError, DeadlineExceededError, DeviceLostError, errorMessage, InvalidArgumentError, isErrorCode, OutOfMemoryError, TandemError } from '@tandem/core';
 import { BACKEND_NAME } from '../gpu-errors.ts';
 import type { WireError } from './protocol.ts';
 
@@ -58,5 +58,5 @@ export function fromWireError(wire: WireError): Error {
       if (wire.argument !== undefined && wire.limit !== undefined) return new InvalidArgumentError(wire.argument, wire.value, wire.limit);
       break;
   }
-  return new BackendError(wire.code ?? 'GPU_PROCESS_ERROR', BACKEND_NAME, unprefixed(wire.message));
+  return new BackendError(isErrorCode(wire.code) ? wire.code : 'GPU_PROCESS_ERROR', BACKEND_NAME, unprefixed(wire.message));
 }
