@@ -166,37 +166,39 @@ describe('decision cache', () => {
 
 describe('DecisionCache (unit)', () => {
   const plan: SchedulePlan = { selection: { backend: 'cpu', reason: { kind: 'force-cpu' }, estimatedMs: 1 }, fallbacks: [], skipped: [], costsMs: { cpu: 1 }, transfersMs: { cpu: 0 }, probe: false };
+  /** The work of the calls under test: 100 flops, 400 bytes. */
+  const WORK = { flops: 100, bytes: 400, batch: 1 };
 
   it('keys on work, call kind and residency; expires after `reuse` decisions of its op; drift and other measurements end reuse', () => {
     const cache = new DecisionCache({ reuse: 2, driftFactor: 2 });
     let count = 10;
     const decisions = (opKey: string): number => (opKey === 'matmul|f32' ? count : 0);
-    cache.store(100, 400, 7, 3, 'matmul|f32', plan, count);
-    expect(cache.lookup(100, 400, 7, 4, decisions)).toBeUndefined(); // other residency
-    expect(cache.lookup(101, 400, 7, 3, decisions)).toBeUndefined(); // other work
-    expect(cache.lookup(100, 404, 7, 3, decisions)).toBeUndefined(); // same flops, other bytes (a concat, a matmul with K = 0)
-    expect(cache.lookup(100, 400, 8, 3, decisions)).toBeUndefined(); // other kind
-    const entry = cache.lookup(100, 400, 7, 3, decisions);
+    cache.store({ work: WORK, kind: 7, residency: 3, opKey: 'matmul|f32', plan, decisionCount: count });
+    expect(cache.lookup(WORK, 7, 4, decisions)).toBeUndefined(); // other residency
+    expect(cache.lookup({ flops: 101, bytes: 400, batch: 1 }, 7, 3, decisions)).toBeUndefined(); // other work
+    expect(cache.lookup({ flops: 100, bytes: 404, batch: 1 }, 7, 3, decisions)).toBeUndefined(); // same flops, other bytes (a concat, a matmul with K = 0)
+    expect(cache.lookup(WORK, 8, 3, decisions)).toBeUndefined(); // other kind
+    const entry = cache.lookup(WORK, 7, 3, decisions);
     if (entry === undefined) throw new Error('no entry');
     count = 11; // one more matmul decision (of any size)
     cache.checkDrift(entry, 1.9); // within 2x: kept
-    expect(cache.lookup(100, 400, 7, 3, decisions)).toBe(entry);
+    expect(cache.lookup(WORK, 7, 3, decisions)).toBe(entry);
     count = 12; // two decisions since the plan: expired
-    expect(cache.lookup(100, 400, 7, 3, decisions)).toBeUndefined();
-    cache.store(100, 400, 7, 3, 'matmul|f32', plan, count);
-    const fresh = cache.lookup(100, 400, 7, 3, decisions);
+    expect(cache.lookup(WORK, 7, 3, decisions)).toBeUndefined();
+    cache.store({ work: WORK, kind: 7, residency: 3, opKey: 'matmul|f32', plan, decisionCount: count });
+    const fresh = cache.lookup(WORK, 7, 3, decisions);
     if (fresh === undefined) throw new Error('no entry');
     cache.checkDrift(fresh, 2.5); // 2.5x off: replan
-    expect(cache.lookup(100, 400, 7, 3, decisions)).toBeUndefined();
-    cache.store(100, 400, 7, 3, 'matmul|f32', plan, count);
-    cache.noteMeasured(100, 400, 'matmul|f32', 'cpu', 0.5); // its own backend: keeps it
-    expect(cache.lookup(100, 400, 7, 3, decisions)).toBeDefined();
-    cache.noteMeasured(100, 400, 'matmul|f32', 'gpu', 5); // another backend, far slower than the plan's 1 ms: keeps it
-    expect(cache.lookup(100, 400, 7, 3, decisions)).toBeDefined();
-    cache.noteMeasured(100, 400, 'matmul|f32', 'gpu', 1.5); // another backend, close: it may win now, so replan
-    expect(cache.lookup(100, 400, 7, 3, decisions)).toBeUndefined();
-    cache.store(100, 400, 7, 3, 'matmul|f32', plan, count);
+    expect(cache.lookup(WORK, 7, 3, decisions)).toBeUndefined();
+    cache.store({ work: WORK, kind: 7, residency: 3, opKey: 'matmul|f32', plan, decisionCount: count });
+    cache.noteMeasured(WORK, 'matmul|f32', 'cpu', 0.5); // its own backend: keeps it
+    expect(cache.lookup(WORK, 7, 3, decisions)).toBeDefined();
+    cache.noteMeasured(WORK, 'matmul|f32', 'gpu', 5); // another backend, far slower than the plan's 1 ms: keeps it
+    expect(cache.lookup(WORK, 7, 3, decisions)).toBeDefined();
+    cache.noteMeasured(WORK, 'matmul|f32', 'gpu', 1.5); // another backend, close: it may win now, so replan
+    expect(cache.lookup(WORK, 7, 3, decisions)).toBeUndefined();
+    cache.store({ work: WORK, kind: 7, residency: 3, opKey: 'matmul|f32', plan, decisionCount: count });
     cache.clear();
-    expect(cache.lookup(100, 400, 7, 3, decisions)).toBeUndefined();
+    expect(cache.lookup(WORK, 7, 3, decisions)).toBeUndefined();
   });
 });

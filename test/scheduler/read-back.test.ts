@@ -101,7 +101,7 @@ describe('download estimate (Residency)', () => {
       clock.advance(0.1 + buffer.byteLength / 1e6 + stall);
       return download(buffer);
     });
-    const residency = new Residency(new Map([['gpu', gpu]]), clock.clock, () => 5e6);
+    const residency = new Residency({ backends: new Map([['gpu', gpu]]), clock: clock.clock, priorBytesPerMs: () => 5e6 });
     /** Downloads a 4 KB and a 4 MB buffer from the GPU, `rounds` times. */
     const downloads = async (rounds: number): Promise<void> => {
       for (let i = 0; i < rounds; i++) {

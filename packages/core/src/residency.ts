@@ -14,6 +14,18 @@ export interface TransferCost {
   readonly ms: number;
 }
 
+/** What a Residency needs to know. */
+export interface ResidencyOptions {
+  /** The engine's backends by name. */
+  readonly backends: ReadonlyMap<string, CapableBackend>;
+  /** Time source of the copies' measurements. */
+  readonly clock: Clock;
+  /** A backend's transfer rate before any copy is measured, bytes per ms. */
+  readonly priorBytesPerMs: (backend: string) => number;
+  /** Whether a copy to or from a backend starting now follows its idle time (not learned from); default never. */
+  readonly copyIsCold?: (backend: string) => boolean;
+}
+
 /** Keeps track of where each storage lives and moves it on demand. */
 export class Residency {
   private readonly backends: ReadonlyMap<string, CapableBackend>;
@@ -25,10 +37,11 @@ export class Residency {
   /** Frees replicas of storages the program dropped without dispose(). */
   private readonly finalizer: FinalizationRegistry<Map<string, DeviceBuffer>>;
 
-  constructor(backends: ReadonlyMap<string, CapableBackend>, clock: Clock, priorBytesPerMs: (backend: string) => number, copyIsCold: (backend: string) => boolean = () => false) {
+  constructor(options: ResidencyOptions) {
+    const { backends, priorBytesPerMs } = options;
     this.backends = backends;
-    this.clock = clock;
-    this.copyIsCold = copyIsCold;
+    this.clock = options.clock;
+    this.copyIsCold = options.copyIsCold ?? (() => false);
     for (const name of backends.keys()) {
       this.uploadTimes.set(name, new CopyTimes(() => priorBytesPerMs(name)));
       this.downloadTimes.set(name, new CopyTimes(() => priorBytesPerMs(name)));

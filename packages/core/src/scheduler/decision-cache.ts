@@ -14,6 +14,7 @@
 //    memory pressure or unmeasured estimate).
 // The cost model still learns from every call, and its decision counter still ticks on every reuse, so
 // exploration and staleness keep their schedule (a replan happens within `reuse` calls).
+import type { OpWork } from '../op-definition.ts';
 import type { SchedulePlan } from './selection.ts';
 
 /** Decision cache settings. */
@@ -43,6 +44,24 @@ export interface CachedDecision {
   expiresAt: number;
 }
 
+/** A fresh plan to keep, with what it was made for. */
+export interface PlanToStore {
+  /** The call's work (its flops and bytes key the entry). */
+  readonly work: OpWork;
+  /** The call's kind: op, dtypes and strategy as one number. */
+  readonly kind: number;
+  /** Residency signature of the inputs. */
+  readonly residency: number;
+  /** The cost model's key, e.g. 'matmul|f32'. */
+  readonly opKey: string;
+  /** The plan. */
+  readonly plan: SchedulePlan;
+  /** The op's decision count now (CostModel.decisionCount). */
+  readonly decisionCount: number;
+  /** The run time the plan expects on its choice, ms (default: its whole estimate). */
+  readonly runEstimateMs?: number;
+}
+
 /** Plans by call kind; see the file comment for when one is reused. */
 export class DecisionCache {
   readonly config: DecisionCacheConfig;
@@ -56,26 +75,25 @@ export class DecisionCache {
   }
 
   /** The plan to reuse for this call, or undefined. `decisions` reads the op's decision count from the cost model. */
-  lookup(flops: number, bytes: number, kind: number, residency: number, decisions: (opKey: string) => number): CachedDecision | undefined {
-    const entry = this.byWork.get(flops)?.get(kind);
-    if (entry === undefined || entry.bytes !== bytes || entry.residency !== residency || decisions(entry.opKey) >= entry.expiresAt) return undefined;
+  lookup(work: OpWork, kind: number, residency: number, decisions: (opKey: string) => number): CachedDecision | undefined {
+    const entry = this.byWork.get(work.flops)?.get(kind);
+    if (entry === undefined || entry.bytes !== work.bytes || entry.residency !== residency || decisions(entry.opKey) >= entry.expiresAt) return undefined;
     return entry;
   }
 
-  /**
-   * Keeps a fresh plan for reuse; `decisionCount` is its op's count now (CostModel.decisionCount); `runEstimateMs`
-   * the run time it expects on its choice (default: its whole estimate).
-   */
-  store(flops: number, bytes: number, kind: number, residency: number, opKey: string, plan: SchedulePlan, decisionCount: number, runEstimateMs = plan.selection.estimatedMs): void {
+  /** Keeps a fresh plan for reuse. */
+  store(fresh: PlanToStore): void {
     if (this.config.reuse <= 0) return;
     if (this.size >= DecisionCache.MAX_ENTRIES) this.clear();
-    let byKind = this.byWork.get(flops);
+    const { work, kind, plan } = fresh;
+    let byKind = this.byWork.get(work.flops);
     if (byKind === undefined) {
       byKind = new Map();
-      this.byWork.set(flops, byKind);
+      this.byWork.set(work.flops, byKind);
     }
     if (!byKind.has(kind)) this.size++;
-    byKind.set(kind, { plan, opKey, residency, bytes, runEstimateMs, expiresAt: decisionCount + this.config.reuse });
+    const runEstimateMs = fresh.runEstimateMs ?? plan.selection.estimatedMs;
+    byKind.set(kind, { plan, opKey: fresh.opKey, residency: fresh.residency, bytes: work.bytes, runEstimateMs, expiresAt: fresh.decisionCount + this.config.reuse });
   }
 
   /** Ends a plan's reuse when the time measured on its choice is far from what it expected. */
@@ -90,11 +108,11 @@ export class DecisionCache {
    * measurement is within driftFactor of the plan's estimate: the other backend may now win. A backend measured
    * far slower (an `only` call on a software GPU, say) changes nothing.
    */
-  noteMeasured(flops: number, bytes: number, opKey: string, backend: string, measuredMs: number): void {
-    const byKind = this.byWork.get(flops);
+  noteMeasured(work: OpWork, opKey: string, backend: string, measuredMs: number): void {
+    const byKind = this.byWork.get(work.flops);
     if (byKind === undefined) return;
     for (const entry of byKind.values()) {
-      if (entry.opKey === opKey && entry.bytes === bytes && entry.plan.selection.backend !== backend && measuredMs < entry.runEstimateMs * this.config.driftFactor) entry.expiresAt = -1;
+      if (entry.opKey === opKey && entry.bytes === work.bytes && entry.plan.selection.backend !== backend && measuredMs < entry.runEstimateMs * this.config.driftFactor) entry.expiresAt = -1;
     }
   }
 

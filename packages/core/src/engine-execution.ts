@@ -1,0 +1,303 @@
+// The engine's execution of a planned call: the chosen backend, then each fallback in turn, until one succeeds.
+// Each attempt binds the inputs (copying them where needed), runs the op within the deadline and the caller's abort
+// signal, adopts the outputs as tensors, and teaches the cost model, the circuit breaker and the telemetry.
+import type { BoundTensor, CapableBackend, RunResult } from './backend.ts';
+import { raceAbort, throwIfAborted, type AbortSignalLike } from './call-options.ts';
+import type { Clock } from './clock.ts';
+import { CsrChecks } from './csr-check.ts';
+import { byteLengthOf } from './dtype.ts';
+import type { BackendLifecycle } from './engine-backends.ts';
+import type { CallInputs } from './engine-planning.ts';
+import { AllBackendsFailedError, BackendError, callerError, DeadlineExceededError, DeviceLostError, DisposedError, errorMessage, type BackendFailure } from './errors.ts';
+import type { OpWork } from './op-definition.ts';
+import { mapOpTensors, opInputs, type Op, type SpreadActivationOp, type TensorSpec } from './ops.ts';
+import { disposedInput, type TensorOwner } from './ownership.ts';
+import type { Residency } from './residency.ts';
+import type { CostModel } from './scheduler/cost-model.ts';
+import type { CachedDecision, DecisionCache } from './scheduler/decision-cache.ts';
+import { rooflineMs } from './scheduler/roofline.ts';
+import type { SchedulePlan, SelectionReason } from './scheduler/selection.ts';
+import type { Tracker } from './scheduler/tracker.ts';
+import type { WarmthTracker } from './scheduler/warmth.ts';
+import { numel } from './shape.ts';
+import type { Telemetry } from './telemetry/telemetry.ts';
+import { contiguousBytes, Storage, Tensor, type TensorHost } from './tensor.ts';
+import { cancelTimer, startTimer } from './timers.ts';
+
+/** A call whose plan is made: what execute() needs. */
+export interface PlannedCall {
+  /** The op with the caller's tensors. */
+  readonly op: Op<Tensor>;
+  /** The same op seen as specs (dtype and shape). */
+  readonly spec: Op<TensorSpec>;
+  /** The outputs' specs. */
+  readonly outputs: readonly TensorSpec[];
+  /** FLOPs and bytes of the call. */
+  readonly work: OpWork;
+  /** The chosen backend, fallbacks and skipped ones. */
+  readonly plan: SchedulePlan;
+  /** The caller's label for telemetry. */
+  readonly label: string | undefined;
+  /** The caller's abort signal. */
+  readonly signal: AbortSignalLike | undefined;
+  /** The op's inputs with their names (checked live and owned by this engine). */
+  readonly inputs: CallInputs;
+  /** The reused plan, when the decision cache served this call. */
+  readonly cached: CachedDecision | undefined;
+  /** The cost model's key of the call. */
+  readonly opKey: string;
+}
+
+/** What a CallExecutor works with. */
+export interface CallExecutorOptions {
+  /** The backends' states. */
+  readonly lifecycle: BackendLifecycle;
+  /** The circuit breaker. */
+  readonly tracker: Tracker;
+  /** Learns each call's time. */
+  readonly costModel: CostModel;
+  /** Plans reused by identical calls (a failure empties it, a measurement may end a plan's reuse). */
+  readonly decisions: DecisionCache;
+  /** Where every attempt and notice is recorded. */
+  readonly telemetry: Telemetry;
+  /** Where tensors live; binds inputs and forgets replicas on lost devices. */
+  readonly residency: Residency;
+  /** Which calls follow a backend's idle time (not learned from). */
+  readonly warmth: WarmthTracker;
+  /** Time source. */
+  readonly clock: Clock;
+  /** An attempt running longer than this is abandoned, ms. */
+  readonly deadlineMs: number;
+  /** Marks the storages of the engine's tensors. */
+  readonly owner: TensorOwner;
+  /** The engine's side of its tensors (reads and releases). */
+  readonly host: TensorHost;
+}
+
+/** Runs planned calls with fallback. */
+export class CallExecutor {
+  private readonly lifecycle: BackendLifecycle;
+  private readonly tracker: Tracker;
+  private readonly costModel: CostModel;
+  private readonly decisions: DecisionCache;
+  private readonly telemetry: Telemetry;
+  private readonly residency: Residency;
+  private readonly warmth: WarmthTracker;
+  private readonly clock: Clock;
+  private readonly deadlineMs: number;
+  private readonly owner: TensorOwner;
+  private readonly host: TensorHost;
+  /** spreadActivation graphs (rowPtr, colIdx storages) already checked. */
+  private readonly csr = new CsrChecks();
+  private nextCallId = 0;
+
+  constructor(options: CallExecutorOptions) {
+    this.lifecycle = options.lifecycle;
+    this.tracker = options.tracker;
+    this.costModel = options.costModel;
+    this.decisions = options.decisions;
+    this.telemetry = options.telemetry;
+    this.residency = options.residency;
+    this.warmth = options.warmth;
+    this.clock = options.clock;
+    this.deadlineMs = options.deadlineMs;
+    this.owner = options.owner;
+    this.host = options.host;
+  }
+
+  /**
+   * spreadActivation's CSR arrays, checked once per (rowPtr, colIdx) pair before any backend is asked (the bytes are
+   * brought to the host if they only live on a device).
+   */
+  async checkGraph(op: SpreadActivationOp<Tensor>, inputs: CallInputs): Promise<void> {
+    try {
+      const moved = { bytes: 0, ms: 0 };
+      const rowPtr = await this.contiguousStorage(op.rowPtr, moved);
+      const colIdx = await this.contiguousStorage(op.colIdx, moved);
+      if (this.csr.isValid(rowPtr, colIdx)) return;
+      this.csr.check(rowPtr, await this.residency.hostBytes(rowPtr), colIdx, await this.residency.hostBytes(colIdx));
+    } catch (error) {
+      const gone = disposedInput(op.op, inputs);
+      throw gone === undefined ? error : new DisposedError(gone);
+    }
+  }
+
+  /** Runs a planned call: the chosen backend, then each fallback in turn, until one succeeds. */
+  async execute(call: PlannedCall): Promise<Tensor[]> {
+    const { op, spec, outputs, work, plan, label, signal, inputs, cached, opKey } = call;
+    const callId = ++this.nextCallId;
+    const order = [plan.selection.backend, ...plan.fallbacks];
+    const failures: BackendFailure[] = plan.skipped.map((s) => ({ backend: s.backend, error: `skipped: ${s.reason}` }));
+    const dtype = inputs[0]?.tensor.dtype ?? 'f32';
+    const shapes = inputs.map((i) => i.tensor.shape.join('x')).join(', ');
+    let reason: SelectionReason = plan.selection.reason;
+    let estimatedMs = plan.selection.estimatedMs;
+    for (let attempt = 1; attempt <= order.length; attempt++) {
+      const name = order[attempt - 1] ?? '';
+      const state = this.lifecycle.states.get(name);
+      if (state === undefined) continue;
+      // Fallbacks go through the breaker too; an open circuit is still tried as a last resort.
+      const admission = this.tracker.admit(op.op, name);
+      const probe = admission.admitted && admission.probe;
+      const startMs = this.clock();
+      const moved = { bytes: 0, ms: 0 };
+      let runMs = 0;
+      const cold = this.warmth.begin(name, startMs);
+      try {
+        throwIfAborted(signal, op.op);
+        const bound = await this.bind(op, state.backend, moved);
+        throwIfAborted(signal, op.op);
+        const t0 = this.clock();
+        const run = this.withDeadline(state.backend, op.op, state.backend.run(bound, outputs));
+        const result = await raceAbort(run, signal, op.op, (late) => freeOutputs(state.backend, late));
+        runMs = this.clock() - t0;
+        // An input disposed while the op ran may have had its buffer reused: the result is not trusted.
+        const gone = disposedInput(op.op, inputs);
+        if (gone !== undefined) {
+          freeOutputs(state.backend, result);
+          throw new DisposedError(gone);
+        }
+        const tensors = this.adopt(state.backend, result, outputs, opKey);
+        // What the call cost beyond its copies (binding, the run, adopting the outputs): the copies are priced on
+        // their own from where the inputs live, and the rest is what another call of this op will pay here. The run
+        // alone left out 0.01-0.02 ms of rocm's per-call work (H100 host, attention 16x8x64: engine 0.082 ms around
+        // a 0.020 ms kernel), enough to turn near-ties with the CPU.
+        const opMs = Math.max(runMs, this.clock() - startMs - moved.ms);
+        const priorMs = state.backend.estimateCost?.(spec, work) ?? rooflineMs(work, state.profile);
+        const offFromMs = this.costModel.observe(opKey, name, work.flops, priorMs, opMs, cold, this.clock());
+        if (offFromMs !== undefined) {
+          const { surprisesForRegimeChange, surpriseFactor, regimeMinSpanMs } = this.costModel.config;
+          this.telemetry.notice('cost-model-reset', name, `${opKey}: ${surprisesForRegimeChange} or more measurements in a row of this size (${work.flops} flops) over ${regimeMinSpanMs} ms or more, ${surpriseFactor}x or more off the estimate (last ${opMs.toFixed(3)} ms, estimate ${offFromMs.toFixed(3)} ms); this size is re-learned from them`, op.op);
+        }
+        // A cold call's time says how long the backend took to wake up, not whether a cached plan still holds.
+        if (!cold && cached !== undefined && attempt === 1) this.decisions.checkDrift(cached, opMs);
+        else if (!cold) this.decisions.noteMeasured(work, opKey, name, opMs);
+        this.tracker.record(op.op, name, true, runMs, probe);
+        this.telemetry.recordOp({
+          seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, ok: true, error: undefined,
+          startMs, durationMs: this.clock() - startMs, kernelMs: result.kernelMs, estimatedMs, flops: work.flops, bytesMoved: moved.bytes,
+        });
+        this.warmth.end(name, this.clock());
+        return tensors;
+      } catch (error) {
+        this.warmth.end(name, this.clock());
+        // The caller's mistakes (an abort, an input disposed mid-call, input only a kernel could find invalid) are
+        // not the backend's failure: no health record, no fallback.
+        const gone = disposedInput(op.op, inputs);
+        const caller = gone === undefined ? callerError(error) : new DisposedError(gone);
+        if (caller !== undefined) {
+          if (probe) this.tracker.releaseProbe(op.op, name);
+          throw caller;
+        }
+        const message = errorMessage(error);
+        this.decisions.clear();
+        failures.push({ backend: name, error: message });
+        this.tracker.record(op.op, name, false, runMs, probe);
+        this.telemetry.recordOp({
+          seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, ok: false, error: message,
+          startMs, durationMs: this.clock() - startMs, kernelMs: undefined, estimatedMs, flops: work.flops, bytesMoved: moved.bytes,
+        });
+        const health = state.backend.health();
+        if (health.state === 'unhealthy') this.telemetry.notice('backend-unhealthy', name, health.reason);
+        // Copies on a lost device are gone: drop them so the next call re-uploads from the host or another copy.
+        if (error instanceof DeviceLostError || health.state === 'unhealthy') {
+          for (const { tensor } of opInputs(op)) {
+            this.residency.forgetReplica(tensor.storage, name);
+            if (tensor.contiguousCache !== undefined) this.residency.forgetReplica(tensor.contiguousCache, name);
+          }
+        }
+        reason = { kind: 'error-fallback', failed: name, error: message };
+        const next = order[attempt];
+        estimatedMs = next === undefined ? 0 : plan.costsMs[next] ?? 0;
+      }
+    }
+    throw new AllBackendsFailedError(op.op, failures);
+  }
+
+  /** Makes every input resident on `backend` (gathering views into contiguous copies first). */
+  private async bind(op: Op<Tensor>, backend: CapableBackend, moved: { bytes: number; ms: number }): Promise<Op<BoundTensor>> {
+    const bound = new Map<Tensor, BoundTensor>();
+    for (const { tensor } of opInputs(op)) {
+      if (bound.has(tensor)) continue;
+      const storage = await this.contiguousStorage(tensor, moved);
+      const { buffer, cost } = await this.residency.ensureOn(storage, tensor, backend);
+      moved.bytes += cost.bytes;
+      moved.ms += cost.ms;
+      bound.set(tensor, { dtype: tensor.dtype, shape: tensor.shape, buffer });
+    }
+    return mapOpTensors(op, (t) => {
+      const b = bound.get(t);
+      if (b === undefined) throw new BackendError('BIND_FAILED', backend.name, 'an input was not bound');
+      return b;
+    });
+  }
+
+  /** A contiguous storage of `t`: its own, or a gathered copy kept as its contiguousCache (copies counted in `moved`). */
+  async contiguousStorage(t: Tensor, moved: { bytes: number; ms: number }): Promise<Storage> {
+    if (t.isContiguous) return t.storage;
+    if (t.contiguousCache !== undefined) return t.contiguousCache;
+    const spent = { bytes: 0 };
+    const t0 = this.clock();
+    const host = await this.residency.hostBytes(t.storage, spent);
+    if (spent.bytes > 0) moved.ms += this.clock() - t0; // the base's copy to the host (the gather below is the call's own work)
+    const bytes = contiguousBytes(t, host);
+    moved.bytes += spent.bytes;
+    const storage = new Storage(t.dtype, bytes.byteLength, bytes.slice(), this.owner);
+    this.residency.track(storage);
+    t.contiguousCache = storage;
+    return storage;
+  }
+
+  /** Wraps a backend's output buffers as tensors resident there, after checking them. */
+  private adopt(backend: CapableBackend, result: RunResult, outputs: readonly TensorSpec[], opKey: string): Tensor[] {
+    const problem =
+      result.outputs.length !== outputs.length
+        ? `returned ${result.outputs.length} outputs, expected ${outputs.length}`
+        : result.outputs.findIndex((b, i) => b.backend !== backend.name || b.byteLength !== byteLengthOf(outputs[i]?.dtype ?? 'f32', numel(outputs[i]?.shape ?? [])));
+    if (typeof problem === 'string' || problem >= 0) {
+      for (const b of result.outputs) if (b.backend === backend.name) backend.free(b);
+      throw new BackendError('BAD_OUTPUT', backend.name, typeof problem === 'string' ? problem : `output ${problem} has the wrong size or owner`);
+    }
+    return result.outputs.map((buffer, i) => {
+      const spec = outputs[i] ?? { dtype: 'f32', shape: [] };
+      const storage = new Storage(spec.dtype, buffer.byteLength, undefined, this.owner);
+      storage.replicas.set(backend.name, buffer);
+      storage.producedBy = opKey;
+      this.residency.track(storage);
+      return new Tensor(this.host, storage, spec.dtype, spec.shape);
+    });
+  }
+
+  /** Rejects with DeadlineExceededError past the deadline; a late result's buffers are freed. */
+  private withDeadline(backend: CapableBackend, op: string, run: Promise<RunResult>): Promise<RunResult> {
+    return new Promise((resolve, reject) => {
+      let expired = false;
+      const timer = startTimer(() => {
+        expired = true;
+        reject(new DeadlineExceededError(backend.name, op, this.deadlineMs));
+      }, this.deadlineMs);
+      run.then(
+        (result) => {
+          cancelTimer(timer);
+          if (expired) freeOutputs(backend, result);
+          else resolve(result);
+        },
+        (error: unknown) => {
+          cancelTimer(timer);
+          if (!expired) reject(error);
+        },
+      );
+    });
+  }
+}
+
+/** Frees the outputs of a result nobody waits for any more (past its deadline, or aborted). */
+function freeOutputs(backend: CapableBackend, result: RunResult): void {
+  for (const buffer of result.outputs) {
+    try {
+      backend.free(buffer);
+    } catch {
+      // free must not throw; nothing more to do for a late result.
+    }
+  }
+}

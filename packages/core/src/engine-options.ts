@@ -1,0 +1,42 @@
+// What an engine is built with, and what explain() answers.
+import type { CapableBackend } from './backend.ts';
+import type { Clock } from './clock.ts';
+import type { OpWork } from './op-definition.ts';
+import type { CostModelConfig } from './scheduler/cost-model.ts';
+import type { DecisionCacheConfig } from './scheduler/decision-cache.ts';
+import type { SchedulePlan, SchedulerConfig, Strategy } from './scheduler/selection.ts';
+import type { TrackerConfig } from './scheduler/tracker.ts';
+
+/** Everything createEngine / new Engine accept; only `backends` is required. */
+export interface EngineOptions {
+  /** Backends to schedule over (initialised by Engine.create). */
+  readonly backends: readonly CapableBackend[];
+  /** Default strategy for every call (default 'auto'). */
+  readonly strategy?: Strategy;
+  /** Use CPU backends only. */
+  readonly forceCpu?: boolean;
+  /** Scheduler tuning (hysteresis, min batch, exploration). */
+  readonly scheduler?: Partial<Omit<SchedulerConfig, 'forceCpu'>>;
+  /** Cost model tuning (window, half-life). */
+  readonly costModel?: Partial<CostModelConfig>;
+  /** Circuit breaker tuning (success-rate threshold, cool-down). */
+  readonly tracker?: Partial<TrackerConfig>;
+  /** Reuse of plans by identical calls (`{ reuse: 0 }` plans every call afresh). */
+  readonly decisionCache?: Partial<DecisionCacheConfig>;
+  /** Events kept in the telemetry ring (default 10,000). */
+  readonly telemetryCapacity?: number;
+  /** An attempt running longer than this is abandoned and re-run elsewhere, ms (default 60,000). */
+  readonly opDeadlineMs?: number;
+  /** Minimum time between attempts to re-initialise an unhealthy backend, ms (default 5,000). */
+  readonly recoveryIntervalMs?: number;
+  /** Time source (tests inject a fake one). */
+  readonly clock?: Clock;
+}
+
+/** The decision explain() reports, without running anything. */
+export interface Explanation extends SchedulePlan {
+  /** Op id. */
+  readonly op: string;
+  /** Work of the call. */
+  readonly work: OpWork;
+}
