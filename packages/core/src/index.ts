@@ -1,6 +1,7 @@
 export * from './dtype.ts';
 export * from './half.ts';
 export * from './errors.ts';
+export * from './settings.ts';
 export * from './error-codes.ts';
 export * from './ops.ts';
 export * from './shape.ts';

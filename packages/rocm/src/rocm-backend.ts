@@ -11,6 +11,7 @@ import {
   mapOpTensors,
   numel,
   opWork,
+  readSetting,
   type BackendHealth,
   type BoundTensor,
   type CapableBackend,
@@ -292,7 +293,7 @@ export class RocmBackend implements CapableBackend {
   }
 
   private open(): InitResult {
-    const candidates = addonCandidates(this.options.addonPath ?? process.env['TANDEM_ROCM_ADDON'], this.options.buildDir);
+    const candidates = addonCandidates(this.options.addonPath ?? readSetting(process.env, 'TANDEM_ROCM_ADDON'), this.options.buildDir);
     if (candidates.length === 0) {
       return { ok: false, reason: `the ROCm addon is not built: run \`${BUILD_COMMAND}\` (needs hipcc or nvcc), or set TANDEM_ROCM_ADDON to a tandem_rocm.node` };
     }

@@ -3,12 +3,13 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readSetting, type SettingName } from '@tandem/core';
 
 /** File name of the bundled child entry, looked for next to the module that forks it. */
 export const BUNDLED_CHILD_NAME = 'gpu-process-child.mjs';
 
 /** Environment variable naming the child entry file, overriding the default search. */
-export const CHILD_ENTRY_ENV = 'TANDEM_GPU_PROCESS_ENTRY';
+export const CHILD_ENTRY_ENV = 'TANDEM_GPU_PROCESS_ENTRY' satisfies SettingName;
 
 /** How to start the child. */
 export interface ChildLaunch {
@@ -33,7 +34,7 @@ function toPath(entry: string | URL): string {
 /** The candidates, in order: explicit, environment, then next to this module: bundled, built, source. */
 function candidates(options: ChildLaunchOptions): string[] {
   if (options.entry !== undefined) return [toPath(options.entry)];
-  const fromEnv = process.env[CHILD_ENTRY_ENV];
+  const fromEnv = readSetting(process.env, CHILD_ENTRY_ENV);
   if (fromEnv !== undefined && fromEnv !== '') return [toPath(fromEnv)];
   // Next to this module: a bundle's child, the built package's child (dist/process), the source's (src/process).
   return [BUNDLED_CHILD_NAME, 'child-entry.js', 'child-entry.ts'].map((name) => fileURLToPath(new URL(`./${name}`, import.meta.url)));
