@@ -31,7 +31,9 @@ export default defineConfig({
   resolve: { conditions: ['@tandem/source', ...defaultClientConditions] },
   server: { host: '127.0.0.1', headers: ISOLATION_HEADERS },
   preview: { host: '127.0.0.1', headers: ISOLATION_HEADERS },
-  optimizeDeps: { noDiscovery: true, include: [] },
+  // The charts' and the graph's libraries are loaded lazily: pre-bundled at start, so that loading them later does not
+  // make the dev server re-optimise and reload the page.
+  optimizeDeps: { noDiscovery: true, include: ['uplot', 'd3-force'] },
   worker: { format: 'es' },
   plugins: [precompressed()],
   build: {

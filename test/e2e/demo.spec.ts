@@ -17,7 +17,10 @@ import { BASE_FLAGS, CHROMIUM_PATH, chromiumMissing, WEBGPU_FLAG } from './chrom
 import { measureAction, observeLongTasks, type ActionFigures } from './demo-figures.ts';
 
 const RESULTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
-/** The page's own work per task, ms of main-thread CPU time (Chrome's RunTask thread duration). */
+/**
+ * The page's own work per task, ms of main-thread CPU time (Chrome's RunTask thread duration, less the garbage
+ * collections inside it: a 102 ms scavenge was seen at load average 100+ where the same task's other took 1.5 ms).
+ */
 const MAX_TASK_CPU_MS = 50;
 
 /** `test` with a worker-scoped demo server and, per test, the page's errors (uncaught, and console errors). */
@@ -82,16 +85,20 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise
 }
 
 /** Checks an action left the main thread free, and keeps its figures. */
-function keep(figures: ActionFigures[], f: ActionFigures): void {
+function keep(figures: ActionFigures[], f: ActionFigures, checked = true): void {
   figures.push(f);
-  expect(f.longestTaskCpuMs, `${f.action}: longest main-thread task ${f.longestTaskCpuMs.toFixed(1)} ms of CPU (${f.longestTaskCpuWallMs.toFixed(1)} ms wall)`).toBeLessThanOrEqual(MAX_TASK_CPU_MS);
+  if (!checked) return;
+  expect(f.longestTaskCpuMs, `${f.action}: longest main-thread task ${f.longestTaskCpuMs.toFixed(1)} ms of CPU besides GC (${f.longestTaskCpuWallMs.toFixed(1)} ms wall; inside: ${f.inside})`).toBeLessThanOrEqual(MAX_TASK_CPU_MS);
 }
 
 test('with WebGPU (SwiftShader): every panel answers without blocking the page; errors are sentences', async ({ page, browser, demo, pageProblems }, testInfo) => {
   test.setTimeout(300_000);
   const figures: ActionFigures[] = [];
   await observeLongTasks(page);
-  keep(figures, await measureAction(browser, page, 'load to Ready', () => page.goto(demo.url).then(() => undefined), () => expect(page.locator('#nearest-brute .hits li')).toHaveCount(10, { timeout: 120_000 }), () => ready(page)));
+  // The load is checked on a build only: from the sources, Vite's dev server has the browser evaluate hundreds of
+  // unbundled modules (and pre-bundles libraries on first use), which is the dev server's work, not the page's.
+  const load = await measureAction(browser, page, 'load to Ready', () => page.goto(demo.url).then(() => undefined), () => expect(page.locator('#nearest-brute .hits li')).toHaveCount(10, { timeout: 120_000 }), () => ready(page));
+  keep(figures, load, demo.serves !== 'sources');
   await expect(page.locator('#webgpu-status')).toHaveAttribute('data-webgpu', 'available');
   await expect(page.locator('#webgpu-status')).toContainText('a software GPU, emulated on the CPU');
   await expect(page.locator('#backends li[data-backend="webgpu"]')).toHaveAttribute('data-software', 'true');
