@@ -10,23 +10,9 @@ import type { AddOp } from './ops/add.ts';
 import type { MulOp } from './ops/mul.ts';
 
 export type { TensorSpec } from './tensor-spec.ts';
-export type { AddOp } from './ops/add.ts';
-export type { AttentionOp } from './ops/attention.ts';
-export type { ConcatOp } from './ops/concat.ts';
-export type { CosineSimilarityOp } from './ops/cosine_similarity.ts';
-export type { DequantizeOp } from './ops/dequantize.ts';
-export type { MatmulOp } from './ops/matmul.ts';
-export type { MulOp } from './ops/mul.ts';
-export type { QuantizedMatmulOp } from './ops/quantized_matmul.ts';
-export type { RmsNormOp } from './ops/rms_norm.ts';
-export { ROPE_MODES, type RopeMode, type RopeOp } from './ops/rope.ts';
-export type { ScaleOp } from './ops/scale.ts';
-export type { SiluOp } from './ops/silu.ts';
-export type { SoftmaxOp } from './ops/softmax.ts';
-export type { SpreadActivationOp } from './ops/spread_activation.ts';
-export type { SwigluOp } from './ops/swiglu.ts';
-export type { TopKOp } from './ops/top_k.ts';
+export type * from './ops/index.ts';
 export { OP_DEFINITIONS } from './ops/index.ts';
+export { ROPE_MODES, type RopeMode } from './ops/rope.ts';
 
 type Definitions = typeof OP_DEFINITIONS;
 

@@ -17,6 +17,23 @@ import { spreadActivation } from './spread_activation.ts';
 import { swiglu } from './swiglu.ts';
 import { topK } from './top_k.ts';
 
+export type { AddOp } from './add.ts';
+export type { AttentionOp } from './attention.ts';
+export type { ConcatOp } from './concat.ts';
+export type { CosineSimilarityOp } from './cosine_similarity.ts';
+export type { DequantizeOp } from './dequantize.ts';
+export type { MatmulOp } from './matmul.ts';
+export type { MulOp } from './mul.ts';
+export type { QuantizedMatmulOp } from './quantized_matmul.ts';
+export type { RmsNormOp } from './rms_norm.ts';
+export type { RopeOp } from './rope.ts';
+export type { ScaleOp } from './scale.ts';
+export type { SiluOp } from './silu.ts';
+export type { SoftmaxOp } from './softmax.ts';
+export type { SpreadActivationOp } from './spread_activation.ts';
+export type { SwigluOp } from './swiglu.ts';
+export type { TopKOp } from './top_k.ts';
+
 /** Every op's definition by op id, in a stable order (OP_KINDS' order). */
 export const OP_DEFINITIONS = {
   matmul,
