@@ -72,7 +72,7 @@ const UNARY = nativeParams({ count: 'dim' });
  * A unary elementwise op (core's unary family): the addon's `<op_id>_<dtype>` for each dtype its definition
  * accepts (native-rocm/kernels/<op_id>.hip registers them); a build without one refuses the op.
  */
-export function unaryKernel<K extends UnaryOpKind>(kind: K): RocmKernel<K> {
+export function unaryKernel(kind: UnaryOpKind): RocmKernel<UnaryOpKind> {
   const name = kernelName(kind);
   const natives: Record<string, NativeParamSpec> = {};
   for (const dtype of firstInputDtypes(kind)) natives[`${name}_${dtype}`] = UNARY;

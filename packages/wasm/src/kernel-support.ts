@@ -52,7 +52,7 @@ export function binaryKernel<K extends 'add' | 'mul'>(kernel: (kernels: Kernels)
 }
 
 /** A unary elementwise op (core's unary family): the module's `<op>_f32(x, out, n)`; f16 through f32. */
-export function unaryKernel<K extends UnaryOpKind>(kind: K): WasmKernel<K> {
+export function unaryKernel(kind: UnaryOpKind): WasmKernel<UnaryOpKind> {
   return {
     run(op, outs, ctx) {
       const kernel = ctx.kernels.unary.get(kind);

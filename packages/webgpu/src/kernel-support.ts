@@ -77,7 +77,7 @@ export function unarySpec(kind: UnaryOpKind): UnarySpec | undefined {
 }
 
 /** A unary elementwise op (core's unary family): wgsl/<op_id>.wgsl, one invocation per element; f16 rounded. */
-export function unaryKernel<K extends UnaryOpKind>(kind: K): WebGpuKernel<K> {
+export function unaryKernel(kind: UnaryOpKind): WebGpuKernel<UnaryOpKind> {
   const missing = `${kind}: no wgsl/${kernelName(kind)}.wgsl with bindings x (read), out (read_write), params n and override WG`;
   return {
     plan(op, outputs, ctx) {

@@ -26,10 +26,7 @@ export type RocmKernelTable = { readonly [K in OpKind]?: RocmKernel<K> };
 /** The unary family's kernels, one per unary op. */
 function unaryKernels(): { [K in UnaryOpKind]?: RocmKernel<K> } {
   const table: { [K in UnaryOpKind]?: RocmKernel<K> } = {};
-  const put = <K extends UnaryOpKind>(kind: K): void => {
-    table[kind] = unaryKernel(kind);
-  };
-  for (const kind of UNARY_OP_KINDS) put(kind);
+  for (const kind of UNARY_OP_KINDS) table[kind] = unaryKernel(kind);
   return table;
 }
 

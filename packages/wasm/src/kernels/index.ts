@@ -24,10 +24,7 @@ export type WasmKernelTable = { readonly [K in OpKind]?: WasmKernel<K> };
 /** The unary family's kernels, one per unary op. */
 function unaryKernels(): { [K in UnaryOpKind]?: WasmKernel<K> } {
   const table: { [K in UnaryOpKind]?: WasmKernel<K> } = {};
-  const put = <K extends UnaryOpKind>(kind: K): void => {
-    table[kind] = unaryKernel(kind);
-  };
-  for (const kind of UNARY_OP_KINDS) put(kind);
+  for (const kind of UNARY_OP_KINDS) table[kind] = unaryKernel(kind);
   return table;
 }
 

@@ -25,10 +25,7 @@ export type WebGpuKernelTable = { readonly [K in OpKind]?: WebGpuKernel<K> };
 /** The unary family's kernels, one per unary op. */
 function unaryKernels(): { [K in UnaryOpKind]?: WebGpuKernel<K> } {
   const table: { [K in UnaryOpKind]?: WebGpuKernel<K> } = {};
-  const put = <K extends UnaryOpKind>(kind: K): void => {
-    table[kind] = unaryKernel(kind);
-  };
-  for (const kind of UNARY_OP_KINDS) put(kind);
+  for (const kind of UNARY_OP_KINDS) table[kind] = unaryKernel(kind);
   return table;
 }
 
