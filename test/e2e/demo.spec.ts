@@ -210,7 +210,9 @@ test('Lose the GPU: work carries on on the CPU (a sweep too), the badge shows it
 
   await page.locator('#device-loss').scrollIntoViewIfNeeded();
   await screenshot(page, testInfo, 'device-loss');
-  await testInfo.attach('demo-loss-figures', { body: JSON.stringify(figures, null, 2), contentType: 'application/json' });
+  await mkdir(RESULTS, { recursive: true });
+  await writeFile(`${RESULTS}demo-figures-loss.json`, `${JSON.stringify(figures, null, 2)}\n`);
+  await testInfo.attach('demo-figures-loss', { path: `${RESULTS}demo-figures-loss.json`, contentType: 'application/json' });
   expect(pageProblems).toEqual([]);
 });
 
