@@ -10,6 +10,7 @@ export { add_f32 } from './add';
 export { mul_f32 } from './mul';
 export { scale_f32 } from './scale';
 export { silu_f32 } from './silu';
+export { gelu_f32 } from './gelu';
 export { swiglu_f32 } from './swiglu';
 export { softmax_f32 } from './softmax';
 export { rms_norm_f32 } from './rms_norm';

@@ -255,6 +255,10 @@ export class Engine {
   async silu(x: Tensor, options?: CallOptions): Promise<Tensor> {
     return this.single({ op: 'silu', x }, options);
   }
+  /** GELU in the tanh approximation, elementwise (f32 or f16). */
+  async gelu(x: Tensor, options?: CallOptions): Promise<Tensor> {
+    return this.single({ op: 'gelu', x }, options);
+  }
   /** silu(gate) * up. */
   async swiglu(gate: Tensor, up: Tensor, options?: CallOptions): Promise<Tensor> {
     return this.single({ op: 'swiglu', gate, up }, options);

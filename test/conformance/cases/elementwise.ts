@@ -81,6 +81,16 @@ function swigluCase(shape: number[]): ConformanceCase {
   };
 }
 
+/** GELU's tanh approximation: f32 within the transcendental tolerance; f16 results are rounded to f16. */
+function geluCase(dtype: 'f32' | 'f16', shape: number[]): ConformanceCase {
+  const normal = dtype === 'f16' ? normalF16 : normalF32;
+  return {
+    name: `gelu ${dtype} ${shapeName(shape)}`,
+    build: (rng) => ({ op: 'gelu', x: normal(rng, shape, 4) }), // std 4 reaches both tails
+    tolerance: dtype === 'f16' ? F16_OUTPUT : TRANSCENDENTAL,
+  };
+}
+
 /** Every elementwise case. */
 export const ELEMENTWISE_CASES: readonly ConformanceCase[] = [
   ...BINARY_OPS.flatMap((op) => [
@@ -91,4 +101,6 @@ export const ELEMENTWISE_CASES: readonly ConformanceCase[] = [
   ...SCALE_SHAPES.map((s) => scaleCase('f16', s)),
   ...UNARY_SHAPES.map(siluCase),
   ...UNARY_SHAPES.map(swigluCase),
+  ...UNARY_SHAPES.map((shape) => geluCase('f32', shape)),
+  ...UNARY_SHAPES.map((shape) => geluCase('f16', shape)),
 ];

@@ -5,6 +5,7 @@ import { attention } from './attention.ts';
 import { concat } from './concat.ts';
 import { cosineSimilarity } from './cosine_similarity.ts';
 import { dequantize } from './dequantize.ts';
+import { gelu } from './gelu.ts';
 import { matmul } from './matmul.ts';
 import { mul } from './mul.ts';
 import { quantizedMatmul } from './quantized_matmul.ts';
@@ -22,6 +23,7 @@ export type { AttentionOp } from './attention.ts';
 export type { ConcatOp } from './concat.ts';
 export type { CosineSimilarityOp } from './cosine_similarity.ts';
 export type { DequantizeOp } from './dequantize.ts';
+export type { GeluOp } from './gelu.ts';
 export type { MatmulOp } from './matmul.ts';
 export type { MulOp } from './mul.ts';
 export type { QuantizedMatmulOp } from './quantized_matmul.ts';
@@ -46,6 +48,7 @@ export const OP_DEFINITIONS = {
   rmsNorm,
   rope,
   silu,
+  gelu,
   swiglu,
   attention,
   cosineSimilarity,

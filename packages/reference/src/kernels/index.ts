@@ -7,6 +7,7 @@ import { attentionKernel } from './attention.ts';
 import { concatKernel } from './concat.ts';
 import { cosineSimilarityKernel } from './cosine_similarity.ts';
 import { dequantizeKernel } from './dequantize.ts';
+import { geluKernel } from './gelu.ts';
 import { matmulKernel } from './matmul.ts';
 import { mulKernel } from './mul.ts';
 import { quantizedMatmulKernel } from './quantized_matmul.ts';
@@ -24,6 +25,7 @@ export * from './attention.ts';
 export * from './concat.ts';
 export * from './cosine_similarity.ts';
 export * from './dequantize.ts';
+export * from './gelu.ts';
 export * from './matmul.ts';
 export * from './mul.ts';
 export * from './quantized_matmul.ts';
@@ -48,6 +50,7 @@ export const REFERENCE_KERNELS: { readonly [K in OpKind]: ReferenceKernel<K> } =
   rmsNorm: rmsNormKernel,
   rope: ropeKernel,
   silu: siluKernel,
+  gelu: geluKernel,
   swiglu: swigluKernel,
   attention: attentionKernel,
   cosineSimilarity: cosineSimilarityKernel,
