@@ -10,6 +10,8 @@ export default {
   resolve: { ...base.resolve, alias: [{ find: /^@tandem\/core$/, replacement: fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)) }] },
   test: {
     ...base.test,
+    // The first, unmutated run must pass; on a loaded machine some scheduler tests take minutes.
+    testTimeout: 600_000,
     include: [
       'packages/core/src/**/*.test.ts',
       'packages/testing/src/**/*.test.ts',
