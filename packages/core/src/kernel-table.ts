@@ -3,7 +3,7 @@
 // Limits stay as data beside each kernel; capabilities are derived from the table and the op definitions.
 import type { Capability } from './backend.ts';
 import type { DType } from './dtype.ts';
-import { OP_KINDS, opDefinition, type OpKind } from './ops.ts';
+import { OP_KINDS, opDefinition, UNARY_OP_KINDS, type OpKind, type UnaryOpKind } from './ops.ts';
 
 /** What a kernel entry may say about its reach, besides how it runs. */
 export interface KernelReach {
@@ -42,6 +42,13 @@ export function capabilitiesOf(table: KernelReachTable): Capability[] {
     });
   }
   return rows;
+}
+
+/** A backend's kernels of the unary family: one per unary op, each made by `make` (the backend's generic kernel). */
+export function unaryKernelTable<T>(make: (kind: UnaryOpKind) => T): { readonly [K in UnaryOpKind]?: T } {
+  const table: { [K in UnaryOpKind]?: T } = {};
+  for (const kind of UNARY_OP_KINDS) table[kind] = make(kind);
+  return table;
 }
 
 /** Every op with its definition's dtypes: what a backend that runs everything (a test double) declares. */

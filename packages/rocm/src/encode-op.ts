@@ -3,7 +3,7 @@
 import { BackendError, type BoundTensor, type OpKind, type OpOf } from '@tandem/core';
 import { BACKEND_NAME } from './hip-errors.ts';
 import type { EncodeOptions } from './kernel-support.ts';
-import { ROCM_KERNELS } from './kernels/index.ts';
+import { ROCM_KERNELS } from './kernel-table.ts';
 import type { NativeCall } from './native-params.ts';
 
 export type { EncodeOptions, QuantizedActivations } from './kernel-support.ts';

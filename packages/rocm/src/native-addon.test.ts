@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ADDON_VARIANTS, loadAddon, variantPath } from './index.ts';
-import { NATIVE_PARAMS } from './kernels/index.ts';
+import { NATIVE_PARAMS } from './kernel-table.ts';
 import { parameterDrift } from './native-params.ts';
 import { gpuPresent } from './test-support/device.ts';
 

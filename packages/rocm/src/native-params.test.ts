@@ -7,7 +7,7 @@ import { CASES, caseRng } from '../../../test/conformance/cases.ts';
 import { specOf } from '../../../test/conformance/run-case.ts';
 import { EMULATED_ROCM_ADDON, needBackend } from '../../../test/support/backends.ts';
 import { loadAddon } from './load-addon.ts';
-import { NATIVE_PARAMS, ROCM_KERNELS } from './kernels/index.ts';
+import { NATIVE_PARAMS, ROCM_KERNELS } from './kernel-table.ts';
 import { nativeCall, nativeParams, parameterDrift } from './native-params.ts';
 
 describe('the kernel table', () => {

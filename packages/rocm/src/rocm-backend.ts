@@ -32,7 +32,7 @@ import { BACKEND_NAME, isDeviceLoss, toBackendError } from './hip-errors.ts';
 import { addonCandidates, BUILD_COMMAND, loadAddon } from './load-addon.ts';
 import { performanceProfile } from './profile.ts';
 import type { DeviceLimits, EncodeOptions, QuantizedActivations } from './kernel-support.ts';
-import { NATIVE_PARAMS } from './kernels/index.ts';
+import { NATIVE_PARAMS } from './kernel-table.ts';
 import { parameterDrift } from './native-params.ts';
 import { checkRocmSupport } from './support.ts';
 

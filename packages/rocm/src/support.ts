@@ -4,7 +4,7 @@ import { checkCapabilities, type Op, type OpKind, type OpOf, type SupportVerdict
 import { ROCM_CAPABILITIES } from './capabilities.ts';
 import { BUILD_COMMAND } from './load-addon.ts';
 import type { DeviceLimits } from './kernel-support.ts';
-import { ROCM_KERNELS } from './kernels/index.ts';
+import { ROCM_KERNELS } from './kernel-table.ts';
 
 export type { DeviceLimits } from './kernel-support.ts';
 

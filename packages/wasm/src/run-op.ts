@@ -2,7 +2,7 @@
 // kernel results to the output pointers (in the order of core's inferOutputs). An op without a kernel is an error.
 import { BackendError, type BoundTensor, type OpKind, type OpOf } from '@tandem/core';
 import type { Kernels } from './kernel-exports.ts';
-import { WASM_KERNELS } from './kernels/index.ts';
+import { WASM_KERNELS } from './kernel-table.ts';
 import type { RunContext } from './run-context.ts';
 
 /** Runs `op` writing into `outs` (one pointer per output). */

@@ -8,7 +8,7 @@ import { MAP_READ_MODE, TENSOR_USAGE } from './gpu-constants.ts';
 import { guarded } from './guarded.ts';
 import { planWithF16Storage } from './f16-storage.ts';
 import { BACKEND_NAME } from './gpu-errors.ts';
-import { WEBGPU_KERNELS } from './kernels/index.ts';
+import { WEBGPU_KERNELS } from './kernel-table.ts';
 import type { DeviceTensor, DispatchStep, PlanContext, Step } from './plan.ts';
 import { TimestampPair } from './timestamps.ts';
 

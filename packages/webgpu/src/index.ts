@@ -3,7 +3,7 @@
 export { WebGpuBackend, type GpuSource, type WebGpuBackendOptions, type WebGpuDeviceDescription } from './backend.ts';
 export { WEBGPU_CAPABILITIES } from './capabilities.ts';
 export { directWaiter, type GpuWaiter } from './waiter.ts';
-export { WEBGPU_KERNELS, type WebGpuKernelTable } from './kernels/index.ts';
+export { WEBGPU_KERNELS, type WebGpuKernelTable } from './kernel-table.ts';
 export type { WebGpuKernel } from './kernel-support.ts';
 export type { KernelSpec, BindingSpec, ParamSpec } from './kernel-spec.ts';
 export { WGSL_KERNELS, type ShaderName } from './wgsl-kernels.generated.ts';

@@ -7,7 +7,7 @@ import { WEBGPU_CAPABILITIES } from './capabilities.ts';
 import type { DeviceLimits } from './device-context.ts';
 import { kernelByteLength } from './device-layout.ts';
 import { elementCountRefusal } from './kernel-support.ts';
-import { WEBGPU_KERNELS } from './kernels/index.ts';
+import { WEBGPU_KERNELS } from './kernel-table.ts';
 
 /** Whether the WebGPU backend can run `op` on a device with these limits and features. */
 export function checkWebGpuSupport(op: Op<TensorSpec>, limits: DeviceLimits, features: readonly string[], knownOutputs?: readonly TensorSpec[]): SupportVerdict {

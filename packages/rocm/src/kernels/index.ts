@@ -1,56 +1,17 @@
-// The ROCm backend's kernel table: at most one kernel per op (an op without one is not capable, and encoding it is
-// an error), each in the file named after its op id; the unary elementwise ops all run through one generic kernel
-// over the addon's <op_id>_<dtype> kernels.
-import { UNARY_OP_KINDS, type OpKind, type UnaryOpKind } from '@tandem/core';
-import { unaryKernel, type RocmKernel } from '../kernel-support.ts';
-import type { NativeParamSpec } from '../native-params.ts';
-import { addKernel } from './add.ts';
-import { attentionKernel } from './attention.ts';
-import { concatKernel } from './concat.ts';
-import { cosineSimilarityKernel } from './cosine_similarity.ts';
-import { dequantizeKernel } from './dequantize.ts';
-import { matmulKernel } from './matmul.ts';
-import { mulKernel } from './mul.ts';
-import { quantizedMatmulKernel } from './quantized_matmul.ts';
-import { rmsNormKernel } from './rms_norm.ts';
-import { ropeKernel } from './rope.ts';
-import { scaleKernel } from './scale.ts';
-import { softmaxKernel } from './softmax.ts';
-import { spreadActivationKernel } from './spread_activation.ts';
-import { swigluKernel } from './swiglu.ts';
-import { topKKernel } from './top_k.ts';
-
-/** A kernel table of the ROCm backend. */
-export type RocmKernelTable = { readonly [K in OpKind]?: RocmKernel<K> };
-
-/** The unary family's kernels, one per unary op. */
-function unaryKernels(): { [K in UnaryOpKind]?: RocmKernel<K> } {
-  const table: { [K in UnaryOpKind]?: RocmKernel<K> } = {};
-  for (const kind of UNARY_OP_KINDS) table[kind] = unaryKernel(kind);
-  return table;
-}
-
-/** Every op the ROCm backend runs. */
-export const ROCM_KERNELS: RocmKernelTable = {
-  ...unaryKernels(),
-  matmul: matmulKernel,
-  quantizedMatmul: quantizedMatmulKernel,
-  dequantize: dequantizeKernel,
-  add: addKernel,
-  mul: mulKernel,
-  scale: scaleKernel,
-  softmax: softmaxKernel,
-  rmsNorm: rmsNormKernel,
-  rope: ropeKernel,
-  swiglu: swigluKernel,
-  attention: attentionKernel,
-  cosineSimilarity: cosineSimilarityKernel,
-  topK: topKKernel,
-  spreadActivation: spreadActivationKernel,
-  concat: concatKernel,
-};
-
-/** Every native kernel the table may call, with the parameters it passes. */
-export const NATIVE_PARAMS: ReadonlyMap<string, NativeParamSpec> = new Map(
-  Object.values(ROCM_KERNELS).flatMap((kernel) => (kernel === undefined ? [] : Object.entries(kernel.natives))),
-);
+// The kernels of the ROCm backend, one file per op id, each exported under its op id: kernel-table.ts
+// spreads this module into the typed table (a kernel exported under another op's id does not compile there).
+export { addKernel as add } from './add.ts';
+export { attentionKernel as attention } from './attention.ts';
+export { concatKernel as concat } from './concat.ts';
+export { cosineSimilarityKernel as cosineSimilarity } from './cosine_similarity.ts';
+export { dequantizeKernel as dequantize } from './dequantize.ts';
+export { matmulKernel as matmul } from './matmul.ts';
+export { mulKernel as mul } from './mul.ts';
+export { quantizedMatmulKernel as quantizedMatmul } from './quantized_matmul.ts';
+export { rmsNormKernel as rmsNorm } from './rms_norm.ts';
+export { ropeKernel as rope } from './rope.ts';
+export { scaleKernel as scale } from './scale.ts';
+export { softmaxKernel as softmax } from './softmax.ts';
+export { spreadActivationKernel as spreadActivation } from './spread_activation.ts';
+export { swigluKernel as swiglu } from './swiglu.ts';
+export { topKKernel as topK } from './top_k.ts';
