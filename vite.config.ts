@@ -10,5 +10,7 @@ export default defineConfig({
     include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     pool: 'forks',
+    // TANDEM_TEST_UNAVAILABLE=reference makes the reference backend fail to start (the others go through requireBackend).
+    setupFiles: ['test/support/unavailable-reference.ts'],
   },
 });

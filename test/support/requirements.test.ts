@@ -1,7 +1,7 @@
 // requireOrSkip: present -> true; missing under CI -> an Error naming what, why and how; missing elsewhere ->
 // one `[skip]` line per process per part, and false.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { requireOrSkip, underCi } from './requirements.ts';
+import { madeUnavailable, requireBackend, requireOrSkip, UNAVAILABLE_REASON, underCi } from './requirements.ts';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -44,5 +44,24 @@ describe('requireOrSkip', () => {
     }
     vi.stubEnv('CI', undefined);
     expect(underCi()).toBe(false);
+  });
+});
+
+describe('TANDEM_TEST_UNAVAILABLE', () => {
+  it('names backends that count as missing whatever their state: under CI requireBackend throws naming the variable', () => {
+    vi.stubEnv('TANDEM_TEST_UNAVAILABLE', 'webgpu, reference');
+    expect(['reference', 'wasm', 'webgpu', 'rocm'].map(madeUnavailable)).toEqual([true, false, true, false]);
+    vi.stubEnv('CI', 'true');
+    expect(requireBackend('wasm', undefined)).toBe(true);
+    expect(() => requireBackend('webgpu', undefined)).toThrow(`webgpu backend is required under CI but is missing: ${UNAVAILABLE_REASON}.`);
+  });
+
+  it('unset or empty, names none; an unknown name throws rather than making nothing unavailable', () => {
+    vi.stubEnv('TANDEM_TEST_UNAVAILABLE', undefined);
+    expect(madeUnavailable('wasm')).toBe(false);
+    vi.stubEnv('TANDEM_TEST_UNAVAILABLE', '');
+    expect(madeUnavailable('wasm')).toBe(false);
+    vi.stubEnv('TANDEM_TEST_UNAVAILABLE', 'wasm,cuda');
+    expect(() => madeUnavailable('wasm')).toThrow('TANDEM_TEST_UNAVAILABLE=cuda: not a backend (reference, wasm, webgpu, rocm)');
   });
 });

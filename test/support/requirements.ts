@@ -46,9 +46,26 @@ export const HOW_TO_ENABLE: Readonly<Record<TestBackendName, string>> = {
   rocm: 'node packages/rocm/scripts/build.mjs --variant emulated (g++ only); or TANDEM_TEST_GPU=native with a built addon on a GPU machine',
 };
 
-/** The skip decision for a backend: requireOrSkip(`<name> backend`, missing, its HOW_TO_ENABLE). */
+/** The skip decision for a backend: requireOrSkip(`<name> backend`, missing, its HOW_TO_ENABLE); missing whatever its state when TANDEM_TEST_UNAVAILABLE names it. */
 export function requireBackend(name: TestBackendName, missing: string | undefined): boolean {
-  return requireOrSkip(`${name} backend`, missing, HOW_TO_ENABLE[name]);
+  return requireOrSkip(`${name} backend`, madeUnavailable(name) ? UNAVAILABLE_REASON : missing, HOW_TO_ENABLE[name]);
+}
+
+/** The backends TANDEM_TEST_UNAVAILABLE may name: the test backends and the reference. */
+export const UNAVAILABLE_NAMES: readonly string[] = ['reference', 'wasm', 'webgpu', 'rocm'];
+
+/** Why a backend named by TANDEM_TEST_UNAVAILABLE is missing. */
+export const UNAVAILABLE_REASON = 'made unavailable by TANDEM_TEST_UNAVAILABLE';
+
+/**
+ * Whether TANDEM_TEST_UNAVAILABLE (comma-separated names of UNAVAILABLE_NAMES) names `name`: the tests then treat
+ * that backend as unable to start here, to count what notices (docs/decisions.md, issue 35). An unknown name throws.
+ */
+export function madeUnavailable(name: string): boolean {
+  const listed = (process.env['TANDEM_TEST_UNAVAILABLE'] ?? '').split(',').map((n) => n.trim()).filter((n) => n !== '');
+  const unknown = listed.filter((n) => !UNAVAILABLE_NAMES.includes(n));
+  if (unknown.length > 0) throw new Error(`TANDEM_TEST_UNAVAILABLE=${unknown.join(',')}: not a backend (${UNAVAILABLE_NAMES.join(', ')})`);
+  return listed.includes(name);
 }
 
 /** True when the tests use the machine's own GPU (TANDEM_TEST_GPU=native) instead of SwiftShader and the HIP emulation. */

@@ -23,6 +23,7 @@ export const TANDEM_SETTINGS = {
   TANDEM_ALLOWED_HOSTS: { doc: 'Host names the server answers on loopback, comma-separated (`*`: any)', readBy: 'apps/server' },
   TANDEM_SERVER_DEBUG: { doc: '`1`: the server serves /debug (driver strings, failure messages, the Node version)', readBy: 'apps/server' },
   TANDEM_TEST_GPU: { doc: "`native`: tests use the machine's GPU instead of SwiftShader and the HIP emulation", readBy: 'tests' },
+  TANDEM_TEST_UNAVAILABLE: { doc: 'backends the tests treat as unable to start, comma-separated (reference, wasm, webgpu, rocm): under CI=true each is a failure', readBy: 'tests' },
   TANDEM_PROPERTY_RUNS: { doc: 'runs per property test (default 25; test:stress 500)', readBy: 'tests' },
   TANDEM_PROPERTY_SEED: { doc: "the property tests' seed (each run prints its own, to replay it)", readBy: 'tests' },
   TANDEM_STRESS_OPS: { doc: "ops of test:stress's mixed-fault run (default 10000)", readBy: 'test/stress' },
