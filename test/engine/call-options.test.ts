@@ -38,6 +38,9 @@ describe('call options', () => {
     await expect(engine.softmax(x, { causal: true, dim: 1 } as never)).rejects.toThrow(/^softmax\.options\.dim = 1: is not an option here \(accepted: causal, axis, strategy, label, signal\)$/);
     expect(await (await engine.softmax(x, { axis: -1 })).read()).toEqual(await (await engine.softmax(x, { axis: 1 })).read());
     await expect(Engine.create({ backends: [new ReferenceBackend()], strategy: 'fast' as never })).rejects.toThrow(/^createEngine\.strategy = "fast"/);
+    const unknownDefault = await Engine.create({ backends: [new ReferenceBackend()], strategy: { only: 'cuda' } }).catch((e: unknown) => e);
+    expect(unknownDefault).toBeInstanceOf(InvalidArgumentError);
+    expect(unknownDefault).toMatchObject({ argument: 'createEngine.strategy.only', value: 'cuda', limit: 'is not a backend of this engine (backends: reference)' });
   });
 
   it('labels the call in telemetry and honours a per-call strategy', async () => {

@@ -58,7 +58,12 @@ export interface BackendLifecycleOptions {
   readonly telemetry: Telemetry;
   /** Called whenever a backend's state changes (the engine then forgets its cached plans). */
   readonly onChange: () => void;
+  /** forceCpu: GPU backends are never initialised (no driver loaded, no adapter requested); they stay unavailable. */
+  readonly forceCpu: boolean;
 }
+
+/** Why forceCpu leaves a GPU backend that was handed to the engine uninitialised. */
+export const FORCE_CPU_UNSTARTED = 'not started: forceCpu (createEngine({ forceCpu: true }) or TANDEM_FORCE_CPU=1) starts no GPU backend and loads no GPU driver';
 
 /** Why a backend that is being re-initialised after a failure gets no work. */
 export const RECOVERING_TEXT = 'recovering: re-initialising after a failure';
@@ -71,8 +76,10 @@ export class BackendLifecycle {
   private readonly recoveryIntervalMs: number;
   private readonly telemetry: Telemetry;
   private readonly onChange: () => void;
+  private readonly forceCpu: boolean;
 
   constructor(options: BackendLifecycleOptions) {
+    this.forceCpu = options.forceCpu;
     this.clock = options.clock;
     this.recoveryIntervalMs = options.recoveryIntervalMs;
     this.telemetry = options.telemetry;
@@ -82,9 +89,12 @@ export class BackendLifecycle {
     }
   }
 
-  /** Initialises every backend concurrently; a failure marks that backend unavailable with its reason. */
+  /**
+   * Initialises every backend concurrently; a failure marks that backend unavailable with its reason. Under forceCpu
+   * a GPU backend's init() is never called: a driver that hangs or crashes there cannot take a CPU-only process down.
+   */
   async init(): Promise<void> {
-    await Promise.all([...this.states.values()].map((s) => this.initBackend(s)));
+    await Promise.all([...this.states.values()].map((s) => (this.forceCpu && s.backend.kind === 'gpu' ? this.leaveUnstarted(s) : this.initBackend(s))));
   }
 
   /** Registered backends with availability, device and health. */
@@ -120,6 +130,13 @@ export class BackendLifecycle {
   /** Disposes every backend (a failure to dispose is ignored). */
   async dispose(): Promise<void> {
     await Promise.all([...this.states.values()].map((s) => s.backend.dispose().catch(() => undefined)));
+  }
+
+  private leaveUnstarted(s: BackendState): void {
+    s.available = false;
+    s.unavailableReason = FORCE_CPU_UNSTARTED;
+    s.unusableText = `unavailable: ${FORCE_CPU_UNSTARTED}`;
+    this.telemetry.notice('backend-unavailable', s.backend.name, FORCE_CPU_UNSTARTED);
   }
 
   private async initBackend(s: BackendState): Promise<void> {

@@ -79,7 +79,7 @@ export class Engine {
       telemetry.notice(`circuit-${to}`, backend, `success rate ${rate.toFixed(2)}`, op);
     };
     const scheduler = new Scheduler(this.costModel, this.tracker, { ...options.scheduler, forceCpu: options.forceCpu ?? false });
-    const lifecycle = new BackendLifecycle({ backends: options.backends, clock, recoveryIntervalMs: options.recoveryIntervalMs ?? 5_000, telemetry, onChange: () => decisions.clear() });
+    const lifecycle = new BackendLifecycle({ backends: options.backends, clock, recoveryIntervalMs: options.recoveryIntervalMs ?? 5_000, telemetry, onChange: () => decisions.clear(), forceCpu: options.forceCpu ?? false });
     this.lifecycle = lifecycle;
     // Tells op calls just after an idle host (slow on every backend) from the rest, so none is learned from.
     const warmth = new WarmthTracker();

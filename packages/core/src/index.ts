@@ -22,6 +22,7 @@ export * from './copy-times.ts';
 export * from './call-options.ts';
 export * from './op-options.ts';
 export * from './engine.ts';
+export { FORCE_CPU_UNSTARTED } from './engine-backends.ts';
 export * from './scheduler/roofline.ts';
 export * from './scheduler/cost-model.ts';
 export * from './scheduler/decision-cache.ts';

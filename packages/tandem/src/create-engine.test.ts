@@ -10,6 +10,7 @@ import { BROWSER_BACKENDS, type BackendFactory } from './default-backends.ts';
 import { forceCpuFromEnv, readEnv } from './env.ts';
 import { createEngine as createBrowserEngine } from './index.ts';
 import { NODE_BACKENDS } from './node-backends.ts';
+import { UnavailableBackend } from './unavailable-backend.ts';
 
 const reference: BackendFactory = { name: 'reference', kind: 'cpu', create: async () => new ReferenceBackend() };
 
@@ -55,6 +56,23 @@ describe('createEngine', () => {
     // The same factories without forceCpu: the crashing one is called (the hanging one would block creation).
     await (await createEngineWith([crashing, reference])).dispose();
     expect(crashing.calls).toBe(1);
+  });
+
+  it('under forceCpu never initialises a GPU backend it is handed, not even one whose init would hang', async () => {
+    let inits = 0;
+    const hanging = new UnavailableBackend('hanging', 'gpu', 'unused');
+    hanging.init = () => {
+      inits++;
+      return new Promise<never>(() => undefined);
+    };
+    const engine = await createEngineWith([], { backends: [hanging, new ReferenceBackend()], forceCpu: true });
+    expect(inits).toBe(0);
+    expect(engine.backends().map((b) => [b.name, b.available, b.unavailableReason])).toEqual([
+      ['hanging', false, FORCE_CPU_REASON],
+      ['reference', true, undefined],
+    ]);
+    expect(await (await engine.scale(engine.tensor([2], [1]), 3)).read()).toEqual(new Float32Array([6]));
+    await engine.dispose();
   });
 
   it('reads TANDEM_FORCE_CPU as a switch', () => {

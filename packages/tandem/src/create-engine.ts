@@ -1,6 +1,6 @@
 // createEngine's shared part: build each default backend the host can have, register the ones that could not be
 // built as unavailable (with the reason and how to enable them), then start the engine.
-import { Engine, errorMessage, type CapableBackend, type EngineOptions } from '@tandem/core';
+import { Engine, errorMessage, FORCE_CPU_UNSTARTED, type CapableBackend, type EngineOptions } from '@tandem/core';
 import type { BackendFactory, FactoryOptions } from './default-backends.ts';
 import { forceCpuFromEnv } from './env.ts';
 import { UnavailableBackend } from './unavailable-backend.ts';
@@ -13,8 +13,8 @@ export interface CreateEngineOptions extends Omit<EngineOptions, 'backends'>, Fa
   readonly factories?: readonly BackendFactory[];
 }
 
-/** Why forceCpu leaves a GPU backend unstarted. */
-export const FORCE_CPU_REASON = 'not started: forceCpu (createEngine({ forceCpu: true }) or TANDEM_FORCE_CPU=1) loads no GPU driver';
+/** Why forceCpu leaves a GPU backend unstarted (its factory is not called, and a GPU backend handed in is not initialised). */
+export const FORCE_CPU_REASON = FORCE_CPU_UNSTARTED;
 
 /**
  * An engine over the backends `defaults` can build here (or `options.backends`), initialised and ready.
