@@ -1,9 +1,10 @@
 // Every op method of the Engine, called as a user calls it, with and without its options: the op it builds (the
 // defaults included: softmax not causal, rmsNorm eps 1e-5 and no weight, rope at position 0 with base 10000 in the
 // interleaved pairing, attention not causal with scale 1/sqrt(D)) and its result, equal to @tandem/reference's
-// kernel on the same values; and copyTimes, what the engine learned of a backend's copies.
+// kernel on the same values; copyTimes, what the engine learned of a backend's copies; and the lifecycle methods
+// (init on a constructed engine, checkTensor, dispose through `await using`).
 import { describe, expect, it } from 'vitest';
-import { Engine, mapOpTensors, quantizeAs, type BoundTensor, type Op, type RunResult, type TensorSpec } from '@tandem/core';
+import { DisposedError, Engine, InvalidArgumentError, mapOpTensors, quantizeAs, type BoundTensor, type Op, type RunResult, type TensorSpec } from '@tandem/core';
 import * as reference from '@tandem/reference';
 import { ManualClock, SimulatedBackend } from '@tandem/testing';
 
@@ -30,7 +31,7 @@ async function setup(): Promise<{ engine: Engine; backend: RecordingReference }>
 }
 
 describe('Engine op methods: the op built, its defaults, the result', () => {
-  it('matmul, add, mul, scale, silu, swiglu, cosineSimilarity: the reference kernels\' results', async () => {
+  it('matmul, add, mul, scale, silu, gelu, swiglu, cosineSimilarity: the reference kernels\' results', async () => {
     const { engine } = await setup();
     const [a, b] = [values(6), values(12, 0.5)];
     const ta = engine.tensor(a, [2, 3]);
@@ -39,6 +40,7 @@ describe('Engine op methods: the op built, its defaults, the result', () => {
     expect(await (await engine.mul(ta, ta)).read()).toEqual(reference.mul(a, a));
     expect(await (await engine.scale(ta, -2.5)).read()).toEqual(reference.scale(a, -2.5));
     expect(await (await engine.silu(ta)).read()).toEqual(reference.silu(a));
+    expect(await (await engine.gelu(ta)).read()).toEqual(reference.gelu(a));
     expect(await (await engine.swiglu(ta, ta)).read()).toEqual(reference.swiglu(a, a));
     expect(await (await engine.cosineSimilarity(ta, engine.tensor(b, [4, 3]))).read()).toEqual(reference.cosineSimilarity(a, b, 2, 4, 3));
     await engine.dispose();
@@ -141,5 +143,47 @@ describe('Engine.copyTimes', () => {
     expect(learned.upload).toEqual([{ bytes: 4096, ms: 4 }]);
     expect(learned.download).toEqual([{ bytes: 4096, ms: 4 }]);
     await engine.dispose();
+  });
+});
+
+describe('Engine lifecycle methods', () => {
+  it('a constructed engine lists its backends as not yet available until init(), then ready', async () => {
+    const engine = new Engine({ backends: [new reference.ReferenceBackend()] });
+    expect(engine.backends().map((b) => [b.name, b.available])).toEqual([['reference', false]]);
+    await engine.init();
+    expect(engine.backends().map((b) => [b.name, b.available, b.unavailableReason])).toEqual([['reference', true, undefined]]);
+    expect(await (await engine.scale(engine.tensor([1, 2], [2]), 3)).read()).toEqual(Float32Array.of(3, 6));
+    await engine.dispose();
+  });
+
+  it('checkTensor accepts its own live tensors and refuses another engine\'s or a disposed one, naming the argument', async () => {
+    const { engine } = await setup();
+    const { engine: other } = await setup();
+    const mine = engine.tensor([1], [1]);
+    expect(() => engine.checkTensor('graph.constant', mine)).not.toThrow();
+    const theirs = other.tensor([1], [1]);
+    expect(() => engine.checkTensor('graph.constant', theirs)).toThrow(InvalidArgumentError);
+    expect(() => engine.checkTensor('graph.constant', theirs)).toThrow(/^graph\.constant = .*belongs to another engine/);
+    mine.dispose();
+    expect(() => engine.checkTensor('graph.constant', mine)).toThrow(DisposedError);
+    await Promise.all([engine.dispose(), other.dispose()]);
+  });
+
+  it('`await using` disposes the engine at the end of its block: its backends are freed and it refuses new tensors', async () => {
+    const backend = new reference.ReferenceBackend();
+    let disposed = 0;
+    const dispose = backend.dispose.bind(backend);
+    backend.dispose = async () => {
+      disposed++;
+      await dispose();
+    };
+    let kept: Engine | undefined;
+    {
+      await using engine = await Engine.create({ backends: [backend] });
+      kept = engine;
+      expect(disposed).toBe(0);
+    }
+    expect(disposed).toBe(1);
+    expect(() => kept?.tensor([1], [1])).toThrow(DisposedError);
   });
 });
