@@ -101,6 +101,8 @@ describe('hostile bodies get a 4xx, on every route', () => {
   });
 });
 
+// "Never a hang": each exchange resolves only when the server closes the socket, so a hang fails the test's time limit
+// (no wall-clock bound here, which a loaded machine could break).
 describe('protocol abuse gets a problem+json 4xx or a closed socket, never a hang', () => {
   const post = (headers: string): string => `POST /api/nearest HTTP/1.1\r\nHost: HOST\r\nContent-Type: application/json\r\n${headers}\r\n`;
   it.each([
@@ -112,10 +114,9 @@ describe('protocol abuse gets a problem+json 4xx or a closed socket, never a han
     ['a chunked body past the size limit', [post('Transfer-Encoding: chunked\r\n'), ...new Array<string>(6).fill(`10000\r\n${'a'.repeat(0x10000)}\r\n`), '0\r\n\r\n'], /^HTTP\/1\.1 413 /],
     ['a request for another Host (DNS rebinding)', ['GET /healthz HTTP/1.1\r\nHost: evil.example\r\n\r\n'], /^HTTP\/1\.1 421 /],
   ])('%s', async (_name, chunks, expected) => {
-    const { firstLine, text, openMs } = await raw(chunks.map((c) => c.replace('HOST', host)), { endAfter: true });
+    const { firstLine, text } = await raw(chunks.map((c) => c.replace('HOST', host)), { endAfter: true });
     expect(firstLine).toMatch(expected);
     if (firstLine !== '') expect(text).toMatch(/\r\ncontent-type: application\/problem\+json/i);
-    expect(openMs).toBeLessThan(REQUEST_TIMEOUT_MS + 3000);
   });
 });
 
@@ -132,8 +133,8 @@ describe('under attack, ordinary requests are still answered', () => {
     for (const { status } of await Promise.all(hostile)) expect(status).toBe(400);
     for (const { firstLine, openMs } of await Promise.all([...slowBodies, ...slowHeaders])) {
       expect(firstLine).toBe('HTTP/1.1 408 Request Timeout');
+      // Not cut off before the request timeout (a slow machine only makes this later; a hang fails the test's own time limit).
       expect(openMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
-      expect(openMs).toBeLessThan(REQUEST_TIMEOUT_MS + 3000);
     }
     expect(await ordinaryRequestWorks()).toBe(true);
     const health = await fetch(`${server.url}/healthz`);
