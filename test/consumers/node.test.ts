@@ -3,6 +3,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { siluValue } from '@tandem/reference';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireOrSkip } from '../support/requirements.ts';
 import { BELOW_LOWEST_NODE, LOWEST_NODE, nodeBinary, nodeBuildsMissing, npmCli } from './support/node-versions.ts';
@@ -25,9 +26,7 @@ function parseReport(stdout: string): AppReport {
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}');
 }
 
-const silu = (v: number): number => v / (1 + Math.exp(-v));
-
-/** Checks every number the app computed against values worked out by hand. */
+/** Checks every number the app computed against values worked out by hand (silu from the reference). */
 function expectCorrect(report: AppReport): void {
   // [[1,2,3],[4,5,6]] x [[1,0],[0,1],[1,1]]
   expect(report.product).toEqual([4, 5, 10, 11]);
@@ -36,7 +35,7 @@ function expectCorrect(report: AppReport): void {
   report.scores.forEach((s, i) => expect(s).toBeCloseTo(expected[i] ?? Number.NaN, 6));
   expect(report.topIndices).toEqual([2, 0]);
   report.topValues.forEach((v, i) => expect(v).toBeCloseTo(expected[report.topIndices[i] ?? 0] ?? Number.NaN, 6));
-  [4, 5, 10, 11].map(silu).forEach((v, i) => expect(report.graph[i]).toBeCloseTo(v, 5));
+  [4, 5, 10, 11].map(siluValue).forEach((v, i) => expect(report.graph[i]).toBeCloseTo(v, 5));
 }
 
 describe('installed from the tarballs into a new project, in plain Node', () => {

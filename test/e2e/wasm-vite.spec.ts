@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
+import { matmul } from '@tandem/reference';
 import { build, defaultClientConditions } from 'vite';
 import { BASE_FLAGS, CHROMIUM_PATH, chromiumMissing } from './chromium.ts';
 import { serveStatic, type StaticServer } from './static-server.ts';
@@ -32,21 +33,12 @@ test.afterAll(async () => {
   if (outDir !== '') rmSync(outDir, { recursive: true, force: true });
 });
 
-/** The exact product's sum and C[0][0..3], in float64 (small integers: exact in f32 too). */
+/** The product's sum and C[0][0..3], from the reference (small integers: exact in f32). */
 function expected(n: number): { sum: number; head: number[] } {
-  const a = (i: number): number => (i % 7) - 3;
-  const b = (i: number): number => (i % 5) - 2;
-  let sum = 0;
-  const head: number[] = [];
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      let s = 0;
-      for (let k = 0; k < n; k++) s += a(i * n + k) * b(k * n + j);
-      sum += s;
-      if (i === 0 && j < 4) head.push(s);
-    }
-  }
-  return { sum, head };
+  const a = Float32Array.from({ length: n * n }, (_, i) => (i % 7) - 3);
+  const b = Float32Array.from({ length: n * n }, (_, i) => (i % 5) - 2);
+  const c = matmul(a, b, n, n, n);
+  return { sum: c.reduce((total, v) => total + v, 0), head: Array.from(c.subarray(0, 4)) };
 }
 
 test('vite build emits the .wasm kernels and the built page runs matmuls on them, on one thread and on two', async ({ page }) => {

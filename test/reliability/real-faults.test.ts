@@ -5,7 +5,7 @@
 // process killed), concurrency.test.ts (1,000 concurrent calls), mixed-faults.test.ts (2,000 ops, 5% faults).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AllBackendsFailedError, BackendError, Engine, type Tensor } from '@tandem/core';
-import { cosineSimilarity } from '@tandem/reference';
+import { cosineSimilarity, matmul } from '@tandem/reference';
 import { WasmBackend } from '@tandem/wasm';
 import { needBackend } from '../support/backends.ts';
 import { auditFallbacks } from './fallback-audit.ts';
@@ -25,20 +25,14 @@ afterEach(() => {
 });
 
 /** An n x n matrix of small integers (products and sums exact in f32), as a tensor and on the host. */
-function matrix(engine: Engine, n: number, seed: number): { t: Tensor; host: Float32Array } {
+function matrix(engine: Engine, n: number, seed: number): { t: Tensor<'f32'>; host: Float32Array } {
   const host = Float32Array.from({ length: n * n }, (_, i) => ((i * 7 + seed * 13) % 17) - 8);
   return { t: engine.tensor(host, [n, n]), host };
 }
 
-/** a x b on the host. */
+/** a x b on the host, from the reference. */
 function matmulHost(a: Float32Array, b: Float32Array, n: number): Float32Array {
-  const out = new Float32Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
-    let s = 0;
-    for (let k = 0; k < n; k++) s += (a[i * n + k] ?? 0) * (b[k * n + j] ?? 0);
-    out[i * n + j] = s;
-  }
-  return out;
+  return matmul(a, b, n, n, n);
 }
 
 describe.skipIf(!gpuReady)('real backend faults through the engine', () => {

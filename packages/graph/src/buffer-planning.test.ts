@@ -2,7 +2,7 @@
 // buffers alive on the device stay bounded across runs; weights stay; caller-owned inputs are never freed.
 import { describe, expect, it } from 'vitest';
 import { Engine } from '@tandem/core';
-import { ReferenceBackend } from '@tandem/reference';
+import { add, mul, ReferenceBackend, scale, silu, topK } from '@tandem/reference';
 import { GraphBuilder } from './graph-builder.ts';
 import { CountingBackend } from './test-support/counting-backend.ts';
 
@@ -23,16 +23,11 @@ async function setup() {
   return { device, engine, graph: g.build() };
 }
 
+/** The chain on the reference: topK(scale(mul(add(silu(a), a), w), 0.5)) with a = scale(x, 2). */
 function expected(x: Float32Array): number[] {
-  const out: number[] = [];
-  for (let r = 0; r < 4; r++) {
-    const row = Array.from({ length: 8 }, (_, j) => {
-      const a = 2 * (x[r * 8 + j] ?? 0);
-      return ((a / (1 + Math.exp(-a)) + a) * (j + 1)) / 2;
-    });
-    out.push(...row.sort((p, q) => q - p).slice(0, 2));
-  }
-  return out;
+  const w = Float32Array.from({ length: 8 }, (_, i) => i + 1);
+  const a = scale(x, 2);
+  return Array.from(topK(scale(mul(add(silu(a), a), w), 0.5), 4, 8, 2).values);
 }
 
 describe('buffer planning', () => {

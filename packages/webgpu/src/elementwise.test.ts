@@ -3,7 +3,7 @@ import { floatToHalf, halfToFloat } from '@tandem/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestBackend, runF32, runOne, upload } from './test-support/gpu.ts';
 import { expectClose, randomF32 } from './test-support/random.ts';
-import { add, mul, scale, silu, swiglu } from '@tandem/reference';
+import { add, addF16, mul, mulF16, scale, scaleF16, silu, swiglu } from '@tandem/reference';
 
 const setup = await createTestBackend();
 afterAll(async () => {
@@ -48,7 +48,6 @@ describe.skipIf(!setup.ok)('elementwise ops on WebGPU', () => {
     const n = 33;
     const a = Array.from(randomF32(n, 1, 100), (v) => halfToFloat(floatToHalf(v)));
     const b = Array.from(randomF32(n, 2, 100), (v) => halfToFloat(floatToHalf(v)));
-    const half = (v: number): number => halfToFloat(floatToHalf(v));
     const toHalfBits = (values: number[]): Uint16Array => Uint16Array.from(values, floatToHalf);
     const ta = await upload(backend, 'f16', [n], toHalfBits(a));
     const tb = await upload(backend, 'f16', [n], toHalfBits(b));
@@ -58,18 +57,21 @@ describe.skipIf(!setup.ok)('elementwise ops on WebGPU', () => {
     const bytes = await backend.download(product.buffer);
     expect(bytes.byteLength).toBe(n * 2);
     const got = Array.from(new Uint16Array(bytes.buffer, bytes.byteOffset, n), halfToFloat);
-    const expected = a.map((x, i) => half(half(half(x + (b[i] ?? 0)) * Math.fround(1 / 3)) * x));
+    const [ha, hb] = [toHalfBits(a), toHalfBits(b)];
+    const third = Math.fround(1 / 3); // the factor as the device holds it (f32)
+    const expected = Array.from(mulF16(scaleF16(addF16(ha, hb), third), ha), halfToFloat);
     expectClose(got, expected, 0, 0, 'f16 chain');
   });
 
   it('squares an f16 tensor read twice by one op (mul(x, x): one widened copy serves both operands)', async () => {
     const n = 17;
     const x = Array.from(randomF32(n, 3, 50), (v) => halfToFloat(floatToHalf(v)));
-    const tx = await upload(backend, 'f16', [n], Uint16Array.from(x, floatToHalf));
+    const tx16 = Uint16Array.from(x, floatToHalf);
+    const tx = await upload(backend, 'f16', [n], tx16);
     const squared = await runOne(backend, { op: 'mul', a: tx, b: tx });
     const bytes = await backend.download(squared.buffer);
     const got = Array.from(new Uint16Array(bytes.buffer, bytes.byteOffset, n), halfToFloat);
-    expectClose(got, x.map((v) => halfToFloat(floatToHalf(Math.fround(v * v)))), 0, 0, 'f16 x * x');
+    expectClose(got, Array.from(mulF16(tx16, tx16), halfToFloat), 0, 0, 'f16 x * x');
   });
 
   it('rounds f16 overflow to infinity and keeps subnormals', async () => {

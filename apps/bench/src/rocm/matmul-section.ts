@@ -5,7 +5,7 @@ import type { Row } from '../report.ts';
 import type { Stats } from '../stats.ts';
 import { matmulFlops, ratePerSecond } from './figures.ts';
 import { bytesOfF32, runAndRead, timeBackendRuns, timeEngineRuns, timingRow, uploadTensor } from './measure.ts';
-import { checkMatmulSamples, describeCheck, type SampleCheck } from './reference.ts';
+import { checkMatmulSamples, describeCheck, type SampleCheck } from '../sampled-check.ts';
 import type { RocmTarget } from './setup.ts';
 import type { RocmBenchSizes } from './sizes.ts';
 import { signedValues } from './data.ts';

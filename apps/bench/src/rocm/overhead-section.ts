@@ -1,11 +1,12 @@
 // Section 5: per-call overhead from JS to a finished tiny kernel (an add of a few elements): direct backend.run
 // (wall, and the kernel time its events saw) and engine.run with { only: 'rocm' } on resident inputs. In us.
 import type { BoundTensor, Op, Tensor, TensorSpec } from '@tandem/core';
+import { add } from '@tandem/reference';
 import type { Row } from '../report.ts';
 import type { Stats } from '../stats.ts';
 import { signedValues } from './data.ts';
 import { bytesOfF32, runAndRead, timeBackendRuns, timeEngineRuns, timingRow, uploadTensor } from './measure.ts';
-import { checkElementwise, describeCheck, type SampleCheck } from './reference.ts';
+import { checkElementwise, describeCheck, type SampleCheck } from '../sampled-check.ts';
 import type { RocmTarget } from './setup.ts';
 import type { RocmBenchSizes } from './sizes.ts';
 
@@ -36,7 +37,7 @@ export async function measureOverhead(target: RocmTarget, sizes: RocmBenchSizes)
   try {
     const op: Op<BoundTensor> = { op: 'add', a, b };
     const outputs: TensorSpec[] = [{ dtype: 'f32', shape: [count] }];
-    const check = checkElementwise(await runAndRead(backend, op, outputs), (i) => (aHost[i] ?? 0) + (bHost[i] ?? 0), count);
+    const check = checkElementwise(await runAndRead(backend, op, outputs), [aHost, bHost], add, count);
     const direct = await timeBackendRuns(backend, [op], outputs, sizes.overheadCalls, sizes.warmupCalls * 10);
     engineA = engine.tensor(aHost, [count]);
     engineB = engine.tensor(bHost, [count]);

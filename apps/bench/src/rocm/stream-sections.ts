@@ -9,8 +9,9 @@ import type { Stats } from '../stats.ts';
 import { randomBlockMatrix, signedValues } from './data.ts';
 import { cosineTargetBytes, quantizedMatvecBytes, ratePerSecond, scaleBytes, type BlockFormat } from './figures.ts';
 import { bytesOfF32, runAndRead, timeBackToBack, timeBackendRuns, timingRow, uploadTensor } from './measure.ts';
-import { checkCosineSamples, checkElementwise, checkMatvecSamples, describeCheck, type SampleCheck } from './reference.ts';
+import { checkCosineSamples, checkElementwise, checkMatvecSamples, describeCheck, type SampleCheck } from '../sampled-check.ts';
 import { RocmBackend } from '@tandem/rocm';
+import { scale } from '@tandem/reference';
 import type { RocmTarget } from './setup.ts';
 import type { RocmBenchSizes } from './sizes.ts';
 
@@ -50,7 +51,7 @@ export async function measureScale(target: RocmTarget, sizes: RocmBenchSizes): P
   try {
     const op: Op<BoundTensor> = { op: 'scale', x, factor: 1.5 };
     const outputs: TensorSpec[] = [{ dtype: 'f32', shape: [count] }];
-    const check = checkElementwise(await runAndRead(backend, op, outputs), (i) => (host[i] ?? 0) * 1.5, sizes.checkSamples * 16);
+    const check = checkElementwise(await runAndRead(backend, op, outputs), [host], (x) => scale(x, 1.5), sizes.checkSamples * 16);
     const single = await timeBackendRuns(backend, [op], outputs, sizes.streamReps, sizes.warmupCalls);
     const kernel = await timeBackToBack(backend, [op], outputs, sizes.streamReps, LAUNCHES_PER_BLOCK);
     const mib = (count * 4) / 2 ** 20;

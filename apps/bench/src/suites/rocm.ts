@@ -11,7 +11,7 @@ import { nominalBandwidth } from '../rocm/figures.ts';
 import { measureMatmul, matmulTflops, type MatmulSection } from '../rocm/matmul-section.ts';
 import { measureOverhead, type OverheadSection } from '../rocm/overhead-section.ts';
 import { bandwidthChart, matmulChart, type ChartContext } from '../rocm/plots.ts';
-import { describeCheck } from '../rocm/reference.ts';
+import { describeCheck } from '../sampled-check.ts';
 import { addonPathsFor, openRocm, rocmFile, type RocmTarget } from '../rocm/setup.ts';
 import { EMULATED_SIZES, GPU_SIZES } from '../rocm/sizes.ts';
 import { measureCosine, measureMatvec, measureScale, type StreamFigure } from '../rocm/stream-sections.ts';

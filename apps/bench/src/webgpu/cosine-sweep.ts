@@ -5,7 +5,8 @@
 import type { Engine } from '@tandem/core';
 import { progress } from '../report.ts';
 import { stats, type Stats } from '../stats.ts';
-import { checkCosineSample, cosineTargetBytes, randomMatrix, terabytesPerSecond, type SampledCheck } from './accounting.ts';
+import { CHECK_SAMPLES, cosineTargetBytes, randomMatrix, terabytesPerSecond } from './accounting.ts';
+import { checkCosineSamples, type SampleCheck } from '../sampled-check.ts';
 import { COSINE_DIM, repsFor, type WebGpuBenchConfig } from './config.ts';
 import { engineCall } from './engine-call.ts';
 import { attempt, type Outcome } from './guard.ts';
@@ -23,7 +24,7 @@ export interface CosineFigures {
   /** Bytes of targets read per call. */
   readonly bytes: number;
   /** Sampled check of the first result. */
-  readonly check: SampledCheck;
+  readonly check: SampleCheck;
 }
 
 /** Effective bandwidth of a row, TB/s (bytes of targets / median kernel time). */
@@ -40,7 +41,7 @@ async function measureCount(engine: Engine, requested: number, maxBufferBytes: n
   try {
     const call = engineCall(engine, { op: 'cosineSimilarity', queries: tq, targets: tt }, 'webgpu');
     const first = await call(); // uploads the targets
-    const check = checkCosineSample(query, targets, first.values, COSINE_DIM);
+    const check = checkCosineSamples(query, targets, first.values, COSINE_DIM, CHECK_SAMPLES);
     const reps = repsFor(config, (await call()).wallMs);
     const wall: number[] = [];
     const kernel: number[] = [];

@@ -4,7 +4,9 @@
 import type { Engine } from '@tandem/core';
 import { progress } from '../report.ts';
 import { stats, type Stats } from '../stats.ts';
-import { checkMatmulSample, randomMatrix } from './accounting.ts';
+import { add } from '@tandem/reference';
+import { CHECK_SAMPLES, randomMatrix } from './accounting.ts';
+import { checkElementwise, checkMatmulSamples } from '../sampled-check.ts';
 import { alternate, type AlternatingCall } from './alternate.ts';
 import { repsFor, type WebGpuBenchConfig } from './config.ts';
 import { engineCall, type SingleOutputOp } from './engine-call.ts';
@@ -21,13 +23,6 @@ export interface LatencyPoint {
   readonly size: number;
   /** Wall time of run + read per backend, or why not. */
   readonly byBackend: Readonly<Record<(typeof LATENCY_BACKENDS)[number], Outcome<Stats>>>;
-}
-
-function addIsExact(a: Float32Array, b: Float32Array, got: Float32Array): boolean {
-  if (got.length !== a.length) return false;
-  const step = Math.max(1, Math.floor(a.length / 64));
-  for (let i = 0; i < a.length; i += step) if (got[i] !== Math.fround((a[i] ?? 0) + (b[i] ?? 0))) return false;
-  return true;
 }
 
 async function measurePoint(engine: Engine, op: 'matmul' | 'add', size: number, config: WebGpuBenchConfig): Promise<LatencyPoint> {
@@ -50,7 +45,7 @@ async function measurePoint(engine: Engine, op: 'matmul' | 'add', size: number, 
       samples[backend] = list;
       ready[backend] = await attempt(`${op} ${size} on ${backend}`, config.rowTimeoutMs, async () => {
         const first = await call();
-        const right = op === 'matmul' ? checkMatmulSample(a, b, first.values, size).ok : addIsExact(a, b, first.values);
+        const right = op === 'matmul' ? checkMatmulSamples(a, b, first.values, size, CHECK_SAMPLES).ok : checkElementwise(first.values, [a, b], add, 64).ok;
         if (!right) throw new Error('wrong result on sampled entries');
         const reps = repsFor(config, (await call()).wallMs);
         calls.push({ reps, call: async () => {

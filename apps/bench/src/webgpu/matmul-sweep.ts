@@ -5,7 +5,8 @@
 import type { Engine } from '@tandem/core';
 import { progress } from '../report.ts';
 import { stats, type Stats } from '../stats.ts';
-import { checkMatmulSample, matmulFlop, randomMatrix, tflops, type SampledCheck } from './accounting.ts';
+import { CHECK_SAMPLES, matmulFlop, randomMatrix, tflops } from './accounting.ts';
+import { checkMatmulSamples, type SampleCheck } from '../sampled-check.ts';
 import { alternate, ROUNDS, type AlternatingCall } from './alternate.ts';
 import { repsFor, type WebGpuBenchConfig } from './config.ts';
 import { engineCall } from './engine-call.ts';
@@ -19,7 +20,7 @@ export interface EngineFigures {
   /** Wall time of a call with the result read back, ms. */
   readonly wall: Stats;
   /** Sampled correctness check of the first result. */
-  readonly check: SampledCheck;
+  readonly check: SampleCheck;
 }
 
 /** The figures of one size. */
@@ -50,7 +51,7 @@ async function measureSize(engine: Engine, tfjs: Outcome<TfjsWebGpu>, n: number,
     const oursKernel: number[] = [];
     const oursReady = await attempt(`webgpu matmul n=${n}`, config.rowTimeoutMs, async () => {
       const first = await ours(); // uploads the inputs
-      const check = checkMatmulSample(a, b, first.values, n);
+      const check = checkMatmulSamples(a, b, first.values, n, CHECK_SAMPLES);
       const second = await ours();
       calls.push({ reps: repsFor(config, second.wallMs), call: async () => {
         const t = await ours();
@@ -65,7 +66,7 @@ async function measureSize(engine: Engine, tfjs: Outcome<TfjsWebGpu>, n: number,
       const c = tfjs.value.matmul(n, a, b);
       tfjsCase = c;
       const first = await c.wall();
-      const check = checkMatmulSample(a, b, first.values, n);
+      const check = checkMatmulSamples(a, b, first.values, n, CHECK_SAMPLES);
       const second = await c.wall();
       await c.kernel();
       const reps = repsFor(config, second.wallMs);
@@ -82,7 +83,7 @@ async function measureSize(engine: Engine, tfjs: Outcome<TfjsWebGpu>, n: number,
     const timed = await attempt(`matmul n=${n} timing`, config.rowTimeoutMs * 2, () =>
       alternate(calls, () => progress(`webgpu matmul n=${n}`, ++blocks, calls.length * ROUNDS)),
     );
-    const figures = (ready: Outcome<SampledCheck>, wall: number[], kernel: number[]): Outcome<EngineFigures> => {
+    const figures = (ready: Outcome<SampleCheck>, wall: number[], kernel: number[]): Outcome<EngineFigures> => {
       if (!ready.ok) return ready;
       if (!timed.ok && wall.length === 0) return timed;
       return { ok: true, value: { kernel: kernel.length > 0 ? stats(kernel) : undefined, wall: stats(wall), check: ready.value } };

@@ -1,6 +1,7 @@
 // Table rows of the webgpu suite: every row carries median, min, max and repetitions of its timing.
 import type { Row } from '../report.ts';
 import type { Stats } from '../stats.ts';
+import { describeCheck } from '../sampled-check.ts';
 import { matmulTflops, type EngineFigures, type MatmulSize } from './matmul-sweep.ts';
 import { cosineTbps, type CosineFigures } from './cosine-sweep.ts';
 import type { Outcome } from './guard.ts';
@@ -24,7 +25,7 @@ function engineRow(n: number, engine: string, figures: Outcome<EngineFigures>): 
     ...statsFields('wallMs', f.wall),
     kernelTflops: matmulTflops(n, f.kernel),
     wallTflops: matmulTflops(n, f.wall),
-    check: f.check.ok ? `ok (max err ${f.check.maxError.toPrecision(2)}, ${f.check.samples} samples)` : `WRONG (max err ${f.check.maxError.toPrecision(2)})`,
+    check: describeCheck(f.check),
   };
 }
 
@@ -46,7 +47,7 @@ export function cosineRows(results: ReadonlyArray<Outcome<CosineFigures>>, reque
       ...statsFields('wallMs', f.wall),
       targetsMB: f.bytes / 1e6,
       kernelTBps: cosineTbps(f),
-      check: f.check.ok ? `ok (max err ${f.check.maxError.toPrecision(2)})` : `WRONG (max err ${f.check.maxError.toPrecision(2)})`,
+      check: describeCheck(f.check),
       ...(f.count < f.requested ? { note: `capped from ${f.requested} by the device's largest buffer` } : {}),
     };
   });

@@ -7,7 +7,8 @@ import type { Engine, Tensor } from '@tandem/core';
 import { monotonicClock } from '@tandem/core';
 import { mainThreadCpuMs } from '../../../../packages/webgpu/src/test-support/thread-cpu.ts';
 import { stats, type Stats } from '../stats.ts';
-import { checkMatmulSample, randomMatrix } from './accounting.ts';
+import { CHECK_SAMPLES, randomMatrix } from './accounting.ts';
+import { checkMatmulSamples, describeCheck } from '../sampled-check.ts';
 import { engineCall, runOnlyCall, type EngineCall, type SingleOutputOp } from './engine-call.ts';
 
 /** The waiting cost. */
@@ -47,8 +48,8 @@ function waitJob(engine: Engine, n: number): WaitJob {
 
 /** Uploads and checks the job's first result, then returns the wall time of a second call without read-back, ms. */
 async function warmJob(job: WaitJob): Promise<number> {
-  const check = checkMatmulSample(job.a, job.a, (await job.call()).values, job.n);
-  if (!check.ok) throw new Error(`matmul n=${job.n} gave wrong values (max error ${check.maxError})`);
+  const check = checkMatmulSamples(job.a, job.a, (await job.call()).values, job.n, CHECK_SAMPLES);
+  if (!check.ok) throw new Error(`matmul n=${job.n} gave wrong values: ${describeCheck(check)}`);
   return job.wait();
 }
 

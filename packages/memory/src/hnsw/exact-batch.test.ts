@@ -3,6 +3,7 @@ import { ManualClock, SimulatedBackend } from '@tandem/testing';
 import { WasmBackend } from '@tandem/wasm';
 import { describe, expect, it } from 'vitest';
 import { HnswIndex } from './index.ts';
+import { cosineScores, topOf } from '../vectors/testing/brute-force.ts';
 
 /** Deterministic pseudo-random vectors (count x dim). */
 function vectors(count: number, dim: number, seed: number): Float32Array {
@@ -16,14 +17,7 @@ function vectors(count: number, dim: number, seed: number): Float32Array {
 }
 
 function exactTop(data: Float32Array, dim: number, query: Float32Array, k: number): number[] {
-  const count = data.length / dim;
-  const scores: number[] = [];
-  for (let i = 0; i < count; i++) {
-    let s = 0;
-    for (let j = 0; j < dim; j++) s += (data[i * dim + j] ?? 0) * (query[j] ?? 0);
-    scores.push(s / Math.hypot(...data.subarray(i * dim, (i + 1) * dim)));
-  }
-  return Array.from(scores.keys()).sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b).slice(0, k);
+  return topOf(cosineScores(query, 0, data, dim), k).map((h) => h.index);
 }
 
 describe('HnswIndex.searchBatch exact route', () => {

@@ -3,29 +3,16 @@ import { loadWinkEmbeddings, type WordVectors } from '@tandem/datasets';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HnswGraph } from './graph.ts';
 import { HnswCapacityError, HnswFormatError, HnswIndex, HnswVectorsMismatchError } from './index.ts';
+import { cosineScores, topOf } from '../vectors/testing/brute-force.ts';
 
 const N = 5000;
 const QUERIES = 200;
 let words: WordVectors;
 let index: HnswIndex;
 
-/** Exact top-k by cosine over the first `count` rows (ties to the lower index). */
+/** Exact top-k by cosine over the first `count` rows (ties to the lower index), from the reference. */
 function bruteForce(vectors: Float32Array, count: number, dim: number, query: Float32Array, k: number): number[] {
-  const qn = Math.hypot(...query);
-  const scores = new Float64Array(count);
-  for (let i = 0; i < count; i++) {
-    let s = 0;
-    let n = 0;
-    for (let j = 0; j < dim; j++) {
-      const v = vectors[i * dim + j] ?? 0;
-      s += v * (query[j] ?? 0);
-      n += v * v;
-    }
-    scores[i] = s / (Math.sqrt(n) * qn);
-  }
-  return Array.from(scores.keys())
-    .sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b)
-    .slice(0, k);
+  return topOf(cosineScores(query, 0, vectors.subarray(0, count * dim), dim), k).map((h) => h.index);
 }
 
 function row(data: Float32Array, i: number, dim: number): Float32Array {

@@ -1,8 +1,10 @@
-// CPU references on sampled entries: each measured result is checked at a few positions against float64 sums.
-// Error bound for sums: |got - exact| <= relTolerance * sum(|terms|) (plus a tiny absolute floor), which a
-// correct f32 accumulation meets by orders of magnitude and a wrong index or dropped block does not.
-import { dequantizeFrom, InvalidArgumentError } from '@tandem/core';
-import { BLOCK_BYTES, type BlockFormat } from './figures.ts';
+// Sampled correctness checks of the suites' results: a wrong fast kernel is not a result. Sizes run to a 4096^3
+// matmul and a 3 GiB cosine scan, so a few entries are checked, each against @tandem/reference (the one oracle) run
+// on just the slices that entry depends on. Sums are held to |got - want| <= tolerance * sum(|terms|), the terms'
+// magnitudes also from the reference: a correct f32 accumulation meets that by orders of magnitude, a wrong index or
+// a dropped block does not.
+import { InvalidArgumentError, type QuantizedDType } from '@tandem/core';
+import { cosineSimilarity, dequantize, matmul, quantizedMatmul } from '@tandem/reference';
 
 /** The outcome of one sampled check. */
 export interface SampleCheck {
@@ -52,84 +54,71 @@ class CheckAccumulator {
   }
 }
 
-function scaledError(got: number, exact: number, magnitude: number): number {
-  return Math.abs(got - exact) / (magnitude + 1e-30);
+/** The reference's dot product of x and y, and of |x| and |y| (the magnitude the bound scales with). */
+function dotAndMagnitude(x: Float32Array, y: Float32Array): { dot: number; magnitude: number } {
+  const n = x.length;
+  return { dot: matmul(x, y, 1, n, 1)[0] ?? NaN, magnitude: matmul(x.map(Math.abs), y.map(Math.abs), 1, n, 1)[0] ?? NaN };
 }
 
-/** Checks sampled entries of c = a . b, all n x n row-major f32. */
+/** Checks sampled entries of c = a . b, all n x n row-major f32; relative bound. */
 export function checkMatmulSamples(a: Float32Array, b: Float32Array, c: Float32Array, n: number, samples: number, relTolerance = 1e-4): SampleCheck {
   if (a.length !== n * n || b.length !== n * n || c.length !== n * n) throw new InvalidArgumentError('matmul sizes', [a.length, b.length, c.length], `must all be n * n = ${n * n}`);
   const acc = new CheckAccumulator(relTolerance);
   for (const index of sampleIndices(n * n, samples)) {
-    const row = Math.floor(index / n);
-    const col = index % n;
-    let sum = 0;
-    let magnitude = 0;
-    for (let i = 0; i < n; i++) {
-      const term = (a[row * n + i] ?? 0) * (b[i * n + col] ?? 0);
-      sum += term;
-      magnitude += Math.abs(term);
-    }
+    const [row, col] = [Math.floor(index / n), index % n];
+    const column = Float32Array.from({ length: n }, (_, p) => b[p * n + col] ?? 0);
+    const { dot, magnitude } = dotAndMagnitude(a.subarray(row * n, (row + 1) * n), column);
     const got = c[index] ?? NaN;
-    acc.add(index, got, sum, scaledError(got, sum, magnitude));
+    acc.add(index, got, dot, Math.abs(got - dot) / (magnitude + 1e-30));
   }
   return acc.result();
 }
 
-/** Checks sampled rows of out = x . w^T for w [n, k] in a block format, x [k] f32, out [n] f32. */
-export function checkMatvecSamples(format: BlockFormat, w: Uint8Array, x: Float32Array, out: Float32Array, n: number, k: number, samples: number, relTolerance = 1e-4): SampleCheck {
-  const rowBytes = (k / 32) * BLOCK_BYTES[format];
-  if (x.length !== k || out.length !== n || w.byteLength !== n * rowBytes) throw new InvalidArgumentError('matvec sizes', [w.byteLength, x.length, out.length], `must be ${n * rowBytes} bytes, ${k} and ${n}`);
+/** Checks sampled rows of out = x . w^T for w [n, k] in a block format, x [k] f32, out [n] f32; relative bound. */
+export function checkMatvecSamples(format: QuantizedDType, w: Uint8Array, x: Float32Array, out: Float32Array, n: number, k: number, samples: number, relTolerance = 1e-4): SampleCheck {
+  const rowBytes = w.byteLength / n;
+  if (x.length !== k || out.length !== n || !Number.isInteger(rowBytes)) throw new InvalidArgumentError('matvec sizes', [w.byteLength, x.length, out.length], `must be n rows of bytes, ${k} and ${n}`);
   const acc = new CheckAccumulator(relTolerance);
   for (const row of sampleIndices(n, samples)) {
-    const values = dequantizeFrom(format, w.subarray(row * rowBytes, (row + 1) * rowBytes), k);
-    let sum = 0;
-    let magnitude = 0;
-    for (let i = 0; i < k; i++) {
-      const term = (values[i] ?? 0) * (x[i] ?? 0);
-      sum += term;
-      magnitude += Math.abs(term);
-    }
+    const wRow = w.subarray(row * rowBytes, (row + 1) * rowBytes);
+    const want = quantizedMatmul(x, wRow, format, 1, k, 1)[0] ?? NaN;
+    const { magnitude } = dotAndMagnitude(x, dequantize(format, wRow, k));
     const got = out[row] ?? NaN;
-    acc.add(row, got, sum, scaledError(got, sum, magnitude));
+    acc.add(row, got, want, Math.abs(got - want) / (magnitude + 1e-30));
   }
   return acc.result();
 }
 
-/** Checks sampled entries of the cosine similarity of one query [dim] with targets [count, dim]; absolute bound. */
+/** Checks sampled scores of one query [dim] against targets [count, dim]; absolute bound. */
 export function checkCosineSamples(query: Float32Array, targets: Float32Array, scores: Float32Array, dim: number, samples: number, tolerance = 1e-4): SampleCheck {
   const count = scores.length;
   if (query.length !== dim || targets.length !== count * dim) throw new InvalidArgumentError('cosine sizes', [query.length, targets.length], `must be ${dim} and ${count * dim}`);
-  let queryNorm = 0;
-  for (let i = 0; i < dim; i++) queryNorm += (query[i] ?? 0) ** 2;
   const acc = new CheckAccumulator(tolerance);
   for (const t of sampleIndices(count, samples)) {
-    let dot = 0;
-    let norm = 0;
-    for (let i = 0; i < dim; i++) {
-      const v = targets[t * dim + i] ?? 0;
-      dot += v * (query[i] ?? 0);
-      norm += v * v;
-    }
-    const want = dot / Math.sqrt(queryNorm * norm);
+    const want = cosineSimilarity(query, targets.subarray(t * dim, (t + 1) * dim), 1, 1, dim)[0] ?? NaN;
     const got = scores[t] ?? NaN;
     acc.add(t, got, want, Math.abs(got - want));
   }
   return acc.result();
 }
 
-/** Checks every entry of an elementwise result against `expected(i)` exactly (add, scale of small values). */
-export function checkElementwise(got: Float32Array, expected: (i: number) => number, samples: number): SampleCheck {
+/**
+ * Checks sampled entries of an elementwise result exactly: `kernel` (a reference kernel such as `add`, or
+ * `(x) => scale(x, 1.5)`) runs on the sampled entries of each input, all of got's length.
+ */
+export function checkElementwise(got: Float32Array, inputs: readonly Float32Array[], kernel: (...inputs: Float32Array[]) => Float32Array, samples: number): SampleCheck {
+  if (inputs.some((x) => x.length !== got.length)) throw new InvalidArgumentError('elementwise sizes', inputs.map((x) => x.length), `must all be ${got.length}`);
+  const indices = sampleIndices(got.length, samples);
+  const want = kernel(...inputs.map((x) => Float32Array.from(indices, (i) => x[i] ?? 0)));
   const acc = new CheckAccumulator(0);
-  for (const i of sampleIndices(got.length, samples)) {
-    const want = Math.fround(expected(i));
-    const value = got[i] ?? NaN;
-    acc.add(i, value, want, Math.abs(value - want));
-  }
+  indices.forEach((i, s) => {
+    const [value, expected] = [got[i] ?? NaN, want[s] ?? NaN];
+    acc.add(i, value, expected, Math.abs(value - expected));
+  });
   return acc.result();
 }
 
-/** "ok (n sampled, worst e <= tol)" or "FAILED at i: got, want". */
+/** "ok (n sampled, worst e <= tol)" or "FAILED (...; first at i: got, want)". */
 export function describeCheck(check: SampleCheck): string {
   const worst = check.worstError.toExponential(1);
   if (check.ok) return `ok (${check.checked} sampled, worst ${worst} <= ${check.tolerance})`;
