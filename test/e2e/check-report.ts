@@ -4,7 +4,7 @@
 import { computeReference } from '@tandem/reference';
 import { CASES, caseRng } from '../conformance/cases.ts';
 import { compareOutputs } from '../conformance/compare.ts';
-import { decodeTensor, inputChecksums, type BackendRun } from './report.ts';
+import { casesFor, decodeTensor, inputChecksums, type BackendRun } from './report.ts';
 
 /** What one backend's run in the browser amounts to, judged in Node. */
 export interface RunVerdict {
@@ -32,8 +32,8 @@ export function checkRun(run: BackendRun): RunVerdict {
   for (const outcome of run.cases) {
     seen.add(outcome.name);
     const c = BY_NAME.get(outcome.name);
-    if (c === undefined) {
-      problems.push(`${outcome.name}: not a conformance case in Node`);
+    if (c === undefined || !casesFor(run.backend).includes(c)) {
+      problems.push(`${outcome.name}: not a case ${run.backend} runs (casesFor)`);
       continue;
     }
     if (outcome.status !== 'ran') {
@@ -57,7 +57,7 @@ export function checkRun(run: BackendRun): RunVerdict {
     agreed++;
     if (got.every((t, i) => sameBytes(t.data, want[i]?.data))) identical++;
   }
-  for (const c of CASES) if (!seen.has(c.name)) problems.push(`${c.name}: missing from the browser's run`);
+  for (const c of casesFor(run.backend)) if (!seen.has(c.name)) problems.push(`${c.name}: missing from the browser's run`);
   return { backend: run.backend, agreed, identical, unsupported, problems };
 }
 

@@ -3,6 +3,18 @@
 // Shared by the page (browser) and the specs (Node): no DOM, no Node APIs.
 import { DTYPES, opInputs, type DType, type Op } from '@tandem/core';
 import type { HostTensor } from '@tandem/reference';
+import { CASES, type ConformanceCase } from '../conformance/cases.ts';
+
+/**
+ * The one case the reference backend runs in the page: plumbing (upload, run and download in the browser). Node's
+ * check compares with @tandem/reference, the reference's own kernels, so more cases would compare it with itself.
+ */
+export const REFERENCE_PLUMBING_CASE = 'matmul f32 7x13x5';
+
+/** The cases `backend` runs in the page: every case, or the reference's plumbing case. */
+export function casesFor(backend: string): readonly ConformanceCase[] {
+  return backend === 'reference' ? CASES.filter((c) => c.name === REFERENCE_PLUMBING_CASE) : CASES;
+}
 
 /** A tensor's bytes in JSON. */
 export interface WireTensor {
@@ -43,7 +55,7 @@ export interface BackendRun {
   readonly device: string;
   /** Wall time of all cases, ms. */
   readonly ms: number;
-  /** One outcome per case, in CASES order. */
+  /** One outcome per case of casesFor(backend), in CASES order. */
   readonly cases: readonly CaseOutcome[];
 }
 
@@ -55,7 +67,7 @@ export interface PageReport {
   readonly webgpu: { readonly available: boolean; readonly detail: string };
   /** Backends that could not start in this page, and why. */
   readonly unavailable: ReadonlyArray<{ readonly backend: string; readonly reason: string }>;
-  /** One run per backend that initialised: WebGPU, WASM, the reference, in that order. */
+  /** One run per backend that initialised: WebGPU, WASM, the reference (its plumbing case only), in that order. */
   readonly runs: readonly BackendRun[];
   /** Set when the page itself failed. */
   readonly error: string | undefined;

@@ -1,15 +1,15 @@
 /// <reference types="@webgpu/types" />
 // The page's work: WebGPU from navigator.gpu when this browser has it (else the reason why not), WASM when its
-// kernels load (else why not), the reference always, and every conformance case on each, through the
-// CapableBackend interface only.
+// kernels load (else why not), and every conformance case on each, through the CapableBackend interface only; the
+// reference runs its one plumbing case (casesFor), as Node judges every output against the reference's kernels.
 // Browser-safe: imports the case data and the runner from test/conformance, never its Node-only backends.ts.
 import { backendSupports, errorMessage, type CapableBackend } from '@tandem/core';
 import { ReferenceBackend } from '@tandem/reference';
 import { WasmBackend } from '@tandem/wasm';
 import { WebGpuBackend } from '@tandem/webgpu';
-import { CASES, caseRng, type ConformanceCase } from '../../conformance/cases.ts';
+import { caseRng, type ConformanceCase } from '../../conformance/cases.ts';
 import { runCaseOnBackend, specOf } from '../../conformance/run-case.ts';
-import { encodeTensor, inputChecksums, type BackendRun, type CaseOutcome, type PageReport } from '../report.ts';
+import { casesFor, encodeTensor, inputChecksums, type BackendRun, type CaseOutcome, type PageReport } from '../report.ts';
 
 /** WebGPU as this page sees it: a ready backend, or why there is none. */
 type WebGpuProbe = { readonly backend: CapableBackend; readonly detail: string } | { readonly backend: undefined; readonly detail: string };
@@ -57,11 +57,11 @@ async function runCase(backend: CapableBackend, c: ConformanceCase): Promise<Cas
 async function runAll(backend: CapableBackend): Promise<BackendRun> {
   const t0 = performance.now();
   const cases: CaseOutcome[] = [];
-  for (const c of CASES) cases.push(await runCase(backend, c));
+  for (const c of casesFor(backend.name)) cases.push(await runCase(backend, c));
   return { backend: backend.name, device: backend.describe().name, ms: performance.now() - t0, cases };
 }
 
-/** Runs every case on WebGPU (when present) and on the reference; never throws. */
+/** Runs every case on WebGPU and WASM (each when present), the plumbing case on the reference; never throws. */
 export async function runConformanceInPage(): Promise<PageReport> {
   const nav: unknown = Reflect.get(globalThis, 'navigator');
   const agent: unknown = typeof nav === 'object' && nav !== null ? Reflect.get(nav, 'userAgent') : undefined;
