@@ -1,17 +1,16 @@
-// The built addons themselves (skipped when none is built): enumeration never throws; where the build's GPU is
+// The built addons themselves (a build this machine can make is required under CI: test-support/device.ts): enumeration never throws; where the build's GPU is
 // absent (its driver's device file, test-support/device.ts) it finds none and opening one throws an Error carrying
 // the runtime's error name, where it is present it finds one; its kernels are the kernel table's natives.
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ADDON_VARIANTS, loadAddon, variantPath } from './index.ts';
 import { NATIVE_PARAMS } from './kernel-table.ts';
 import { parameterDrift } from './native-params.ts';
-import { gpuPresent } from './test-support/device.ts';
+import { buildPresent, gpuPresent } from './test-support/device.ts';
 
 
 for (const variant of ADDON_VARIANTS) {
   const path = variantPath(variant);
-  describe.skipIf(!existsSync(path))(`tandem_rocm.node (${variant})`, () => {
+  describe.skipIf(!buildPresent(variant))(`tandem_rocm.node (${variant})`, () => {
     it.skipIf(gpuPresent(variant))('without its GPU: loads, enumerates no device without throwing, and refuses to open one', () => {
       const load = loadAddon(path);
       if (!load.ok) throw new Error(load.reason);

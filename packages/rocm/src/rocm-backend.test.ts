@@ -7,9 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BackendError } from '@tandem/core';
-import { existsSync } from 'node:fs';
 import { BUILD_COMMAND, RocmBackend, variantPath } from './index.ts';
-import { gpuPresent } from './test-support/device.ts';
+import { buildPresent, gpuPresent } from './test-support/device.ts';
 
 const AMD_BUILD = variantPath('amd');
 const NVIDIA_BUILD = variantPath('nvidia');
@@ -43,7 +42,7 @@ describe('RocmBackend without an addon', () => {
   });
 });
 
-describe.skipIf(!existsSync(AMD_BUILD) || gpuPresent('amd'))('the AMD build on a machine without an AMD GPU', () => {
+describe.skipIf(!buildPresent('amd') || gpuPresent('amd'))('the AMD build on a machine without an AMD GPU', () => {
   it('loads and reports hipErrorNoDevice', async () => {
     const backend = new RocmBackend({ addonPath: AMD_BUILD });
     const result = await backend.init();
@@ -52,7 +51,7 @@ describe.skipIf(!existsSync(AMD_BUILD) || gpuPresent('amd'))('the AMD build on a
   });
 });
 
-describe.skipIf(!existsSync(NVIDIA_BUILD) || gpuPresent('nvidia'))('the NVIDIA build on a machine without an NVIDIA GPU', () => {
+describe.skipIf(!buildPresent('nvidia') || gpuPresent('nvidia'))('the NVIDIA build on a machine without an NVIDIA GPU', () => {
   it('loads and reports the CUDA runtime error by name', async () => {
     const result = await new RocmBackend({ addonPath: NVIDIA_BUILD }).init();
     expect(result).toEqual({ ok: false, reason: expect.stringMatching(/nvidia build: no device \(cudaError(NoDevice|InsufficientDriver)/) });
@@ -60,7 +59,7 @@ describe.skipIf(!existsSync(NVIDIA_BUILD) || gpuPresent('nvidia'))('the NVIDIA b
 });
 
 for (const [variant, path] of [['amd', AMD_BUILD], ['nvidia', NVIDIA_BUILD]] as const) {
-  describe.skipIf(!existsSync(path) || !gpuPresent(variant))(`the ${variant} build on a machine with that GPU`, () => {
+  describe.skipIf(!buildPresent(variant) || !gpuPresent(variant))(`the ${variant} build on a machine with that GPU`, () => {
     it('opens the device and is healthy', async () => {
       const backend = new RocmBackend({ addonPath: path });
       expect(await backend.init()).toEqual({ ok: true });
