@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AllBackendsFailedError, DEFAULT_PROFILES, opWork, type OpWork, type Tensor } from '@tandem/core';
+import { AllBackendsFailedError, DEFAULT_PROFILES, FORCE_CPU_UNSTARTED, opWork, type OpWork, type Tensor } from '@tandem/core';
 import { FaultInjectingBackend, faultSchedule, ManualClock, SimulatedBackend } from '@tandem/testing';
 import { cpuLatency, gpuLatency, simulatedEngine, square } from './harness.ts';
 
@@ -191,7 +191,7 @@ describe('strategies', () => {
     expect(gpu.calls).toBe(0);
     const plan = engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     expect(plan.selection.reason.kind).toBe('force-cpu');
-    expect(plan.skipped).toContainEqual({ backend: 'gpu', reason: 'forceCpu' });
+    expect(plan.skipped).toContainEqual({ backend: 'gpu', reason: `unavailable: ${FORCE_CPU_UNSTARTED}` }); // never initialised
   });
 
   it('memory constraint: a GPU short of memory is skipped with the numbers', async () => {

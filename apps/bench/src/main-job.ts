@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < 3; i++) {
       const outputs = await run();
       const e = engine.telemetry.latestOpEvent();
-      if (e !== undefined) console.log(`  ${label.padEnd(38)} -> ${e.backend.padEnd(10)} ${formatMs(e.durationMs).padStart(9)}  ${describeReason(e.reason)}`);
+      if (e !== undefined) console.log(`  ${label.padEnd(38)} -> ${e.backend.padEnd(10)} ${formatMs(e.durationMs).padStart(9)}  ${describeReason(e.reason, e.costsMs)}`);
       if (label.startsWith('cosine') && i === 2) {
         const sims = outputs[0];
         if (sims !== undefined) {

@@ -174,7 +174,7 @@ export class CallExecutor {
         else if (!cold) this.decisions.noteMeasured(work, opKey, name, opMs);
         this.tracker.record(op.op, name, true, runMs, probe);
         this.telemetry.recordOp({
-          seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, ok: true, error: undefined,
+          seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, costsMs: plan.costsMs, ok: true, error: undefined,
           startMs, durationMs: this.clock() - startMs, kernelMs: result.kernelMs, estimatedMs, flops: work.flops, bytesMoved: moved.bytes,
         });
         this.warmth.end(name, this.clock());
@@ -194,7 +194,7 @@ export class CallExecutor {
         failures.push({ backend: name, error: message });
         this.tracker.record(op.op, name, false, runMs, probe);
         this.telemetry.recordOp({
-          seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, ok: false, error: message,
+          seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, costsMs: plan.costsMs, ok: false, error: message,
           startMs, durationMs: this.clock() - startMs, kernelMs: undefined, estimatedMs, flops: work.flops, bytesMoved: moved.bytes,
         });
         const health = state.backend.health();

@@ -28,7 +28,7 @@ export interface OpWork {
   readonly flops: number;
   /** Bytes read and written at minimum. */
   readonly bytes: number;
-  /** Rows processed together (M of a matmul, queries of a search); compared with gpuMinBatchSize. */
+  /** Rows processed together (M of a matmul, queries of a search; each op's batchDoc says); compared with gpuMinBatchSize. */
   readonly batch: number;
 }
 
@@ -62,6 +62,8 @@ export interface OpDefinitionInput<Id extends string, I extends Readonly<Record<
   readonly id: Id;
   /** One line saying what the op computes. */
   readonly doc: string;
+  /** What work().batch counts, in words: the unit gpuMinBatchSize is compared with ('rows of a (M)'). */
+  readonly batchDoc: string;
   /** Tensor inputs in order (the first selects the kernel's dtype); the order is every traversal's order. */
   readonly inputs: I;
   /** Scalar parameters. */

@@ -10,6 +10,7 @@ export function binaryElementwise<const Id extends string>(id: Id, doc: string) 
   return defineOp({
     id,
     doc,
+    batchDoc: 'rows of a (every dimension but the last)',
     inputs: {
       /** Left operand. */
       a: { dtypes: FLOATS },
@@ -49,6 +50,7 @@ export function unaryElementwise<const Id extends string>(unary: UnaryElementwis
   const definition = defineOp({
     id: unary.id,
     doc: unary.doc,
+    batchDoc: 'rows of x (every dimension but the last)',
     inputs: {
       /** Input, any shape. */
       x: { dtypes: unary.dtypes },

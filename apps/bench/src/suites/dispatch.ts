@@ -221,8 +221,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     if (!event.ok) return;
     lastBackend = event.backend;
     lastReason = event.reason.kind;
-    const reason = event.reason;
-    lastCosts = reason.kind === 'cost-model' || reason.kind === 'hysteresis' ? reason.costsMs : undefined;
+    lastCosts = event.reason.kind === 'cost-model' || event.reason.kind === 'hysteresis' ? event.costsMs : undefined;
   });
   const backends = engine.backends().filter((b) => b.available && b.name !== 'reference').map((b) => b.name);
   // Every strategy of a case, in an order shuffled per case and round.

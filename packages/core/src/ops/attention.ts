@@ -6,6 +6,7 @@ import { sameShape } from '../shape.ts';
 export const attention = defineOp({
   id: 'attention',
   doc: 'Multi-head scaled dot-product attention with grouped KV heads; a query that sees no key (Sk = 0) gives zeros.',
+  batchDoc: 'query positions (Sq, the first dimension of q)',
   inputs: {
     /** Queries [Sq, H, D]. */
     q: { dtypes: F32, ranks: [3] },

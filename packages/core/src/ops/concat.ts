@@ -10,6 +10,7 @@ import { sameShape } from '../shape.ts';
 export const concat = defineOp({
   id: 'concat',
   doc: "Concatenation along axis 0: a [Ra, ...rest] then b [Rb, ...rest] -> [Ra + Rb, ...rest], an exact copy of a's bytes then b's.",
+  batchDoc: 'rows of a plus rows of b (their first dimensions)',
   inputs: {
     /** The leading rows, [Ra, ...rest]. */
     a: { dtypes: UNQUANTIZED, minRank: 1 },

@@ -5,6 +5,7 @@ import { bytesOf, outBytesOf, outElemsOf, rows } from '../op-rules.ts';
 export const dequantize = defineOp({
   id: 'dequantize',
   doc: 'q8_0 / q4_0 / f16 -> f32, same shape.',
+  batchDoc: 'rows of x (every dimension but the last)',
   inputs: {
     /** The tensor to expand. */
     x: { dtypes: ['q8_0', 'q4_0', 'f16'] },

@@ -5,6 +5,7 @@ import { fail, FLOATS } from '../op-rules.ts';
 export const matmul = defineOp({
   id: 'matmul',
   doc: 'f32 (or f16) matrix product: a [M, K] x b [K, N] -> [M, N]; K = 0 gives zeros.',
+  batchDoc: 'rows of a (M)',
   inputs: {
     /** Left operand, [M, K]. */
     a: { dtypes: FLOATS, ranks: [2] },

@@ -6,6 +6,7 @@ import { bytesOf, dim, F32, fail, outBytesOf } from '../op-rules.ts';
 export const quantizedMatmul = defineOp({
   id: 'quantizedMatmul',
   doc: "Quantized matrix product, ggml's mul_mat: x [M, K] f32 times weights w [N, K] (q8_0 / q4_0 rows) -> [M, N].",
+  batchDoc: "rows of x (M; a decode step's mat-vec is batch 1)",
   inputs: {
     /** Activations, f32 [M, K]; K a multiple of 32. */
     x: { dtypes: F32, ranks: [2] },

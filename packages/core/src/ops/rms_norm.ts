@@ -6,6 +6,7 @@ import { sameShape } from '../shape.ts';
 export const rmsNorm = defineOp({
   id: 'rmsNorm',
   doc: 'RMSNorm over the last dimension: x / sqrt(mean(x^2) + eps) * weight.',
+  batchDoc: 'rows of x (every dimension but the last)',
   inputs: {
     /** Input [..., N]. */
     x: { dtypes: F32, minRank: 1 },

@@ -8,6 +8,7 @@ export const ROPE_MODES = ['interleaved', 'neox'] as const;
 export const rope = defineOp({
   id: 'rope',
   doc: 'Rotary position embedding on x [seq, heads, headDim]; token s has position positionOffset + s.',
+  batchDoc: 'positions (seq, the first dimension of x)',
   inputs: {
     /** Input [seq, heads, headDim], headDim even. */
     x: { dtypes: F32, ranks: [3] },

@@ -5,6 +5,7 @@ import { bytesOf, expectFinite, FLOATS, outBytesOf, outElemsOf, rows } from '../
 export const scale = defineOp({
   id: 'scale',
   doc: 'x * factor.',
+  batchDoc: 'rows of x (every dimension but the last)',
   inputs: {
     /** Input. */
     x: { dtypes: FLOATS },

@@ -5,6 +5,7 @@ import { bytesOf, F32, fail, outBytesOf, outElemsOf, rows } from '../op-rules.ts
 export const softmax = defineOp({
   id: 'softmax',
   doc: 'Row-wise softmax over the last dimension; rows that are entirely -inf (or masked) give zeros.',
+  batchDoc: 'rows of x (every dimension but the last)',
   inputs: {
     /** Input [..., rows, cols]. */
     x: { dtypes: F32, minRank: 1 },

@@ -9,6 +9,7 @@ import { bytesOf, dim, expectFinite, F32, fail } from '../op-rules.ts';
 export const spreadActivation = defineOp({
   id: 'spreadActivation',
   doc: 'Spreading activation over a weighted CSR graph: next[j] = a[j] + decay * sum over edges i->j with a[i] >= threshold of w(i,j) * a[i], iterated.',
+  batchDoc: '1: one seed vector per call',
   inputs: {
     /** CSR row pointers, u32 [nodes + 1]. */
     rowPtr: { dtypes: ['u32'], ranks: [1] },

@@ -6,6 +6,7 @@ import { sameShape } from '../shape.ts';
 export const swiglu = defineOp({
   id: 'swiglu',
   doc: "silu(gate) * up, the Llama MLP's gating.",
+  batchDoc: 'rows of gate (every dimension but the last)',
   inputs: {
     /** Gate projection. */
     gate: { dtypes: F32 },

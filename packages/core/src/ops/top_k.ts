@@ -6,6 +6,7 @@ import { numel } from '../shape.ts';
 export const topK = defineOp({
   id: 'topK',
   doc: 'The k largest values of each row, descending, and their indices; ties go to the lower index, NaN ranks below -inf.',
+  batchDoc: 'rows of x (every dimension but the last)',
   inputs: {
     /** Input [rows, N] (or [N]). */
     x: { dtypes: F32, ranks: [1, 2] },

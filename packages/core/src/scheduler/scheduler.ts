@@ -3,13 +3,15 @@
 //  2. forceCpu drops GPUs; `{ only }` keeps one backend and never falls back elsewhere.
 //  3. Open circuits and backends short of memory are skipped (open circuits stay as last-resort fallbacks).
 //  4. The strategy picks among the rest: preferences by kind, or `auto`: the lowest estimated time
-//     (learned compute + transfers of non-resident inputs), with gpuMinBatchSize as a prior-only rule (a GPU whose
-//     compute is estimated close to the CPU's measured time is measured once the CPU's is, then competes on its own),
-//     hysteresis per size bucket, and bounded exploration of close, stale or unmeasured backends.
+//     (learned compute + transfers of non-resident inputs), with gpuMinBatchSize (per op) as a prior-only rule (a GPU
+//     whose compute is estimated close to the CPU's measured time is measured once the CPU's is, then competes on its
+//     own), the gpuMinSpeedup policy (a GPU must beat the best CPU by that factor), hysteresis per size bucket, and
+//     bounded exploration of close, stale or unmeasured backends.
 //  5. Everything else eligible becomes the fallback list, cheapest first; fallback-only backends (the
 //     reference) come last and are chosen only when nothing else can take the op.
 import type { OpWork } from '../op-info.ts';
 import type { CostModel } from './cost-model.ts';
+import { checkSchedulerConfig, MinBatchSizes } from './policy.ts';
 import type { Tracker } from './tracker.ts';
 import {
   DEFAULT_SCHEDULER_CONFIG,
@@ -48,7 +50,7 @@ export type PlanResult =
   | { readonly ok: false; readonly skipped: readonly SkippedBackend[]; readonly shortfall: MemoryShortfall | undefined };
 
 /** Reasons whose plan stays right while nothing else changes (see DecisionCache). */
-const STABLE_REASONS: ReadonlySet<SelectionReason['kind']> = new Set(['cost-model', 'below-min-batch', 'user-preference', 'force-cpu', 'gpu-available', 'gpu-unavailable', 'only-capable']);
+const STABLE_REASONS: ReadonlySet<SelectionReason['kind']> = new Set(['cost-model', 'below-min-speedup', 'below-min-batch', 'user-preference', 'force-cpu', 'gpu-available', 'gpu-unavailable', 'only-capable']);
 
 /** Memory headroom a reusable plan needs on every eligible backend: required x this <= available. */
 const CACHE_MEMORY_HEADROOM = 4;
@@ -71,11 +73,16 @@ export class Scheduler {
   private readonly tracker: Tracker;
   /** opKey -> size bucket -> the backend that bucket is on (for hysteresis). */
   private readonly buckets = new Map<string, Map<number, BucketState>>();
+  /** gpuMinBatchSize per cost-model key. */
+  private readonly minBatch: MinBatchSizes;
 
+  /** Throws InvalidArgumentError (`createEngine.scheduler.<key>`) for an unknown setting or a value out of range. */
   constructor(costModel: CostModel, tracker: Tracker, config: Partial<SchedulerConfig> = {}) {
+    checkSchedulerConfig('createEngine.scheduler', config);
     this.costModel = costModel;
     this.tracker = tracker;
     this.config = { ...DEFAULT_SCHEDULER_CONFIG, ...config };
+    this.minBatch = new MinBatchSizes(this.config.gpuMinBatchSize, this.config.gpuMinBatchSizeByOp);
   }
 
   /** Plans one call. `commit: false` (explain) changes no state: no decision is counted and no probe is taken. */
@@ -131,6 +138,7 @@ export class Scheduler {
     let chosen: Costed | undefined;
     let reason: SelectionReason;
     let probe = false;
+    let estimatesMeasured = true;
     if (costed.length === 0) {
       // Every eligible backend has an open circuit: try them anyway rather than fail the call.
       const lastResort = circuitOpen.map((c) => this.cost(req, c)).sort(byCostThenPriority);
@@ -157,10 +165,11 @@ export class Scheduler {
         reason = { kind: 'only-capable', skipped };
       }
     } else {
-      const auto = this.chooseAuto(req, costed, costsMs, commit);
+      const auto = this.chooseAuto(req, costed, commit);
       chosen = auto.chosen;
       reason = auto.reason;
       probe = auto.probe;
+      estimatesMeasured = auto.measured;
       if (reason.kind === 'cost-model' && chosen?.c.kind === 'cpu') reason = circuitReason ?? memoryReason ?? reason;
     }
     if (chosen === undefined) return { ok: false, skipped, shortfall: undefined };
@@ -176,7 +185,7 @@ export class Scheduler {
       circuitOpen.length === 0 &&
       memoryReason === undefined &&
       STABLE_REASONS.has(reason.kind) &&
-      (reason.kind !== 'cost-model' || reason.measured) &&
+      (estimatesMeasured || (reason.kind !== 'cost-model' && reason.kind !== 'below-min-speedup')) &&
       eligible.every((c) => c.availableBytes === undefined || c.requiredBytes * CACHE_MEMORY_HEADROOM <= c.availableBytes);
     return { ok: true, plan: { selection, fallbacks, skipped, costsMs, transfersMs, probe }, cacheable };
   }
@@ -186,27 +195,28 @@ export class Scheduler {
     return { c, ms: e.ms + c.transferMs, measured: e.measured };
   }
 
-  private chooseAuto(
-    req: ScheduleRequest,
-    costed: readonly Costed[],
-    costsMs: Readonly<Record<string, number>>,
-    commit: boolean,
-  ): { chosen: Costed | undefined; reason: SelectionReason; probe: boolean } {
+  private chooseAuto(req: ScheduleRequest, costed: readonly Costed[], commit: boolean): { chosen: Costed | undefined; reason: SelectionReason; probe: boolean; measured: boolean } {
     // gpuMinBatchSize is a prior: it applies to a GPU only until that GPU has been measured on this op.
     const hasCpu = costed.some((x) => x.c.kind === 'cpu');
-    const smallBatch = hasCpu && req.work.batch < this.config.gpuMinBatchSize;
-    const pool = smallBatch ? costed.filter((x) => x.c.kind !== 'gpu' || this.costModel.sampleCount(req.opKey, x.c.name) > 0) : costed;
+    const minBatch = this.minBatch.of(req.op, req.opKey);
+    const smallBatch = hasCpu && req.work.batch < minBatch;
+    const batchPool = smallBatch ? costed.filter((x) => x.c.kind !== 'gpu' || this.costModel.sampleCount(req.opKey, x.c.name) > 0) : costed;
+    const measured = batchPool.every((x) => x.measured);
+    const unmeasuredGpu = batchPool.length < costed.length && batchPool[0] !== undefined ? this.gpuToMeasure(req, costed, batchPool[0]) : undefined;
+    if (unmeasuredGpu !== undefined) return { chosen: unmeasuredGpu, reason: { kind: 'exploring', backend: unmeasuredGpu.c.name, why: 'unmeasured' }, probe: false, measured };
+    // The gpuMinSpeedup policy: a GPU not that many times faster than the best CPU backend leaves the pool.
+    const slowGpus = hasCpu && this.config.gpuMinSpeedup > 1 ? this.belowMinSpeedup(batchPool) : undefined;
+    const pool = slowGpus === undefined ? batchPool : batchPool.filter((x) => !slowGpus.includes(x));
     const best = pool[0];
-    if (best === undefined) return { chosen: undefined, reason: { kind: 'cpu-fallback', why: 'no backend' }, probe: false };
-    const measured = pool.every((x) => x.measured);
-    const unmeasuredGpu = pool.length < costed.length ? this.gpuToMeasure(req, costed, best) : undefined;
-    if (unmeasuredGpu !== undefined) return { chosen: unmeasuredGpu, reason: { kind: 'exploring', backend: unmeasuredGpu.c.name, why: 'unmeasured' }, probe: false };
+    if (best === undefined) return { chosen: undefined, reason: { kind: 'cpu-fallback', why: 'no backend' }, probe: false, measured };
+    // The GPU the policy kept out when it would have won: the decision's reason.
+    const keptOut = slowGpus?.[0] !== undefined && slowGpus[0].ms < best.ms ? slowGpus[0] : undefined;
+    const policyReason: SelectionReason | undefined =
+      keptOut === undefined ? undefined : { kind: 'below-min-speedup', gpu: keptOut.c.name, speedup: best.ms / keptOut.ms, minSpeedup: this.config.gpuMinSpeedup };
     if (pool.length === 1) {
-      const minBatchApplied = pool.length < costed.length;
-      const reason: SelectionReason = minBatchApplied
-        ? { kind: 'below-min-batch', batch: req.work.batch, minBatch: this.config.gpuMinBatchSize }
-        : { kind: 'cost-model', costsMs, measured };
-      return { chosen: best, reason, probe: false };
+      const reason: SelectionReason =
+        policyReason ?? (batchPool.length < costed.length ? { kind: 'below-min-batch', batch: req.work.batch, minBatch } : { kind: 'cost-model', measured });
+      return { chosen: best, reason, probe: false, measured };
     }
 
     // Hysteresis per size bucket: switch at once for a big win, or after a streak of smaller ones.
@@ -217,7 +227,7 @@ export class Scheduler {
       this.buckets.set(req.opKey, opBuckets);
     }
     let chosen = best;
-    let reason: SelectionReason = { kind: 'cost-model', costsMs, measured };
+    let reason: SelectionReason = policyReason ?? { kind: 'cost-model', measured };
     const state = opBuckets.get(bucketId);
     const current = state === undefined ? undefined : pool.find((x) => x.c.name === state.current);
     if (state !== undefined && current !== undefined && current !== best) {
@@ -225,7 +235,7 @@ export class Scheduler {
       const streak = state.streak + 1;
       if (!bigWin && streak < this.config.switchAfter) {
         chosen = current;
-        reason = { kind: 'hysteresis', kept: current.c.name, costsMs };
+        reason = { kind: 'hysteresis', kept: current.c.name };
         if (commit) state.streak = streak;
       }
     }
@@ -235,16 +245,25 @@ export class Scheduler {
     }
 
     // Bounded exploration: re-measure a close alternative that is unmeasured, stale, or whose circuit wants a probe.
-    for (const x of pool) {
+    // GPUs under the speedup policy are explored too (once per exploreEvery decisions), so a GPU that got faster is found.
+    for (const x of slowGpus === undefined ? pool : batchPool) {
       if (x === chosen || x.ms > chosen.ms * this.config.exploreMaxRatio) continue;
       if (this.tracker.state(req.op, x.c.name) === 'half-open') {
-        return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'probe' }, probe: true };
+        return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'probe' }, probe: true, measured };
       }
       const since = this.costModel.decisionsSinceMeasured(req.opKey, x.c.name);
-      if (since === Infinity) return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'unmeasured' }, probe: false };
-      if (since >= this.config.exploreEvery) return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'stale' }, probe: false };
+      if (since === Infinity) return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'unmeasured' }, probe: false, measured };
+      if (since >= this.config.exploreEvery) return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'stale' }, probe: false, measured };
     }
-    return { chosen, reason, probe: false };
+    return { chosen, reason, probe: false, measured };
+  }
+
+  /** The GPUs of `pool` (sorted by cost) whose estimate is not gpuMinSpeedup times below the best CPU backend's, cheapest first. */
+  private belowMinSpeedup(pool: readonly Costed[]): Costed[] | undefined {
+    const cpu = pool.find((x) => x.c.kind === 'cpu');
+    if (cpu === undefined) return undefined;
+    const slow = pool.filter((x) => x.c.kind === 'gpu' && cpu.ms < x.ms * this.config.gpuMinSpeedup);
+    return slow.length === 0 ? undefined : slow;
   }
 
   /**

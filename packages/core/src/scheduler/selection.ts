@@ -1,22 +1,27 @@
 import type { BackendKind } from '../backend.ts';
+import type { OpKind } from '../ops.ts';
 
 /** How the engine chooses a backend for each op. */
 export type Strategy = 'auto' | 'gpu-preferred' | 'cpu-preferred' | { readonly only: string };
 
-/** Why a backend was chosen (or skipped): every decision carries one, and telemetry records it. */
+/**
+ * Why a backend was chosen: every decision carries one, and telemetry records it. The estimates it compared are
+ * beside it (SchedulePlan.costsMs, OpEvent.costsMs), not in it.
+ */
 export type SelectionReason =
   | { readonly kind: 'gpu-available' }
   | { readonly kind: 'gpu-unavailable'; readonly why: string }
   | { readonly kind: 'cpu-fallback'; readonly why: string }
-  | { readonly kind: 'cost-model'; readonly costsMs: Readonly<Record<string, number>>; readonly measured: boolean }
+  | { readonly kind: 'cost-model'; readonly measured: boolean }
   | { readonly kind: 'memory-constraint'; readonly backend: string; readonly requiredBytes: number; readonly availableBytes: number }
   | { readonly kind: 'user-preference'; readonly strategy: string }
   | { readonly kind: 'force-cpu' }
   | { readonly kind: 'below-min-batch'; readonly batch: number; readonly minBatch: number }
+  | { readonly kind: 'below-min-speedup'; readonly gpu: string; readonly speedup: number; readonly minSpeedup: number }
   | { readonly kind: 'error-fallback'; readonly failed: string; readonly error: string }
   | { readonly kind: 'circuit-open'; readonly backend: string; readonly successRate: number }
   | { readonly kind: 'exploring'; readonly backend: string; readonly why: 'unmeasured' | 'stale' | 'probe' }
-  | { readonly kind: 'hysteresis'; readonly kept: string; readonly costsMs: Readonly<Record<string, number>> }
+  | { readonly kind: 'hysteresis'; readonly kept: string }
   | { readonly kind: 'only-capable'; readonly skipped: readonly SkippedBackend[] };
 
 /** A backend left out of a decision, and why. */
@@ -59,8 +64,18 @@ export interface SchedulerConfig {
   readonly gpuSpeedupThreshold: number;
   /** …or estimated faster on this many consecutive decisions. */
   readonly switchAfter: number;
-  /** Prior only: with no GPU measurement yet, ops with a batch below this stay on the CPU. */
+  /**
+   * Policy of `auto` (1 = off): a GPU gets an op only when its estimate is at least this many times faster than the best
+   * CPU backend's, to save power or leave a shared GPU to others (the decision's reason is then `below-min-speedup`).
+   */
+  readonly gpuMinSpeedup: number;
+  /** Prior only: with no GPU measurement yet, ops with a batch (OpWork.batch) below this stay on the CPU. */
   readonly gpuMinBatchSize: number;
+  /**
+   * gpuMinBatchSize per op, over the global one: keyed by op id (`cosineSimilarity`) or by op id and input dtypes as
+   * the cost model keys calls (`matmul|f16`, `quantizedMatmul|f32+q4_0`); the most specific key wins.
+   */
+  readonly gpuMinBatchSizeByOp: MinBatchByOp;
   /** A backend not measured on an op for this many decisions of it is re-measured (if its cost is close). */
   readonly exploreEvery: number;
   /** Exploration is allowed only when the explored backend's estimate is within this factor of the best. */
@@ -69,10 +84,15 @@ export interface SchedulerConfig {
   readonly forceCpu: boolean;
 }
 
+/** Per-op gpuMinBatchSize: `{ cosineSimilarity: 1, 'matmul|f16': 16 }` (op id, or op id | dtypes). */
+export type MinBatchByOp = Readonly<Partial<Record<OpKind | `${OpKind}|${string}`, number>>>;
+
 export const DEFAULT_SCHEDULER_CONFIG: SchedulerConfig = {
   gpuSpeedupThreshold: 1.5,
   switchAfter: 3,
+  gpuMinSpeedup: 1,
   gpuMinBatchSize: 64,
+  gpuMinBatchSizeByOp: {},
   exploreEvery: 50,
   exploreMaxRatio: 2,
   forceCpu: false,
@@ -100,12 +120,17 @@ export interface Candidate {
   readonly availableBytes: number | undefined;
 }
 
-/** Readable one-line form of a reason, for logs and debug tables. */
-export function describeReason(reason: SelectionReason): string {
-  const costs = (c: Readonly<Record<string, number>>): string =>
-    Object.entries(c)
-      .map(([b, ms]) => `${b} ${formatMs(ms)}`)
-      .join(', ');
+/**
+ * Readable one-line form of a reason, for logs and debug tables; with `costsMs` (the estimates the decision compared:
+ * SchedulePlan.costsMs, OpEvent.costsMs) a cost-model or hysteresis reason lists them.
+ */
+export function describeReason(reason: SelectionReason, costsMs?: Readonly<Record<string, number>>): string {
+  const costs = (): string =>
+    costsMs === undefined
+      ? ''
+      : `: ${Object.entries(costsMs)
+          .map(([b, ms]) => `${b} ${formatMs(ms)}`)
+          .join(', ')}`;
   switch (reason.kind) {
     case 'gpu-available':
       return 'GPU available';
@@ -114,7 +139,7 @@ export function describeReason(reason: SelectionReason): string {
     case 'cpu-fallback':
       return `CPU fallback: ${reason.why}`;
     case 'cost-model':
-      return `cost model (${reason.measured ? 'measured' : 'prior'}): ${costs(reason.costsMs)}`;
+      return `cost model (${reason.measured ? 'measured' : 'prior'})${costs()}`;
     case 'memory-constraint':
       return `memory: ${reason.backend} needs ${reason.requiredBytes} B, has ${reason.availableBytes} B`;
     case 'user-preference':
@@ -123,6 +148,8 @@ export function describeReason(reason: SelectionReason): string {
       return 'forceCpu';
     case 'below-min-batch':
       return `batch ${reason.batch} below gpuMinBatchSize ${reason.minBatch} (no GPU measurement yet)`;
+    case 'below-min-speedup':
+      return `${reason.gpu} only ${reason.speedup.toFixed(2)}x faster than the CPU, below gpuMinSpeedup ${reason.minSpeedup}`;
     case 'error-fallback':
       return `fallback after ${reason.failed} failed: ${reason.error}`;
     case 'circuit-open':
@@ -130,7 +157,7 @@ export function describeReason(reason: SelectionReason): string {
     case 'exploring':
       return `exploring ${reason.backend} (${reason.why})`;
     case 'hysteresis':
-      return `kept ${reason.kept} (hysteresis): ${costs(reason.costsMs)}`;
+      return `kept ${reason.kept} (hysteresis)${costs()}`;
     case 'only-capable':
       return `only capable backend (${reason.skipped.map((s) => `${s.backend}: ${s.reason}`).join('; ')})`;
   }

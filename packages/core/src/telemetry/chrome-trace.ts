@@ -104,7 +104,7 @@ export function opTraceEvent(e: OpEvent, originMs: number, tid: number, options:
     attempt: e.attempt,
     dtype: e.dtype,
     shapes: e.shapes,
-    reason: redact && !PLAIN_REASONS.has(e.reason.kind) ? e.reason.kind : describeReason(e.reason),
+    reason: redact && !PLAIN_REASONS.has(e.reason.kind) ? e.reason.kind : describeReason(e.reason, e.costsMs),
     ok: e.ok,
     estimatedMs: e.estimatedMs,
     flops: e.flops,

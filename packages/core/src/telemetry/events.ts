@@ -22,6 +22,8 @@ export interface OpEvent {
   readonly backend: string;
   /** Why that backend. */
   readonly reason: SelectionReason;
+  /** The estimates per backend the decision compared, ms (the plan's costsMs: shared by the call's attempts, not copied). */
+  readonly costsMs: Readonly<Record<string, number>>;
   /** Whether it produced the result. */
   readonly ok: boolean;
   /** The error, when it failed. */

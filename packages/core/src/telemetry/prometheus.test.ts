@@ -7,7 +7,7 @@ import { Telemetry } from './telemetry.ts';
 function event(overrides: Partial<OpEvent> = {}): OpEvent {
   return {
     seq: 1, callId: 1, attempt: 1, op: 'matmul', label: undefined, dtype: 'f32', shapes: '4x4, 4x4', backend: 'wasm',
-    reason: { kind: 'cost-model', costsMs: { wasm: 0.1 }, measured: true }, ok: true, error: undefined,
+    reason: { kind: 'cost-model', measured: true }, costsMs: { wasm: 0.1 }, ok: true, error: undefined,
     startMs: 10, durationMs: 0.5, kernelMs: 0.4, estimatedMs: 0.45, flops: 128, bytesMoved: 64, ...overrides,
   };
 }
