@@ -1,4 +1,4 @@
-// Properties of the element-wise ops and concat: add, mul, scale, silu, swiglu (f32 and f16), concat of every dtype.
+// Properties of the element-wise ops and concat: add, mul, scale, silu, gelu, swiglu (f32 and f16), concat of every dtype.
 import fc from 'fast-check';
 import { encodeF16 } from '@tandem/core';
 import { bytesOf, type HostTensor } from '@tandem/reference';
@@ -15,15 +15,16 @@ export function f32(values: ArrayLike<number>, shape: number[], flush: boolean):
 /** Two f32 vectors of one length (0..300 or near a tile edge), any values. */
 const pairOfVectors = size(300).chain((n) => fc.tuple(values(anyF32, n), values(anyF32, n)));
 
-/** add, mul, scale and silu of f32 vectors: one f32 rounding each (silu: a few ulp). */
+/** add, mul, scale, silu and gelu of f32 vectors: one f32 rounding each (silu, gelu: a few ulp). */
 export const elementwiseF32: OpProperty<[number[], number[]]> = {
-  name: 'add, mul, scale and silu of f32 vectors of any length, NaN, infinities and subnormals included',
+  name: 'add, mul, scale, silu and gelu of f32 vectors of any length, NaN, infinities and subnormals included',
   input: pairOfVectors,
   agreements: ([a, b], flush) => [
     { op: { op: 'add', a: f32(a, [a.length], flush), b: f32(b, [b.length], flush) }, tolerance: ONE_F32_ROUNDING },
     { op: { op: 'mul', a: f32(a, [a.length], flush), b: f32(b, [b.length], flush) }, tolerance: ONE_F32_ROUNDING },
     { op: { op: 'scale', x: f32(a, [a.length], flush), factor: 0.75 }, tolerance: ONE_F32_ROUNDING },
     { op: { op: 'silu', x: f32(b, [b.length], flush) }, tolerance: { abs: 1e-6, rel: 16 * EPS32 } },
+    { op: { op: 'gelu', x: f32(a, [a.length], flush) }, tolerance: { abs: 1e-6, rel: 16 * EPS32 } },
   ],
   catches: ['zeros', 'off-by-one'],
 };

@@ -1,5 +1,5 @@
-// Every op property, in one list: properties.test.ts runs each on every backend under test, and
-// properties-self-check.test.ts runs each on deliberately wrong kernels, which it must catch.
+// Every op property, in one list: properties-on.ts runs each on every backend under test (properties-wasm, -webgpu,
+// -rocm.test.ts), and properties-self-check.test.ts runs each on deliberately wrong kernels, which it must catch.
 import { checkable, type CheckableProperty } from '../property-support.ts';
 import { concat, elementwiseF16, elementwiseF32, swiglu } from './elementwise.ts';
 import { dequantizeCorrupt, matmulF16, matmulF32, quantizedCorrupt, quantizedQ4, quantizedQ8 } from './matmul.ts';
