@@ -1,7 +1,9 @@
 // The properties check themselves: each runs against kernels that are wrong on purpose (all zeros, every element
 // read one late, the first operand read transposed: test/support/wrong-backend.ts) and must find a counterexample
-// for every kind it claims to catch, with the run's seed. A property that passes a wrong kernel cannot fail.
+// for every kind it claims to catch, with the run's seed. A property that passes a wrong kernel cannot fail. And
+// every op has a property: a new op without one fails here.
 import { afterAll, describe, expect, it } from 'vitest';
+import { OP_KINDS } from '@tandem/core';
 import { WRONG_KINDS, WrongBackend } from '../support/wrong-backend.ts';
 import { PROPERTIES } from './properties/index.ts';
 import { AgreementBench, PROPERTY_TIMEOUT_MS, RUNS } from './property-support.ts';
@@ -25,4 +27,11 @@ describe('every property fails on deliberately wrong kernels', () => {
       }, PROPERTY_TIMEOUT_MS);
     }
   }
+});
+
+describe('the properties', () => {
+  it('run every op id in OP_KINDS (over 20 sampled inputs each)', () => {
+    const covered = new Set(PROPERTIES.flatMap((p) => [...p.opsSampled(20)]));
+    expect(OP_KINDS.filter((op) => !covered.has(op))).toEqual([]);
+  });
 });

@@ -14,7 +14,7 @@
 // Subnormals: WGSL lets a GPU flush subnormal inputs and outputs to zero, so GPU backends get inputs flushed the same
 // way (for them and for the reference), and their outputs are flushed too.
 import fc from 'fast-check';
-import { Engine, mapOpTensors, type CapableBackend, type Op } from '@tandem/core';
+import { Engine, mapOpTensors, type CapableBackend, type Op, type OpKind } from '@tandem/core';
 import { computeReference, type HostTensor } from '@tandem/reference';
 import type { Tolerance } from '../conformance/case.ts';
 import { hostOutputs, toEngineOp } from '../conformance/engine-io.ts';
@@ -167,9 +167,16 @@ export interface CheckableProperty {
   readonly catches: readonly WrongKind[];
   /** Runs it on `target` (rejects on a counterexample). */
   readonly assert: (bench: AgreementBench, target: Target, runs?: fc.Parameters<unknown>) => Promise<void>;
+  /** The op ids its agreements run, over `samples` drawn inputs (seeded by the run's seed). */
+  readonly opsSampled: (samples: number) => ReadonlySet<OpKind>;
 }
 
 /** `property`, ready for a list of properties of any inputs. */
 export function checkable<T>(property: OpProperty<T>): CheckableProperty {
-  return { name: property.name, catches: property.catches, assert: (bench, target, runs = RUNS) => assertProperty(bench, target, property, runs) };
+  return {
+    name: property.name,
+    catches: property.catches,
+    assert: (bench, target, runs = RUNS) => assertProperty(bench, target, property, runs),
+    opsSampled: (samples) => new Set(fc.sample(property.input, { numRuns: samples, seed: RUNS.seed }).flatMap((input) => property.agreements(input, false).map((a) => a.op.op))),
+  };
 }
