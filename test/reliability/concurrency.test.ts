@@ -5,7 +5,7 @@
 // is the detector).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { byteLengthOf, Engine, numel, opInputs, type Strategy } from '@tandem/core';
-import { ReferenceBackend } from '@tandem/reference';
+import { matmul, ReferenceBackend } from '@tandem/reference';
 import { FaultInjectingBackend, faultRate } from '@tandem/testing';
 import { WasmBackend } from '@tandem/wasm';
 import { createNodeWebGpuBackend } from '@tandem/webgpu/node';
@@ -55,9 +55,8 @@ describe.skipIf(!gpuReady)('concurrent callers over real backends', () => {
       const [c] = await engine.run({ op: 'matmul', a: a.t, b: b.t }, { strategy: strategy });
       const got = await c?.read();
       c?.dispose();
-      const want = new Float32Array(n * n);
-      for (let r = 0; r < n; r++) for (let col = 0; col < n; col++) for (let k = 0; k < n; k++) want[r * n + col] = (want[r * n + col] ?? 0) + (a.host[r * n + k] ?? 0) * (b.host[k * n + col] ?? 0);
-      if (!(got instanceof Float32Array) || got.some((v, i) => v !== want[i])) wrong.push(`shared matmul ${id}/${j}`); // small integers: exact
+      const want = matmul(a.host, b.host, n, n, n);
+      if (!(got instanceof Float32Array) || got.length !== want.length || got.some((v, i) => v !== want[i])) wrong.push(`shared matmul ${id}/${j}`); // small integers: exact
     }
     async function caller(id: number): Promise<void> {
       for (let j = 0; j < CALLS_EACH; j++) {
