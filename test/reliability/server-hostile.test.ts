@@ -6,12 +6,12 @@
 // each route's validation; this file checks the server under attack; test/stress/server-load.ts has the figures.)
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '@tandem/core';
+import { Engine, percentile } from '@tandem/core';
 import { ReferenceBackend } from '@tandem/reference';
 import { WasmBackend } from '@tandem/wasm';
 import { DEFAULT_LIMITS } from '../../apps/server/src/settings.ts';
 import { startServer, type RunningServer } from '../../apps/server/src/start.ts';
-import { call as callRoute, metricValue, percentile, probeHealth, rawBody, rawExchange, type CallResult, type RawOptions, type RawResult } from '../../apps/server/src/testing/http-probes.ts';
+import { call as callRoute, metricValue, probeHealth, rawBody, rawExchange, type CallResult, type RawOptions, type RawResult } from '../../apps/server/src/testing/http-probes.ts';
 
 const REQUEST_TIMEOUT_MS = 1000;
 const SOCKET_IDLE_MS = 1500;
@@ -254,7 +254,7 @@ describe('the heaviest valid requests at twice what the heavy limiter admits', (
     const shed = answers.filter((a) => a.status === 503);
     console.log(
       `  ${answers.length} heavy requests (limit ${concurrency} + ${queue} waiting): ${ok.length} answered, ${shed.length} shed; ` +
-        `/healthz (probed from a worker thread) p50 ${percentile(health.latenciesMs, 50).toFixed(1)} ms, p99 ${percentile(health.latenciesMs, 99).toFixed(1)} ms over ${health.latenciesMs.length}; ` +
+        `/healthz (probed from a worker thread) p50 ${percentile(health.latenciesMs, 0.5).toFixed(1)} ms, p99 ${percentile(health.latenciesMs, 0.99).toFixed(1)} ms over ${health.latenciesMs.length}; ` +
         `event-loop lag p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms, max ${(lag.max / 1e6).toFixed(1)} ms`,
     );
     expect(ok.length + shed.length, 'statuses other than 200 and 503').toBe(answers.length);

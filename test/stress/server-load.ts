@@ -14,13 +14,14 @@
 //     4xx) and 50 slow bodies dribble a byte every 500 ms (each must be cut off); the ordinary traffic sees no error.
 // TANDEM_LOAD_PHASES (default capacity,sustained,heavy,attack) or --phases picks phases; --help lists the flags. Exits
 // 1 on any failure.
+import { percentile } from '@tandem/core';
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { numberArg, parseCommandLine, refuseArgs } from '../../apps/bench/src/command-line.ts';
 import { DEFAULT_LIMITS } from '../../apps/server/src/settings.ts';
-import { call as callRoute, metricValue, metricValues, percentile, probeHealth, rawExchange, type CallResult } from '../../apps/server/src/testing/http-probes.ts';
+import { call as callRoute, metricValue, metricValues, probeHealth, rawExchange, type CallResult } from '../../apps/server/src/testing/http-probes.ts';
 
 const args = parseCommandLine(
   { command: 'node -C @tandem/source --import tsx test/stress/server-load.ts [options]', summary: 'The server under load in four phases (see the top of the file); each flag overrides its TANDEM_LOAD_* variable.' },
@@ -168,12 +169,12 @@ async function heavyPhase(): Promise<void> {
   const [, traces] = await Promise.all([Promise.all(Array.from({ length: clients }, (_, i) => heavyClient(i))), Promise.all([traceClient(), traceClient()])]);
   const health = await prober.stop();
   const [lagP99 = Number.NaN, lagMax = Number.NaN] = (await metricValues(server.url, ['nodejs_eventloop_lag_p99_seconds', 'nodejs_eventloop_lag_max_seconds'])).map((s) => s * 1000);
-  const p99 = percentile(health.latenciesMs, 99);
+  const p99 = percentile(health.latenciesMs, 0.99);
   const other = [...counts.otherStatus].map(([s, n]) => `${n} x ${s === 0 ? 'no answer' : s}`).join(', ') || 'none';
   console.log(`\nheaviest: ${heavySeconds} s, ${clients} clients (2 x the heavy limit: ${concurrency} running + ${queue} waiting), 2 reading /trace; ${machine()}`);
   console.log(`  heavy requests: ${counts.answered} answered (${(counts.answered / heavySeconds).toFixed(1)}/s), ${counts.shed} shed with 503 (clients then wait Retry-After), other statuses: ${other}, wrong answers: ${counts.wrong}`);
   console.log(`  /trace: ${traces.reduce((a, b) => a + b, 0)} whole traces`);
-  console.log(`  /healthz every 10 ms: ${health.latenciesMs.length} answered, p50 ${percentile(health.latenciesMs, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...health.latenciesMs).toFixed(1)} ms (target p99 < ${healthzTargetMs} ms)`);
+  console.log(`  /healthz every 10 ms: ${health.latenciesMs.length} answered, p50 ${percentile(health.latenciesMs, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...health.latenciesMs).toFixed(1)} ms (target p99 < ${healthzTargetMs} ms)`);
   console.log(`  server event-loop lag over the phase: p99 ${lagP99.toFixed(1)} ms, max ${lagMax.toFixed(1)} ms`);
   if (reference.some((r) => r.status !== 200)) problems.push(`heaviest: a reference request failed (${reference.map((r) => r.status).join(', ')})`);
   if (!(p99 < healthzTargetMs)) problems.push(`heaviest: /healthz p99 ${p99.toFixed(1)} ms, target < ${healthzTargetMs} ms`);

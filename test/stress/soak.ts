@@ -4,6 +4,7 @@
 // memory, not garbage not yet collected). Passes when the median RSS of the last minute is under 10% above the
 // median of the minute after warm-up (the first minute; windows are a fifth of the run for runs under 5 minutes), the engine's telemetry ring holds at most its capacity
 // (bounded storage), and no ordinary request failed.
+import { median } from '@tandem/core';
 import autocannon from 'autocannon';
 import { createEngine } from 'tandem';
 import { numberArg, parseCommandLine } from '../../apps/bench/src/command-line.ts';
@@ -42,11 +43,6 @@ interface Sample {
   readonly rss: number;
   /** JS heap in use, bytes. */
   readonly heapUsed: number;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;

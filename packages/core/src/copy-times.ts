@@ -6,6 +6,7 @@
 // set the latency, do not, so every 256 KiB copy looked like a slow bus, and the bandwidth swung with the mix of
 // sizes among the recent copies. Here each size class (half an octave of bytes) keeps the median of its own recent
 // copies; a size between two measured classes is interpolated, one outside them extrapolated.
+import { median } from './stats.ts';
 
 /** Recent copies each size class's time is the median of: one slow copy (a GC pause) does not move it. */
 const COPIES_KEPT = 15;
@@ -25,8 +26,7 @@ class RecentMedian {
   add(value: number): void {
     this.values.push(value);
     if (this.values.length > COPIES_KEPT) this.values.shift();
-    const sorted = [...this.values].sort((a, b) => a - b);
-    this.median = sorted[sorted.length >> 1];
+    this.median = median(this.values);
   }
 }
 

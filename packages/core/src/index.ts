@@ -37,3 +37,4 @@ export * from './telemetry/prometheus.ts';
 export * from './quant.ts';
 export * from './random.ts';
 export * from './crc32.ts';
+export * from './stats.ts';

@@ -3,6 +3,7 @@
 // when candidates are measured again. pickCandidate runs once per graph run, so it reads each candidate's median and
 // scatter as kept by CandidateRuns instead of sorting every candidate's runs again (on the H100 host that sorting had
 // cost 34-52 us a run, 3-5% of a 1-2 ms decode step).
+import { median } from '@tandem/core';
 import type { PlacementPlan } from './placement.ts';
 
 /** How a run's plan was chosen among the candidates (PlacementPlan and its alternatives). */
@@ -71,9 +72,9 @@ export class CandidateRuns {
     return this.times;
   }
 
-  /** Median time, ms (the upper one of an even count; Infinity with no runs). */
+  /** Median time, ms (core's median: the upper middle run of an even count; Infinity with no runs). */
   get median(): number {
-    this.medianMs ??= medianOf(this.times);
+    this.medianMs ??= this.times.length === 0 ? Infinity : median(this.times);
     return this.medianMs;
   }
 
@@ -81,7 +82,7 @@ export class CandidateRuns {
   get spread(): number {
     if (this.spreadRatio === undefined) {
       const m = this.median;
-      this.spreadRatio = this.times.length < 2 || !(m > 0) || !Number.isFinite(m) ? 0 : medianOf(this.times.map((v) => Math.abs(v - m))) / m;
+      this.spreadRatio = this.times.length < 2 || !(m > 0) || !Number.isFinite(m) ? 0 : median(this.times.map((v) => Math.abs(v - m))) / m;
     }
     return this.spreadRatio;
   }
@@ -123,12 +124,6 @@ export interface CandidatePick {
 
 /** Each candidate's runs, by assignment key (assignmentKey). */
 export type MeasuredCandidates = Map<string, CandidateRuns>;
-
-/** Median of a short list (the upper one of an even count; Infinity when empty). */
-function medianOf(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1] ?? Infinity;
-}
 
 /** A candidate plan with its assignment key and backend switches. */
 interface Candidate {

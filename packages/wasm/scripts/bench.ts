@@ -8,7 +8,7 @@ import os from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import type { BoundTensor, DType, Op, TensorSpec } from '@tandem/core';
-import { inferOutputs, opInputs, quantizeAs } from '@tandem/core';
+import { inferOutputs, median, opInputs, quantizeAs } from '@tandem/core';
 import { WasmBackend } from '../src/wasm-backend.ts';
 import { loadKernels } from '../src/instantiate.ts';
 
@@ -62,8 +62,7 @@ async function time(backend: WasmBackend, op: Op<BoundTensor>, reps: number, war
     if (i >= warmup) samples.push(result.kernelMs);
     for (const b of result.outputs) backend.free(b);
   }
-  samples.sort((a, b) => a - b);
-  return samples[samples.length >> 1] ?? NaN;
+  return median(samples);
 }
 
 function repsFor(flops: number): number {
@@ -209,7 +208,6 @@ if (wanted('threads')) {
       if (kept === undefined || others < kept.others) kept = { samples, others, attempt };
     }
     const neighbours = `; other processes used ${(kept?.others ?? NaN).toFixed(2)} cores meanwhile (attempt ${kept?.attempt ?? 0})`;
-    const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[xs.length >> 1] ?? NaN;
     const base = median(kept?.samples[0] ?? []);
     const baseBest = Math.min(...(kept?.samples[0] ?? []));
     for (const [e, entry] of ops.entries()) {

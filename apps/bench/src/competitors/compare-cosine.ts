@@ -33,9 +33,9 @@ export async function compareCosine(): Promise<{ rows: Row[]; verdicts: string[]
   for (const runner of runners) await runner.close();
   const tandemMs = measured[0]?.median ?? NaN;
   const rows: Row[] = runners.map((runner, i) => {
-    const s = measured[i] ?? { median: NaN, min: NaN, max: NaN, p99: NaN, reps: 0 };
+    const s = measured[i] ?? { median: NaN, min: NaN, max: NaN, p99: NaN, count: 0 };
     return {
-      section: `cosine 1x${DIM} vs ${TARGETS} targets`, engine: runner.name, threads: runner.threads, medianMs: s.median, minMs: s.min, maxMs: s.max, reps: s.reps,
+      section: `cosine 1x${DIM} vs ${TARGETS} targets`, engine: runner.name, threads: runner.threads, medianMs: s.median, minMs: s.min, maxMs: s.max, reps: s.count,
       tandemSpeedup: s.median / tandemMs, maxRelDiffVsTandem: diffs[i] ?? NaN, detail: runner.note,
     };
   });

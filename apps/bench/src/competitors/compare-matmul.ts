@@ -3,10 +3,9 @@
 // Tandem's. Ratios are time(other) / time(Tandem): > 1 means Tandem is faster.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { createRng } from '@tandem/core';
+import { createRng, type SampleStats } from '@tandem/core';
 import type { Row } from '../report.ts';
 import { progress } from '../report.ts';
-import type { Stats } from '../stats.ts';
 import { interleaved, maxRelDiff, warmUp, type TimedCall } from './measure.ts';
 import { ortMatmul } from './onnxruntime-web.ts';
 import { plainJsMatmul } from './plain-js.ts';
@@ -33,7 +32,7 @@ export interface MatmulMeasurement {
   /** Matrix size. */
   readonly n: number;
   /** Call times, ms. */
-  readonly stats: Stats;
+  readonly stats: SampleStats;
   /** GFLOP/s at the median. */
   readonly gflops: number;
   /** time(this) / time(Tandem) at the same size and threads. */
@@ -63,7 +62,7 @@ async function measureSize(runners: readonly MatmulRunner[], n: number, a: Float
   const measured = await interleaved(calls, Math.max(...reps));
   const tandemMs = measured[0]?.median ?? NaN;
   return active.map((runner, i) => {
-    const s = measured[i] ?? { median: NaN, min: NaN, max: NaN, p99: NaN, reps: 0 };
+    const s = measured[i] ?? { median: NaN, min: NaN, max: NaN, p99: NaN, count: 0 };
     return { engine: runner.name, threads: runner.threads, n, stats: s, gflops: (2 * n ** 3) / (s.median * 1e6), ratio: s.median / tandemMs, maxRelDiff: diffs[i] ?? NaN };
   });
 }
@@ -118,7 +117,7 @@ export async function compareMatmul(): Promise<{ measurements: MatmulMeasurement
   measurements.push(...(await measureInChild(1)).filter((m) => m.engine !== 'tandem-wasm'));
   measurements.push(...(await measureInChild(2)));
   const rows: Row[] = measurements.map((m) => ({
-    section: 'matmul vs engines', engine: m.engine, threads: m.threads, n: m.n, medianMs: m.stats.median, minMs: m.stats.min, maxMs: m.stats.max, reps: m.stats.reps,
+    section: 'matmul vs engines', engine: m.engine, threads: m.threads, n: m.n, medianMs: m.stats.median, minMs: m.stats.min, maxMs: m.stats.max, reps: m.stats.count,
     gflops: m.gflops, tandemSpeedup: m.ratio, maxRelDiffVsTandem: m.maxRelDiff,
   }));
   const verdicts: string[] = [];

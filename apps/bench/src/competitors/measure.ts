@@ -1,7 +1,6 @@
 // Timing shared by the side-by-side comparisons: every engine of one size is warmed up, then measured in
 // alternating blocks (ROUNDS per engine), so a noisy neighbour or a clock change hits every engine alike.
-import { monotonicClock } from '@tandem/core';
-import { stats, type Stats } from '../stats.ts';
+import { monotonicClock, sampleStats, type SampleStats } from '@tandem/core';
 
 /** Blocks each engine is measured in, alternating with the others. */
 export const ROUNDS = 3;
@@ -19,7 +18,7 @@ export async function warmUp(call: TimedCall, minCalls = 5, minMs = 150): Promis
 const BLOCK_PAUSE_MS = 25;
 
 /** Times each call `reps` times in ROUNDS alternating blocks; the statistics per call, in the same order. */
-export async function interleaved(calls: readonly TimedCall[], reps: number): Promise<Stats[]> {
+export async function interleaved(calls: readonly TimedCall[], reps: number): Promise<SampleStats[]> {
   const samples: number[][] = calls.map(() => []);
   const perBlock = Math.max(1, Math.ceil(reps / ROUNDS));
   for (let round = 0; round < ROUNDS; round++) {
@@ -33,7 +32,7 @@ export async function interleaved(calls: readonly TimedCall[], reps: number): Pr
       }
     }
   }
-  return samples.map((s) => stats(s));
+  return samples.map((s) => sampleStats(s));
 }
 
 /** Largest |x - y| / (1 + |y|) over the elements (Infinity when the lengths differ). */

@@ -1,9 +1,9 @@
 // Runs one decoder size under every strategy: phases x strategies, interleaved in rounds (so drift hits every
 // strategy alike) in an order shuffled per round (so no strategy always follows the same one), medians per cell. On a software GPU the 7B layer's GPU runs are cut short (see skipGpu).
+import { sampleStats } from '@tandem/core';
 import { DecoderBlock, createDecoderWeights, type DecoderConfig, type GraphStrategy, type KvCache, type PlacementSummary } from '@tandem/graph';
 import { progress, type Row } from '../report.ts';
 import { shuffled } from '../order.ts';
-import { stats } from '../stats.ts';
 import type { GraphBench } from './setup.ts';
 import { filledCache, phaseName, replicateCache, runPhase, type Phase, type Sample } from './measure.ts';
 
@@ -188,7 +188,7 @@ export function sizeRows(result: SizeResult, label: string): Row[] {
         if (skipped !== undefined && placesMatmulsOnGpu(strategy)) rows.push({ size: label, phase, strategy: String(strategy), note: skipped });
         continue;
       }
-      const s = stats(list.map((x) => x.ms));
+      const s = sampleStats(list.map((x) => x.ms));
       const last = list[list.length - 1];
       const tokens = last?.tokens ?? 1;
       const placement = last?.report.placement;
@@ -199,7 +199,7 @@ export function sizeRows(result: SizeResult, label: string): Row[] {
         strategy: String(strategy),
         medianMs: s.median,
         minMs: s.min,
-        reps: s.reps,
+        reps: s.count,
         tokensPerS: (tokens * 1000) / s.median,
         bytesPerToken: Math.round((last?.report.bytesMoved ?? 0) / tokens),
         gpuNodes: `${gpuNodes}/${last?.report.nodes.length ?? 0}`,
@@ -214,7 +214,7 @@ export function sizeRows(result: SizeResult, label: string): Row[] {
 /** Median ms of a strategy in a phase, if measured. */
 export function medianOf(result: SizeResult, phase: string, strategy: GraphStrategy): number | undefined {
   const list = result.samples.get(phase)?.get(String(strategy));
-  return list === undefined || list.length === 0 ? undefined : stats(list.map((x) => x.ms)).median;
+  return list === undefined || list.length === 0 ? undefined : sampleStats(list.map((x) => x.ms)).median;
 }
 
 /** Bytes moved per token in a phase under a strategy (last run), if measured. */
@@ -240,7 +240,7 @@ export function measuringRunsOf(result: SizeResult, phase: string): number {
 /** Minimum ms of a strategy in a phase, if measured (the least noisy figure on a shared machine). */
 export function minOf(result: SizeResult, phase: string, strategy: GraphStrategy): number | undefined {
   const list = result.samples.get(phase)?.get(String(strategy));
-  return list === undefined || list.length === 0 ? undefined : stats(list.map((x) => x.ms)).min;
+  return list === undefined || list.length === 0 ? undefined : sampleStats(list.map((x) => x.ms)).min;
 }
 
 /** Backend per node in the last run of a strategy (empty when not run): equal placements mean equal kernels. */

@@ -1,7 +1,7 @@
 // The 7B layer against the float64 reference (too slow for the tests), and a mixed prefill + decode run.
+import { sampleStats } from '@tandem/core';
 import { DecoderBlock, createDecoderWeights, randomActivations, referenceDecoderStep, type DecoderConfig, type GraphStrategy, type RunReport } from '@tandem/graph';
 import { shuffled } from '../order.ts';
-import { stats } from '../stats.ts';
 import type { GraphBench } from './setup.ts';
 
 /** Largest max|error| / max|reference| over a 4-token prefill and one decode step of `config` under 'auto'. */
@@ -67,7 +67,7 @@ export async function mixedRun(
   } finally {
     block.dispose();
   }
-  return { medians: new Map([...times].map(([s, list]) => [s, stats(list).median])), placements, times };
+  return { medians: new Map([...times].map(([s, list]) => [s, sampleStats(list).median])), placements, times };
 }
 
 /** One mixed run: its time and where its nodes ran. */

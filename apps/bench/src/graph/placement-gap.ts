@@ -1,6 +1,6 @@
 // Where auto's time goes against a strategy that placed every node as it did: the same kernels, so any gap is the
 // executor's work around them (outside the nodes) or slower calls of the same nodes (in them), named node by node.
-import { stats } from '../stats.ts';
+import { median } from '@tandem/core';
 
 /** What a run report says about time, for the comparison (a RunReport fits). */
 export interface TimedRun {
@@ -22,17 +22,16 @@ export interface PlacementGap {
 
 /** The gap between two strategies' runs of the same placement (see the file comment). */
 export function placementGap(auto: readonly TimedRun[], other: readonly TimedRun[]): PlacementGap {
-  const medianOf = (values: readonly number[]): number => (values.length === 0 ? NaN : stats(values).median);
   const nodeMedians = (runs: readonly TimedRun[]): Map<string, number> => {
     const byName = new Map<string, number[]>();
     for (const run of runs) for (const node of run.nodes) byName.set(node.name, [...(byName.get(node.name) ?? []), node.ms]);
-    return new Map([...byName].map(([name, list]) => [name, medianOf(list)] as const));
+    return new Map([...byName].map(([name, list]) => [name, median(list)] as const));
   };
   const autoNodes = nodeMedians(auto);
   const otherNodes = nodeMedians(other);
   const gaps = [...autoNodes].filter(([name]) => otherNodes.has(name)).map(([name, ms]) => ({ name, ms: ms - (otherNodes.get(name) ?? ms) }));
   return {
-    outsideMs: medianOf(auto.map((r) => r.hostMs)) - medianOf(other.map((r) => r.hostMs)),
+    outsideMs: median(auto.map((r) => r.hostMs)) - median(other.map((r) => r.hostMs)),
     nodesMs: gaps.reduce((sum, g) => sum + g.ms, 0),
     largest: [...gaps].sort((a, b) => b.ms - a.ms).slice(0, 3),
   };

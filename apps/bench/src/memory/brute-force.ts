@@ -1,9 +1,9 @@
 // Brute-force top-10 of one query over every vector, per backend (strategy { only }) and under 'auto', through
 // VectorOps (the resident unit vectors; one cosineSimilarity op and one topK op per query).
+import { sampleStats } from '@tandem/core';
 import type { Engine } from '@tandem/core';
 import { VectorOps } from '@tandem/memory';
 import type { Row } from '../report.ts';
-import { stats } from '../stats.ts';
 
 /** Latency rows, and which backend 'auto' used and why. */
 export interface BruteForceResult {
@@ -42,10 +42,10 @@ export async function bruteForceLatency(engine: Engine, vectors: Float32Array, d
         rows.push({ section: 'brute-force top-10', backend: plan.label, vectors: count, error: error instanceof Error ? error.message : String(error) });
         continue;
       }
-      const s = stats(times);
+      const s = sampleStats(times);
       medians.set(plan.label, s.median);
       log(`brute force top-10 over ${count} on ${plan.label}: median ${s.median.toFixed(2)} ms`);
-      rows.push({ section: 'brute-force top-10', backend: plan.label, vectors: count, medianMs: s.median, minMs: s.min, reps: s.reps });
+      rows.push({ section: 'brute-force top-10', backend: plan.label, vectors: count, medianMs: s.median, minMs: s.min, reps: s.count });
     }
   } finally {
     ops.dispose();

@@ -1,10 +1,10 @@
 // Spreading activation over WordNet per backend: the marginal time of one hop, (T(11 hops) - T(1 hop)) / 10,
 // which removes the per-call upload of the sources and the readback; plus agreement with the reference backend.
+import { sampleStats } from '@tandem/core';
 import type { Engine } from '@tandem/core';
 import { findSynsets, type WordNetGraph } from '@tandem/datasets';
 import { CsrGraph, spreadActivation } from '@tandem/memory';
 import type { Row } from '../report.ts';
-import { stats } from '../stats.ts';
 
 const SOURCE_WORDS = ['dog', 'music', 'money', 'run', 'happy'];
 const DECAY = 0.8;
@@ -43,12 +43,12 @@ export async function spreadingPerBackend(engine: Engine, wordnet: WordNetGraph,
         await run(11);
         eleven.push(performance.now() - start);
       }
-      const hopMs = Math.max(0, (stats(eleven).median - stats(one).median) / 10);
+      const hopMs = Math.max(0, (sampleStats(eleven).median - sampleStats(one).median) / 10);
       if (backend.name === 'reference') reference = result;
       const diff = reference === undefined ? undefined : maxRelativeDiff(result, reference);
       perHop.set(backend.name, hopMs);
       log(`spreading over WordNet on ${backend.name}: ${hopMs.toFixed(3)} ms per hop`);
-      rows.push({ section: 'spreading activation', backend: backend.name, nodes: graph.nodeCount, edges: graph.edgeCount, sources: sources.length, msPerHop: hopMs, ms11Hops: stats(eleven).median, maxRelDiffVsReference: diff ?? 'n/a', active: countActive(result) });
+      rows.push({ section: 'spreading activation', backend: backend.name, nodes: graph.nodeCount, edges: graph.edgeCount, sources: sources.length, msPerHop: hopMs, ms11Hops: sampleStats(eleven).median, maxRelDiffVsReference: diff ?? 'n/a', active: countActive(result) });
     } catch (error) {
       log(`spreading on ${backend.name} failed: ${error instanceof Error ? error.message : String(error)}`);
       rows.push({ section: 'spreading activation', backend: backend.name, error: error instanceof Error ? error.message : String(error) });

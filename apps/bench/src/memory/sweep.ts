@@ -1,6 +1,6 @@
 // Single-query throughput and recall@10 of ANN indexes at several ef values (one query at a time, one thread), the
 // indexes measured side by side.
-import { stats } from '../stats.ts';
+import { sampleStats } from '@tandem/core';
 import { recallAt } from './recall.ts';
 
 /** An index under test: set its search list size, answer one query. */
@@ -49,7 +49,7 @@ export function sweepSideBySide(searchers: readonly Searcher[], queryCount: numb
         rates[i]?.push(queryCount / ((performance.now() - start) / 1000));
       }
     }
-    searchers.forEach((_, i) => points[i]?.push({ ef, recall: recalls[i] ?? 0, qps: stats(rates[i] ?? []).median }));
+    searchers.forEach((_, i) => points[i]?.push({ ef, recall: recalls[i] ?? 0, qps: sampleStats(rates[i] ?? []).median }));
   }
   return points;
 }

@@ -1,8 +1,7 @@
 // Section 1: f32 matmul n x n over the sweep: kernel time from the backend's events (TFLOP/s) and wall time per
 // call through the engine with { only: 'rocm' } on resident inputs; each size checked on sampled entries.
-import { errorMessage, type BoundTensor, type Op, type Tensor, type TensorSpec } from '@tandem/core';
+import { errorMessage, type BoundTensor, type Op, type Tensor, type TensorSpec, type SampleStats } from '@tandem/core';
 import type { Row } from '../report.ts';
-import type { Stats } from '../stats.ts';
 import { matmulFlops, ratePerSecond } from './figures.ts';
 import { bytesOfF32, runAndRead, timeBackendRuns, timeEngineRuns, timingRow, uploadTensor } from './measure.ts';
 import { checkMatmulSamples, describeCheck, type SampleCheck } from '../sampled-check.ts';
@@ -15,9 +14,9 @@ export interface MatmulPoint {
   /** n of n x n . n x n. */
   readonly n: number;
   /** Kernel time, ms. */
-  readonly kernel: Stats;
+  readonly kernel: SampleStats;
   /** Engine wall time per call, ms. */
-  readonly engine: Stats;
+  readonly engine: SampleStats;
   /** Sampled check of one result. */
   readonly check: SampleCheck;
 }

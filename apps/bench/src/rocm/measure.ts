@@ -1,17 +1,16 @@
 // Timing loops of the ROCm suite: kernel time as the backend reports it (events around the kernels) with the
 // wall time of each awaited run, kernel time per launch of back-to-back launches (the memory-bound figures), and wall time per call through the engine with `{ only: 'rocm' }`. Outputs are
 // freed after every run so memory stays flat. Also: uploads and downloads of f32 data, and table rows.
-import { monotonicClock, type BoundTensor, type DType, type Engine, type Op, type Tensor, type TensorSpec } from '@tandem/core';
+import { monotonicClock, sampleStats, type BoundTensor, type DType, type Engine, type Op, type Tensor, type TensorSpec, type SampleStats } from '@tandem/core';
 import type { RocmBackend } from '@tandem/rocm';
 import type { Row } from '../report.ts';
-import { stats, type Stats } from '../stats.ts';
 
 /** Kernel and wall time of repeated backend runs, ms. */
 export interface KernelTiming {
   /** Time between the events around the kernels. */
-  readonly kernel: Stats;
+  readonly kernel: SampleStats;
   /** From the call to the resolved promise (kernel finished, outputs resident). */
-  readonly wall: Stats;
+  readonly wall: SampleStats;
 }
 
 /** Runs ops[i % ops.length] warmup + reps times on the backend; times the last reps. */
@@ -29,22 +28,22 @@ export async function timeBackendRuns(backend: RocmBackend, ops: readonly Op<Bou
     kernel.push(result.kernelMs);
     wall.push(elapsed);
   }
-  return { kernel: stats(kernel), wall: stats(wall) };
+  return { kernel: sampleStats(kernel), wall: sampleStats(wall) };
 }
 
 /**
  * Kernel time per launch, ms, from `blocks` blocks of `launches` back-to-back launches (ops rotated), after one
  * untimed block: what the kernels take without the host's launch gap that run()'s events include.
  */
-export async function timeBackToBack(backend: RocmBackend, ops: readonly Op<BoundTensor>[], outputs: readonly TensorSpec[], blocks: number, launches: number): Promise<Stats> {
+export async function timeBackToBack(backend: RocmBackend, ops: readonly Op<BoundTensor>[], outputs: readonly TensorSpec[], blocks: number, launches: number): Promise<SampleStats> {
   await backend.timeLaunches(ops, outputs, launches);
   const perLaunch: number[] = [];
   for (let b = 0; b < blocks; b++) perLaunch.push(await backend.timeLaunches(ops, outputs, launches));
-  return stats(perLaunch);
+  return sampleStats(perLaunch);
 }
 
 /** Wall time per engine.run(op, { only: 'rocm' }), ms (the promise resolves with the result resident on the device). */
-export async function timeEngineRuns(engine: Engine, op: Op<Tensor>, reps: number, warmup: number): Promise<Stats> {
+export async function timeEngineRuns(engine: Engine, op: Op<Tensor>, reps: number, warmup: number): Promise<SampleStats> {
   const wall: number[] = [];
   for (let i = 0; i < warmup + reps; i++) {
     const t0 = monotonicClock();
@@ -53,7 +52,7 @@ export async function timeEngineRuns(engine: Engine, op: Op<Tensor>, reps: numbe
     for (const o of outputs) o.dispose();
     if (i >= warmup) wall.push(elapsed);
   }
-  return stats(wall);
+  return sampleStats(wall);
 }
 
 /** Uploads bytes as a tensor of `dtype` and `shape`; returns the bound tensor. */
@@ -82,7 +81,7 @@ export async function runAndRead(backend: RocmBackend, op: Op<BoundTensor>, outp
 }
 
 /** A table row of timings: median/min/max/p99 (in `unit`, scaled from ms by `perMs`), reps and extra fields. */
-export function timingRow(section: string, measurement: string, timing: Stats, extra: Row = {}, unit: 'ms' | 'us' = 'ms'): Row {
+export function timingRow(section: string, measurement: string, timing: SampleStats, extra: Row = {}, unit: 'ms' | 'us' = 'ms'): Row {
   const scale = unit === 'ms' ? 1 : 1e3;
   return {
     section,
@@ -92,7 +91,7 @@ export function timingRow(section: string, measurement: string, timing: Stats, e
     min: timing.min * scale,
     max: timing.max * scale,
     p99: timing.p99 * scale,
-    reps: timing.reps,
+    reps: timing.count,
     ...extra,
   };
 }

@@ -1,9 +1,8 @@
 // Section 5: per-call overhead from JS to a finished tiny kernel (an add of a few elements): direct backend.run
 // (wall, and the kernel time its events saw) and engine.run with { only: 'rocm' } on resident inputs. In us.
-import type { BoundTensor, Op, Tensor, TensorSpec } from '@tandem/core';
+import type { BoundTensor, Op, Tensor, TensorSpec, SampleStats } from '@tandem/core';
 import { add } from '@tandem/reference';
 import type { Row } from '../report.ts';
-import type { Stats } from '../stats.ts';
 import { signedValues } from './data.ts';
 import { bytesOfF32, runAndRead, timeBackendRuns, timeEngineRuns, timingRow, uploadTensor } from './measure.ts';
 import { checkElementwise, describeCheck, type SampleCheck } from '../sampled-check.ts';
@@ -13,11 +12,11 @@ import type { RocmBenchSizes } from './sizes.ts';
 /** What the section measured, ms. */
 export interface OverheadSection {
   /** Wall time of an awaited backend.run. */
-  readonly backendWall: Stats;
+  readonly backendWall: SampleStats;
   /** The events' kernel time of the same runs. */
-  readonly backendKernel: Stats;
+  readonly backendKernel: SampleStats;
   /** Wall time of an awaited engine.run({ only: 'rocm' }). */
-  readonly engineWall: Stats;
+  readonly engineWall: SampleStats;
   /** The add's result checked exactly. */
   readonly check: SampleCheck;
   /** Table rows (us). */

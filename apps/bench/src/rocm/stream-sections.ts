@@ -3,9 +3,8 @@
 // similarity of one query against resident targets are measured against it. Kernel time per launch of back-to-back
 // launches (timeBackToBack: a ~12 us mat-vec timed alone carries ~4 us of the host's launch gap); each row also
 // gives the single-run event time.
-import type { BoundTensor, Op, TensorSpec } from '@tandem/core';
+import type { BoundTensor, Op, TensorSpec, SampleStats } from '@tandem/core';
 import type { Row } from '../report.ts';
-import type { Stats } from '../stats.ts';
 import { randomBlockMatrix, signedValues } from './data.ts';
 import { cosineTargetBytes, quantizedMatvecBytes, ratePerSecond, scaleBytes, type BlockFormat } from './figures.ts';
 import { bytesOfF32, runAndRead, timeBackToBack, timeBackendRuns, timingRow, uploadTensor } from './measure.ts';
@@ -24,7 +23,7 @@ export interface StreamFigure {
   /** FLOPs per call (for the roofline's x axis). */
   readonly flops: number;
   /** Kernel time per launch of back-to-back launches, ms. */
-  readonly kernel: Stats;
+  readonly kernel: SampleStats;
   /** GB/s at the median kernel time. */
   readonly gbps: number;
   /** Sampled check of one result. */
@@ -33,7 +32,7 @@ export interface StreamFigure {
   readonly row: Row;
 }
 
-function figure(name: string, measurement: string, bytes: number, flops: number, kernel: Stats, singleRun: Stats, check: SampleCheck): StreamFigure {
+function figure(name: string, measurement: string, bytes: number, flops: number, kernel: SampleStats, singleRun: SampleStats, check: SampleCheck): StreamFigure {
   const gbps = ratePerSecond(bytes, kernel.median, 1e9);
   const row = timingRow('bandwidth', measurement, kernel, { bytesPerCall: bytes, gbps, singleRunMs: singleRun.median, check: describeCheck(check) });
   return { name, bytes, flops, kernel, gbps, check, row };

@@ -18,7 +18,7 @@
 // Training rounds (not counted) come first: the scheduler learns as it would from a user's first calls (single
 // calls in the first round), then from the calls the measured rounds make (an untimed call and a block, in the
 // later ones).
-import { createRng, monotonicClock, type Engine, type Strategy } from '@tandem/core';
+import { createRng, monotonicClock, sampleStats, type Engine, type Strategy } from '@tandem/core';
 import { createEngine } from 'tandem';
 import { caseFamily, inputElements } from '../dispatch/case-size.ts';
 import { dispatchCases, type DispatchCase } from '../dispatch/cases.ts';
@@ -27,7 +27,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { progress, resultsDir, type Row, type SuiteOptions, type SuiteResult } from '../report.ts';
 import { shuffled } from '../order.ts';
-import { stats } from '../stats.ts';
 
 /** A pick counts as right when its oracle time is within this factor of the fastest backend's. */
 const NOISE = 1.05;
@@ -87,7 +86,7 @@ export function abbaRatio(pairs: ReadonlyArray<{ readonly best: number; readonly
     const [first, second] = [pairs[k], pairs[k + 1]];
     if (first !== undefined && second !== undefined) groups.push((first.best + second.best) / (first.auto + second.auto));
   }
-  return groups.length > 0 ? stats(groups).median : NaN;
+  return groups.length > 0 ? sampleStats(groups).median : NaN;
 }
 
 /** Which side each call of a pair of groups belongs to: ABBA then BAAB, so each side holds every position once. */
@@ -132,7 +131,7 @@ export function callAbbaRatios(times: readonly number[], sides: readonly CallSid
     ratios.push(totals.second / totals.first);
   }
   if (ratios.length === 0) return { pairs: NaN, medians: NaN };
-  return { pairs: stats(ratios).median, medians: stats(calls.second).median / stats(calls.first).median };
+  return { pairs: sampleStats(ratios).median, medians: sampleStats(calls.second).median / sampleStats(calls.first).median };
 }
 
 /** `first` against `second`, `pairs` pairs of groups of single calls in the order callAbbaSides(pairs, seed) draws (see callAbbaRatios); `onFirst` sees each call of `first`. */
@@ -168,7 +167,7 @@ async function timeBlock(engine: Engine, c: DispatchCase, strategy: Strategy, ca
     costs.push(timed.estimates);
     backends.push(timed.backend);
   }
-  return { ms: stats(times).median, backend: backends.at(-1) ?? '', backends, reasons, costs };
+  return { ms: sampleStats(times).median, backend: backends.at(-1) ?? '', backends, reasons, costs };
 }
 
 /** 'rocm 140, wasm 4': how many of `backends` are each name, most first. */
@@ -304,7 +303,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   const oracle = (c: DispatchCase): { medians: Map<string, number>; bestName: string; bestMs: number } => {
     const roundsOfCase = perRound.get(c) ?? [];
     const samplesOf = (name: string): number[] => roundsOfCase.flatMap((t) => (t.has(name) ? [t.get(name) ?? NaN] : []));
-    const medians = new Map(backends.filter((b) => samplesOf(b).length > 0).map((b) => [b, stats(samplesOf(b)).median] as const));
+    const medians = new Map(backends.filter((b) => samplesOf(b).length > 0).map((b) => [b, sampleStats(samplesOf(b)).median] as const));
     const [bestName, bestMs] = [...medians].reduce((a, b) => (b[1] < a[1] ? b : a), ['', Infinity]);
     return { medians, bestName, bestMs };
   };
@@ -354,7 +353,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
       continue; // a failure here leaves the case without an interleaved ratio (reported as NaN)
     }
     interleaved.set(c, abbaRatio(pairs));
-    interleavedPairRatios.set(c, stats(pairs.map((p) => p.best / p.auto)).median);
+    interleavedPairRatios.set(c, sampleStats(pairs.map((p) => p.best / p.auto)).median);
   }
   // auto against the best backend call by call (ABBA groups of single calls), and the best against itself (control).
   const callLevel = new Map<DispatchCase, { ratio: number; control: number; ratioOfMedians: number; controlOfMedians: number; groups: number; autoRan: string[] }>();
@@ -436,7 +435,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
       lostMs += chosen - bestMs;
     }
     const autoSamples = samplesOf('auto');
-    const autoMs = autoSamples.length > 0 ? stats(autoSamples).median : NaN;
+    const autoMs = autoSamples.length > 0 ? sampleStats(autoSamples).median : NaN;
     // >= 1: auto as fast as the best single backend. Paired: that backend and auto in the same round.
     const firstOfCase = autoFirst.get(c) ?? [];
     const pairedWhen = (first: boolean | undefined): number[] =>
@@ -446,12 +445,12 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
         return first === undefined || firstOfCase[i]?.get(bestName) === first ? [best / auto] : [];
       });
     const paired = pairedWhen(undefined);
-    const roundRatio = paired.length > 0 ? stats(paired).median : NaN;
+    const roundRatio = paired.length > 0 ? sampleStats(paired).median : NaN;
     if (roundRatio >= AUTO_TARGET) withinRounds++;
     const ratio = interleaved.get(c) ?? NaN;
     for (const [first, into] of [[true, ratiosAutoFirst], [false, ratiosAutoSecond]] as const) {
       const some = pairedWhen(first);
-      if (some.length > 0) into.push(stats(some).median);
+      if (some.length > 0) into.push(sampleStats(some).median);
     }
     const ratioOfMedians = bestMs / autoMs;
     if (ratio >= AUTO_TARGET) within++;
@@ -512,7 +511,7 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     `auto's timed calls by reason: ${[...autoReasons].map(([reason, n]) => `${reason} ${n}`).join(', ')}`,
     `cost-model resets over the whole run (telemetry 'cost-model-reset' notices), by backend and op: ${resets === '' ? 'none' : resets}${firstResets.length === 0 ? '' : `; the first: ${firstResets.join('; ')}`}`,
     `read-backs as the engine learned them (per size class: typical bytes, median ms): ${copyLines.join('; ')}`,
-    `order check: median over cases of the per-round paired ratio in rounds where auto ran before the best backend ${ratiosAutoFirst.length > 0 ? stats(ratiosAutoFirst).median.toFixed(3) : 'n/a'}, after it ${ratiosAutoSecond.length > 0 ? stats(ratiosAutoSecond).median.toFixed(3) : 'n/a'} (equal conditions: both near the overall ratio)`,
+    `order check: median over cases of the per-round paired ratio in rounds where auto ran before the best backend ${ratiosAutoFirst.length > 0 ? sampleStats(ratiosAutoFirst).median.toFixed(3) : 'n/a'}, after it ${ratiosAutoSecond.length > 0 ? sampleStats(ratiosAutoSecond).median.toFixed(3) : 'n/a'} (equal conditions: both near the overall ratio)`,
   ];
   // Every measured auto block's explain() and picks, per case, for tracing how estimates moved over the run.
   const trace = Object.fromEntries(
@@ -547,8 +546,8 @@ function mixedWorkloadVerdict(cases: readonly DispatchCase[], perRound: Readonly
     totals.push(sums);
   }
   if (totals.length === 0) return 'mixed workload: no round in which every strategy ran every common case';
-  const medianTotal = (n: string): number => stats(totals.map((t) => t.get(n) ?? NaN)).median;
-  const ratios = backends.map((b) => ({ b, ratio: stats(totals.map((t) => (t.get(b) ?? NaN) / (t.get('auto') ?? NaN))).median }));
+  const medianTotal = (n: string): number => sampleStats(totals.map((t) => t.get(n) ?? NaN)).median;
+  const ratios = backends.map((b) => ({ b, ratio: sampleStats(totals.map((t) => (t.get(b) ?? NaN) / (t.get('auto') ?? NaN))).median }));
   const beatsAll = ratios.every((x) => x.ratio > 1);
   return (
     `mixed workload (one call of each of the ${common.length} cases every backend runs${left.length > 0 ? `; left out: ${left.join(', ')}` : ''}), median over ${totals.length} rounds: ` +

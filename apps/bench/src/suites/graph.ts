@@ -4,9 +4,9 @@
 // attention on the GPU; 'per-op': the engine's greedy decision per node). Here the "GPU" is WebGPU on SwiftShader
 // (no GPU on this machine); with --gpu it is the machine's own GPU. Also: a mixed prefill + decode run, and the
 // 7B layer against the float64 reference.
+import { sampleStats } from '@tandem/core';
 import { LLAMA_7B_DECODER, TINY_DECODER, type DecoderConfig, type GraphStrategy, type RunReport } from '@tandem/graph';
 import type { Row, SuiteOptions, SuiteResult } from '../report.ts';
-import { stats } from '../stats.ts';
 import { CONTROL_LABEL, bytesPerTokenOf, measuringRunsOf, medianOf, minOf, placementOf, planningOf, runSize, sizeRows, type SizeCase, type SizeResult } from '../graph/cases.ts';
 import { mixedRun, referenceCheck } from '../graph/checks.ts';
 import { graphPlots } from '../graph/plots.ts';
@@ -85,7 +85,7 @@ function gapText(result: SizeResult, phase: string, other: string): string {
   const gap = placementGap(reportsOf('auto'), reportsOf(other));
   const ms = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
   const choosing = reportsOf('auto').flatMap((r) => (r.placement === undefined ? [] : [r.placement.choosingMs]));
-  const choosingText = choosing.length === 0 ? '' : `, of which auto's plan choosing ${(stats(choosing).median * 1000).toFixed(1)} us`;
+  const choosingText = choosing.length === 0 ? '' : `, of which auto's plan choosing ${(sampleStats(choosing).median * 1000).toFixed(1)} us`;
   return `medians, auto - ${other}: outside the nodes ${ms(gap.outsideMs)} ms${choosingText}, in the nodes ${ms(gap.nodesMs)} ms (most: ${gap.largest.map((g) => `${g.name} ${ms(g.ms)}`).join(', ')})`;
 }
 
@@ -95,7 +95,7 @@ function gapText(result: SizeResult, phase: string, other: string): string {
  */
 function pairedRatio(a: readonly number[], b: readonly number[]): number {
   const ratios = a.slice(0, b.length).map((x, i) => x / (b[i] ?? NaN)).filter((r) => Number.isFinite(r));
-  return ratios.length > 0 ? stats(ratios).median : NaN;
+  return ratios.length > 0 ? sampleStats(ratios).median : NaN;
 }
 
 /** Verdict on bytes moved per token under auto vs the naive placements. */

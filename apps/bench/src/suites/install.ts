@@ -5,6 +5,7 @@
 //  2. Node: time from createEngine() to the first matmul result, in a fresh process (median of 7).
 //  3. The install size of `tandem` alone in Node (node_modules, no GPU parts).
 // Needs Chromium (Debian's chromium) for part 1; the npm registry or npm's cache for the pages' dependencies.
+import { sampleStats } from '@tandem/core';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -14,7 +15,6 @@ import { serveStatic } from '../../../../test/e2e/static-server.ts';
 import { consumerProject, type ConsumerProject } from '../../../../test/consumers/support/project.ts';
 import { PAGE_HTML, PAGES, type PageSpec } from '../install/pages.ts';
 import type { Row, SuiteResult } from '../report.ts';
-import { stats } from '../stats.ts';
 
 const LOADS = 5;
 const NODE_STARTS = 7;
@@ -82,8 +82,8 @@ async function pageRows(): Promise<Row[]> {
         rows.push({
           engine: spec.name,
           'emitted gzip KiB': emittedGzipBytes(path.join(project.dir, 'dist')) / 1024,
-          'fetched gzip KiB': stats(loads.map((l) => l.fetchedGzip)).median / 1024,
-          'page: engine start to product, ms (median)': stats(loads.map((l) => l.ms)).median,
+          'fetched gzip KiB': sampleStats(loads.map((l) => l.fetchedGzip)).median / 1024,
+          'page: engine start to product, ms (median)': sampleStats(loads.map((l) => l.ms)).median,
           'product correct': JSON.stringify(product) === '[7,10,15,22]',
         });
       } finally {
@@ -116,7 +116,7 @@ async function nodeRows(): Promise<Row[]> {
       if (ran.code !== 0) throw new Error(`node first.mjs failed: ${ran.stderr}`);
       ms.push(Number(ran.stdout.trim()));
     }
-    const s = stats(ms);
+    const s = sampleStats(ms);
     return [{ engine: 'tandem in Node', 'install size MiB (tandem alone, no GPU parts)': Number(du.stdout.split('\t')[0]) / 1024, 'node: createEngine() to product, ms (median)': s.median, 'node: min ms': s.min, 'node: max ms': s.max }];
   } finally {
     project.remove();

@@ -5,6 +5,7 @@
 // graph only, loaded with the wink vectors), so a rerun skips the builds; the output says which index came from
 // a cache and the build time recorded when that cache was made (prepare.ts makes the caches without the rest of
 // the suite). TANDEM_BENCH_MEMORY_WORDS=N runs it on the first N words only (a quick check of the suite itself).
+import { sampleStats } from '@tandem/core';
 import { loadWinkEmbeddings, loadWordNet } from '@tandem/datasets';
 import { createEngine } from 'tandem';
 import { memoryPlots } from '../memory/plots.ts';
@@ -16,7 +17,6 @@ import { MEMORY_INDEX_PARAMS } from '../memory/prepare.ts';
 import { exactTopK, indicesOf, recallAt } from '../memory/recall.ts';
 import { spreadingPerBackend } from '../memory/spreading.ts';
 import { progress, type Row, type SuiteOptions, type SuiteResult } from '../report.ts';
-import { stats } from '../stats.ts';
 
 const QUERY_COUNT = 1000;
 const PARAMS = MEMORY_INDEX_PARAMS;
@@ -109,7 +109,7 @@ export default async function memorySuite(options: SuiteOptions): Promise<SuiteR
     await ours.index.searchBatch(queries, 10, { ef: batchEf, mode: 'graph' });
     graphRates.push(QUERY_COUNT / ((performance.now() - start) / 1000));
   }
-  const graphQps = stats(graphRates).median;
+  const graphQps = sampleStats(graphRates).median;
   rows.push({ section: 'hnsw batch', library: 'tandem searchBatch graph', queries: QUERY_COUNT, ef: batchEf, queriesPerS: graphQps });
   // The engine routes keep the vectors resident after their first call (normalised, transposed, uploaded: a one-time
   // cost, reported as firstCallMs); their throughput is the median of PASSES warm calls, like the graph route's.
@@ -159,5 +159,5 @@ async function warmBatchRate<T>(call: () => Promise<T>): Promise<{ qps: number; 
     hits = await call();
     rates.push(QUERY_COUNT / ((performance.now() - start) / 1000));
   }
-  return { qps: stats(rates).median, firstMs, hits };
+  return { qps: sampleStats(rates).median, firstMs, hits };
 }

@@ -53,7 +53,7 @@ function matmulVerdicts(section: Outcome<MatmulSection>, cublas: Outcome<CublasC
   if (head === undefined) return [targetVerdict({ label: label(HEADLINE_N), measured: `no size measured (${failures.join('; ')})`, target: TARGETS.matmulTflops, unit: 'TFLOP/s' }, source), ...failures];
   const ours = matmulTflops(head.n, head.kernel.median);
   const k = head.kernel;
-  const detail = `median ${ms(k.median)} (min ${ms(k.min)}, max ${ms(k.max)}, ${k.reps} reps); engine wall ${ms(head.engine.median)} = ${matmulTflops(head.n, head.engine.median).toFixed(2)} TFLOP/s; check ${describeCheck(head.check)}`;
+  const detail = `median ${ms(k.median)} (min ${ms(k.min)}, max ${ms(k.max)}, ${k.count} reps); engine wall ${ms(head.engine.median)} = ${matmulTflops(head.n, head.engine.median).toFixed(2)} TFLOP/s; check ${describeCheck(head.check)}`;
   const wrong = head.check.ok ? {} : { wrongResults: describeCheck(head.check) };
   const lines = [targetVerdict({ label: label(head.n), measured: ours, target: TARGETS.matmulTflops, unit: 'TFLOP/s', detail, ...wrong }, source)];
   const sweep = section.value.points.map((p) => `${p.n}: ${matmulTflops(p.n, p.kernel.median).toPrecision(3)}`).join(', ');
@@ -81,7 +81,7 @@ function streamVerdicts(scale: Outcome<StreamFigure>, q4: Outcome<StreamFigure>,
   if (!cosine.ok) lines.push(targetVerdict({ label: cosineLabel, measured: cosine.reason, target: TARGETS.cosineTbps, unit: 'TB/s' }, source));
   else {
     const c = cosine.value;
-    const detail = `median ${ms(c.kernel.median)} (min ${ms(c.kernel.min)}, max ${ms(c.kernel.max)}, ${c.kernel.reps} reps); check ${describeCheck(c.check)}`;
+    const detail = `median ${ms(c.kernel.median)} (min ${ms(c.kernel.min)}, max ${ms(c.kernel.max)}, ${c.kernel.count} reps); check ${describeCheck(c.check)}`;
     lines.push(targetVerdict({ label: cosineLabel, measured: c.gbps / 1e3, target: TARGETS.cosineTbps, unit: 'TB/s', detail, ...(c.check.ok ? {} : { wrongResults: describeCheck(c.check) }) }, source));
   }
   return lines;
@@ -90,7 +90,7 @@ function streamVerdicts(scale: Outcome<StreamFigure>, q4: Outcome<StreamFigure>,
 function matvecDetail(f: StreamFigure, peak: number | undefined, nominal: number | undefined): string {
   const ofPeak = peak === undefined ? '' : `, ${((100 * f.gbps) / peak).toFixed(0)}% of measured peak`;
   const ofNominal = nominal === undefined ? '' : `, ${((100 * f.gbps) / nominal).toFixed(0)}% of nominal`;
-  return `${f.gbps.toFixed(f.gbps >= 10 ? 0 : 3)} GB/s${ofPeak}${ofNominal}; median ${ms(f.kernel.median)} (min ${ms(f.kernel.min)}, max ${ms(f.kernel.max)}, ${f.kernel.reps} reps); ${f.bytes} bytes (weights + x + out); check ${describeCheck(f.check)}`;
+  return `${f.gbps.toFixed(f.gbps >= 10 ? 0 : 3)} GB/s${ofPeak}${ofNominal}; median ${ms(f.kernel.median)} (min ${ms(f.kernel.min)}, max ${ms(f.kernel.max)}, ${f.kernel.count} reps); ${f.bytes} bytes (weights + x + out); check ${describeCheck(f.check)}`;
 }
 
 function overheadVerdict(overhead: Outcome<OverheadSection>, source: FigureSource): string {
@@ -98,7 +98,7 @@ function overheadVerdict(overhead: Outcome<OverheadSection>, source: FigureSourc
   const o = overhead.value;
   const us = (v: number): string => `${(v * 1e3).toFixed(1)}`;
   const where = source.kind === 'emulated' ? ' (CPU emulation, not GPU figures)' : ` on ${source.device}`;
-  return `per-call overhead, JS to a finished tiny kernel (no target)${where}: engine {only:'rocm'} median ${us(o.engineWall.median)} us, p99 ${us(o.engineWall.p99)} us; direct backend.run median ${us(o.backendWall.median)} us, p99 ${us(o.backendWall.p99)} us (${o.backendWall.reps} calls); kernel (events) median ${us(o.backendKernel.median)} us; check ${describeCheck(o.check)}`;
+  return `per-call overhead, JS to a finished tiny kernel (no target)${where}: engine {only:'rocm'} median ${us(o.engineWall.median)} us, p99 ${us(o.engineWall.p99)} us; direct backend.run median ${us(o.backendWall.median)} us, p99 ${us(o.backendWall.p99)} us (${o.backendWall.count} calls); kernel (events) median ${us(o.backendKernel.median)} us; check ${describeCheck(o.check)}`;
 }
 
 /** Runs the suite. */

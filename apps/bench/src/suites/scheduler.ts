@@ -1,12 +1,11 @@
 // Scheduler suite: (1) decision overhead against the time of a 64x64 matmul on each real backend;
 // (2) cost-model accuracy on a synthetic two-backend workload whose true crossover is known, and how many
 // calls it takes to recover when the crossover moves (GPU slower, then faster).
-import { CostModel, DEFAULT_DECISION_CACHE_CONFIG, Engine, monotonicClock, Scheduler, Tracker, type CapableBackend, type Candidate, type Op, type OpWork, type Tensor, type TensorSpec } from '@tandem/core';
+import { CostModel, DEFAULT_DECISION_CACHE_CONFIG, Engine, monotonicClock, Scheduler, Tracker, sampleStats, type CapableBackend, type Candidate, type Op, type OpWork, type Tensor, type TensorSpec } from '@tandem/core';
 import { ManualClock, SimulatedBackend } from '@tandem/testing';
 import { createEngine } from 'tandem';
 import { accuracyChart, type AccuracyPhase } from '../plots/scheduler-accuracy.ts';
 import { progress, type Row, type SuiteResult } from '../report.ts';
-import { stats } from '../stats.ts';
 
 const cpuLatency = (w: OpWork): number => 0.003 + w.flops / 4e7; // 40 GFLOP/s + 3 us
 const gpuLatency = (launchMs: number) => (w: OpWork): number => launchMs + w.flops / 2e9; // 2 TFLOP/s + launch
@@ -36,8 +35,8 @@ function planOnlyUs(): { median: number; p99: number } {
     costModel.observe('matmul|f32', 'gpu', work.flops, 0.1, 0.15);
   }
   for (let i = 0; i < 20000; i++) scheduler.plan(request, 'auto', true);
-  const single = stats(timeCalls(() => scheduler.plan(request, 'auto', true), 20000, 1));
-  const batched = stats(timeCalls(() => scheduler.plan(request, 'auto', true), 200, 100));
+  const single = sampleStats(timeCalls(() => scheduler.plan(request, 'auto', true), 20000, 1));
+  const batched = sampleStats(timeCalls(() => scheduler.plan(request, 'auto', true), 200, 100));
   return { median: batched.median, p99: single.p99 };
 }
 
@@ -47,7 +46,7 @@ function explainUs(engine: Engine, op: Op<Tensor>): { median: number; p99: numbe
   // Single decisions for the percentiles (timer resolution is ~1 us in Node, so also batch for the median).
   const single = timeCalls(() => engine.explain(op), 20000, 1);
   const batched = timeCalls(() => engine.explain(op), 200, 100);
-  return { median: stats(batched).median, p99: stats(single).p99 };
+  return { median: sampleStats(batched).median, p99: sampleStats(single).p99 };
 }
 
 /**
@@ -93,8 +92,8 @@ async function decisionOverhead(rows: Row[], verdicts: string[], backends?: read
     for (let round = 0; round < ROUNDS; round++) {
       // The `only` calls below end the cached plan's reuse (a measurement of the op on another path): plan it again.
       for (let i = 0; i < 3; i++) (await cached.run(cachedOp))[0]?.dispose();
-      const roundHit = stats(timeCalls(() => cached.explain(cachedOp), 20, 100)).median;
-      const roundMiss = stats(timeCalls(() => fresh.explain(freshOp), 20, 100)).median;
+      const roundHit = sampleStats(timeCalls(() => cached.explain(cachedOp), 20, 100)).median;
+      const roundMiss = sampleStats(timeCalls(() => fresh.explain(freshOp), 20, 100)).median;
       const runs: number[] = [];
       for (let i = 0; i < 30; i++) {
         const t0 = monotonicClock();
@@ -103,14 +102,14 @@ async function decisionOverhead(rows: Row[], verdicts: string[], backends?: read
         c?.dispose();
       }
       const decisionUs = (roundHit * (reuse - 1) + roundMiss) / reuse;
-      const matmulUs = stats(runs).median;
+      const matmulUs = sampleStats(runs).median;
       perCall.push(decisionUs);
       matmuls.push(matmulUs);
       shares.push(decisionUs / matmulUs);
     }
-    const share = stats(shares).median;
-    const matmulUs = stats(matmuls).median;
-    const decisionUs = stats(perCall).median;
+    const share = sampleStats(shares).median;
+    const matmulUs = sampleStats(matmuls).median;
+    const decisionUs = sampleStats(perCall).median;
     rows.push({ measurement: `decision vs 64x64 matmul call on ${status.name}`, matmulMedianUs: matmulUs, decisionPerCallUs: decisionUs, decisionShareOfMatmul: share });
     verdicts.push(
       `decision per call in a loop ${decisionUs.toFixed(2)} us vs a 64x64 matmul call on ${status.name} (${matmulUs.toFixed(1)} us, engine call median): ` +

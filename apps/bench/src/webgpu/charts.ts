@@ -1,7 +1,7 @@
 // The suite's plots: matmul TFLOP/s vs n (ours, tfjs, cuBLAS ceiling), latency vs size webgpu vs wasm with the
 // crossover marked, and cosine GB/s vs N against the measured copy peak.
+import type { SampleStats } from '@tandem/core';
 import { crossoverX, type LineChart, type PlotMarker, type PlotPoint } from '../plots/plot.ts';
-import type { Stats } from '../stats.ts';
 import type { CopyPeak } from './copy-peak.ts';
 import { cosineTbps, type CosineFigures } from './cosine-sweep.ts';
 import type { CublasCeiling } from './cublas.ts';
@@ -10,7 +10,7 @@ import type { LatencyPoint } from './latency.ts';
 import { matmulTflops, type EngineFigures, type MatmulSize } from './matmul-sweep.ts';
 import { latencyPoints } from './verdicts.ts';
 
-function tflopsPoints(sizes: readonly MatmulSize[], pick: (s: MatmulSize) => Outcome<EngineFigures>, time: (f: EngineFigures) => Stats | undefined): PlotPoint[] {
+function tflopsPoints(sizes: readonly MatmulSize[], pick: (s: MatmulSize) => Outcome<EngineFigures>, time: (f: EngineFigures) => SampleStats | undefined): PlotPoint[] {
   return sizes.flatMap((s) => {
     const r = pick(s);
     return r.ok ? [{ x: s.n, y: matmulTflops(s.n, time(r.value)) }] : [];

@@ -1,7 +1,6 @@
 // The device's memory bandwidth ceiling, measured cheaply: one submission of several large buffer-to-buffer copies
 // on the backend's own device, timed around submit and completion; each copy reads and writes its bytes.
-import { monotonicClock } from '@tandem/core';
-import { stats } from '../stats.ts';
+import { monotonicClock, sampleStats } from '@tandem/core';
 
 /** GPUBufferUsage bits (WebGPU spec values; no globals needed). */
 const COPY_SRC = 0x4;
@@ -32,7 +31,7 @@ export async function measureCopyPeak(device: GPUDevice, bytes: number, copies =
       const ms = monotonicClock() - t0;
       if (r > 0) rates.push((2 * bytes * copies) / ms / 1e9); // the first submission warms up
     }
-    return { tbps: stats(rates).median, bytes, copies };
+    return { tbps: sampleStats(rates).median, bytes, copies };
   } finally {
     src.destroy();
     dst.destroy();

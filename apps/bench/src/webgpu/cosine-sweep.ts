@@ -2,9 +2,9 @@
 // through the engine ({ only: 'webgpu' }); effective bandwidth = bytes of targets read / kernel time. Targets past
 // one storage binding run as several dispatches of one submission; N is capped at what one buffer holds (the
 // backend refuses more); a capped row says so.
-import type { Engine } from '@tandem/core';
+import { sampleStats } from '@tandem/core';
+import type { Engine, SampleStats } from '@tandem/core';
 import { progress } from '../report.ts';
-import { stats, type Stats } from '../stats.ts';
 import { CHECK_SAMPLES, cosineTargetBytes, randomMatrix, terabytesPerSecond } from './accounting.ts';
 import { checkCosineSamples, type SampleCheck } from '../sampled-check.ts';
 import { COSINE_DIM, repsFor, type WebGpuBenchConfig } from './config.ts';
@@ -18,9 +18,9 @@ export interface CosineFigures {
   /** The count asked for, when the buffer size limit capped it. */
   readonly requested: number;
   /** Kernel time, ms. */
-  readonly kernel: Stats;
+  readonly kernel: SampleStats;
   /** Wall time of run + read, ms. */
-  readonly wall: Stats;
+  readonly wall: SampleStats;
   /** Bytes of targets read per call. */
   readonly bytes: number;
   /** Sampled check of the first result. */
@@ -50,7 +50,7 @@ async function measureCount(engine: Engine, requested: number, maxBufferBytes: n
       wall.push(t.wallMs);
       kernel.push(t.kernelMs);
     }
-    return { count, requested, kernel: stats(kernel), wall: stats(wall), bytes: cosineTargetBytes(count, COSINE_DIM), check };
+    return { count, requested, kernel: sampleStats(kernel), wall: sampleStats(wall), bytes: cosineTargetBytes(count, COSINE_DIM), check };
   } finally {
     tq.dispose();
     tt.dispose();

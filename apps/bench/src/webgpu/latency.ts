@@ -1,9 +1,9 @@
 // Issue #4 figure 6: latency against size, Tandem's WebGPU backend vs its WASM backend through the engine
 // ({ only }), for matmul n x n and elementwise add of N values; each backend keeps its own resident inputs, so no
 // transfer is timed. Results are checked (matmul on sampled entries, add exactly).
-import type { Engine } from '@tandem/core';
+import { sampleStats } from '@tandem/core';
+import type { Engine, SampleStats } from '@tandem/core';
 import { progress } from '../report.ts';
-import { stats, type Stats } from '../stats.ts';
 import { add } from '@tandem/reference';
 import { CHECK_SAMPLES, randomMatrix } from './accounting.ts';
 import { checkElementwise, checkMatmulSamples } from '../sampled-check.ts';
@@ -22,7 +22,7 @@ export interface LatencyPoint {
   /** n for matmul, element count for add. */
   readonly size: number;
   /** Wall time of run + read per backend, or why not. */
-  readonly byBackend: Readonly<Record<(typeof LATENCY_BACKENDS)[number], Outcome<Stats>>>;
+  readonly byBackend: Readonly<Record<(typeof LATENCY_BACKENDS)[number], Outcome<SampleStats>>>;
 }
 
 async function measurePoint(engine: Engine, op: 'matmul' | 'add', size: number, config: WebGpuBenchConfig): Promise<LatencyPoint> {
@@ -54,12 +54,12 @@ async function measurePoint(engine: Engine, op: 'matmul' | 'add', size: number, 
       });
     }
     const timed = await attempt(`${op} ${size} timing`, config.rowTimeoutMs * 2, () => alternate(calls));
-    const result = (backend: (typeof LATENCY_BACKENDS)[number]): Outcome<Stats> => {
+    const result = (backend: (typeof LATENCY_BACKENDS)[number]): Outcome<SampleStats> => {
       const r = ready[backend];
       const list = samples[backend] ?? [];
       if (r === undefined || !r.ok) return r ?? { ok: false, reason: 'not run' };
       if (list.length === 0) return timed.ok ? { ok: false, reason: 'no samples' } : timed;
-      return { ok: true, value: stats(list) };
+      return { ok: true, value: sampleStats(list) };
     };
     return { op, size, byBackend: { webgpu: result('webgpu'), wasm: result('wasm') } };
   } finally {

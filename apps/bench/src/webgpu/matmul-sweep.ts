@@ -2,9 +2,9 @@
 // kernel time from timestamp-query via the backend's RunResult, wall time of run + read) against
 // @tensorflow/tfjs-backend-webgpu on the same Dawn GPU (kernelMs from tf.time, wall of matMul + data()).
 // Every measured result is checked on sampled entries against f64 dot products.
-import type { Engine } from '@tandem/core';
+import { sampleStats } from '@tandem/core';
+import type { Engine, SampleStats } from '@tandem/core';
 import { progress } from '../report.ts';
-import { stats, type Stats } from '../stats.ts';
 import { CHECK_SAMPLES, matmulFlop, randomMatrix, tflops } from './accounting.ts';
 import { checkMatmulSamples, type SampleCheck } from '../sampled-check.ts';
 import { alternate, ROUNDS, type AlternatingCall } from './alternate.ts';
@@ -16,9 +16,9 @@ import type { TfjsMatmulCase, TfjsWebGpu } from './tfjs-webgpu.ts';
 /** One engine's figures at one size. */
 export interface EngineFigures {
   /** Kernel time, ms (undefined when the engine reports none). */
-  readonly kernel: Stats | undefined;
+  readonly kernel: SampleStats | undefined;
   /** Wall time of a call with the result read back, ms. */
-  readonly wall: Stats;
+  readonly wall: SampleStats;
   /** Sampled correctness check of the first result. */
   readonly check: SampleCheck;
 }
@@ -34,7 +34,7 @@ export interface MatmulSize {
 }
 
 /** TFLOP/s of a median time at size n. */
-export function matmulTflops(n: number, s: Stats | undefined): number {
+export function matmulTflops(n: number, s: SampleStats | undefined): number {
   return s === undefined ? NaN : tflops(matmulFlop(n), s.median);
 }
 
@@ -86,7 +86,7 @@ async function measureSize(engine: Engine, tfjs: Outcome<TfjsWebGpu>, n: number,
     const figures = (ready: Outcome<SampleCheck>, wall: number[], kernel: number[]): Outcome<EngineFigures> => {
       if (!ready.ok) return ready;
       if (!timed.ok && wall.length === 0) return timed;
-      return { ok: true, value: { kernel: kernel.length > 0 ? stats(kernel) : undefined, wall: stats(wall), check: ready.value } };
+      return { ok: true, value: { kernel: kernel.length > 0 ? sampleStats(kernel) : undefined, wall: sampleStats(wall), check: ready.value } };
     };
     return { n, ours: figures(oursReady, oursWall, oursKernel), tfjs: figures(tfjsReady, tfjsWall, tfjsKernel) };
   } finally {

@@ -1,6 +1,6 @@
 // Table rows of the webgpu suite: every row carries median, min, max and repetitions of its timing.
+import type { SampleStats } from '@tandem/core';
 import type { Row } from '../report.ts';
-import type { Stats } from '../stats.ts';
 import { describeCheck } from '../sampled-check.ts';
 import { matmulTflops, type EngineFigures, type MatmulSize } from './matmul-sweep.ts';
 import { cosineTbps, type CosineFigures } from './cosine-sweep.ts';
@@ -9,9 +9,9 @@ import type { LatencyPoint } from './latency.ts';
 import type { WaitCost } from './wait-cpu.ts';
 
 /** Median, min, max and reps of `s` under `prefix` (e.g. kernelMs -> kernelMs, kernelMinMs, ...). */
-export function statsFields(prefix: string, s: Stats | undefined): Record<string, number | string> {
+export function statsFields(prefix: string, s: SampleStats | undefined): Record<string, number | string> {
   if (s === undefined) return { [`${prefix}Median`]: 'n/a' };
-  return { [`${prefix}Median`]: s.median, [`${prefix}Min`]: s.min, [`${prefix}Max`]: s.max, reps: s.reps };
+  return { [`${prefix}Median`]: s.median, [`${prefix}Min`]: s.min, [`${prefix}Max`]: s.max, reps: s.count };
 }
 
 function engineRow(n: number, engine: string, figures: Outcome<EngineFigures>): Row {

@@ -3,10 +3,9 @@
 // main-thread CPU from /proc (its mainThreadCpuMs helper) and whole-process CPU; on SwiftShader the process figure
 // includes the software GPU's own threads, so the target is judged on the main thread. Only engine.run is timed:
 // reading a large result back is copying, not waiting (on the H100 a 100 ms matmul has a 300+ MB result).
-import type { Engine, Tensor } from '@tandem/core';
-import { monotonicClock } from '@tandem/core';
+import type { Engine, Tensor, SampleStats } from '@tandem/core';
+import { monotonicClock, sampleStats } from '@tandem/core';
 import { mainThreadCpuMs } from '../../../../packages/webgpu/src/test-support/thread-cpu.ts';
-import { stats, type Stats } from '../stats.ts';
 import { CHECK_SAMPLES, randomMatrix } from './accounting.ts';
 import { checkMatmulSamples, describeCheck } from '../sampled-check.ts';
 import { engineCall, runOnlyCall, type EngineCall, type SingleOutputOp } from './engine-call.ts';
@@ -16,11 +15,11 @@ export interface WaitCost {
   /** Matrix side of the job. */
   readonly n: number;
   /** Wall time of the job, ms. */
-  readonly wall: Stats;
+  readonly wall: SampleStats;
   /** JS main-thread CPU / wall, % of a core (undefined where /proc is unreadable). */
-  readonly mainThreadPercent: Stats | undefined;
+  readonly mainThreadPercent: SampleStats | undefined;
   /** Whole-process CPU / wall, % of a core. */
-  readonly processPercent: Stats;
+  readonly processPercent: SampleStats;
 }
 
 /** Side of a matmul taking about `targetMs` at `flopsPerMs`, a multiple of 64 within [64, maxN]. */
@@ -82,7 +81,7 @@ export async function measureWaitCost(engine: Engine, n: number, targetMs: numbe
       proc.push(((cpu.user + cpu.system) / 1000 / ms) * 100);
       if (main0 !== undefined && main1 !== undefined) main.push(((main1 - main0) / ms) * 100);
     }
-    return { n: job.n, wall: stats(wall), mainThreadPercent: main.length > 0 ? stats(main) : undefined, processPercent: stats(proc) };
+    return { n: job.n, wall: sampleStats(wall), mainThreadPercent: main.length > 0 ? sampleStats(main) : undefined, processPercent: sampleStats(proc) };
   } finally {
     job.tensor.dispose();
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findCrossovers, type SweepPoint } from './sweep-measure.ts';
+import { findCrossovers } from './sweep-crossovers.ts';
+import type { SweepPoint } from './sweep-measure.ts';
 
 function points(series: string, ms: readonly number[]): SweepPoint[] {
   return ms.map((medianMs, i) => ({ series, size: 2 ** (i + 5), medianMs, status: 'ok' }));

@@ -1,6 +1,7 @@
-// Latency against size for each backend (every call with `{ only: backend }`) and for `auto`, and where a GPU
-// backend starts beating the best CPU backend (the crossover).
-import type { Engine, Op, Strategy, Tensor } from '@tandem/core';
+// Latency against size for each backend (every call with `{ only: backend }`) and for `auto`, measured in the
+// engine worker; the page imports only the types from here (where a GPU backend overtakes the CPU:
+// sweep-crossovers.ts).
+import { median, type Engine, type Op, type Strategy, type Tensor } from '@tandem/core';
 
 /** Label of the sweep's engine calls in telemetry. */
 export const SWEEP_LABEL = 'demo.sweep';
@@ -39,16 +40,6 @@ export interface SweepControl {
   cancelled: boolean;
 }
 
-/** Where a GPU backend overtakes the best CPU backend, or why it does not. */
-export interface Crossover {
-  /** GPU backend. */
-  readonly gpu: string;
-  /** The smallest size from which the GPU is faster at every larger measured size; undefined when never. */
-  readonly size: number | undefined;
-  /** A sentence for the page. */
-  readonly text: string;
-}
-
 function randomData(count: number, seed: number): Float32Array {
   const out = new Float32Array(count);
   let s = seed >>> 0;
@@ -75,11 +66,6 @@ async function timeCall(engine: Engine, op: Op<Tensor>, strategy: Strategy): Pro
   const ms = performance.now() - start;
   for (const t of outputs) t.dispose();
   return ms;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 /**
@@ -128,24 +114,4 @@ export async function runSweep(engine: Engine, op: SweepOp, backends: readonly s
     }
   }
   return points;
-}
-
-/** For each GPU backend, the crossover against the fastest CPU backend at each size. */
-export function findCrossovers(points: readonly SweepPoint[], gpuBackends: readonly string[], cpuBackends: readonly string[]): Crossover[] {
-  const at = (series: string, size: number): number | undefined => points.find((p) => p.series === series && p.size === size && p.status === 'ok')?.medianMs;
-  return gpuBackends.map((gpu) => {
-    const sizes = [...new Set(points.filter((p) => p.series === gpu && p.status === 'ok').map((p) => p.size))].sort((a, b) => a - b);
-    const gpuWins: boolean[] = [];
-    for (const size of sizes) {
-      const gpuMs = at(gpu, size) ?? Infinity;
-      const cpuMs = Math.min(...cpuBackends.map((c) => at(c, size) ?? Infinity));
-      gpuWins.push(gpuMs < cpuMs);
-    }
-    let from: number | undefined;
-    for (let i = sizes.length - 1; i >= 0 && gpuWins[i] === true; i--) from = sizes[i];
-    if (sizes.length === 0) return { gpu, size: undefined, text: `${gpu}: not measured` };
-    if (from === undefined) return { gpu, size: undefined, text: `${gpu} is slower than the CPU at every size measured (up to n = ${sizes[sizes.length - 1]}): the scheduler should keep this op on the CPU here` };
-    if (from === sizes[0]) return { gpu, size: from, text: `${gpu} is faster than the CPU at every size measured (from n = ${from})` };
-    return { gpu, size: from, text: `crossover at n = ${from}: ${gpu} is faster than the best CPU backend from there on` };
-  });
 }

@@ -3,7 +3,8 @@
 import { byId, el, formatDuration } from '../dom.ts';
 import { shownOf } from '../errors-shown.ts';
 import type { EngineClient } from '../worker/client.ts';
-import { findCrossovers, type SweepOp, type SweepPoint } from './sweep-measure.ts';
+import { findCrossovers } from './sweep-crossovers.ts';
+import type { SweepOp, SweepPoint } from './sweep-measure.ts';
 
 const X_LABEL: Readonly<Record<SweepOp, string>> = { matmul: 'n (matmul n × n × n)', cosineSimilarity: 'n targets (32 queries, 100-d)' };
 

@@ -98,13 +98,6 @@ export async function metricValue(baseUrl: string, name: string, labels = ''): P
   return value ?? 0;
 }
 
-/** The p-th percentile (0-100) of `values`, nearest rank; NaN when empty. */
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
-}
-
 /** A /healthz prober's record. */
 export interface HealthRecord {
   /** Latency of each answered probe, ms. */

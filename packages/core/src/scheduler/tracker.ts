@@ -4,6 +4,7 @@
 // half-open admits exactly one probe call: success closes the circuit (and clears the window), failure re-opens it.
 // State changes happen synchronously inside admit()/record(), so concurrent async callers see a consistent view.
 import type { Clock } from '../clock.ts';
+import { percentileOfSorted } from '../stats.ts';
 
 /** Tuning of the breaker. */
 export interface TrackerConfig {
@@ -168,8 +169,8 @@ export class Tracker {
         failures: e.failures,
         successRate: e.successRate(),
         circuit: this.state(op, backend),
-        p50Ms: percentile(sorted, 0.5),
-        p99Ms: percentile(sorted, 0.99),
+        p50Ms: sorted.length === 0 ? 0 : percentileOfSorted(sorted, 0.5),
+        p99Ms: sorted.length === 0 ? 0 : percentileOfSorted(sorted, 0.99),
       };
     });
   }
@@ -193,11 +194,4 @@ export class Tracker {
     e.state = to;
     this.onTransition?.(op, backend, to, e.successRate());
   }
-}
-
-/** The q-quantile of an ascending array (nearest rank); 0 for an empty one. */
-export function percentile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return 0;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[i] ?? 0;
 }

@@ -8,6 +8,7 @@ import {
   DeviceLostError,
   errorMessage,
   mapOpTensors,
+  median,
   type BackendHealth,
   type BoundTensor,
   type CapableBackend,
@@ -248,8 +249,7 @@ export class ProcessWebGpuBackend implements CapableBackend {
       await connection.request('health', {}, 'ping');
       times.push(performance.now() - t0);
     }
-    times.sort((a, b) => a - b);
-    return times[Math.floor(times.length / 2)] ?? 0;
+    return median(times);
   }
 
   /** Records why init failed and ends a child that could not start WebGPU. */
