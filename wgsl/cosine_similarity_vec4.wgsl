@@ -1,9 +1,8 @@
 // cosine_similarity_vec4: cosine_similarity.wgsl for dim a multiple of 4, every row read as vec4f: a step of LANES
 // invocations reads LANES * 16 consecutive bytes of a row, with a quarter of the load instructions of the scalar
-// kernel (on an H100, 768-d rows, 65k-699k targets: 2.5-3.0 TB/s against 1.7-1.9). Each invocation issues four
-// steps' loads before adding any: with 8 lanes in workgroups of 128 that reads 1.50-1.74 TB/s instead of 1.35-1.43
-// on a Dawn device in its slow-read mode (after a few GB of host uploads; apps/bench/scripts/webgpu-upload-probe.mjs),
-// and the same 2.6-3.1 TB/s otherwise (apps/bench/scripts/webgpu-cosine-probe.mjs). Same rules for special vectors
+// kernel. Each invocation issues four steps' loads before adding any, which keeps reads faster on a Dawn device in
+// its slow-read mode (after a few GB of host uploads) and costs nothing otherwise (figures: docs/decisions.md,
+// issue 29, from apps/bench/probes/webgpu-cosine-probe.mjs and webgpu-upload-probe.mjs). Same rules for special vectors
 // (CosineSimilarityOp in packages/core/src/ops.ts): a NaN in either vector -> NaN; else a zero vector (all +-0, or
 // subnormals this GPU flushes) -> 0; else an infinity in either -> NaN; else the cosine, whatever the lengths.
 // Fast path: f32 dot and sums of squares, partial sums added in a workgroup-memory tree. When either sum of squares

@@ -1,9 +1,8 @@
 // host_pool.h: page-locked (pinned) host blocks that downloads land in and JavaScript then owns as external
 // ArrayBuffers. A device-to-host copy into pageable memory goes through the runtime's own staging buffers and,
-// into a freshly allocated array, through a page fault per 4 KiB page: on the H100 host (2026-11-23,
-// packages/rocm/scripts/host-copy-probe.cu) 4 MiB took 1.26 ms into a fresh calloc'd array and 0.09 ms into a
-// pinned block. Pinning is slow (3.4 ms for 4 MiB, 21 ms for 32 MiB) and unpinning synchronizes the device, so
-// neither happens per download: memory is pinned in 16 MiB chunks, each carved into blocks of one power-of-two
+// into a freshly allocated array, through a page fault per 4 KiB page: an order of magnitude slower than into a
+// pinned block. Pinning is slow and unpinning synchronizes the device (figures: docs/decisions.md, issue 29, from
+// apps/bench/probes/host-copy-probe.cu), so neither happens per download: memory is pinned in 16 MiB chunks, each carved into blocks of one power-of-two
 // size class when that class first runs short, and kept until the pool goes. The finalizer of the JavaScript
 // array hands its block back (any thread; the pool locks) for the next download of that class. The arrays go
 // back only when garbage-collected; a download finding its class empty and the limit reached carves an idle region

@@ -35,7 +35,7 @@ fi
 
 if [ "${CEILINGS:-1}" != 0 ]; then
   stamp ceilings
-  timeout 60 python3 packages/rocm/scripts/cublas-ceiling.py > "$out/cublas.json" 2>&1
+  timeout 60 python3 apps/bench/probes/cublas-ceiling.py > "$out/cublas.json" 2>&1
   tail -c 1500 "$out/cublas.json"; echo
 fi
 

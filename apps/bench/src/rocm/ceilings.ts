@@ -1,6 +1,10 @@
-// Ceilings from outside Tandem: cuBLAS / PyTorch figures from packages/rocm/scripts/cublas-ceiling.py (TF32 off;
+// Ceilings from outside Tandem: cuBLAS / PyTorch figures from apps/bench/probes/cublas-ceiling.py (TF32 off;
 // one JSON object on stdout) and the memory clock nvidia-smi reports. Each comes back as a value or a reason.
 import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+/** The script that measures the cuBLAS / PyTorch ceilings (run by the rocm and webgpu suites with --gpu). */
+export const CUBLAS_CEILING_SCRIPT = path.resolve(import.meta.dirname, '../../probes/cublas-ceiling.py');
 
 /** What cublas-ceiling.py measured. */
 export interface CublasCeilings {

@@ -6,13 +6,13 @@
 // whose figures are not GPU figures (every target NOT MEASURED). One failing measurement becomes a verdict.
 import { errorMessage } from '@tandem/core';
 import { progress, type Row, type SuiteOptions, type SuiteResult } from '../report.ts';
-import { runCublasCeiling, nvidiaSmiMemoryClockKHz, type CublasCeilings, type Outcome } from '../rocm/ceilings.ts';
+import { CUBLAS_CEILING_SCRIPT, runCublasCeiling, nvidiaSmiMemoryClockKHz, type CublasCeilings, type Outcome } from '../rocm/ceilings.ts';
 import { nominalBandwidth } from '../rocm/figures.ts';
 import { measureMatmul, matmulTflops, type MatmulSection } from '../rocm/matmul-section.ts';
 import { measureOverhead, type OverheadSection } from '../rocm/overhead-section.ts';
 import { bandwidthChart, matmulChart, type ChartContext } from '../rocm/plots.ts';
 import { describeCheck } from '../sampled-check.ts';
-import { addonPathsFor, openRocm, rocmFile, type RocmTarget } from '../rocm/setup.ts';
+import { addonPathsFor, openRocm, type RocmTarget } from '../rocm/setup.ts';
 import { EMULATED_SIZES, GPU_SIZES } from '../rocm/sizes.ts';
 import { measureCosine, measureMatvec, measureScale, type StreamFigure } from '../rocm/stream-sections.ts';
 import { targetVerdict, type FigureSource } from '../rocm/verdicts.ts';
@@ -117,7 +117,7 @@ export default async function rocmSuite(options: SuiteOptions): Promise<SuiteRes
   const advance = (): void => progress('rocm', ++step, STEPS + sizes.matmulSizes.length - 1);
   try {
     const matmul = await attempt(() => measureMatmul(target, sizes, () => advance()));
-    const cublas = runCublasCeiling(rocmFile('scripts/cublas-ceiling.py'), 120_000);
+    const cublas = runCublasCeiling(CUBLAS_CEILING_SCRIPT, 120_000);
     advance();
     const scale = await attempt(() => measureScale(target, sizes));
     advance();

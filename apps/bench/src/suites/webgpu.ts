@@ -2,7 +2,7 @@
 // GPU machine's GPU with --gpu. Measures, side by side in one process:
 //  1. f32 matmul n x n: kernel time (timestamp-query) and wall time through the engine with { only: 'webgpu' };
 //  2. the same on @tensorflow/tfjs-backend-webgpu on the same Dawn GPU (webgpu/tfjs-webgpu.ts);
-//  3. the cuBLAS SGEMM ceiling (--gpu only, packages/rocm/scripts/cublas-ceiling.py);
+//  3. the cuBLAS SGEMM ceiling (--gpu only, apps/bench/probes/cublas-ceiling.py);
 //  4. cosine similarity 768-d vs N resident targets: bytes of targets / kernel time, against a copy peak;
 //  5. CPU of this process while waiting on a ~100 ms GPU job;
 //  6. latency vs size, WebGPU vs WASM (matmul and add), with the crossover.
@@ -39,10 +39,9 @@ export default async function webgpuSuite(options: SuiteOptions): Promise<SuiteR
   const bench = setup.value;
   const { engine } = bench;
   try {
-    // Cosine first: on the H100 (Dawn/Vulkan), after host uploads or a few GB allocated and freed, even a plain vec4
-    // read of a large buffer runs at about half speed (2.8 -> 1.3 TB/s at 201 MB; apps/bench/scripts/webgpu-cosine-
-    // probe.mjs --churn), so the other sections would lower it. Its own 3 GB upload still does (1.42 TB/s at 1M here
-    // vs 2.6-3.0 TB/s for the kernel on GPU-written data): not resolved.
+    // Cosine first: on Dawn/Vulkan, after host uploads or a few GB allocated and freed, even a plain read of a large
+    // buffer runs at about half speed (docs/decisions.md, issue 29: the slow-read mode), so the other sections would
+    // lower it. Its own upload of the targets still does: not resolved.
     const cosine = await cosineSweep(engine, bench.webgpu.describe().maxBufferSize, config);
     const tfjs = await loadTfjsWebGpu();
     const matmul = await matmulSweep(engine, tfjs, config);

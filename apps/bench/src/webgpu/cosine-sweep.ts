@@ -60,7 +60,7 @@ async function measureCount(engine: Engine, requested: number, maxBufferBytes: n
 /** Measures every count of config.cosineSizes; each failure is kept as its reason. */
 export async function cosineSweep(engine: Engine, maxBufferBytes: number, config: WebGpuBenchConfig): Promise<Array<Outcome<CosineFigures>>> {
   // Largest first, on the freshest device: allocations and frees of earlier sizes slow later large reads (see
-  // scripts/webgpu-cosine-probe.mjs --churn). Rows are returned in config order.
+  // probes/webgpu-cosine-probe.mjs --churn). Rows are returned in config order.
   const order = [...config.cosineSizes.entries()].reverse();
   const byIndex = new Map<number, Outcome<CosineFigures>>();
   for (const [done, [i, requested]] of order.entries()) {

@@ -1,11 +1,9 @@
-// Issue #4 figure 3 (--gpu only): the cuBLAS SGEMM ceiling from packages/rocm/scripts/cublas-ceiling.py (PyTorch,
+// Issue #4 figure 3 (--gpu only): the cuBLAS SGEMM ceiling from apps/bench/probes/cublas-ceiling.py (PyTorch,
 // TF32 off; prints one JSON object). Skipped with a reason when python3 or torch is missing.
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { errorMessage } from '@tandem/core';
+import { CUBLAS_CEILING_SCRIPT } from '../rocm/ceilings.ts';
 import type { Outcome } from './guard.ts';
-
-const SCRIPT = path.resolve(import.meta.dirname, '../../../../packages/rocm/scripts/cublas-ceiling.py');
 
 /** The ceilings the script measures that this suite uses. */
 export interface CublasCeiling {
@@ -37,7 +35,7 @@ export function parseCublasOutput(stdout: string): CublasCeiling {
 export async function measureCublasCeiling(timeoutMs: number): Promise<Outcome<CublasCeiling>> {
   try {
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn('python3', [SCRIPT], { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
+      const child = spawn('python3', [CUBLAS_CEILING_SCRIPT], { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
       let out = '';
       let err = '';
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));

@@ -39,12 +39,11 @@ export const DEFAULT_COST_MODEL_CONFIG: CostModelConfig = {
   window: 100,
   halfLifeDecisions: 1000,
   surpriseFactor: 2.5,
-  // 5, not 3: on the H100 host bursts of 3 slow calls (2.5x off) were common enough to reset a GPU's series ~50
-  // times in one dispatch run.
+  // 5, not 3: bursts of 3 slow calls were common enough on a GPU to reset its series dozens of times in one dispatch
+  // run (docs/decisions.md, issue 29).
   surprisesForRegimeChange: 5,
-  // H100 host, 2026-11-23 (apps/bench/scripts/run-jitter-probe.ts): runs of 5 calls of a ~0.1 ms add on rocm, each
-  // 2.5x or more over the estimate and the last 2.2-2.6 ms, re-learned that size from a stall of the host; the
-  // GPU was then priced up to 20x too slow until it was measured again.
+  // A run of surprises must span this long: shorter runs were stalls of the host, and re-learning a size from one
+  // priced the GPU far too slow until it was measured again (docs/decisions.md, issue 29; run-jitter-probe.ts).
   regimeMinSpanMs: 100,
   warmupSamples: 1,
   coldSamplesSkipped: 8,

@@ -1,12 +1,11 @@
 // Which op calls and copies follow an idle backend. After a pause the first calls run slower on every backend (CPU
-// and GPU clocks and caches wake up, a GPU backend's worker thread sleeps): on the H100 host (2026-11-23,
-// apps/bench/scripts/run-jitter-probe.ts, blocks of 8 calls of `mul 64x1024` after 20 ms pauses) the first two calls
-// took 0.54 and 0.42 ms on rocm against 0.13 from the third on, and 0.36 / 0.40 against 0.11 on wasm. Learning from
-// those calls priced a backend 4x too slow until it was measured again, and a burst of them made the cost model
-// re-learn a size from a cold call.
+// and GPU clocks and caches wake up, a GPU backend's worker thread sleeps): the first two calls after a short pause
+// take several times as long as the third (docs/decisions.md, issue 29; apps/bench/probes/run-jitter-probe.ts).
+// Learning from those calls priced a backend several times too slow until it was measured again, and a burst of them
+// made the cost model re-learn a size from a cold call.
 // Idleness is per backend: a GPU left alone while the CPU backend ran for a while is as cold as after a pause of the
-// whole host (the dispatch suite's rocm blocks right after wasm blocks: the host was busy, rocm had been idle, and
-// its cold calls, counted as warm, priced rocm ~40% too slow on 64x1024 elementwise ops).
+// whole host (the dispatch suite's rocm blocks right after wasm blocks: rocm had been idle while the host was busy,
+// and its cold calls, counted as warm, priced it too slow).
 
 /** A call starting more than this long after the previous call on its backend ended follows an idle gap. */
 export const IDLE_GAP_MS = 5;

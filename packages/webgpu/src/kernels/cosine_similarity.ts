@@ -5,7 +5,7 @@ import { elementCountRefusal, output, type WebGpuKernel } from '../kernel-suppor
 import { BufferRange, dispatch, linearGrid, STORAGE_OFFSET_ALIGNMENT, type Step } from '../plan.ts';
 import { WGSL_KERNELS } from '../wgsl-kernels.generated.ts';
 
-/** Workgroup size and invocations per score of the vec4 kernel (docs/decisions.md: measured on an H100). */
+/** Workgroup size and invocations per score of the vec4 kernel (the fastest shape measured: docs/decisions.md, issue 29). */
 const COSINE_VEC4_WG = 128;
 const COSINE_VEC4_LANES = 8;
 /** The same for the scalar kernel (dims not a multiple of 4). */

@@ -2,7 +2,7 @@
 // targets, for several workgroup shapes (WG invocations, LANES per score), beside a plain read of the same bytes
 // (one workgroup per 24 KiB) — to find where the kernel leaves the memory bandwidth. Time from pass timestamps
 // (Dawn's timestamp quantization off), median of 9 after one warm-up.
-//   source .gpukit/setup.sh && node apps/bench/scripts/webgpu-cosine-probe.mjs [--upload [--kernel-copy]] [--churn] [--gap-ms=N]
+//   source .gpukit/setup.sh && node -C @tandem/source --import tsx apps/bench/probes/webgpu-cosine-probe.mjs [--upload [--kernel-copy]] [--churn] [--gap-ms=N]
 //     [--slow-mode] [--extra-shader=PATH]
 // --upload writes the targets from the host (queue.writeBuffer in 64 MiB pieces) instead of a fill
 // kernel; --churn first allocates, writes and frees ~6 GB of buffers of mixed sizes (as the webgpu bench suite's
@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { FILL_WGSL, READ_BYTES_PER_GROUP, READ_WGSL, grid as gridIn, openProbeDevice, passTimer, pipeline } from './webgpu-probe-device.mjs';
 
-const USAGE = 'Usage: node apps/bench/scripts/webgpu-cosine-probe.mjs [--upload [--kernel-copy]] [--churn] [--gap-ms N] [--slow-mode] [--extra-shader PATH] (see the top of the file)';
+const USAGE = 'Usage: node -C @tandem/source --import tsx apps/bench/probes/webgpu-cosine-probe.mjs [--upload [--kernel-copy]] [--churn] [--gap-ms N] [--slow-mode] [--extra-shader PATH] (see the top of the file)';
 let args;
 try {
   args = parseArgs({ options: { upload: { type: 'boolean' }, 'kernel-copy': { type: 'boolean' }, churn: { type: 'boolean' }, 'gap-ms': { type: 'string' }, 'slow-mode': { type: 'boolean' }, 'extra-shader': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;

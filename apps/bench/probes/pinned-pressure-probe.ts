@@ -3,17 +3,14 @@
 // default on a GPU: no event-loop turn per call unless the pool is short) and rocm queued (inline: false: a turn per
 // call). Blocks of 100 whole calls ({ only: 'rocm' }, run + read + dispose) alternate; prints per engine the median,
 // 90th percentile and share over 0.5 ms of the read-backs, and what the engine learned of that read-back size.
-//   node -C @tandem/source --import tsx apps/bench/scripts/pinned-pressure-probe.ts ["scale 1024x1024"] [calls per engine]
-// H100 host, 2026-11-23, 3000 calls each: scale 1024x1024 (4 MiB out) inline without the short-pool yield in
-// RocmBackend.download (measured with that line deleted): whole call 0.876 ms, read-back median 0.587 (56% over 0.5 ms: pageable memory), queued
-// 0.297 / 0.140; with the yield: inline 0.263 / 0.122 (9.6% over 0.5 ms), queued 0.289 / 0.139 (8.8%).
-import { monotonicClock, type Engine } from '@tandem/core';
+//   node -C @tandem/source --import tsx apps/bench/probes/pinned-pressure-probe.ts ["scale 1024x1024"] [calls per engine]
+import { monotonicClock, percentile, type Engine } from '@tandem/core';
 import { RocmBackend } from '@tandem/rocm';
 import { createEngine, REFERENCE_FACTORY, WASM_FACTORY } from 'tandem';
 import { dispatchCases, type DispatchCase } from '../src/dispatch/cases.ts';
 import { numberArg, parseCommandLine } from '../src/command-line.ts';
 
-const [caseName = 'scale 1024x1024', callsText = '3000'] = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/scripts/pinned-pressure-probe.ts [options] [case] [calls]', summary: "Read-backs of large outputs in a hot loop, rocm inline against queued.", positionals: ['case: a dispatch case\'s name (default \'scale 1024x1024\')', 'calls: per engine (default 3000)'] }, {}).positionals;
+const [caseName = 'scale 1024x1024', callsText = '3000'] = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/probes/pinned-pressure-probe.ts [options] [case] [calls]', summary: "Read-backs of large outputs in a hot loop, rocm inline against queued.", positionals: ['case: a dispatch case\'s name (default \'scale 1024x1024\')', 'calls: per engine (default 3000)'] }, {}).positionals;
 const calls = numberArg('calls', callsText, 3000, 1, 100_000_000);
 const BLOCK = 100;
 const engineWith = (inline: false | undefined): Promise<Engine> =>
@@ -26,7 +23,6 @@ async function side(label: string, inline: false | undefined): Promise<{ label: 
   return { label, engine, c, reads: [], totals: [], outBytes: 0 };
 }
 const sides = [await side('inline', undefined), await side('queued', false)];
-const quantile = (values: readonly number[], q: number): number => [...values].sort((a, b) => a - b)[Math.floor(values.length * q)] ?? NaN;
 
 for (let done = 0; done < calls; done += BLOCK) {
   for (const side of done % (2 * BLOCK) === 0 ? sides : [...sides].reverse()) {
@@ -47,8 +43,8 @@ for (const side of sides) {
   const learned = side.engine.copyTimes('rocm').download.filter((p) => p.bytes >= side.outBytes / 2 && p.bytes <= side.outBytes * 2);
   const slow = side.reads.filter((ms) => ms > 0.5).length / side.reads.length;
   console.log(
-    `${caseName} rocm ${side.label}: whole call median ${quantile(side.totals, 0.5).toFixed(3)} ms; read-back of ${side.outBytes} B median ${quantile(side.reads, 0.5).toFixed(3)} ms, ` +
-      `p90 ${quantile(side.reads, 0.9).toFixed(3)}, over 0.5 ms ${(100 * slow).toFixed(1)}%; learned ${learned.map((p) => `${p.bytes} B ${p.ms.toFixed(3)} ms`).join(', ')}`,
+    `${caseName} rocm ${side.label}: whole call median ${percentile(side.totals, 0.5).toFixed(3)} ms; read-back of ${side.outBytes} B median ${percentile(side.reads, 0.5).toFixed(3)} ms, ` +
+      `p90 ${percentile(side.reads, 0.9).toFixed(3)}, over 0.5 ms ${(100 * slow).toFixed(1)}%; learned ${learned.map((p) => `${p.bytes} B ${p.ms.toFixed(3)} ms`).join(', ')}`,
   );
   await side.engine.dispose();
 }

@@ -4,20 +4,20 @@
 // first 20 rounds are not counted. Prints the first auto runs' plan choices, then per strategy the median total,
 // the median time outside the nodes (all of the run's wall time, and the graph's own hostMs), auto's plan choosing
 // time, the garbage collections that fell inside the runs, and each node's median.
-//   node -C @tandem/source --import tsx apps/bench/scripts/graph-auto-probe.ts [tiny|7b] [q4_0|f32] [rounds]
+//   node -C @tandem/source --import tsx apps/bench/probes/graph-auto-probe.ts [tiny|7b] [q4_0|f32] [rounds]
 //   PROBE_STRATEGIES=auto,cpu-only,per-op (default cpu-only,gpu-only,auto)
 //   PROBE_TOKENS=128: a prefill of 128 tokens (fresh cache each run) instead of a decode step
 //   PROBE_LOG_RUNS=n: log auto's first n runs (default 12); then per assignment auto ran: runs, median ms, how chosen
 //   PROBE_LOG_ALL=1: log every strategy's runs in those rounds
 //   PROBE_SHUFFLE=1: rounds in shuffled orders, as the graph suite runs them (default: rotated)
-// H100 host, 2026-11-23, 7B Q4_0, 400 rounds of one strategy at a time: gpu-only 2.56 ms, auto 2.63 ms.
+import { median } from '@tandem/core';
 import { DecoderBlock, createDecoderWeights, LLAMA_7B_DECODER, randomActivations, TINY_DECODER, type GraphStrategy } from '@tandem/graph';
 import { graphBench } from '../src/graph/setup.ts';
 import { shuffled } from '../src/order.ts';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { numberArg, parseCommandLine } from '../src/command-line.ts';
 
-const [size = 'tiny', weights = 'q4_0', roundsText = '200'] = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/scripts/graph-auto-probe.ts [options] [size] [weights] [rounds]', summary: "Where a graph strategy spends its time, per node, against the others.", positionals: ['size: tiny or 7b (default tiny)', 'weights: q4_0 or f32 (default q4_0)', 'rounds: (default 200); PROBE_* variables as above'] }, {}).positionals;
+const [size = 'tiny', weights = 'q4_0', roundsText = '200'] = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/probes/graph-auto-probe.ts [options] [size] [weights] [rounds]', summary: "Where a graph strategy spends its time, per node, against the others.", positionals: ['size: tiny or 7b (default tiny)', 'weights: q4_0 or f32 (default q4_0)', 'rounds: (default 200); PROBE_* variables as above'] }, {}).positionals;
 const weightType = weights === 'f32' ? 'f32' : 'q4_0';
 const rounds = numberArg('rounds', roundsText, 200, 21, 1_000_000);
 const strategies: GraphStrategy[] = (process.env['PROBE_STRATEGIES'] ?? 'cpu-only,gpu-only,auto').split(',').map((s): GraphStrategy => (s === 'cpu-only' || s === 'gpu-only' || s === 'per-op' || s === 'split' ? s : 'auto'));
@@ -43,7 +43,6 @@ function push(map: Map<string, number[]>, key: string, value: number): void {
   list.push(value);
   map.set(key, list);
 }
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
 
 const totals = new Map<string, number[]>();
 const hostMs = new Map<string, number[]>(); // the graph's own time outside the nodes (report.hostMs)

@@ -1,31 +1,21 @@
 // Diagnostic (GPU machine): how uploads change the read bandwidth of a Dawn/Vulkan device. A plain vec4 read
 // (timestamps, median of 9) of: a buffer of one binding's size (2.15 GB), a 1M x 768 f32 buffer (3.07 GB, read
 // in two binding ranges), the first buffer again, and a new one. Data filled by a kernel, or uploaded:
-//   source .gpukit/setup.sh && node apps/bench/scripts/webgpu-upload-probe.mjs [options]
+//   source .gpukit/setup.sh && node -C @tandem/source --import tsx apps/bench/probes/webgpu-upload-probe.mjs [options]
 //   --upload              queue.writeBuffer in pieces (as the backend does), one random piece written over and over
 //   --upload-wait         the same, waiting for the queue after each piece (--wait-mib M: after every M MiB)
 //   --own-staging         one MAP_WRITE buffer, mapped, filled and copied per piece
 //   --fresh-data          each piece new data (xorshift seeded by its offset) instead of the one repeated piece
 //   --piece-mib N         piece size (default 64)
 //   --new-device          then a second device of the same process: a kernel-filled buffer read there
-// Findings, H100 (Dawn/Vulkan, 2026-11-22/23):
-// - Filled by a kernel (5.2 GB of hash data): every read ~3.05-3.10 TB/s.
-// - Uploaded with writeBuffer: every buffer of the device, including one that read at 3.1 TB/s before, drops to
-//   1.6-1.7 TB/s once between 2.5 and 3 GiB have been written; with or without waiting; pieces of 4 or 64 MiB alike.
-// - --own-staging with the one repeated piece: stays fast (the engine's cosine at 1M then 2.95 TB/s); with
-//   --fresh-data it slows down like writeBuffer. Copying the fresh data with a compute shader instead of a copy
-//   slows it down too. So the trigger is a few GiB of non-repeating high-entropy data arriving from the host.
-// - --new-device: the second device reads at ~3.05 TB/s while the first stays slow: the mode is per device, it
-//   persists after idling and after the buffers are destroyed, and a new process is fast again.
-// - The engine's 1M cosine (1.42 TB/s, issue 4) reads its targets after their 3 GB upload, in that mode.
-// (An abort in dawn.node, "The futex facility returned an unexpected error code", seen in an earlier version of
-// this probe, was the Dawn instance being garbage-collected: webgpu-probe-device.mjs now holds it.)
+// Its findings on the H100: docs/decisions.md, Issue 29 (probes), and packages/webgpu/README.md. (dawn.node aborts with
+// "The futex facility returned an unexpected error code" if the Dawn instance is collected: webgpu-probe-device.mjs holds it.)
 import { parseArgs } from 'node:util';
 import { FILL_WGSL, READ_BYTES_PER_GROUP, READ_WGSL, grid, openProbeDevice, passTimer, pipeline } from './webgpu-probe-device.mjs';
 
 const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
 
-const USAGE = 'Usage: node apps/bench/scripts/webgpu-upload-probe.mjs [--upload] [--upload-wait [--wait-mib M]] [--own-staging] [--fresh-data] [--piece-mib N] [--new-device] (see the top of the file)';
+const USAGE = 'Usage: node -C @tandem/source --import tsx apps/bench/probes/webgpu-upload-probe.mjs [--upload] [--upload-wait [--wait-mib M]] [--own-staging] [--fresh-data] [--piece-mib N] [--new-device] (see the top of the file)';
 let args;
 try {
   const flag = { type: 'boolean' };

@@ -3,8 +3,8 @@
 // process: two engines, each with its own device, blocks of 20 whole calls ({ only: 'rocm' }, with the read-back)
 // alternating ABBA per case; wasm on the first engine for reference. Prints per case the median call of each and
 // the ratio queued / inline (> 1: inline faster).
-//   node -C @tandem/source --import tsx apps/bench/scripts/inline-probe.ts ["add 64x1024" ...]
-import { monotonicClock, type Engine, type Strategy } from '@tandem/core';
+//   node -C @tandem/source --import tsx apps/bench/probes/inline-probe.ts ["add 64x1024" ...]
+import { median, monotonicClock, type Engine, type Strategy } from '@tandem/core';
 import { RocmBackend } from '@tandem/rocm';
 import { createEngine, REFERENCE_FACTORY, WASM_FACTORY } from 'tandem';
 import { dispatchCases, type DispatchCase } from '../src/dispatch/cases.ts';
@@ -18,7 +18,6 @@ const engineWith = (inline: false | undefined): Promise<Engine> =>
   createEngine({ factories: [{ name: 'rocm', kind: 'gpu', create: async () => new RocmBackend(inline === false ? { inline } : {}) }, WASM_FACTORY, REFERENCE_FACTORY] });
 const inlined = await engineWith(undefined);
 const queued = await engineWith(false);
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
 
 /** One whole call (run, read-back, dispose), ms. */
 async function call(engine: Engine, c: DispatchCase, strategy: Strategy): Promise<number> {
@@ -30,7 +29,7 @@ async function call(engine: Engine, c: DispatchCase, strategy: Strategy): Promis
   return ms;
 }
 
-const given = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/scripts/inline-probe.ts [case ...]', summary: "rocm ops inline against the worker thread, side by side.", positionals: ["case ...: dispatch case names (default: a few of each size)"] }, {}).positionals;
+const given = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/probes/inline-probe.ts [case ...]', summary: "rocm ops inline against the worker thread, side by side.", positionals: ["case ...: dispatch case names (default: a few of each size)"] }, {}).positionals;
 const names = given.length > 0 ? given : DEFAULT_CASES;
 const casesA = dispatchCases(inlined);
 const casesB = dispatchCases(queued);

@@ -1,12 +1,12 @@
 // Diagnostic (GPU machine): how one dispatch case's call time on one backend is spread, back to back and after
 // the dispatch suite's 20 ms pauses, with and without a large read-back between blocks; the cost model's resets.
-//   node -C @tandem/source --import tsx apps/bench/scripts/run-jitter-probe.ts ["mul 64x1024"] [rocm]
-import { monotonicClock } from '@tandem/core';
+//   node -C @tandem/source --import tsx apps/bench/probes/run-jitter-probe.ts ["mul 64x1024"] [rocm]
+import { monotonicClock, percentile } from '@tandem/core';
 import { createEngine } from 'tandem';
 import { dispatchCases } from '../src/dispatch/cases.ts';
 import { parseCommandLine } from '../src/command-line.ts';
 
-const [caseName = 'mul 64x1024', backend = 'rocm'] = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/scripts/run-jitter-probe.ts [options] [case] [backend]', summary: "How one dispatch case's call time on one backend is spread.", positionals: ['case: a dispatch case\'s name (default \'mul 64x1024\')', 'backend: (default rocm)'] }, {}).positionals;
+const [caseName = 'mul 64x1024', backend = 'rocm'] = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/probes/run-jitter-probe.ts [options] [case] [backend]', summary: "How one dispatch case's call time on one backend is spread.", positionals: ['case: a dispatch case\'s name (default \'mul 64x1024\')', 'backend: (default rocm)'] }, {}).positionals;
 const engine = await createEngine();
 const cases = dispatchCases(engine);
 const find = (name: string) => {
@@ -17,7 +17,6 @@ const find = (name: string) => {
 const probe = find(caseName);
 const big = find('dequantize q8_0 1048576');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const pct = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? NaN;
 
 async function call(c: typeof probe, only: string): Promise<{ run: number; read: number }> {
   const t0 = monotonicClock();
@@ -45,9 +44,9 @@ for (const pattern of ['back to back', 'blocks of 8, 20 ms pause', 'blocks of 8,
     reads.push(read);
     byPosition.set(position, [...(byPosition.get(position) ?? []), run]);
   }
-  const fmt = (v: number[]) => `p10 ${pct(v, 0.1).toFixed(3)} p50 ${pct(v, 0.5).toFixed(3)} p90 ${pct(v, 0.9).toFixed(3)} max ${Math.max(...v).toFixed(3)}`;
+  const fmt = (v: number[]) => `p10 ${percentile(v, 0.1).toFixed(3)} p50 ${percentile(v, 0.5).toFixed(3)} p90 ${percentile(v, 0.9).toFixed(3)} max ${Math.max(...v).toFixed(3)}`;
   console.log(`${caseName} on ${backend}, ${pattern}: run ${fmt(runs)} | read ${fmt(reads)}`);
-  if (byPosition.size > 1) console.log(`  run median by position after the pause: ${[...byPosition.entries()].map(([p, v]) => `${p}: ${pct(v, 0.5).toFixed(3)}`).join(', ')}`);
+  if (byPosition.size > 1) console.log(`  run median by position after the pause: ${[...byPosition.entries()].map(([p, v]) => `${p}: ${percentile(v, 0.5).toFixed(3)}`).join(', ')}`);
 }
 const resets = engine.telemetry.noticeEvents().filter((n) => n.kind === 'cost-model-reset');
 console.log(`cost-model resets: ${resets.length}${resets.slice(0, 6).map((n) => `\n  ${n.detail}`).join('')}`);

@@ -1,6 +1,6 @@
 // host-copy-probe.cu: device-to-host and host-to-device copy time per kind of host memory (fresh calloc'd, reused
 // pageable, pinned, pinned then memcpy), the measurement behind native-rocm/src/host_pool.h. NVIDIA only:
-//   nvcc -O2 -o /tmp/host-copy-probe packages/rocm/scripts/host-copy-probe.cu && /tmp/host-copy-probe
+//   nvcc -O2 -o /tmp/host-copy-probe apps/bench/probes/host-copy-probe.cu && /tmp/host-copy-probe
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>

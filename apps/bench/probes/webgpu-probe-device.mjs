@@ -1,6 +1,7 @@
 // What the WebGPU diagnostics in this folder (webgpu-cosine-probe.mjs, webgpu-upload-probe.mjs) share: a Dawn
 // device with the adapter's largest buffer limits and unquantized timestamps, a pipeline from WGSL, the dispatch
 // grid, a kernel that fills a buffer with pseudo-random floats, a plain vec4 read of a buffer, and pass timing.
+import { median } from '@tandem/core';
 import { create, globals } from 'webgpu';
 
 Object.assign(globalThis, globals);
@@ -86,7 +87,6 @@ export function passTimer(device, gapMs = 0) {
       if (r > 0) times.push(Number(b - a) / 1e6);
       if (gapMs > 0) await new Promise((done) => setTimeout(done, gapMs));
     }
-    times.sort((x, y) => x - y);
-    return times[Math.floor(times.length / 2)];
+    return median(times);
   };
 }

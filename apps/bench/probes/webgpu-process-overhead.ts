@@ -1,10 +1,8 @@
 // What the process boundary costs: an empty round trip, a tiny op end to end, and moving 16 MB each way,
 // through the GPU process and in-process on the same device (SwiftShader unless TANDEM_TEST_GPU=native).
-//   node -C @tandem/source --import tsx packages/webgpu/src/process/measure-overhead.ts
-import type { CapableBackend, DeviceBuffer, TensorSpec } from '@tandem/core';
-import { createNodeWebGpuBackend } from '../node-gpu.ts';
-import { useSwiftShader } from '../swiftshader.ts';
-import { createProcessWebGpuBackend } from './process-backend.ts';
+//   node -C @tandem/source --import tsx apps/bench/probes/webgpu-process-overhead.ts
+import { median, type CapableBackend, type DeviceBuffer, type TensorSpec } from '@tandem/core';
+import { createNodeWebGpuBackend, createProcessWebGpuBackend, useSwiftShader } from '@tandem/webgpu/node';
 
 const native = process.env['TANDEM_TEST_GPU'] === 'native';
 if (!native) {
@@ -24,8 +22,7 @@ async function medianMs(runs: number, fn: () => Promise<void>, warmup = 2): Prom
     await fn();
     times.push(performance.now() - t0);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] ?? NaN;
+  return median(times);
 }
 
 const BIG: TensorSpec = { dtype: 'f32', shape: [4 * 1024 * 1024] }; // 16 MiB
