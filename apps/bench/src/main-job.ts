@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   const dir = resultsDir();
   await mkdir(dir, { recursive: true });
   const tracePath = path.join(dir, 'main-job-trace.json');
-  await writeFile(tracePath, JSON.stringify(engine.telemetry.toChromeTrace()));
+  await writeFile(tracePath, engine.telemetry.toChromeTrace());
   console.log(`\nChrome trace: ${tracePath} (open in https://ui.perfetto.dev or chrome://tracing)`);
   await engine.dispose();
 }

@@ -129,7 +129,8 @@ export class CallExecutor {
     const order = [plan.selection.backend, ...plan.fallbacks];
     const failures: BackendFailure[] = plan.skipped.map((s) => ({ backend: s.backend, error: `skipped: ${s.reason}` }));
     const dtype = inputs[0]?.tensor.dtype ?? 'f32';
-    const shapes = inputs.map((i) => i.tensor.shape.join('x')).join(', ');
+    // Events (and their shapes text) are built only when the telemetry keeps them; else the attempt is only counted.
+    const shapes = this.telemetry.keepsEvents ? inputs.map((i) => i.tensor.shape.join('x')).join(', ') : '';
     let reason: SelectionReason = plan.selection.reason;
     let estimatedMs = plan.selection.estimatedMs;
     for (let attempt = 1; attempt <= order.length; attempt++) {
@@ -173,10 +174,14 @@ export class CallExecutor {
         if (!cold && cached !== undefined && attempt === 1) this.decisions.checkDrift(cached, opMs);
         else if (!cold) this.decisions.noteMeasured(work, opKey, name, opMs);
         this.tracker.record(op.op, name, true, runMs, probe);
-        this.telemetry.recordOp({
-          seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, costsMs: plan.costsMs, ok: true, error: undefined,
-          startMs, durationMs: this.clock() - startMs, kernelMs: result.kernelMs, estimatedMs, flops: work.flops, bytesMoved: moved.bytes,
-        });
+        const durationMs = this.clock() - startMs;
+        if (!this.telemetry.keepsEvents) this.telemetry.count({ op: op.op, backend: name, attempt, ok: true, durationMs, bytesMoved: moved.bytes, reason, costsMs: plan.costsMs });
+        else {
+          this.telemetry.recordOp({
+            seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, costsMs: plan.costsMs, ok: true, error: undefined,
+            startMs, durationMs, kernelMs: result.kernelMs, estimatedMs, flops: work.flops, bytesMoved: moved.bytes,
+          });
+        }
         this.warmth.end(name, this.clock());
         return tensors;
       } catch (error) {
@@ -193,10 +198,14 @@ export class CallExecutor {
         this.decisions.clear();
         failures.push({ backend: name, error: message });
         this.tracker.record(op.op, name, false, runMs, probe);
-        this.telemetry.recordOp({
-          seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, costsMs: plan.costsMs, ok: false, error: message,
-          startMs, durationMs: this.clock() - startMs, kernelMs: undefined, estimatedMs, flops: work.flops, bytesMoved: moved.bytes,
-        });
+        const durationMs = this.clock() - startMs;
+        if (!this.telemetry.keepsEvents) this.telemetry.count({ op: op.op, backend: name, attempt, ok: false, durationMs, bytesMoved: moved.bytes, reason, costsMs: plan.costsMs });
+        else {
+          this.telemetry.recordOp({
+            seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, costsMs: plan.costsMs, ok: false, error: message,
+            startMs, durationMs, kernelMs: undefined, estimatedMs, flops: work.flops, bytesMoved: moved.bytes,
+          });
+        }
         const health = state.backend.health();
         if (health.state === 'unhealthy') this.telemetry.notice('backend-unhealthy', name, health.reason);
         // Copies on a lost device are gone: drop them so the next call re-uploads from the host or another copy.

@@ -3,6 +3,7 @@ import type { CapableBackend } from './backend.ts';
 import type { Clock } from './clock.ts';
 import type { OpWork } from './op-definition.ts';
 import type { CostModelConfig } from './scheduler/cost-model.ts';
+import type { TelemetrySetting } from './engine-telemetry.ts';
 import type { DecisionCacheConfig } from './scheduler/decision-cache.ts';
 import type { SchedulePlan, SchedulerConfig, Strategy } from './scheduler/selection.ts';
 import type { TrackerConfig } from './scheduler/tracker.ts';
@@ -25,6 +26,11 @@ export interface EngineOptions {
   readonly decisionCache?: Partial<DecisionCacheConfig>;
   /** Events kept in the telemetry ring (default 10,000). */
   readonly telemetryCapacity?: number;
+  /**
+   * What the telemetry keeps: true or 'events' (default) every op attempt in a ring of telemetryCapacity plus the
+   * counters; false or 'counters' only the counters (summary, debugTable, Prometheus stay exact) and the notices.
+   */
+  readonly telemetry?: TelemetrySetting;
   /** An attempt running longer than this is abandoned and re-run elsewhere, ms (default 60,000). */
   readonly opDeadlineMs?: number;
   /** Minimum time between attempts to re-initialise an unhealthy backend, ms (default 5,000). */

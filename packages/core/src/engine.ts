@@ -24,6 +24,7 @@ import type { SchedulePlan, Strategy } from './scheduler/selection.ts';
 import { Tracker } from './scheduler/tracker.ts';
 import { WarmthTracker } from './scheduler/warmth.ts';
 import { assertValidShape, numel } from './shape.ts';
+import { engineTelemetryView, telemetryLevelOf } from './engine-telemetry.ts';
 import { Telemetry } from './telemetry/telemetry.ts';
 import { Storage, Tensor, type TensorHost } from './tensor.ts';
 import { bytesOfData, dtypeOf, type TensorData } from './tensor-data.ts';
@@ -69,7 +70,7 @@ export class Engine {
     if (options.strategy !== undefined) checkStrategy('createEngine.strategy', options.strategy, names);
     const clock = options.clock ?? monotonicClock;
     this.strategy = options.strategy ?? 'auto';
-    const telemetry = new Telemetry(clock, options.telemetryCapacity);
+    const telemetry = new Telemetry(clock, { capacity: options.telemetryCapacity, level: telemetryLevelOf(options.telemetry), view: engineTelemetryView(() => ({ lifecycle: this.lifecycle, costModel: this.costModel })) });
     this.telemetry = telemetry;
     this.costModel = new CostModel(options.costModel);
     this.tracker = new Tracker(clock, options.tracker);

@@ -1,5 +1,5 @@
 // Per-run report: one record per node (backend, reason, time, bytes moved) from the engine's telemetry, and totals.
-import { describeReason, formatMs, type ChromeTrace, type Engine, type OpEvent, type OpKind, type SelectionReason } from '@tandem/core';
+import { chromeTraceOf, describeReason, formatMs, type ChromeTrace, type Engine, type OpEvent, type OpKind, type SelectionReason } from '@tandem/core';
 import type { PlacementSummary } from './node-decision.ts';
 
 /** What happened to one node in one run. */
@@ -166,7 +166,7 @@ function combinePlacements(placements: ReadonlyArray<PlacementSummary | undefine
 export function graphChromeTrace(engine: Engine, reports: readonly RunReport[]): ChromeTrace {
   const reasons = new Map<number, string>();
   for (const report of reports) for (const n of report.nodes) if (n.reasonKind === 'graph-plan') reasons.set(n.callId, n.reason);
-  const trace = engine.telemetry.toChromeTrace();
+  const trace = chromeTraceOf(engine.telemetry.opEvents(), engine.telemetry.noticeEvents(), engine.telemetry.originMs);
   return {
     displayTimeUnit: trace.displayTimeUnit,
     traceEvents: trace.traceEvents.map((e) => {

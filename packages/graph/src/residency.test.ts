@@ -3,6 +3,7 @@
 // between two GPU ops pays two transfers, 'auto' decides per run of ops where greedy per-op choice would not, and
 // weights stay resident across runs. Telemetry and the Chrome trace name every node.
 import { describe, expect, it } from 'vitest';
+import type { ChromeTrace } from '@tandem/core';
 import { DEFAULT_PROFILES, DTYPES, Engine, OP_KINDS, rooflineMs, type DeviceBuffer, type OpKind } from '@tandem/core';
 import { ManualClock, SimulatedBackend } from '@tandem/testing';
 import { GraphBuilder } from './graph-builder.ts';
@@ -177,7 +178,7 @@ describe('residency-aware placement of a graph', () => {
   it('labels every node in telemetry and the Chrome trace, one track per backend used', async () => {
     const { run, engine } = await hybrid(1e6);
     const report = await run();
-    const trace = engine.telemetry.toChromeTrace();
+    const trace: ChromeTrace = JSON.parse(engine.telemetry.toChromeTrace());
     const slices = trace.traceEvents.filter((e) => e.ph === 'X');
     expect(slices.map((e) => e.name)).toEqual(['mlp.up (matmul)', 'mlp.act (silu)', 'mlp.down (matmul)']);
     expect(slices.map((e) => e.args['bytesMoved'])).toEqual(report.nodes.map((n) => n.bytesMoved));

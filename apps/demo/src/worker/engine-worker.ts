@@ -180,7 +180,7 @@ const handlers: { [K in keyof Requests]: (args: Requests[K]) => Promise<Replies[
     if (sweep !== undefined) sweep.cancelled = true;
     return { cancelling: sweep !== undefined };
   },
-  trace: async () => JSON.stringify(started().demo.engine.telemetry.toChromeTrace()),
+  trace: async () => started().demo.engine.telemetry.toChromeTrace(),
 };
 
 /** Runs one request's handler and posts its answer (or its error, as a sentence). */

@@ -54,6 +54,8 @@ interface Sample {
   readonly logWork: number;
   /** log2(measured / prior). */
   readonly logRatio: number;
+  /** log2(prior), ms: with logRatio, the measured time (what measuredMs interpolates). */
+  readonly logPrior: number;
   /** The op's decision counter at measurement. */
   readonly at: number;
   /** Wall time of the measurement, ms, when the caller gave one. */
@@ -90,9 +92,12 @@ class Bucket {
   /** The current run of surprises at this size (consecutive samples far off the estimate in one direction). */
   surprises: SurpriseRun = NO_SURPRISES;
   meanLogWork = 0;
+  /** Recency-weighted mean of the samples' log2(prior): with typicalLogRatio, the bucket's typical time. */
+  meanLogPrior = 0;
   // Recency-weighted sums as of the newest sample's decision `lastAt` (weight 1 = a sample taken at lastAt).
   private wSum = 0;
   private wWork = 0;
+  private wPrior = 0;
   private lastAt = 0;
   /** The samples sorted by logRatio, each with its recency weight relative to `base`. */
   private readonly byRatio: Weighted[] = [];
@@ -142,13 +147,14 @@ class Bucket {
       this.samples.length = 0;
       this.byRatio.length = 0;
       this.totalWeight = 0;
-      this.wSum = this.wWork = 0;
+      this.wSum = this.wWork = this.wPrior = 0;
       this.lastAt = sample.at;
       this.base = sample.at;
     }
     const decay = 2 ** ((this.lastAt - sample.at) / halfLife);
     this.wSum = this.wSum * decay + 1;
     this.wWork = this.wWork * decay + sample.logWork;
+    this.wPrior = this.wPrior * decay + sample.logPrior;
     this.lastAt = sample.at;
     this.samples.push(sample);
     if (sample.cold) this.coldSamples++;
@@ -168,6 +174,7 @@ class Bucket {
         const w = 2 ** ((old.at - sample.at) / halfLife);
         this.wSum -= w;
         this.wWork -= w * old.logWork;
+        this.wPrior -= w * old.logPrior;
         // Its entry sits among the entries of equal logRatio just below firstAbove(old.logRatio).
         let index = this.firstAbove(old.logRatio) - 1;
         while (index >= 0 && this.byRatio[index]?.sample !== old) index--;
@@ -176,6 +183,7 @@ class Bucket {
       }
     }
     this.meanLogWork = this.wWork / this.wSum;
+    this.meanLogPrior = this.wPrior / this.wSum;
     this.typical = undefined;
   }
 
@@ -201,6 +209,8 @@ class Series {
    */
   sorted: Bucket[] = [];
   lastSampleAt = -Infinity;
+  /** log2 of the work of the newest sample learned from. */
+  lastLogWork = 0;
   samples = 0;
   warmups = 0;
   /** Cold samples since the last warm one. */
@@ -281,11 +291,12 @@ export class CostModel {
       return undefined;
     }
     const logWork = Math.log2(flops + 1);
+    const logPrior = Math.log2(Math.max(priorMs, 1e-9));
     const logRatio = Math.log2(Math.max(measuredMs, 1e-6) / Math.max(priorMs, 1e-9));
     const id = Math.floor(logWork * 2);
     const existing = s.buckets.get(id);
     const bucket = existing ?? new Bucket();
-    const sample: Sample = { logWork, logRatio, at, atMs: nowMs, cold };
+    const sample: Sample = { logWork, logRatio, logPrior, at, atMs: nowMs, cold };
     const change = this.regimeChange(s, bucket, sample);
     if (change === undefined) {
       bucket.add(sample, this.config.window, this.config.halfLifeDecisions, false);
@@ -293,6 +304,7 @@ export class CostModel {
       change.relearnFrom.forEach((x, i) => bucket.add(x, this.config.window, this.config.halfLifeDecisions, i === 0));
     }
     s.lastSampleAt = at;
+    s.lastLogWork = logWork;
     s.samples += 1;
     if (existing === undefined) {
       s.buckets.set(id, bucket);
@@ -304,6 +316,49 @@ export class CostModel {
   /** Measurements learned from for (op, dtype, backend), warm-up runs excluded. */
   sampleCount(opKey: string, backend: string): number {
     return this.series.get(opKey)?.get(backend)?.samples ?? 0;
+  }
+
+  /**
+   * The time `backend` is estimated to take on a call of `opKey` with `flops` of work, ms, without the call itself:
+   * as estimate() prices it, with the prior taken from the measured sizes' priors (interpolated in log space between
+   * them; beyond them, the part above `launchMs` scaled with the work). Undefined when never measured.
+   */
+  learnedMs(opKey: string, backend: string, flops: number, launchMs: number): number | undefined {
+    const sorted = this.series.get(opKey)?.get(backend)?.sorted;
+    const first = sorted?.[0];
+    const last = sorted?.[sorted.length - 1];
+    if (sorted === undefined || first === undefined || last === undefined) return undefined;
+    const x = Math.log2(flops + 1);
+    let priorMs: number;
+    if (x <= first.meanLogWork || x >= last.meanLogWork) {
+      const edge = x <= first.meanLogWork ? first : last;
+      const edgeWork = 2 ** edge.meanLogWork - 1;
+      priorMs = launchMs + Math.max(0, 2 ** edge.meanLogPrior - launchMs) * (edgeWork > 0 ? flops / edgeWork : 1);
+    } else {
+      const upper = sorted.findIndex((b) => b.meanLogWork > x);
+      const a = sorted[upper - 1] ?? first;
+      const b = sorted[upper] ?? last;
+      const t = (x - a.meanLogWork) / Math.max(b.meanLogWork - a.meanLogWork, 1e-12);
+      priorMs = 2 ** (a.meanLogPrior + t * (b.meanLogPrior - a.meanLogPrior));
+    }
+    return priorMs * 2 ** interpolate(sorted, x);
+  }
+
+  /** The cost-model keys of op id `op` with measurements ('matmul' -> ['matmul|f32', 'matmul|f16']). */
+  keysOf(op: string): string[] {
+    return [...this.series.keys()].filter((key) => key.slice(0, key.indexOf('|')) === op);
+  }
+
+  /** Backends measured on `opKey`. */
+  backendsMeasured(opKey: string): string[] {
+    return [...(this.series.get(opKey)?.entries() ?? [])].filter(([, s]) => s.samples > 0).map(([name]) => name);
+  }
+
+  /** The work (FLOPs) of the newest call of `opKey` learned from on any backend; undefined when none. */
+  latestFlops(opKey: string): number | undefined {
+    let newest: Series | undefined;
+    for (const s of this.series.get(opKey)?.values() ?? []) if (s.samples > 0 && (newest === undefined || s.lastSampleAt > newest.lastSampleAt)) newest = s;
+    return newest === undefined ? undefined : 2 ** newest.lastLogWork - 1;
   }
 
   /** Forgets everything measured for a backend (e.g. after it re-acquired a new device). */

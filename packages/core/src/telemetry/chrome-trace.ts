@@ -124,8 +124,8 @@ export function noticeTraceEvent(n: NoticeEvent, originMs: number, tid: number, 
   return { name: n.kind, cat: n.backend, ph: 'i', s: 'p', ts: traceMicros(n.atMs, originMs), pid: 1, tid, args };
 }
 
-/** Converts events into a Chrome trace: lanes per backend, attempts in recorded order, then notices. */
-export function toChromeTrace(events: readonly OpEvent[], notices: readonly NoticeEvent[], originMs: number, options: TraceOptions = {}): ChromeTrace {
+/** Converts events into a Chrome trace as data: lanes per backend, attempts in recorded order, then notices. */
+export function chromeTraceOf(events: readonly OpEvent[], notices: readonly NoticeEvent[], originMs: number, options: TraceOptions = {}): ChromeTrace {
   const tracks = traceTracks(events, notices, originMs);
   const ops = events.map((e) => opTraceEvent(e, originMs, tracks.opTid(e), options));
   const instants = notices.map((n) => noticeTraceEvent(n, originMs, tracks.noticeTid(n), options));

@@ -43,10 +43,11 @@ export class Ring<T> {
     return out;
   }
 
-  /** Removes everything. */
+  /** Removes everything and zeroes the dropped count. */
   clear(): void {
     this.items.fill(undefined);
     this.start = 0;
     this.count = 0;
+    this.dropped = 0;
   }
 }
