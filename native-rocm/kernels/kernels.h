@@ -67,17 +67,14 @@ enum class QuantFormat { Q8_0, Q4_0, F16 };
 
 /** Tile variants of matmul_f32 that benchmarks compare: 0 = BK 8, 1 = BK 16. */
 constexpr int kMatmulVariants = 2;
-/** The f32 matmul variant used unless a caller names one (BK 16: 43 vs 40 TFLOP/s at 4096 on an H100). */
+/** The f32 matmul variant used unless a caller names one (BK 16, the faster at 4096: docs/decisions.md, issue 29). */
 constexpr int kMatmulDefaultVariant = 1;
 /** Quantized mat-vec variants: 0 direct 4 rows per warp, 1 direct 2 rows, 2 direct 8 rows, 3 staged through
  *  shared memory, 4 staged with prefetch, 5 split-K over 4 warps (experimental), 6 streamed Q4_0 mat-vec
  *  (quantized_matmul_stream.hip; where it does not apply, variant 1). */
 constexpr int kQuantizedVariants = 7;
-/** The mat-vec variant used unless a caller names one: streamed for Q4_0 at M = 1 (H100, 4096x11008, back-to-back
- *  launches: 15.1 us against direct's 21.7 us), else direct with 2 rows per warp (Nsight Compute kernel-only:
- *  Q8_0 25.6 us, 1.87 TB/s). Tried and dropped (2026-11-23): a lane per Q4_0 block pair read as 9 aligned 32-bit
- *  words, 29.9 us with 2 rows per warp, 51.5 us with 1 (each load instruction's lanes 36 bytes apart: many L1
- *  transactions per byte). */
+/** The mat-vec variant used unless a caller names one: streamed for Q4_0 at M = 1, else direct with 2 rows per warp
+ *  (the fastest measured, and a layout tried and dropped: docs/decisions.md, issue 29). */
 constexpr int kQuantizedDefaultVariant = 6;
 
 // Limits the addon reports to JavaScript (addon.cc `limits`), so supportsOp refuses what a launch would.

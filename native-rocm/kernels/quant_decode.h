@@ -1,5 +1,5 @@
 // quant_decode.h: turning ggml quantized bytes into f32 with full-rate instructions. An int-to-float conversion
-// runs at a quarter of the FMA rate or less (16 per clock per SM on an H100), which made a mat-vec that
+// runs at a quarter of the FMA rate or less, which made a mat-vec that
 // converted every value compute-bound; instead, a byte permute drops a byte into the mantissa of 2^23
 // (0x4B0000bb = 2^23 + bb exactly) and one subtraction removes the 2^23 and the format's offset.
 #pragma once

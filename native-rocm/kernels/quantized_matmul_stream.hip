@@ -1,6 +1,6 @@
 // quantized_matmul, the streamed Q4_0 mat-vec (M = 1): out[n] = sum_k x[k] * w[n, k], read at close to the speed of
 // a plain read of w. The direct kernel (quantized_matmul.hip) reads each block with 2-byte loads, 4 lanes to a block,
-// and spends ~6 instructions per value; it reaches 1.17 TB/s on the H100 for 4096x11008. Here:
+// and spends ~6 instructions per value, well short of the read speed. Here:
 //   - x is staged once per block in shared memory, in groups of 4 blocks (128 floats) padded by 4 floats, so
 //     that each lane's float4 reads of its own group hit distinct banks;
 //   - each warp walks its rows (row = warp id, + all warps, ...) in chunks of 4 * warpSize blocks: the chunk's
@@ -8,8 +8,7 @@
 //     as the lane's own 72 contiguous bytes (4 whole blocks), decoded with compile-time byte offsets;
 //   - the next chunk's loads are issued before the current one is decoded, so they are in flight meanwhile;
 //   - 16 warps per multiprocessor (blocks of 8 warps, or of 4 where 8 slots and x do not fit): warps that each stream
-//     several rows overlap their loads best (H100, back-to-back launches, 4-warp blocks, 1 to 8 blocks per SM: 19.1,
-//     16.1, 15.1, 15.1, 15.4 ... us; 8-warp blocks, 2 per SM: 14.8 us, Nsight Compute kernel-only 15.2 us).
+//     several rows overlap their loads best (figures per block shape: docs/decisions.md, issue 29).
 // Needs K a multiple of 128 (every row 8-byte aligned) and x plus the weight slots within 48 KiB of shared memory
 // (32-wide warps: K up to 7,424 with 8-warp blocks, 9,600 with 4); other shapes take the direct kernel. Exact: the
 // same f32 products as the direct kernel.
@@ -34,7 +33,7 @@ size_t stream_shared_bytes(int k, int warpSize, int warps) {
   return groups * kGroupStride * sizeof(float) + static_cast<size_t>(warps) * kGroupBytes * warpSize;
 }
 
-/** Warps per block for this K: 8 (H100: 14.8 us against 15.2 with 4), or 4 when 8 slots and x do not fit; 0: neither. */
+/** Warps per block for this K: 8 (a little faster than 4), or 4 when 8 slots and x do not fit; 0: neither. */
 int stream_warps(int k, int warpSize) {
   for (int warps : {8, 4}) {
     if (stream_shared_bytes(k, warpSize, warps) <= kSharedLimit) return warps;

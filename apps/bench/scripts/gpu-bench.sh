@@ -18,8 +18,7 @@
 # 5. Runs `node -C @tandem/source --import tsx apps/bench/src/cli.ts <suite> --gpu` for each suite under `timeout`, logging to
 #    bench-results/gpu-logs/<suite>.log; skips the rest (saying so) when the budget runs low. The pseudo-suite
 #    `memory-indexes` runs apps/bench/src/memory/prepare.ts instead: it checks the restored tandem index against
-#    the wink vectors and builds hnswlib-node's index into .cache/bench/ (one thread, ~155 s on the packing
-#    machine), so that the `memory` suite's own call only loads both.
+#    the wink vectors and builds hnswlib-node's index into .cache/bench/ (one thread, minutes), so that the `memory` suite's own call only loads both.
 # 6. Packs bench-results/ (json, md, svg, logs) into $OUT/bench-results-gpu.tgz; prints each suite's verdicts.
 #
 # With no suite it only does steps 1-4 (e.g. a call that just brings a data piece).

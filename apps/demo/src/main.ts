@@ -64,7 +64,7 @@ function wireTelemetry(client: EngineClient): { started: (info: Replies['start']
   return {
     started: (info) => {
       showBackendBadges(badges, info.backends);
-      // The chart (and uPlot) load after the page's first task: evaluating them with it made one task of 45 ms.
+      // The chart (and uPlot) load after the page's first task: evaluating them with it made one long task (issue 33).
       void import('./panels/live-chart.ts').then(({ LiveChart }) => {
         chart = new LiveChart(byId('live-chart', HTMLDivElement), 0, info.backends.map((b) => b.name));
       });

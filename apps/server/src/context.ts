@@ -50,8 +50,8 @@ export interface ContextOptions {
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
 /**
- * Multiply-adds one search batch may take: 16 queries over 50,000 words of 100 floats, ~8 ms of matmul and topK on
- * the WASM backend here (docs/decisions.md), so a batch is one short turn of the event loop.
+ * Multiply-adds one search batch may take: 16 queries over 50,000 words of 100 floats, a few ms of matmul and topK
+ * on the WASM backend (docs/decisions.md, issue 32 (server)), so a batch is one short turn of the event loop.
  */
 export const STEP_MULTIPLY_ADDS = 16 * 50_000 * 100;
 

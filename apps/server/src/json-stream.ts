@@ -1,7 +1,7 @@
 // Large JSON answers as streams: `prefix`, then the items of one array in slices, each slice built on its own
 // compute turn (turns.ts), then `suffix`. A batch answer (25,600 hits, 1.1 MB) or a full trace (10,000 events,
-// 3.4 MB) built and serialised in one go held the event loop for 60-200 ms here; in slices of ~100 KB each step is a
-// few ms, and a client that stops reading holds at most one slice in memory until its socket times out.
+// 3.4 MB) built and serialised in one go held the event loop for a long time (docs/decisions.md, issue 29); in slices of ~100 KB each step
+// is short, and a client that stops reading holds at most one slice in memory until its socket times out.
 import { Readable } from 'node:stream';
 import type { Turns } from './turns.ts';
 

@@ -29,8 +29,8 @@ export interface ServerLimits {
 /**
  * Defaults: a light request is one query of a shared batch, and 64 of them computing at once fill the BatchEngine's
  * batches (16 queries each over 50,000 words, 64 at most) with room for the next; heavy ones run two at a time (one
- * computing while the other is parsed or streamed) with eight waiting, about 1.4 s of work at the largest batch
- * here; two /trace streams with eight waiting.
+ * computing while the other is parsed or streamed) with eight waiting (about a second of work at the largest batch:
+ * docs/decisions.md, issue 29); two /trace streams with eight waiting.
  */
 export const DEFAULT_LIMITS: ServerLimits = {
   light: { concurrency: 64, queue: 256 },

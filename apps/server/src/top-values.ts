@@ -1,5 +1,5 @@
 // The k largest positive values of an activation vector, without sorting all of them: a spread over WordNet
-// reaches up to 117,659 synsets, and sorting every reached one took ~50 ms on the event loop per request.
+// reaches up to 117,659 synsets, and sorting every reached one held the event loop (docs/decisions.md, issue 32).
 // A min-heap of the k best so far makes it one pass, O(n log k).
 
 /** Indices of the k largest positive values, largest first (ties: lower index first), and how many are positive. */

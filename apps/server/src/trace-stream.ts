@@ -1,6 +1,6 @@
 // /trace as a stream (json-stream.ts): the Chrome trace of the events the telemetry ring holds (bounded by its
-// capacity), TRACE_SLICE_EVENTS per compute turn, so a full ring (3.4 MB of JSON) no longer holds the event loop for
-// 60-80 ms. Core's trace writer makes the events (lanes per backend so concurrent batches nest, fractional
+// capacity), TRACE_SLICE_EVENTS per compute turn, so a full ring (3.4 MB of JSON) no longer holds the event loop
+// (docs/decisions.md, issue 29). Core's trace writer makes the events (lanes per backend so concurrent batches nest, fractional
 // microseconds), redacted: free text that can carry driver or system details (failure messages, fallback reasons,
 // notice details) is left out; /debug has it when enabled.
 import type { Readable } from 'node:stream';

@@ -1,6 +1,6 @@
 // Compute steps take turns with I/O. The WASM kernels run on the event loop's thread, so a request that chains
 // engine ops through promises alone never lets the loop poll sockets, and several such requests run back to back:
-// /healthz waited ~0.9 s behind four large batches. Each step (a batch of searches, a spreading activation, a
+// /healthz waited behind four large batches (docs/decisions.md, issue 29). Each step (a batch of searches, a spreading activation, a
 // slice of /trace) first awaits next(), which grants one waiter per loop iteration from setImmediate; between two
 // steps the loop polls I/O, so a health check waits for at most about one step, whatever the number of requests.
 

@@ -1,8 +1,7 @@
 // How long copies between the host and one backend take, learned per size class from the copies themselves.
 //
-// A single line (time = latency + bytes / bandwidth) fitted to a mix of sizes priced rocm's copies on the H100 host
-// 2-5x too high (dispatch run S, 2026-11-23: 4 MiB read-backs estimated at 0.54 ms where whole calls took 0.24):
-// copies of 64 KiB and more land in pinned blocks and pay a fixed cost of their own that the small copies, which
+// A single line (time = latency + bytes / bandwidth) fitted to a mix of sizes priced rocm's copies several times too
+// high (docs/decisions.md, issue 29): copies of 64 KiB and more land in pinned blocks and pay a fixed cost of their own that the small copies, which
 // set the latency, do not, so every 256 KiB copy looked like a slow bus, and the bandwidth swung with the mix of
 // sizes among the recent copies. Here each size class (half an octave of bytes) keeps the median of its own recent
 // copies; a size between two measured classes is interpolated, one outside them extrapolated.

@@ -161,8 +161,7 @@ export class CallExecutor {
         const tensors = this.adopt(state.backend, result, outputs, opKey);
         // What the call cost beyond its copies (binding, the run, adopting the outputs): the copies are priced on
         // their own from where the inputs live, and the rest is what another call of this op will pay here. The run
-        // alone left out 0.01-0.02 ms of rocm's per-call work (H100 host, attention 16x8x64: engine 0.082 ms around
-        // a 0.020 ms kernel), enough to turn near-ties with the CPU.
+        // alone left out rocm's per-call work around small kernels, enough to turn near-ties with the CPU (docs/decisions.md, issue 29).
         const opMs = Math.max(runMs, this.clock() - startMs - moved.ms);
         const priorMs = state.backend.estimateCost?.(spec, work) ?? rooflineMs(work, state.profile);
         const offFromMs = this.costModel.observe(opKey, name, work.flops, priorMs, opMs, cold, this.clock());

@@ -59,16 +59,14 @@ const MAX_SHARED_STRUCTURES = 64;
 
 /**
  * When a remade plan differs from the one it replaces, candidates measured within this factor of the best get one
- * more run; slower ones keep their runs (10-16% of the graph suite's timed auto runs on the H100 host re-measured
- * candidates measured 1.3-2x slower). A candidate whose speed changed shows up as the best's own runs get slower.
+ * more run; slower ones keep their runs (re-measuring those cost a tenth of the graph suite's timed auto runs:
+ * docs/decisions.md, issue 29). A candidate whose speed changed shows up as the best's own runs get slower.
  */
 const REMEASURE_WITHIN = 1.25;
 
 /**
- * At the first remake, candidates measured within this factor of the best are measured again from scratch (H100 host,
- * graph-auto-probe, tiny Q4_0 decode in shuffled rounds: the all-rocm plan measured 2.60 ms in the first rounds and
- * all-wasm 2.37; auto then ran all-wasm at 1.52 ms for 235 runs while gpu-only, the same placement as all-rocm, ran
- * at 1.32).
+ * At the first remake, candidates measured within this factor of the best are measured again from scratch: the first
+ * rounds' measurements can rank two plans the wrong way round for good (docs/decisions.md, issue 29; graph-auto-probe).
  */
 const REMEASURE_FIRST_WITHIN = 2;
 

@@ -1,8 +1,8 @@
 // The executor's choice among a placement plan and its alternatives: each candidate's recent measured run times,
 // which candidate the next run uses (measure each a few times, more in a close call, then keep the fastest), and
 // when candidates are measured again. pickCandidate runs once per graph run, so it reads each candidate's median and
-// scatter as kept by CandidateRuns instead of sorting every candidate's runs again (on the H100 host that sorting had
-// cost 34-52 us a run, 3-5% of a 1-2 ms decode step).
+// scatter as kept by CandidateRuns instead of sorting every candidate's runs again (a few percent of a decode step:
+// docs/decisions.md, issue 29).
 import { median } from '@tandem/core';
 import type { PlacementPlan } from './placement.ts';
 
@@ -17,8 +17,7 @@ const RUNS_KEPT = 8;
 
 /**
  * Candidates measured within this factor of the best are a close call: each is measured CLOSE_CALL_RUNS times before
- * one is kept. Three runs are too few to rank plans a few percent apart on a shared machine (H100 host, 7B Q4_0
- * decode, all on the GPU: 2.88-3.32 ms over its three measuring runs, 2.49 ms the median of the next 136). The same
+ * one is kept. Three runs are too few to rank plans a few percent apart on a shared machine (docs/decisions.md, issue 29). The same
  * factor picks the candidates re-measured between plan remakes, every PLAN_REUSE runs (a near tie can turn as
  * conditions change); clearly slower ones wait for a remake that changes the plan, since each re-measurement costs
  * two switches of plans, each with its warm-up run.
@@ -47,8 +46,8 @@ const MIXED_MARGIN = 0.03;
 /**
  * A new candidate (an assignment never measured, offered by a plan remade after the others were measured) is measured
  * only when its estimate is this much below the measured best's estimate in the same plan: the estimates missed the
- * measured totals by 1.8-2.8x (H100 host, tiny decode: all-rocm estimated 0.78 ms ran 1.42, all-wasm 1.10 ran 2.34),
- * and a remade search offered a new mixed plan every few remakes that ran 2-9x slower for its warm-up and three runs.
+ * measured totals by about 2x (docs/decisions.md, issue 29), and a remade search offered a new mixed plan every few remakes that ran
+ * several times slower for its warm-up and three runs.
  */
 const NEW_CANDIDATE_MARGIN = 0.1;
 
@@ -190,8 +189,7 @@ export interface SettledChoice {
 
 /**
  * Runs a final choice among the candidates serves before it is made again: pickCandidate runs once per graph run, in
- * code that stays cold between the nodes' work, and took 24-36 us a run on the H100 host (graph-auto-probe, tiny and
- * 7B Q4_0 decode: 2-3% of a step). A candidate's median over its RUNS_KEPT latest runs moves only after several new
+ * code that stays cold between the nodes' work, and took a few percent of a decode step (docs/decisions.md, issue 29). A candidate's median over its RUNS_KEPT latest runs moves only after several new
  * runs, so a choice four runs old misses nothing the next one would have seen.
  */
 const REPICK_EVERY = 4;
@@ -240,8 +238,7 @@ function bestMeasured(measured: MeasuredCandidates): [string, number] {
 /**
  * Records a run that followed `followed` (an assignment key; undefined when the run departed from its plan) to its
  * end. The first run after a switch of plans is a warm-up and is not recorded: it pays what the switch costs once
- * (weights copied to a backend for the first time: on the H100 host one 7B Q4_0 decode candidate's first run copied
- * 76 MB into wasm, 150 ms, and its second still took 8 ms against ~3 later; a carried KV cache moved), which a plan
+ * (weights copied to a backend for the first time, a carried KV cache moved: docs/decisions.md, issue 29), which a plan
  * run run after run does not.
  * Returns whether the run was recorded.
  */
@@ -277,9 +274,8 @@ export function pickCandidate(plan: PlacementPlan | undefined, measured: Readonl
   const unmeasured = nextToMeasure(candidates, RUNS_PER_CANDIDATE, measured, lastRun);
   if (unmeasured !== undefined) return { plan: unmeasured.plan, chosenBy: 'measuring', candidates: candidates.length };
   // Fewest backend switches first: a plan with more switches must beat the best so far by MIXED_MARGIN, or by the
-  // scatter of the two candidates' runs when that is larger. On the H100 host (tiny Q4_0 prefill 128) a plan with
-  // attn_norm on wasm measured 4.32 ms over 7 runs against 6.13 for all-rocm over its first runs, was kept, and then
-  // ran at 5.43 against 4.63: the medians of a few runs that scatter by 10-20% rank plans 3% apart at random.
+  // scatter of the two candidates' runs when that is larger: the medians of a few runs that scatter by 10-20% rank
+  // plans 3% apart at random (docs/decisions.md, issue 29).
   let best = offered[0] ?? candidateOf(plan);
   let bestMs = Infinity;
   for (const c of bySwitches) {

@@ -9,9 +9,9 @@ function fp32LanesPerUnit(device: NativeDeviceInfo): number {
   return 128;
 }
 
-/** Share of peak arithmetic the tiled f32 matmul reaches (43 of 67.6 TFLOP/s at 4096 on an H100). */
+/** Share of peak arithmetic the tiled f32 matmul reaches, rounded down (docs/decisions.md, issue 29). */
 const ARITHMETIC_EFFICIENCY = 0.6;
-/** Share of peak memory bandwidth the streaming kernels reach (cosine search: 2.9 of 3.35 TB/s on an H100). */
+/** Share of peak memory bandwidth the streaming kernels reach, rounded down (docs/decisions.md, issue 29). */
 const MEMORY_EFFICIENCY = 0.8;
 
 /** A device of unknown clocks: a mid-range GPU. */
@@ -25,7 +25,7 @@ export function performanceProfile(device: NativeDeviceInfo): PerformanceProfile
   return {
     flopsPerMs: peakFlops > 0 ? (peakFlops * ARITHMETIC_EFFICIENCY) / 1e3 : FALLBACK.flopsPerMs,
     bytesPerMs: peakBytes > 0 ? (peakBytes * MEMORY_EFFICIENCY) / 1e3 : FALLBACK.bytesPerMs,
-    // A queued run goes JS -> worker thread -> GPU -> event -> JS: ~40 us median measured on an H100 host. Short ops
+    // A queued run goes JS -> worker thread -> GPU -> event -> JS (its median: docs/decisions.md, issue 29). Short ops
     // on an idle queue run inline for less (RocmBackendOptions.inline); the cost model learns each op's own time.
     launchMs: 0.04,
     // Pageable host memory over PCIe: ~10 GB/s.

@@ -53,7 +53,7 @@ export interface InlineLimits {
 
 /**
  * On a GPU: ops up to 0.02 ms at roofline (our kernels reach 5-50% of it, so at most a few tenths of a ms of
- * waiting), copies up to 4 MiB (0.1 ms into pinned memory on the H100 host).
+ * waiting), copies up to 4 MiB (a fraction of a millisecond into pinned memory: packages/rocm/README.md).
  */
 export const DEFAULT_INLINE_LIMITS: InlineLimits = { opMs: 0.02, copyBytes: 4 << 20 };
 
@@ -78,8 +78,7 @@ export interface RocmBackendOptions {
   readonly quantizedActivations?: QuantizedActivations;
   /**
    * Short work runs on the JS thread while the device's queue is idle, instead of going to its worker thread and
-   * back: two thread hand-offs cost more than a small kernel (H100 host: a 64x1024 mul took 0.095 ms in the engine
-   * around a 0.011 ms kernel). The JS thread then waits for the device, and a hung kernel cannot be given up on.
+   * back: two thread hand-offs cost more than a small kernel (packages/rocm/README.md, inline runs). The JS thread then waits for the device, and a hung kernel cannot be given up on.
    * Default DEFAULT_INLINE_LIMITS on a GPU; false (never) on the CPU emulation, whose kernels take milliseconds.
    */
   readonly inline?: InlineLimits | false;

@@ -1,7 +1,7 @@
 // How the op runners cut work for threads: contiguous ranges, aligned to a granule, only when it pays.
 
-/** Below this much arithmetic (2 * M * K * N for a matmul) an op stays on one thread: ~150 us of work against a
- *  ~50 us postMessage round trip. */
+/** Below this much arithmetic (2 * M * K * N for a matmul) an op stays on one thread: its work is then only a few
+ *  times a postMessage round trip (docs/decisions.md, issue 29). */
 export const PARALLEL_MIN_FLOPS = 8e6;
 
 /** [begin, end) ranges covering [0, total) in `parts` pieces whose boundaries are multiples of `granule`; empty pieces dropped. */

@@ -136,7 +136,7 @@ export class WasmBackend implements CapableBackend {
       memoryBytes: heap.limitBytes,
       availableMemoryBytes: heap.limitBytes - heap.stats().usedBytes,
       features,
-      // One Zen 5 core (scripts/bench.ts): ~50 GFLOP/s matmul, ~20-30 GB/s streaming; copies in at ~10 GB/s.
+      // A little under what one core measured with scripts/bench.ts (docs/decisions.md, issue 29); more threads scale.
       performance: { flopsPerMs: 45e6 * (1 + 0.9 * (threads - 1)), bytesPerMs: 15e6, launchMs: 0.005, transferBytesPerMs: 8e6 },
     };
   }

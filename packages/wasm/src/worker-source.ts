@@ -3,7 +3,7 @@
 //
 // Start-up goes by message: main -> worker { type: 'init', module, memory, slot, names }, worker -> main
 // { type: 'ready' } | { type: 'failed', error }. Jobs then go through a 64-byte control slot in the shared memory,
-// because a postMessage round trip (~50 us) costs more than a 256^3 matmul half saves:
+// because a postMessage round trip costs more than a 256^3 matmul half saves (docs/decisions.md, issue 29):
 //   i32[0] request sequence (main bumps it and notifies; -1 = stop)   i32[1] done sequence (worker, then notifies)
 //   i32[2] kernel index into `names`   i32[3] argument count   i32[4] 0 = ok, 1 = the kernel threw
 //   i32[5] sequence of the job still on offer (0 = taken): the worker takes a job by swapping it to 0; the calling
@@ -17,8 +17,8 @@
 export const CONTROL_SLOT_BYTES = 256;
 
 /**
- * How long a waiting thread keeps checking before it blocks, microseconds. Waking a blocked thread costs ~40-60 us
- * on these VMs, as much as a quarter of a 256^3 matmul: a worker spins this long after a job (ops run back to back),
+ * How long a waiting thread keeps checking before it blocks, microseconds. Waking a blocked thread costs as much as a
+ * quarter of a 256^3 matmul (docs/decisions.md, issue 29): a worker spins this long after a job (ops run back to back),
  * and the calling thread this long for a worker that has taken its job (it finishes within one chunk).
  */
 export const SPIN_MICROSECONDS = 150;

@@ -5,8 +5,8 @@
 // native polling callback to a timer (other callers pass through untouched). The first `spinMs` of a wait
 // still poll eagerly so short waits stay fast; after that the interval grows with the wait (a twentieth of
 // the time waited so far, between pollIntervalMs and maxPollIntervalMs), so added latency stays near 5%.
-// Measured (`npm run bench -- webgpu`, apps/bench/src/webgpu/wait-cpu.ts): JS-thread CPU while awaiting a ~100 ms job drops from
-// ~70-80% of a core (SwiftShader) / 100% (H100) to a few percent.
+// JS-thread CPU while awaiting a long job drops from most of a core to a few percent (`npm run bench -- webgpu`,
+// apps/bench/src/webgpu/wait-cpu.ts; figures in packages/webgpu/README.md).
 import type { GpuWaiter } from './waiter.ts';
 
 /** Tuning of the throttled waiter. */

@@ -2,7 +2,7 @@
 import type { PerformanceProfile } from '@tandem/core';
 import type { AdapterSummary } from './device-context.ts';
 
-/** Software rasterizers (SwiftShader, lavapipe): ~0.5 GFLOP/s tiled matmul measured here, slow launches. */
+/** Software rasterizers (SwiftShader, lavapipe): about what the tiled matmul measured on SwiftShader, slow launches. */
 const SOFTWARE_PROFILE: PerformanceProfile = {
   flopsPerMs: 5e5,
   bytesPerMs: 2e6,

@@ -108,8 +108,8 @@ const JUDGED_MIN_N = 256;
 /**
  * Runs every engine at every size and thread count: Tandem, tfjs-backend-wasm and plain JS at one thread here;
  * onnxruntime-web beside Tandem in a fresh child process per thread count. onnxruntime-web sizes its thread pool
- * once per process, and in a process that has also loaded tfjs-backend-wasm it ran at ~13 GFLOP/s, under half of
- * what it does alone (27-31), so it is only ever measured in a process of its own. Then rows and verdicts.
+ * once per process, and in a process that has also loaded tfjs-backend-wasm it ran at under half of what it does
+ * alone (docs/decisions.md, issue 29), so it is only ever measured in a process of its own. Then rows and verdicts.
  */
 export async function compareMatmul(): Promise<{ measurements: MatmulMeasurement[]; rows: Row[]; verdicts: string[] }> {
   const measurements = await measureGroup([await tandemMatmul(1), await tfjsMatmul(), plainJsMatmul()]);

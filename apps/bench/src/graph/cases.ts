@@ -17,9 +17,9 @@ export interface SizeCase {
   readonly reps: number;
   /**
    * Repetitions of the strategies whose warm-up ran within FAST_WITHIN of the fastest one's, when more than `reps`
-   * (the 7B layer: cpu-only takes 0.7-2 s a run, the others 2-25 ms, and five to seven runs of those were too few for
-   * a 5% verdict on a shared host). On a software GPU only for CPU-placing strategies whose warm-up took at most
-   * SHORT_RUN_MS (there a 7B decode takes ~30 ms on the CPU, and five runs put auto at 1.07x the same placement).
+   * (the 7B layer: cpu-only takes seconds a run, the others milliseconds, and five to seven runs of those were too few
+   * for a 5% verdict on a shared host). On a software GPU only for CPU-placing strategies whose warm-up took at most
+   * SHORT_RUN_MS (five runs of a 7B decode on the CPU there were too few too: docs/decisions.md, issue 29).
    */
   readonly fastReps?: number;
   /** Unmeasured runs per strategy before the measured rounds (graph building, JIT, first plans, pipelines). */
@@ -150,9 +150,9 @@ export async function runSize(bench: GraphBench, size: SizeCase, label: string):
  * matmuls there takes seconds per run.
  * Each of auto's runs comes in a round with `companions` (the other strategies within FAST_WITHIN of the fastest), in
  * shuffled order, as in the measured rounds: auto measures its candidates in the conditions it is then judged in (a
- * run after another strategy finds other caches and a colder device than a run after itself). Measured back to back,
- * auto had settled on the CPU plan of tiny Q4_0 decode on the H100 host at 1.10 ms while gpu-only ran 1.00 in the
- * rounds. Slower strategies (a 7B prefill on the CPU, 0.6-2 s) are left out of these rounds: no near tie there.
+ * run after another strategy finds other caches and a colder device than a run after itself; measured back to back,
+ * auto had settled on a plan slower in the rounds: docs/decisions.md, issue 29). Slower strategies (a 7B prefill on the CPU, seconds a run)
+ * are left out of these rounds: no near tie there.
  */
 async function settleAuto(block: DecoderBlock, phase: Phase, bench: GraphBench, filled: KvCache | undefined, companions: readonly GraphStrategy[]): Promise<number> {
   const limit = bench.softwareGpu ? 0 : AUTO_SETTLE_MAX;

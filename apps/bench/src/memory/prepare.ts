@@ -3,8 +3,8 @@
 //   node -C @tandem/source --import tsx apps/bench/src/memory/prepare.ts [--tandem] [--hnswlib]     (both when neither is named)
 //
 // tandem: loads the graph-only cache with the wink vectors (which checks it was built on them), converts an older
-// full cache (.tdhn) to graph only, or builds it (~100 s on the packing machine). hnswlib: loads its cache or
-// builds it (~155 s). gpu-pack.sh runs it with --tandem (the graph-only file is what travels); gpu-bench.sh's
+// full cache (.tdhn) to graph only, or builds it (minutes). hnswlib: loads its cache or
+// builds it (minutes). gpu-pack.sh runs it with --tandem (the graph-only file is what travels); gpu-bench.sh's
 // pseudo-suite `memory-indexes` runs it on the GPU machine, so the memory suite's own call only loads. Honours
 // TANDEM_BENCH_MEMORY_WORDS like the suite. Exits 1 when a requested index cannot be made (hnswlib-node missing).
 import { pathToFileURL } from 'node:url';

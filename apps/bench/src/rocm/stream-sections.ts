@@ -1,8 +1,8 @@
 // Sections 3 and 4: the memory-bound kernels. A scale over scaleCount f32 (read + write) is the measured streaming
 // peak; Q4_0 / Q8_0 mat-vec (weights rotated over several copies so the L2 cache cannot hold them) and cosine
 // similarity of one query against resident targets are measured against it. Kernel time per launch of back-to-back
-// launches (timeBackToBack: a ~12 us mat-vec timed alone carries ~4 us of the host's launch gap); each row also
-// gives the single-run event time.
+// launches (timeBackToBack: a mat-vec of microseconds timed alone also carries the host's launch gap); each row
+// also gives the single-run event time.
 import type { BoundTensor, Op, TensorSpec, SampleStats } from '@tandem/core';
 import type { Row } from '../report.ts';
 import { randomBlockMatrix, signedValues } from './data.ts';

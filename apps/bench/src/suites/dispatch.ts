@@ -35,8 +35,8 @@ const TRAIN_ROUNDS = 4;
 /**
  * Training rounds of single calls (each after the previous strategy's GPU pause); the rest run blocks as the measured
  * rounds do. With all four rounds single calls, every rocm call in training followed a pause (cold), so the first
- * measured round was judged against warm blocks on estimates learned from cold calls: on the H100 host (runs D1-D3,
- * 2026-11-27) it held 14 of 19, 13 of 13 and 25 of 53 of the run's wrong picks.
+ * measured round was judged against warm blocks on estimates learned from cold calls, and held most of a run's wrong
+ * picks (docs/decisions.md, issue 29).
  */
 const SINGLE_CALL_TRAIN_ROUNDS = 1;
 const MEASURED_ROUNDS = 12;
@@ -49,9 +49,9 @@ const MAX_BLOCK_CALLS = 16;
 /** Block pairs of auto and the best backend, interleaved, per case. */
 const INTERLEAVED_PAIRS = 24;
 /**
- * Blocks of the interleaved comparison last about this long: calls of one op on one backend vary up to 5x here
- * (a 1M-element add: 0.8 to 6.9 ms, garbage collection of the read-back copies), so 1 ms blocks (two calls) made
- * auto-vs-wasm ratios of 0.54 on a case where both ran the same kernel. Longer blocks average that out.
+ * Blocks of the interleaved comparison last about this long: calls of one op on one backend vary several-fold
+ * (garbage collection of the read-back copies), so 1 ms blocks (two calls) made auto-vs-wasm ratios far from 1 on a
+ * case where both ran the same kernel (docs/decisions.md, issue 29). Longer blocks average that out.
  */
 const INTERLEAVED_BLOCK_MS = 10;
 const INTERLEAVED_MAX_CALLS = 64;
@@ -62,15 +62,12 @@ const INTERLEAVED_MAX_CALLS = 64;
  * and a case gets two hundred groups or more instead of twelve. The same harness with the best backend on both sides
  * (an A/A control) shows how often the measure alone misses 0.97.
  */
-// 1000 ms, up to 1600 groups: on the H100 host (run D1, 2026-11-27) the A/A control over 45 cases at 250 ms and at most
-// 400 groups had a spread (sd) of 1.1% around 1.00, and auto's ratios the same spread around 0.999, so one case in
-// five runs fell below 0.97 by chance alone. With these settings the control's spread was 0.33-0.49% in runs D2-D5
-// (+47 s per run there).
+// 1000 ms, up to 1600 groups: at 250 ms and at most 400 groups the A/A control's spread let one case in five runs fall
+// below 0.97 by chance alone; these settings cut that spread to a third (docs/decisions.md, issue 29).
 const CALL_ABBA_CASE_MS = 1000;
-// 24 groups (what ~250 ms buys of a 2.5 ms call) let the A/A control of 1M-element ops on wasm here (2 cores, 4 MiB
-// read-backs and their garbage collection) land anywhere in 0.83-1.21; 100 groups narrow that by about half. At 200
-// (2026-11-27) the pair form of those controls still came out at 0.88-1.06 (spread over all 45 cases 2.7%), while the
-// median-call form of the same calls stayed within 0.98-1.01: here that form is the steadier one.
+// At least 200 groups: fewer let the A/A control of 1M-element ops on wasm (large read-backs and their garbage
+// collection) land far from 1; at 200 the median-call form of the controls stays much closer to 1 than the pair form,
+// so it is the steadier one (docs/decisions.md, issue 29).
 const CALL_ABBA_MIN_GROUPS = 200;
 const CALL_ABBA_MAX_GROUPS = 1600;
 
@@ -78,7 +75,7 @@ const CALL_ABBA_MAX_GROUPS = 1600;
  * auto against the best backend from ABBA-ordered block pairs: per group of two pairs (auto first, then the best
  * first), the best's total over auto's, and the median over groups. A group holds each strategy once in each position,
  * so a cost of going first (or second) cancels; the median of single pairs' ratios mixes two populations when it
- * does not (the per-round pairs ran 7% slower in first position on the H100 host: order check, run I).
+ * does not (the per-round pairs ran slower in first position: docs/decisions.md, issue 29).
  */
 export function abbaRatio(pairs: ReadonlyArray<{ readonly best: number; readonly auto: number }>): number {
   const groups: number[] = [];

@@ -23,9 +23,9 @@ const MIXED_DECODES = 32;
 function sizes(softwareGpu: boolean): Array<{ label: string; size: SizeCase }> {
   const tiny = (weightType: 'f32' | 'q4_0'): DecoderConfig => ({ ...TINY_DECODER, weightType });
   const big = (weightType: 'f32' | 'q4_0'): DecoderConfig => ({ ...LLAMA_7B_DECODER, weightType });
-  // Runs per strategy: the median of 25-41 runs moved by 4-6% between two runs of one strategy in the same rounds
-  // (the A/A control on the H100 host: 0.938-1.039), as much as the 5% the target resolves; 101 and 61 narrow that by
-  // about half, for seconds per phase (cpu-only 7B runs, 0.03-2.8 s each, keep 5-7).
+  // Runs per strategy: the median of 25-41 runs moved between two runs of one strategy in the same rounds as much as
+  // the 5% the target resolves (the A/A control, docs/decisions.md, issue 29); 101 and 61 narrow that by about half, for seconds per phase
+  // (cpu-only 7B runs, up to seconds each, keep 5-7).
   return [
     { label: 'tiny q4_0', size: { config: tiny('q4_0'), phases: ALL_PHASES, reps: 101, warmups: 3, slowReps: 2, cutSoftwareGpuPrefill: false } },
     { label: 'tiny f32', size: { config: tiny('f32'), phases: ALL_PHASES, reps: 101, warmups: 3, slowReps: 2, cutSoftwareGpuPrefill: false } },

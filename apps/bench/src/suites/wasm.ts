@@ -2,8 +2,8 @@
 // SIMD enabled (Node 20 needs a flag for it) and turns its report lines into rows, including this core's measured
 // f32x4 peak. Its threads section (2 threads vs 1) runs first, in a process of its own with V8's garbage collector
 // on the main thread (--single-threaded-gc): on a 2-core machine V8's concurrent GC threads, busy after the other
-// sections' allocations, take a core from the worker pool (same sections in one process, 2026-11-23: 1.01x, 1.03x
-// and 1.49x at n = 256, 512, 1024; alone with --single-threaded-gc: 1.93x, 1.96x, 1.89x). The rest runs after it; then, in this process, f32 matmul and cosine similarity side by side with
+// sections' allocations, take a core from the worker pool (the speedup fell from ~1.9x to ~1.0-1.5x: docs/decisions.md, issue 29).
+// The rest runs after it; then, in this process, f32 matmul and cosine similarity side by side with
 // @tensorflow/tfjs-backend-wasm, onnxruntime-web (wasm) and plain JS (competitors/). Plots: GFLOP/s vs n against the
 // measured peaks, latency vs n, and 2-thread speedup vs n.
 import { spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 // The spreading-activation graph as SVG, laid out by d3-force a few ticks per animation frame (at most FRAME_MS of
-// work each), so the page never waits for the layout (300 ticks at once held it 0.2-0.7 s). Scroll zooms about the
+// work each), so the page never waits for the layout (300 ticks at once held it far past 50 ms: issue 33). Scroll zooms about the
 // pointer, dragging the background pans, dragging a synset moves it (the layout follows). Labels are placed at a
 // fixed pixel size where they overlap nothing (label-layout.ts): zooming in shows more of them.
 import { forceCenter, forceCollide, forceLink, forceManyBody, forceSimulation, type Simulation, type SimulationLinkDatum, type SimulationNodeDatum } from 'd3-force';

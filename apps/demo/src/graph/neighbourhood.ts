@@ -23,7 +23,7 @@ export interface GraphLink {
 
 /**
  * Indices of the `k` largest positive activations, largest first (ties: lower index first), in one pass with a
- * min-heap of the best so far: O(n log k). Sorting every reached synset (up to 117,791) took 20-50 ms.
+ * min-heap of the best so far: O(n log k), where sorting every reached synset (up to 117,791) cost a long task.
  */
 export function topActive(activation: Float32Array, k: number, skip: ReadonlySet<number> = new Set()): number[] {
   const heap: number[] = []; // heap[0] is the worst of the best k so far

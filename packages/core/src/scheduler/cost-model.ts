@@ -8,8 +8,7 @@
 // A run of samples of one size far off the estimate there (a regime change: the GPU got throttled, another process
 // took the CPU) drops that size's bucket: it is re-learned from the new samples. Other sizes keep their buckets and
 // are re-learned the same way when their own measurements disagree. (Dropping every other bucket too had priced
-// them from the surviving one's correction: on the H100 host a 1,024-element add on the GPU from a 1M-element
-// add's, which made the GPU look 4x faster than it is on tiny ops.)
+// them from the surviving one's correction, a small op's from a large one's: docs/decisions.md, issue 29.)
 
 /** Tuning of the cost model. */
 export interface CostModelConfig {
@@ -111,9 +110,8 @@ class Bucket {
 
   /**
    * The recency-weighted median of the samples' log-ratios: the bucket's typical time. A mean let the slow first
-   * calls of each switch between ops (caches holding another op's data) pull the estimate up: on the dispatch
-   * suite's mixed workload a wasm `scale` of 1,024 elements was priced at 0.13 ms for two rounds where its calls
-   * took 0.015, and the oracle it is judged by takes medians.
+   * calls of each switch between ops (caches holding another op's data) pull the estimate up, several-fold on the
+   * dispatch suite's mixed workload (docs/decisions.md, issue 29), and the oracle it is judged by takes medians.
    */
   get typicalLogRatio(): number {
     if (this.typical !== undefined) return this.typical;

@@ -271,8 +271,7 @@ export class Scheduler {
    * this op is measured, a GPU whose compute estimate is within exploreMaxRatio of it runs the op (twice: the first
    * run is a warm-up the cost model does not learn from). Its input transfers are left out of that test: a weight's
    * upload is paid once and then serves every later call. Without this the prior was final: a decode loop (batch 1)
-   * never measured the GPU, so on the H100 host a Q4_0 1x1024x1024 mat-vec stayed on wasm at 211 us per call
-   * against rocm's 80.
+   * never measured the GPU, so a mat-vec stayed on wasm at over twice rocm's time per call (docs/decisions.md, issue 29).
    */
   private gpuToMeasure(req: ScheduleRequest, costed: readonly Costed[], cpuBest: Costed): Costed | undefined {
     if (!cpuBest.measured || cpuBest.c.kind !== 'cpu') return undefined;

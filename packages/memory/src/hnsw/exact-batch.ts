@@ -41,8 +41,8 @@ export class ExactBatch {
     this.ops ??= VectorOps.create(engine, vectors.subarray(0, count * dim), dim);
     const ops = await this.ops;
     // This route exists for GPUs (see above), so its two ops ask for one: under 'auto' a cost model that has seen
-    // only single-query searches put the batch's scores matmul on the CPU (2.4 s for 1,000 x 341k x 100 on wasm vs
-    // 5 ms on the H100) and its topK elsewhere, moving 2.7 GB. gpu-preferred still falls back to the CPU on failure.
+    // only single-query searches put the batch's scores matmul on the CPU (hundreds of times slower than the GPU) and
+    // its topK elsewhere, moving gigabytes (docs/decisions.md, issue 29, memory-exact-probe). gpu-preferred still falls back to the CPU on failure.
     // With no hardware GPU (mode 'exact' asked for explicitly), 'auto': a software GPU is the CPU, only slower.
     return ops.searchMany(queries, Math.min(k, count), { strategy: hasHardwareGpu(engine) ? 'gpu-preferred' : 'auto' });
   }

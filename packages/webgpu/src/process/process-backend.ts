@@ -38,7 +38,7 @@ interface ProxyBuffer {
   readonly remoteId: number;
 }
 
-/** 16 MiB crossed the IPC channel in ~7-25 ms each way here (advanced serialization): ~1 GB/s. */
+/** About what 16 MiB each way through the IPC channel measured (advanced serialization; process/README.md). */
 const DEFAULT_IPC_BYTES_PER_MS = 1e6;
 /** Round trips timed after start to add to the launch cost prior. */
 const PINGS = 5;
