@@ -45,4 +45,23 @@ export interface Explanation extends SchedulePlan {
   readonly op: string;
   /** Work of the call. */
   readonly work: OpWork;
+  /**
+   * Memory the call needs on each backend that can take it (those skipped for memory or an open circuit too), beside
+   * costsMs and transfersMs: what the memory check compares with the bytes free there.
+   */
+  readonly memory: Readonly<Record<string, MemoryNeed>>;
+}
+
+/** What a call would allocate on one backend. */
+export interface MemoryNeed {
+  /** Bytes of the inputs not resident there yet (copied there first). */
+  readonly inputBytes: number;
+  /** Bytes of the outputs. */
+  readonly outputBytes: number;
+  /** Temporary bytes the backend's kernel allocates beside its outputs (CapableBackend.scratchBytes). */
+  readonly scratchBytes: number;
+  /** inputBytes + outputBytes + scratchBytes. */
+  readonly totalBytes: number;
+  /** Bytes the backend has free now, when it says. */
+  readonly availableBytes: number | undefined;
 }

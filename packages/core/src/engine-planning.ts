@@ -3,6 +3,7 @@
 import { checkCapabilities } from './capability.ts';
 import { byteLengthOf, DTYPES } from './dtype.ts';
 import type { BackendLifecycle } from './engine-backends.ts';
+import type { MemoryNeed } from './engine-options.ts';
 import { RECOVERING_TEXT } from './engine-backends.ts';
 import { opMemory, unplannable } from './limits.ts';
 import type { OpWork } from './op-definition.ts';
@@ -151,8 +152,21 @@ export class CallPlanner {
     return { plan: planned.plan, opKey: request.opKey };
   }
 
+  /** What the call would allocate on each backend that can take it (explain()'s memory). */
+  memoryNeeds(call: Pick<PlanningCall, 'spec' | 'inputs' | 'work' | 'outputs'>): Record<string, MemoryNeed> {
+    const outputBytes = opMemory(call.spec, call.outputs).outputBytes;
+    const needs: Record<string, MemoryNeed> = {};
+    for (const c of this.requestFor(call).request.candidates) {
+      const backend = this.lifecycle.states.get(c.name)?.backend;
+      if (c.unusable !== undefined || backend === undefined) continue;
+      const scratchBytes = backend.scratchBytes?.(call.spec, call.outputs) ?? 0;
+      needs[c.name] = { inputBytes: c.requiredBytes - outputBytes - scratchBytes, outputBytes, scratchBytes, totalBytes: c.requiredBytes, availableBytes: c.availableBytes };
+    }
+    return needs;
+  }
+
   /** Every backend as a candidate for the call: unusable with its reason, or priced (compute, copies, memory). */
-  private requestFor(call: PlanningCall): { request: ScheduleRequest; awaitingRecovery: boolean } {
+  private requestFor(call: Pick<PlanningCall, 'spec' | 'inputs' | 'work' | 'outputs'>): { request: ScheduleRequest; awaitingRecovery: boolean } {
     const { spec, inputs, work, outputs } = call;
     const opKey = opKeyOf(spec, inputs);
     const outBytes = opMemory(spec, outputs).outputBytes;

@@ -8,7 +8,7 @@ import { checkCallOptions, checkOptionKeys, checkStrategy, throwIfAborted, type 
 import type { CopyPoint } from './copy-times.ts';
 import { BackendLifecycle, type BackendStatus } from './engine-backends.ts';
 import { CallExecutor } from './engine-execution.ts';
-import type { EngineOptions, Explanation } from './engine-options.ts';
+import type { EngineOptions, Explanation, MemoryNeed } from './engine-options.ts';
 import { CallPlanner, type CallInputs } from './engine-planning.ts';
 import { BackendError, DisposedError, InvalidArgumentError } from './errors.ts';
 import type { AttentionOptions, RmsNormOptions, RopeOptions, SoftmaxOptions, SpreadOptions } from './op-options.ts';
@@ -30,7 +30,7 @@ import { Storage, Tensor, type TensorHost } from './tensor.ts';
 import { bytesOfData, dtypeOf, type TensorData } from './tensor-data.ts';
 
 export type { BackendStatus } from './engine-backends.ts';
-export type { EngineOptions, Explanation } from './engine-options.ts';
+export type { EngineOptions, Explanation, MemoryNeed } from './engine-options.ts';
 
 /** Runs ops on the best backend for each call; see README for the rules. */
 export class Engine {
@@ -177,7 +177,7 @@ export class Engine {
     const residency = kind === undefined ? 0 : this.planner.residencySignature(inputs);
     const cached = kind === undefined ? undefined : this.planner.reusable(work, kind, residency);
     const plan = cached?.plan ?? this.planner.plan({ spec, inputs, work, outputs, strategy, kind, residency, commit: false }).plan;
-    return explanationOf(plan, op.op, work);
+    return explanationOf(plan, op.op, work, () => this.planner.memoryNeeds({ spec, inputs, work, outputs }));
   }
 
   /**
@@ -306,9 +306,20 @@ export class Engine {
   }
 }
 
-/** A plan with its op and work (built field by field: an object spread here cost ~1 us per call in V8). */
-function explanationOf(plan: SchedulePlan, op: string, work: OpWork): Explanation {
-  return { selection: plan.selection, fallbacks: plan.fallbacks, skipped: plan.skipped, costsMs: plan.costsMs, transfersMs: plan.transfersMs, probe: plan.probe, op, work };
+/**
+ * A plan with its op, work and memory (built field by field: an object spread here cost ~1 us per call in V8). The
+ * memory is worked out when first read, so that explain() costs what run()'s decision costs (the scheduler bench
+ * times explain()).
+ */
+function explanationOf(plan: SchedulePlan, op: string, work: OpWork, memoryNeeds: () => Readonly<Record<string, MemoryNeed>>): Explanation {
+  let memory: Readonly<Record<string, MemoryNeed>> | undefined;
+  return {
+    selection: plan.selection, fallbacks: plan.fallbacks, skipped: plan.skipped, costsMs: plan.costsMs, transfersMs: plan.transfersMs, probe: plan.probe, op, work,
+    get memory() {
+      memory ??= memoryNeeds();
+      return memory;
+    },
+  };
 }
 
 /** Reads a tensor as the array type of its dtype (a convenience over tensor.read()). */
