@@ -9,11 +9,12 @@ import { matmul, ReferenceBackend } from '@tandem/reference';
 import { FaultInjectingBackend, faultRate } from '@tandem/testing';
 import { WasmBackend } from '@tandem/wasm';
 import { createNodeWebGpuBackend } from '@tandem/webgpu/node';
-import { needBackend } from '../support/backends.ts';
+import { needBackends } from '../support/backends.ts';
 import { auditFallbacks } from './fallback-audit.ts';
 import { casesWithReference, checkCase, type ReferenceCase } from './mixed-faults.ts';
 
-const gpuReady = needBackend('webgpu');
+/** WebGPU (on SwiftShader) and wasm, which these tests build themselves. */
+const ready = needBackends('webgpu', 'wasm');
 let unhandled: unknown[] = [];
 const onUnhandled = (e: unknown): void => void unhandled.push(e);
 
@@ -35,7 +36,7 @@ const CALLERS = 40;
 const CALLS_EACH = 25;
 const STRATEGIES: Strategy[] = ['auto', 'gpu-preferred', 'cpu-preferred', 'auto', { only: 'reference' }];
 
-describe.skipIf(!gpuReady)('concurrent callers over real backends', () => {
+describe.skipIf(!ready)('concurrent callers over real backends', () => {
   it('40 callers x 25 calls with 5% faults: every result right, tracker counts consistent, no deadlock', async () => {
     const gpu = new FaultInjectingBackend(createNodeWebGpuBackend(), faultRate(0.05, ['throw', 'reject', 'oom'], 3));
     const cpu = new FaultInjectingBackend(new WasmBackend({ threads: 1 }), faultRate(0.05, ['throw', 'reject', 'oom'], 4));

@@ -7,12 +7,13 @@ import { Engine, type BoundTensor, type Op, type RunResult, type TensorSpec } fr
 import { ReferenceBackend } from '@tandem/reference';
 import { WasmBackend } from '@tandem/wasm';
 import { ProcessWebGpuBackend } from '@tandem/webgpu/node';
-import { needBackend } from '../support/backends.ts';
+import { needBackends } from '../support/backends.ts';
 import { childProcessIds } from '../../packages/webgpu/src/process/process-test-support.ts';
 import { auditFallbacks } from './fallback-audit.ts';
 import { casesWithReference, checkCase, type ReferenceCase } from './mixed-faults.ts';
 
-const gpuReady = needBackend('webgpu');
+/** WebGPU (on SwiftShader) and wasm, which these tests build themselves. */
+const ready = needBackends('webgpu', 'wasm');
 let unhandled: unknown[] = [];
 const onUnhandled = (e: unknown): void => void unhandled.push(e);
 
@@ -77,7 +78,7 @@ async function untilGpuBack(engine: Engine, gpu: KilledMidRun, item: ReferenceCa
   }
 }
 
-describe.skipIf(!gpuReady)('the GPU process killed mid-op during a mixed run', () => {
+describe.skipIf(!ready)('the GPU process killed mid-op during a mixed run', () => {
   it('4 kills in 120 mixed ops: every result right, every kill in telemetry with its cause, a new process each time', async () => {
     const gpu = new KilledMidRun({ swiftShader: true, stderr: 'capture' });
     const engine = await Engine.create({

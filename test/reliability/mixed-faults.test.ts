@@ -2,10 +2,10 @@
 // faults injected into the real WASM and WebGPU (SwiftShader) backends.
 import { describe, expect, it } from 'vitest';
 import { OP_KINDS } from '@tandem/core';
-import { needBackend } from '../support/backends.ts';
+import { needBackends } from '../support/backends.ts';
 import { runMixedFaults } from './mixed-faults.ts';
 
-describe.skipIf(!needBackend('webgpu'))('mixed ops with injected faults on real backends', () => {
+describe.skipIf(!needBackends('webgpu', 'wasm'))('mixed ops with injected faults on real backends', () => {
   it('2,000 ops, 5% faults: every result within tolerance, nothing unhandled, every fallback in telemetry with its cause', async () => {
     const report = await runMixedFaults(2000);
     console.log(`faults injected / results wrong / unhandled: ${report.injected} / ${report.wrong + report.rejected} / ${report.unhandled} (answered by ${JSON.stringify(report.answeredBy)})`);

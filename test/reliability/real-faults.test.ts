@@ -7,11 +7,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AllBackendsFailedError, BackendError, Engine, type Tensor } from '@tandem/core';
 import { cosineSimilarity, matmul } from '@tandem/reference';
 import { WasmBackend } from '@tandem/wasm';
-import { needBackend } from '../support/backends.ts';
+import { needBackends } from '../support/backends.ts';
 import { auditFallbacks } from './fallback-audit.ts';
 import { gpuWithBrokenShader, gpuWithLimits, HeldWebGpuBackend, webGpuBackend } from './gpu-fault-wrappers.ts';
 
-const gpuReady = needBackend('webgpu');
+/** WebGPU (on SwiftShader) and wasm, which these tests build themselves. */
+const ready = needBackends('webgpu', 'wasm');
 let unhandled: unknown[] = [];
 const onUnhandled = (e: unknown): void => void unhandled.push(e);
 
@@ -35,7 +36,7 @@ function matmulHost(a: Float32Array, b: Float32Array, n: number): Float32Array {
   return matmul(a, b, n, n, n);
 }
 
-describe.skipIf(!gpuReady)('real backend faults through the engine', () => {
+describe.skipIf(!ready)('real backend faults through the engine', () => {
   it('a WebGPU device destroyed in the middle of a batch: every call answers, from WASM, with the loss in telemetry', async () => {
     const webgpu = webGpuBackend();
     const engine = await Engine.create({ backends: [webgpu, new WasmBackend({ threads: 1 })], strategy: 'gpu-preferred', recoveryIntervalMs: 50 });

@@ -4,7 +4,7 @@
 import type { InitResult } from '@tandem/core';
 import { ReferenceBackend } from '@tandem/reference';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { started, startBackend } from './backends.ts';
+import { needBackends, started, startBackend } from './backends.ts';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -65,6 +65,18 @@ describe('startBackend', () => {
     const create = vi.fn(() => new StandIn({ ok: true }));
     await expect(startBackend('wasm', create)).rejects.toThrow('wasm backend is required under CI but is missing: made unavailable by TANDEM_TEST_UNAVAILABLE.');
     expect(create).not.toHaveBeenCalled();
+  });
+});
+
+describe('needBackends', () => {
+  it('checks every backend named, so each missing one has its own [skip] line, and is true only when all are there', () => {
+    vi.stubEnv('CI', '');
+    vi.stubEnv('TANDEM_TEST_UNAVAILABLE', 'rocm,webgpu');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    expect(needBackends('rocm', 'webgpu')).toBe(false);
+    expect(warn.mock.calls.map(([line]) => String(line).split(':')[0])).toEqual(['[skip] rocm backend', '[skip] webgpu backend']);
+    vi.stubEnv('TANDEM_TEST_UNAVAILABLE', '');
+    expect(needBackends()).toBe(true);
   });
 });
 

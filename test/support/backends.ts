@@ -34,6 +34,11 @@ export function needBackend(name: TestBackendName): boolean {
   return requireBackend(name, prerequisiteMissing(name));
 }
 
+/** needBackend for each of `names` (every one checked, so each missing one has its line or CI failure): all there. */
+export function needBackends(...names: TestBackendName[]): boolean {
+  return names.map(needBackend).every((ok) => ok);
+}
+
 /** A new, not yet initialised backend of that name, as the tests run it here. */
 export function createBackend(name: TestBackendName): CapableBackend {
   if (name === 'wasm') return new WasmBackend();
