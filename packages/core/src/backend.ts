@@ -28,10 +28,6 @@ export interface Capability {
   readonly op: OpKind;
   /** Dtypes of the op's first input this backend accepts. */
   readonly dtypes: readonly DType[];
-  /** Largest element count of any one input or output; absent means no limit beyond memory. */
-  readonly maxElements?: number;
-  /** A device feature the op needs (e.g. 'shader-f16'); checked against DeviceDescription.features. */
-  readonly requiresFeature?: string;
 }
 
 /** Why a backend can or can't run a given op. */

@@ -1,4 +1,4 @@
-// The engine's backend lifecycle: each registered backend's state (available or why not, its profile and features,
+// The engine's backend lifecycle: each registered backend's state (available or why not, its profile,
 // whether it is re-initialising), initialisation, background recovery of an unhealthy backend, and statuses.
 import type { BackendHealth, CapableBackend, PerformanceProfile } from './backend.ts';
 import type { Clock } from './clock.ts';
@@ -34,8 +34,6 @@ export interface BackendState {
   unavailableReason: string | undefined;
   /** Its roofline prior. */
   profile: PerformanceProfile;
-  /** describe().features, read once at init (capability checks run on every decision). */
-  features: readonly string[];
   /** When its last re-initialisation started. */
   lastRecoveryAt: number;
   /** Whether it is re-initialising now. */
@@ -85,7 +83,7 @@ export class BackendLifecycle {
     this.telemetry = options.telemetry;
     this.onChange = options.onChange;
     for (const backend of options.backends) {
-      this.states.set(backend.name, { backend, available: false, unavailableReason: 'not initialised', profile: DEFAULT_PROFILES[backend.kind], features: [], lastRecoveryAt: -Infinity, recovering: false, wasReady: false, unusableText: 'unavailable: not initialised' });
+      this.states.set(backend.name, { backend, available: false, unavailableReason: 'not initialised', profile: DEFAULT_PROFILES[backend.kind], lastRecoveryAt: -Infinity, recovering: false, wasReady: false, unusableText: 'unavailable: not initialised' });
     }
   }
 
@@ -149,7 +147,6 @@ export class BackendLifecycle {
         s.unavailableReason = undefined;
         const d = s.backend.describe();
         s.profile = d.performance ?? DEFAULT_PROFILES[s.backend.kind];
-        s.features = d.features;
         this.telemetry.notice('backend-ready', s.backend.name, d.name);
       } else {
         s.available = false;

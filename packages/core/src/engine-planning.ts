@@ -193,7 +193,7 @@ export class CallPlanner {
           awaitingRecovery = true;
           this.lifecycle.maybeRecover(s);
         } else {
-          const verdict = b.supportsOp === undefined ? checkCapabilities(b.capabilities, s.features, spec, outputs) : b.supportsOp(spec, outputs);
+          const verdict = b.supportsOp === undefined ? checkCapabilities(b.capabilities, spec) : b.supportsOp(spec, outputs);
           if (!verdict.ok) unusable = verdict.reason;
         }
       }

@@ -5,14 +5,13 @@ import type { Capability } from './backend.ts';
 import type { DType } from './dtype.ts';
 import { OP_KINDS, opDefinition, UNARY_OP_KINDS, type OpKind, type UnaryOpKind } from './ops.ts';
 
-/** What a kernel entry may say about its reach, besides how it runs. */
+/**
+ * What a kernel entry may say about its reach, besides how it runs. Limits that depend on the device or the call
+ * (sizes, grids, shapes) are each backend's supportsOp, not data here.
+ */
 export interface KernelReach {
   /** Dtypes of the op's first input this kernel takes; absent: every dtype the op's definition accepts there. */
   readonly dtypes?: readonly DType[];
-  /** Largest element count of any one input or output; absent: no limit beyond memory. */
-  readonly maxElements?: number;
-  /** A device feature the kernel needs (e.g. 'shader-f16'). */
-  readonly requiresFeature?: string;
 }
 
 /** Any backend's kernel table, as capabilitiesOf reads it. */
@@ -34,12 +33,7 @@ export function capabilitiesOf(table: KernelReachTable): Capability[] {
   for (const op of OP_KINDS) {
     const kernel = table[op];
     if (kernel === undefined) continue;
-    rows.push({
-      op,
-      dtypes: kernel.dtypes ?? firstInputDtypes(op),
-      ...(kernel.maxElements === undefined ? {} : { maxElements: kernel.maxElements }),
-      ...(kernel.requiresFeature === undefined ? {} : { requiresFeature: kernel.requiresFeature }),
-    });
+    rows.push({ op, dtypes: kernel.dtypes ?? firstInputDtypes(op) });
   }
   return rows;
 }

@@ -10,7 +10,7 @@ export type { DeviceLimits } from './kernel-support.ts';
 
 /** Whether the ROCm backend can run `op` on a device with these limits. */
 export function checkRocmSupport(op: Op<TensorSpec>, limits: DeviceLimits, outputs?: readonly TensorSpec[]): SupportVerdict {
-  const table = checkCapabilities(ROCM_CAPABILITIES, limits.features, op, outputs);
+  const table = checkCapabilities(ROCM_CAPABILITIES, op);
   if (!table.ok) return table;
   const refused = kernelRefusal(op, limits);
   return refused === undefined ? { ok: true } : { ok: false, reason: refused };

@@ -92,8 +92,8 @@ export class SimulatedBackend implements CapableBackend {
     };
   }
 
-  supportsOp(op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict {
-    return checkCapabilities(this.capabilities, [], op, outputs);
+  supportsOp(op: Op<TensorSpec>): SupportVerdict {
+    return checkCapabilities(this.capabilities, op);
   }
 
   async upload(data: Uint8Array): Promise<DeviceBuffer> {

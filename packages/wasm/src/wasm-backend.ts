@@ -148,7 +148,7 @@ export class WasmBackend implements CapableBackend {
 
   /** The capability table, the loaded module's exports, then a check that every tensor fits in the wasm32 memory. */
   supportsOp(op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict {
-    const verdict = checkCapabilities(this.capabilities, this.running?.features ?? [], op, outputs);
+    const verdict = checkCapabilities(this.capabilities, op);
     if (!verdict.ok) return verdict;
     const missing = this.running === undefined ? undefined : moduleRefusal(op.op, this.running.loaded.kernels);
     if (missing !== undefined) return { ok: false, reason: missing };

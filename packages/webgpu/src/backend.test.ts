@@ -32,17 +32,17 @@ describe('WebGpuBackend without a GPU', () => {
 
   it('supportsOp refuses bindings above maxStorageBufferBindingSize, naming the size and the limit', () => {
     const big: TensorSpec = { dtype: 'f32', shape: [8192, 8192] };
-    const verdict = checkWebGpuSupport({ op: 'silu', x: big }, DEFAULT_LIMITS, []);
+    const verdict = checkWebGpuSupport({ op: 'silu', x: big }, DEFAULT_LIMITS);
     expect(verdict.ok).toBe(false);
     expect(!verdict.ok && verdict.reason).toMatch(/268435456-byte storage binding; maxStorageBufferBindingSize is 134217728/);
-    expect(checkWebGpuSupport({ op: 'silu', x: { dtype: 'f32', shape: [1024] } }, DEFAULT_LIMITS, [])).toEqual({ ok: true });
+    expect(checkWebGpuSupport({ op: 'silu', x: { dtype: 'f32', shape: [1024] } }, DEFAULT_LIMITS)).toEqual({ ok: true });
   });
 
   it('supportsOp refuses dtypes outside the table and attention heads beyond workgroup memory', () => {
-    const verdict = checkWebGpuSupport({ op: 'softmax', x: { dtype: 'f16', shape: [4] }, causal: false }, DEFAULT_LIMITS, []);
+    const verdict = checkWebGpuSupport({ op: 'softmax', x: { dtype: 'f16', shape: [4] }, causal: false }, DEFAULT_LIMITS);
     expect(verdict).toEqual({ ok: false, reason: 'softmax does not support dtype f16' });
     const q: TensorSpec = { dtype: 'f32', shape: [1, 1, 4096] };
-    const attention = checkWebGpuSupport({ op: 'attention', q, k: q, v: q, causal: false, scale: undefined }, DEFAULT_LIMITS, []);
+    const attention = checkWebGpuSupport({ op: 'attention', q, k: q, v: q, causal: false, scale: undefined }, DEFAULT_LIMITS);
     expect(!attention.ok && attention.reason).toMatch(/workgroup memory/);
   });
 });

@@ -132,7 +132,7 @@ export class WebGpuBackend implements CapableBackend {
   /** Capability table, then device limits (binding and buffer sizes, grid sizes, workgroup memory). */
   supportsOp(op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict {
     const ctx = this.context;
-    return checkWebGpuSupport(op, ctx?.limits ?? DEFAULT_LIMITS, ctx?.features ?? [], outputs);
+    return checkWebGpuSupport(op, ctx?.limits ?? DEFAULT_LIMITS, outputs);
   }
 
   /** Copies host bytes (in the dtype's layout) into a new device buffer. */

@@ -9,9 +9,9 @@ import { kernelByteLength } from './device-layout.ts';
 import { elementCountRefusal } from './kernel-support.ts';
 import { WEBGPU_KERNELS } from './kernel-table.ts';
 
-/** Whether the WebGPU backend can run `op` on a device with these limits and features. */
-export function checkWebGpuSupport(op: Op<TensorSpec>, limits: DeviceLimits, features: readonly string[], knownOutputs?: readonly TensorSpec[]): SupportVerdict {
-  const table = checkCapabilities(WEBGPU_CAPABILITIES, features, op, knownOutputs);
+/** Whether the WebGPU backend can run `op` on a device with these limits. */
+export function checkWebGpuSupport(op: Op<TensorSpec>, limits: DeviceLimits, knownOutputs?: readonly TensorSpec[]): SupportVerdict {
+  const table = checkCapabilities(WEBGPU_CAPABILITIES, op);
   if (!table.ok) return table;
   let outputs = knownOutputs;
   if (outputs === undefined) {

@@ -105,7 +105,7 @@ export class ProcessWebGpuBackend implements CapableBackend {
 
   /** Capability table, then the child device's limits (as in-process). */
   supportsOp(op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict {
-    return checkWebGpuSupport(op, this.remote?.limits ?? DEFAULT_LIMITS, this.remote?.description.features ?? [], outputs);
+    return checkWebGpuSupport(op, this.remote?.limits ?? DEFAULT_LIMITS, outputs);
   }
 
   /** Copies host bytes into a new buffer in the GPU process. */
