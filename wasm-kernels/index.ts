@@ -18,7 +18,7 @@ export { rope_f32, rope_scratch_bytes } from './rope';
 export { attention_f32, attention_scratch_bytes } from './attention';
 export { cosine_similarity_f32, cosine_similarity_scratch_bytes } from './cosine_similarity';
 export { top_k_f32 } from './top_k';
-export { spread_activation_f32, spread_activation_scratch_bytes } from './spread_activation';
+export { spread_activation_f32, spread_activation_scratch_bytes, spread_scatter_f32, spread_combine_f32, spread_split_row, spread_zero } from './spread_activation';
 export { concat_bytes } from './concat';
 export { hnsw_header_bytes, hnsw_insert, hnsw_search } from './shared/hnsw';
 export { simd_peak_f32 } from './shared/simd_peak';

@@ -41,9 +41,13 @@ export interface KernelExports {
   top_k_f32(x: number, values: number, indices: number, rows: number, n: number, k: number): void;
   spread_activation_f32(
     rowPtr: number, colIdx: number, weights: number, initial: number, out: number, scratch: number,
-    nodes: number, edges: number, decay: number, threshold: number, iterations: number,
+    nodes: number, edges: number, decay: number, threshold: number, iterations: number, rows: number,
   ): void;
   spread_activation_scratch_bytes(nodes: number): number;
+  spread_scatter_f32(rowPtr: number, colIdx: number, weights: number, current: number, sums: number, nodes: number, edges: number, threshold: number, rowBegin: number, rowEnd: number): void;
+  spread_combine_f32(current: number, next: number, sums: number, parts: number, nodes: number, decay: number, begin: number, end: number): void;
+  spread_split_row(rowPtr: number, nodes: number, edges: number, part: number, parts: number): number;
+  spread_zero(at: number, bytes: number): void;
   concat_bytes(a: number, aBytes: number, b: number, bBytes: number, out: number): void;
   hnsw_header_bytes(): number;
   hnsw_insert(graph: number, node: number, level: number): void;
@@ -120,8 +124,12 @@ const ARITY: { readonly [K in KernelName]: number } = {
   cosine_similarity_f32: 11,
   cosine_similarity_scratch_bytes: 2,
   top_k_f32: 6,
-  spread_activation_f32: 11,
+  spread_activation_f32: 12,
   spread_activation_scratch_bytes: 1,
+  spread_scatter_f32: 10,
+  spread_combine_f32: 8,
+  spread_split_row: 5,
+  spread_zero: 2,
   concat_bytes: 5,
   hnsw_header_bytes: 0,
   hnsw_insert: 3,
@@ -188,6 +196,10 @@ export function bindKernels(exports: object): Kernels {
     top_k_f32: k('top_k_f32'),
     spread_activation_f32: k('spread_activation_f32'),
     spread_activation_scratch_bytes: k('spread_activation_scratch_bytes'),
+    spread_scatter_f32: k('spread_scatter_f32'),
+    spread_combine_f32: k('spread_combine_f32'),
+    spread_split_row: k('spread_split_row'),
+    spread_zero: k('spread_zero'),
     concat_bytes: k('concat_bytes'),
     hnsw_header_bytes: k('hnsw_header_bytes'),
     hnsw_insert: k('hnsw_insert'),

@@ -9,7 +9,7 @@ import { splitRange, threadsFor } from './split.ts';
 import { expectClose, f32, runF32, startedBackend } from './test-support/harness.ts';
 import { createRandom, randomFloats } from './test-support/random.ts';
 import { quantizeAs } from '@tandem/core';
-import { attention, cosineSimilarity, matmul, quantizedMatmul } from '@tandem/reference';
+import { attention, cosineSimilarity, matmul, quantizedMatmul, spreadActivation } from '@tandem/reference';
 
 describe('splitRange / threadsFor', () => {
   it('covers the range exactly, on granule boundaries, without empty pieces', () => {
@@ -98,6 +98,43 @@ describe('threads: 2 (worker pool over shared memory)', () => {
     const before = backend.threadStats().parallelOps;
     await runF32(backend, { op: 'matmul', a: f32([8, 8], new Float32Array(64)), b: f32([8, 8], new Float32Array(64)) });
     expect(backend.threadStats().parallelOps).toBe(before);
+  });
+});
+
+describe('threads: spreadActivation', () => {
+  /** A random graph of `nodes` nodes, `degree` out-edges each, and `seeds` seed vectors with a tenth of the nodes lit. */
+  function spreadOp(nodes: number, degree: number, seeds: number, iterations: number) {
+    const signed = createRandom(90 + seeds);
+    const random = (): number => (signed() + 1) / 2; // [0, 1)
+    const colIdx = Uint32Array.from({ length: nodes * degree }, () => Math.floor(random() * nodes));
+    const weights = Float32Array.from({ length: nodes * degree }, () => random());
+    const initial = Float32Array.from({ length: seeds * nodes }, () => (random() < 0.1 ? random() : 0));
+    const rowPtr = Uint32Array.from({ length: nodes + 1 }, (_, i) => i * degree);
+    const op = {
+      op: 'spreadActivation' as const,
+      rowPtr: { dtype: 'u32' as const, shape: [nodes + 1], data: rowPtr },
+      colIdx: { dtype: 'u32' as const, shape: [colIdx.length], data: colIdx },
+      weights: f32([weights.length], weights),
+      initial: f32(seeds === 1 ? [nodes] : [seeds, nodes], initial),
+      decay: 0.5,
+      threshold: 0.05,
+      iterations,
+    };
+    const want = new Float32Array(seeds * nodes);
+    for (let s = 0; s < seeds; s++) {
+      want.set(spreadActivation({ rowPtr, colIdx, weights }, initial.subarray(s * nodes, (s + 1) * nodes), { decay: 0.5, threshold: 0.05, iterations }), s * nodes);
+    }
+    return { op, want };
+  }
+
+  it('splits one seed per hop (rows by edges, then nodes) and a batch by seeds, matching JS', async () => {
+    for (const [seeds, iterations] of [[1, 7], [1, 8], [5, 2]] as const) {
+      const before = backend.threadStats().parallelOps;
+      const { op, want } = spreadOp(80_000, 8, seeds, iterations); // 2 x 640k edges x hops x seeds: past PARALLEL_MIN_FLOPS
+      expectClose(await runF32(backend, op), want, { abs: 1e-5, rel: 1e-4 }, `${seeds} seeds x${iterations}`);
+      // Per hop two parallel steps for one seed; one for a batch.
+      expect(backend.threadStats().parallelOps - before).toBe(seeds === 1 ? 2 * iterations : 1);
+    }
   });
 });
 

@@ -164,19 +164,29 @@ const SPREAD_GRAPHS: ReadonlyArray<readonly [number, number, number, number, num
   [0, 0, 0.5, 0, 1],
 ];
 
-function spreadCase([nodes, maxDegree, decay, threshold, iterations]: readonly [number, number, number, number, number]): ConformanceCase {
+/** A batch of seed vectors: [nodes, max out-degree, decay, threshold, iterations, batch] (initial [batch, nodes]). */
+const SPREAD_BATCHES: ReadonlyArray<readonly [number, number, number, number, number, number]> = [
+  [20, 4, 0.5, 0.05, 3, 4],
+  [1000, 8, 0.3, 0.2, 5, 3],
+  [50, 4, 0.8, 0, 4, 1], // a batch of one: [1, nodes]
+  [1, 0, 0.5, 0, 1, 2],
+  [30, 3, 0.5, 0, 2, 0], // no seeds: an empty [0, nodes]
+];
+
+function spreadCase([nodes, maxDegree, decay, threshold, iterations, batch]: readonly [number, number, number, number, number, number?]): ConformanceCase {
+  const seeds = batch ?? 1;
   return {
-    name: `spreadActivation ${nodes} nodes degree<=${maxDegree} decay ${decay} threshold ${threshold} x${iterations}`,
+    name: `spreadActivation ${nodes} nodes degree<=${maxDegree} decay ${decay} threshold ${threshold} x${iterations}${batch === undefined ? '' : ` batch ${batch}`}`,
     build: (rng) => {
       const graph = randomGraph(rng, nodes, maxDegree);
       // Uniform in [0, 1) with about half the nodes silent, so the threshold splits the graph.
-      const initial = Float32Array.from({ length: nodes }, () => (rng.next() < 0.5 ? 0 : rng.next()));
+      const initial = Float32Array.from({ length: seeds * nodes }, () => (rng.next() < 0.5 ? 0 : rng.next()));
       return {
         op: 'spreadActivation',
         rowPtr: hostU32([nodes + 1], graph.rowPtr),
         colIdx: hostU32([graph.colIdx.length], Uint32Array.from(graph.colIdx)),
         weights: hostF32([graph.weights.length], Float32Array.from(graph.weights)),
-        initial: hostF32([nodes], initial),
+        initial: hostF32(batch === undefined ? [nodes] : [batch, nodes], initial),
         decay,
         threshold,
         iterations,
@@ -200,4 +210,5 @@ export const SEARCH_CASES: readonly ConformanceCase[] = [
   topKTies,
   topKSpecials,
   ...SPREAD_GRAPHS.map(spreadCase),
+  ...SPREAD_BATCHES.map(spreadCase),
 ];

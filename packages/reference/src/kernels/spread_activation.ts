@@ -65,7 +65,7 @@ export function spreadActivation(graph: CsrGraph, initial: Float32Array, params:
   return current;
 }
 
-/** The reference's spreadActivation (float64 sums and the f32 activations of a hop as scratch). */
+/** The reference's spreadActivation (float64 sums and the f32 activations of a hop as scratch), seed vector by seed vector. */
 export const spreadActivationKernel: ReferenceKernel<'spreadActivation'> = {
   run(op) {
     const graph = {
@@ -74,7 +74,13 @@ export const spreadActivationKernel: ReferenceKernel<'spreadActivation'> = {
       weights: f32(op.weights, 'spreadActivation.weights'),
     };
     const params = { decay: op.decay, threshold: op.threshold, iterations: op.iterations };
-    return [bytesOf(spreadActivation(graph, f32(op.initial, 'spreadActivation.initial'), params))];
+    const initial = f32(op.initial, 'spreadActivation.initial');
+    const nodes = dim(op.initial, -1);
+    const out = new Float32Array(initial.length);
+    for (let seed = 0; seed * nodes < initial.length; seed++) {
+      out.set(spreadActivation(graph, initial.subarray(seed * nodes, (seed + 1) * nodes), params), seed * nodes);
+    }
+    return [bytesOf(out)];
   },
-  scratchBytes: (op) => 16 * dim(op.initial, 0),
+  scratchBytes: (op) => 16 * dim(op.initial, -1),
 };

@@ -4,8 +4,9 @@ import { nativeCall, nativeParams } from '../native-params.ts';
 
 const PARAMS = nativeParams({ nodes: 'dim', edges: 'dim', decay: 'number', threshold: 'number', iterations: 'dim' });
 
-/** The ROCm backend's spreadActivation. */
+/** The ROCm backend's spreadActivation, of one seed vector (a batch [batch, nodes] is refused). */
 export const spreadActivationKernel: RocmKernel<'spreadActivation'> = {
+  refuse: (op) => (op.initial.shape.length === 2 ? 'spreadActivation over a batch of seed vectors (initial [batch, nodes]) is not implemented on ROCm yet' : undefined),
   natives: { spread_activation: PARAMS },
   nativeId: () => 'spread_activation',
   encode: (op) =>

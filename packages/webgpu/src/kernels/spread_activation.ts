@@ -1,14 +1,16 @@
 // spreadActivation: per hop, copy the current activation into the next buffer, then add every spreading edge's
 // contribution (wgsl/spread_activation.wgsl, one invocation per edge). Buffers ping-pong between the output and
 // one scratch buffer, arranged so the last hop lands in the output.
-import { output, type WebGpuKernel } from '../kernel-support.ts';
+import { elementCountRefusal, output, type WebGpuKernel } from '../kernel-support.ts';
 import { copy, dispatch, linearGrid, type Step } from '../plan.ts';
 import { WGSL_KERNELS } from '../wgsl-kernels.generated.ts';
 
 const SPREAD_WG = 256;
 
-/** The WebGPU backend's spreadActivation: `iterations` hops. */
+/** The WebGPU backend's spreadActivation: `iterations` hops of one seed vector (a batch [batch, nodes] is refused). */
 export const spreadActivationKernel: WebGpuKernel<'spreadActivation'> = {
+  refuse: (op, limits) =>
+    op.initial.shape.length === 2 ? 'spreadActivation over a batch of seed vectors (initial [batch, nodes]) is not implemented on WebGPU yet' : elementCountRefusal(op, limits),
   plan(op, outputs, ctx) {
     const out = output(outputs, 0, 'spreadActivation');
     const nodes = op.initial.shape[0] ?? 0;
