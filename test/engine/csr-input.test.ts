@@ -14,7 +14,7 @@ async function engineWithSpy() {
 }
 
 /** spreadActivation over raw CSR arrays (3 nodes unless `initial` says otherwise). */
-function spread(engine: Engine, rowPtr: number[] | Tensor, colIdx: number[] | Tensor, nodes = 3): Promise<Tensor> {
+function spread(engine: Engine, rowPtr: number[] | Tensor<'u32'>, colIdx: number[] | Tensor<'u32'>, nodes = 3): Promise<Tensor> {
   const r = Array.isArray(rowPtr) ? engine.tensor(Uint32Array.from(rowPtr), [rowPtr.length]) : rowPtr;
   const c = Array.isArray(colIdx) ? engine.tensor(Uint32Array.from(colIdx), [colIdx.length]) : colIdx;
   const weights = engine.tensor(new Float32Array(c.shape[0] ?? 0).fill(1), [c.shape[0] ?? 0]);
@@ -71,8 +71,7 @@ describe('valid CSR arrays run, checked once per pair', () => {
   it('arrays that live only on a backend (an op\'s output) and views are checked on their bytes', async () => {
     const { engine } = await engineWithSpy();
     // rowPtr [0, 1, 2, 9] made by an op: only the backend holds it; its last entry is wrong.
-    const [made] = await engine.run({ op: 'concat', a: engine.tensor(Uint32Array.of(0, 1), [2]), b: engine.tensor(Uint32Array.of(2, 9), [2]) });
-    if (made === undefined) throw new Error('concat returned nothing');
+    const made = await engine.concat(engine.tensor(Uint32Array.of(0, 1), [2]), engine.tensor(Uint32Array.of(2, 9), [2]));
     expect(made.residency()).toEqual(['reference']);
     await expect(spread(engine, made, [0, 1])).rejects.toThrow(/rowPtr\[3\] = 9/);
     // A slice view of a longer array: [5, 0, 1, 2, 2] from index 1 is a valid rowPtr.

@@ -115,7 +115,7 @@ describe('memory: the reference has a budget, and an op no backend has room for 
 
   it('a plan cached for a small call of the same flops is not reused for one past the budget (matmul with K = 0, concat: 0 flops at any size)', async () => {
     const { engine, run } = await referenceEngine(1 << 20);
-    const empty = (shape: number[]): Tensor => engine.tensor(new Float32Array(0), shape);
+    const empty = (shape: number[]): Tensor<'f32'> => engine.tensor(new Float32Array(0), shape);
     for (let i = 0; i < 8; i++) (await engine.matmul(empty([8, 0]), empty([0, 8]))).dispose(); // measured: its plan is reused
     for (let i = 0; i < 8; i++) (await engine.run({ op: 'concat', a: empty([8, 0]), b: empty([8, 0]) })).forEach((t) => t.dispose());
     run.mockClear();

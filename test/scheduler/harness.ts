@@ -17,6 +17,6 @@ export async function simulatedEngine(options: Partial<EngineOptions> & { gpu?: 
 }
 
 /** A zero-filled square f32 matrix. */
-export function square(engine: Engine, n: number): Tensor {
+export function square(engine: Engine, n: number): Tensor<'f32'> {
   return engine.tensor(new Float32Array(n * n), [n, n]);
 }

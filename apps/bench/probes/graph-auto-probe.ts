@@ -29,7 +29,7 @@ const { engine, preference } = await graphBench(true);
 const { gpuBackend } = preference;
 const block = DecoderBlock.create(engine, createDecoderWeights({ ...(size === '7b' ? LLAMA_7B_DECODER : TINY_DECODER), weightType }, 1));
 const filled = block.newCache(513);
-(await block.forward(randomActivations(block.config, 512, 4), filled, { ...preference, strategy: 'cpu-only' })).output.dispose();
+(await block.forward(randomActivations(block.config, 512, 4), filled, { ...preference, strategy: 'cpu-only' })).outputs.dispose();
 const held = filled.tensors();
 for (const t of held === undefined ? [] : [held.k, held.v]) {
   const empty = engine.tensor(new Float32Array(0), [0, ...t.shape.slice(1)]);
@@ -67,9 +67,9 @@ for (let round = 0; round < rounds; round++) {
     const cache = tokens > 1 ? block.newCache(tokens) : filled.fork();
     const t0 = performance.now();
     const step = await block.forward(randomActivations(block.config, tokens, 3), cache, { ...preference, strategy });
-    await step.output.read();
+    await step.outputs.get('out').read();
     const ms = performance.now() - t0;
-    step.output.dispose();
+    step.outputs.dispose();
     cache.dispose();
     const report = step.report;
     if (strategy === 'auto') {

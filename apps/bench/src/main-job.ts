@@ -57,7 +57,7 @@ async function main(): Promise<void> {
       if (e !== undefined) console.log(`  ${label.padEnd(38)} -> ${e.backend.padEnd(10)} ${formatMs(e.durationMs).padStart(9)}  ${describeReason(e.reason, e.costsMs)}`);
       if (label.startsWith('cosine') && i === 2) {
         const sims = outputs[0];
-        if (sims !== undefined) {
+        if (sims?.hasDType('f32') === true) {
           const { values, indices } = await engine.topK(sims, 3);
           console.log(`  top-3 similar targets: ${Array.from(await indices.read()).join(', ')} (cosine ${Array.from(await values.read(), (v) => v.toFixed(3)).join(', ')})`);
         }

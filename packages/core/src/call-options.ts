@@ -30,16 +30,17 @@ export const CALL_OPTION_KEYS: readonly string[] = ['strategy', 'label', 'signal
 
 /**
  * Checks that `options` is undefined or a plain object whose keys are all in `allowed` (the call options plus the
- * op's own), naming the first unknown key and the keys that are accepted.
+ * op's own; the op's own alone with `callOptions: false`), naming the first unknown key and the keys that are accepted.
  */
-export function checkOptionKeys(where: string, options: unknown, allowed: readonly string[]): void {
+export function checkOptionKeys(where: string, options: unknown, allowed: readonly string[], { callOptions = true } = {}): void {
   if (options === undefined) return;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new InvalidArgumentError(where, options, 'must be an options object');
   }
+  const accepted = callOptions ? [...allowed, ...CALL_OPTION_KEYS] : allowed;
   for (const key of Object.keys(options)) {
-    if (!allowed.includes(key) && !CALL_OPTION_KEYS.includes(key)) {
-      throw new InvalidArgumentError(`${where}.${key}`, Reflect.get(options, key), `is not an option here (accepted: ${[...allowed, ...CALL_OPTION_KEYS].join(', ')})`);
+    if (!accepted.includes(key)) {
+      throw new InvalidArgumentError(`${where}.${key}`, Reflect.get(options, key), `is not an option here (accepted: ${accepted.join(', ')})`);
     }
   }
 }

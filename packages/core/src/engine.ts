@@ -7,13 +7,14 @@ import { byteLengthOf, type DType, type HostArray } from './dtype.ts';
 import { checkCallOptions, checkOptionKeys, checkStrategy, throwIfAborted, type CallOptions } from './call-options.ts';
 import type { CopyPoint } from './copy-times.ts';
 import { BackendLifecycle, type BackendStatus } from './engine-backends.ts';
+import { filledData, randomData, type RandomDType, type RandomOptions } from './creators.ts';
 import { CallExecutor } from './engine-execution.ts';
 import type { EngineOptions, Explanation, MemoryNeed } from './engine-options.ts';
 import { CallPlanner, type CallInputs } from './engine-planning.ts';
 import { BackendError, DisposedError, InvalidArgumentError } from './errors.ts';
 import type { AttentionOptions, RmsNormOptions, RopeOptions, SoftmaxOptions, SpreadOptions } from './op-options.ts';
 import { inferOutputsOf, opWork, type OpWork } from './op-info.ts';
-import type { Op, TensorSpec } from './ops.ts';
+import type { InputDType, Op, OpKind, TensorSpec } from './ops.ts';
 import { checkOpArgument, checkOwnTensor, newTensorOwner } from './ownership.ts';
 import { Residency } from './residency.ts';
 import { CostModel } from './scheduler/cost-model.ts';
@@ -27,7 +28,7 @@ import { assertValidShape, numel } from './shape.ts';
 import { engineTelemetryView, telemetryLevelOf } from './engine-telemetry.ts';
 import { Telemetry } from './telemetry/telemetry.ts';
 import { Storage, Tensor, type TensorHost } from './tensor.ts';
-import { bytesOfData, dtypeOf, type TensorData } from './tensor-data.ts';
+import { bytesOfData, dtypeOf, type TensorData, type TensorDataOf } from './tensor-data.ts';
 
 export type { BackendStatus } from './engine-backends.ts';
 export type { EngineOptions, Explanation, MemoryNeed } from './engine-options.ts';
@@ -115,7 +116,17 @@ export class Engine {
     return this.lifecycle.statuses();
   }
 
-  /** A tensor from host data (copied). dtype defaults from the array type (Float32Array -> f32, ...). */
+  /**
+   * A tensor from host data (copied). The dtype comes from the array type (Float32Array or number[] -> f32,
+   * Int32Array -> i32, Uint32Array -> u32, Uint16Array -> f16 bits) or is given (required for q8_0 / q4_0 blocks in a
+   * Uint8Array), and is part of the result's type: `tensor(new Float32Array(4), [2, 2])` is a `Tensor<'f32'>`.
+   */
+  tensor(data: Float32Array | readonly number[], shape: readonly number[], dtype?: 'f32'): Tensor<'f32'>;
+  tensor(data: Int32Array, shape: readonly number[], dtype?: 'i32'): Tensor<'i32'>;
+  tensor(data: Uint32Array, shape: readonly number[], dtype?: 'u32'): Tensor<'u32'>;
+  tensor(data: Uint16Array, shape: readonly number[], dtype?: 'f16'): Tensor<'f16'>;
+  tensor<D extends DType>(data: TensorDataOf[D], shape: readonly number[], dtype: D): Tensor<D>;
+  tensor(data: TensorData, shape: readonly number[]): Tensor;
   tensor(data: TensorData, shape: readonly number[], dtype?: DType): Tensor {
     this.assertLive();
     assertValidShape('tensor.shape', shape);
@@ -133,10 +144,51 @@ export class Engine {
     return new Tensor(this.host, storage, dt, shape);
   }
 
+  /** A tensor of `shape` filled with 0 (f32 unless `dtype` says otherwise; quantized: zero blocks). */
+  zeros(shape: readonly number[]): Tensor<'f32'>;
+  zeros<D extends DType>(shape: readonly number[], dtype: D): Tensor<D>;
+  zeros(shape: readonly number[], dtype: DType = 'f32'): Tensor {
+    return this.filled('zeros', shape, 0, dtype);
+  }
+
+  /** A tensor of `shape` filled with 1 (f32 unless `dtype` says otherwise). */
+  ones(shape: readonly number[]): Tensor<'f32'>;
+  ones<D extends DType>(shape: readonly number[], dtype: D): Tensor<D>;
+  ones(shape: readonly number[], dtype: DType = 'f32'): Tensor {
+    return this.filled('ones', shape, 1, dtype);
+  }
+
+  /**
+   * A tensor of `shape` filled with `value` (f32 unless `dtype` says otherwise): any number for f32 and f16 (-Infinity
+   * makes a mask), an integer in range for i32 and u32, a finite number for q8_0 and q4_0 (quantized).
+   */
+  full(shape: readonly number[], value: number): Tensor<'f32'>;
+  full<D extends DType>(shape: readonly number[], value: number, dtype: D): Tensor<D>;
+  full(shape: readonly number[], value: number, dtype: DType = 'f32'): Tensor {
+    return this.filled('full', shape, value, dtype);
+  }
+
+  /**
+   * A tensor of `shape` with random values: uniform in [low, high) (default [0, 1)) or normal (mean, std; default 0,
+   * 1), f32 or f16, from the seeded generator createRng (mulberry32): the same seed gives the same tensor on every run.
+   */
+  random(shape: readonly number[], options?: RandomOptions<'f32'>): Tensor<'f32'>;
+  random<D extends RandomDType>(shape: readonly number[], options: RandomOptions<D> & { readonly dtype: D }): Tensor<D>;
+  random(shape: readonly number[], options?: RandomOptions): Tensor {
+    this.assertLive();
+    const { data, dtype } = randomData(shape, options);
+    return this.tensor(data, shape, dtype);
+  }
+
   /** Runs one op; resolves with its outputs (topK has two: values, indices). */
   async run(op: Op<Tensor>, options?: CallOptions): Promise<Tensor[]> {
+    return this.call('run.options', op, options);
+  }
+
+  /** run(), naming the options argument `where` in errors. */
+  private async call(where: string, op: Op<Tensor>, options: CallOptions | undefined): Promise<Tensor[]> {
     this.assertLive();
-    checkCallOptions('run.options', options, this.backendNames);
+    checkCallOptions(where, options, this.backendNames);
     // A Tensor is its own TensorSpec, so the op needs no copy to be validated and priced.
     const inputs = checkOpArgument('run.op', op, this.owner, 'refuse');
     const signal = options?.signal;
@@ -163,11 +215,13 @@ export class Engine {
     return this.residency.copyPoints(backend);
   }
 
-  /** The decision and its reason for an op, without running it or changing what the scheduler learned. */
-  explain(op: Op<Tensor>, options?: Pick<CallOptions, 'strategy'>): Explanation {
+  /**
+   * The decision and its reason for an op, without running it or changing what the scheduler learned. Takes the same
+   * options object as run(): its strategy decides; label and signal are checked and have nothing to do here.
+   */
+  explain(op: Op<Tensor>, options?: CallOptions): Explanation {
     this.assertLive();
-    checkOptionKeys('explain.options', options, []);
-    if (options?.strategy !== undefined) checkStrategy('explain.options.strategy', options.strategy, this.backendNames);
+    checkCallOptions('explain.options', options, this.backendNames);
     const inputs: CallInputs = checkOpArgument('explain.op', op, this.owner, 'allow');
     const spec: Op<TensorSpec> = op;
     const outputs = inferOutputsOf(spec, inputs);
@@ -205,92 +259,116 @@ export class Engine {
     await this.dispose();
   }
 
-  // ---- convenience wrappers, one per op; each takes the call options (strategy, label, signal) last ----
+  // ---- one method per op; each takes the call options (strategy, label, signal) last, and carries the dtype: its
+  // inputs are tensors of the dtypes the op's definition accepts (InputDType; two inputs of one dtype take the first's,
+  // NoInfer), its output a tensor of the dtype the op gives (matmul of f16 is f16; softmax is f32), so read() returns
+  // the matching array without a cast ----
 
-  /** a [M, K] x b [K, N] -> [M, N]. */
-  async matmul(a: Tensor, b: Tensor, options?: CallOptions): Promise<Tensor> {
-    return this.single({ op: 'matmul', a, b }, options);
+  /** a [M, K] x b [K, N] -> [M, N], f32 or f16 (the output has the inputs' dtype). */
+  async matmul<D extends InputDType<'matmul', 'a'>>(a: Tensor<D>, b: Tensor<NoInfer<D>>, options?: CallOptions): Promise<Tensor<D>> {
+    return this.single('matmul', { op: 'matmul', a, b }, options, a.dtype);
   }
-  /** x [M, K] f32 times quantized weights w [N, K] -> [M, N]. */
-  async quantizedMatmul(x: Tensor, w: Tensor, options?: CallOptions): Promise<Tensor> {
-    return this.single({ op: 'quantizedMatmul', x, w }, options);
+  /** x [M, K] f32 times quantized weights w [N, K] (q8_0 or q4_0) -> [M, N] f32. */
+  async quantizedMatmul(x: Tensor<'f32'>, w: Tensor<InputDType<'quantizedMatmul', 'w'>>, options?: CallOptions): Promise<Tensor<'f32'>> {
+    return this.single('quantizedMatmul', { op: 'quantizedMatmul', x, w }, options, 'f32');
   }
-  /** q8_0 / q4_0 / f16 -> f32. */
-  async dequantize(x: Tensor, options?: CallOptions): Promise<Tensor> {
-    return this.single({ op: 'dequantize', x }, options);
+  /** q8_0 / q4_0 / f16 -> f32, same shape. */
+  async dequantize(x: Tensor<InputDType<'dequantize', 'x'>>, options?: CallOptions): Promise<Tensor<'f32'>> {
+    return this.single('dequantize', { op: 'dequantize', x }, options, 'f32');
   }
-  /** a + b (b may broadcast over a's leading dimensions). */
-  async add(a: Tensor, b: Tensor, options?: CallOptions): Promise<Tensor> {
-    return this.single({ op: 'add', a, b }, options);
+  /** a + b elementwise; b has a's shape or a suffix of it (broadcast over a's leading dimensions). f32 or f16. */
+  async add<D extends InputDType<'add', 'a'>>(a: Tensor<D>, b: Tensor<NoInfer<D>>, options?: CallOptions): Promise<Tensor<D>> {
+    return this.single('add', { op: 'add', a, b }, options, a.dtype);
   }
-  /** a * b elementwise (b may broadcast). */
-  async mul(a: Tensor, b: Tensor, options?: CallOptions): Promise<Tensor> {
-    return this.single({ op: 'mul', a, b }, options);
+  /** a * b elementwise; b has a's shape or a suffix of it (broadcast). f32 or f16. */
+  async mul<D extends InputDType<'mul', 'a'>>(a: Tensor<D>, b: Tensor<NoInfer<D>>, options?: CallOptions): Promise<Tensor<D>> {
+    return this.single('mul', { op: 'mul', a, b }, options, a.dtype);
   }
-  /** x * factor. */
-  async scale(x: Tensor, factor: number, options?: CallOptions): Promise<Tensor> {
-    return this.single({ op: 'scale', x, factor }, options);
+  /** x * factor, f32 or f16. */
+  async scale<D extends InputDType<'scale', 'x'>>(x: Tensor<D>, factor: number, options?: CallOptions): Promise<Tensor<D>> {
+    return this.single('scale', { op: 'scale', x, factor }, options, x.dtype);
   }
   /** Softmax over the last axis (the only one supported: `axis` may be -1 or rank - 1), optionally causal. */
-  async softmax(x: Tensor, options: SoftmaxOptions & CallOptions = {}): Promise<Tensor> {
+  async softmax(x: Tensor<InputDType<'softmax', 'x'>>, options: SoftmaxOptions & CallOptions = {}): Promise<Tensor<'f32'>> {
     checkOptionKeys('softmax.options', options, ['causal', 'axis']);
     const { causal = false, axis, ...call } = options;
     if (axis !== undefined && axis !== -1 && axis !== x.shape.length - 1) {
       throw new InvalidArgumentError('softmax.options.axis', axis, `only the last axis is supported (-1 or ${x.shape.length - 1})`);
     }
-    return this.single({ op: 'softmax', x, causal }, call);
+    return this.single('softmax', { op: 'softmax', x, causal }, call, 'f32');
   }
   /** RMSNorm over the last dimension, times `weight` when given. */
-  async rmsNorm(x: Tensor, options: RmsNormOptions<Tensor> & CallOptions = {}): Promise<Tensor> {
+  async rmsNorm(x: Tensor<InputDType<'rmsNorm', 'x'>>, options: RmsNormOptions<Tensor<InputDType<'rmsNorm', 'weight'>>> & CallOptions = {}): Promise<Tensor<'f32'>> {
     checkOptionKeys('rmsNorm.options', options, ['weight', 'eps']);
     const { weight, eps = 1e-5, ...call } = options;
-    return this.single({ op: 'rmsNorm', x, weight, eps }, call);
+    return this.single('rmsNorm', { op: 'rmsNorm', x, weight, eps }, call, 'f32');
   }
   /** Rotary position embedding on [seq, heads, headDim]. */
-  async rope(x: Tensor, options: RopeOptions & CallOptions = {}): Promise<Tensor> {
+  async rope(x: Tensor<InputDType<'rope', 'x'>>, options: RopeOptions & CallOptions = {}): Promise<Tensor<'f32'>> {
     checkOptionKeys('rope.options', options, ['positionOffset', 'base', 'mode']);
     const { positionOffset = 0, base = 10000, mode = 'interleaved', ...call } = options;
-    return this.single({ op: 'rope', x, positionOffset, base, mode }, call);
+    return this.single('rope', { op: 'rope', x, positionOffset, base, mode }, call, 'f32');
   }
-  /** x * sigmoid(x). */
-  async silu(x: Tensor, options?: CallOptions): Promise<Tensor> {
-    return this.single({ op: 'silu', x }, options);
+  /** x * sigmoid(x), elementwise (f32). */
+  async silu(x: Tensor<InputDType<'silu', 'x'>>, options?: CallOptions): Promise<Tensor<'f32'>> {
+    return this.single('silu', { op: 'silu', x }, options, 'f32');
   }
-  /** GELU in the tanh approximation, elementwise (f32 or f16). */
-  async gelu(x: Tensor, options?: CallOptions): Promise<Tensor> {
-    return this.single({ op: 'gelu', x }, options);
+  /** GELU in the tanh approximation, elementwise (f32 or f16; the output has x's dtype). */
+  async gelu<D extends InputDType<'gelu', 'x'>>(x: Tensor<D>, options?: CallOptions): Promise<Tensor<D>> {
+    return this.single('gelu', { op: 'gelu', x }, options, x.dtype);
   }
-  /** silu(gate) * up. */
-  async swiglu(gate: Tensor, up: Tensor, options?: CallOptions): Promise<Tensor> {
-    return this.single({ op: 'swiglu', gate, up }, options);
+  /** silu(gate) * up, same shapes (f32). */
+  async swiglu(gate: Tensor<InputDType<'swiglu', 'gate'>>, up: Tensor<InputDType<'swiglu', 'up'>>, options?: CallOptions): Promise<Tensor<'f32'>> {
+    return this.single('swiglu', { op: 'swiglu', gate, up }, options, 'f32');
   }
   /** Multi-head attention over q [Sq, H, D], k/v [Sk, Hkv, D] -> [Sq, H, D]; `scale` defaults to 1/sqrt(D). */
-  async attention(q: Tensor, k: Tensor, v: Tensor, options: AttentionOptions & CallOptions = {}): Promise<Tensor> {
+  async attention(
+    q: Tensor<InputDType<'attention', 'q'>>,
+    k: Tensor<InputDType<'attention', 'k'>>,
+    v: Tensor<InputDType<'attention', 'v'>>,
+    options: AttentionOptions & CallOptions = {},
+  ): Promise<Tensor<'f32'>> {
     checkOptionKeys('attention.options', options, ['causal', 'scale']);
     const { causal = false, scale, ...call } = options;
-    return this.single({ op: 'attention', q, k, v, causal, scale }, call);
+    return this.single('attention', { op: 'attention', q, k, v, causal, scale }, call, 'f32');
   }
-  /** Cosine similarity [Q, D] x [T, D] -> [Q, T]. */
-  async cosineSimilarity(queries: Tensor, targets: Tensor, options?: CallOptions): Promise<Tensor> {
-    return this.single({ op: 'cosineSimilarity', queries, targets }, options);
+  /** Cosine similarity [Q, D] x [T, D] -> [Q, T] (a single query [D] gives [1, T]). */
+  async cosineSimilarity(queries: Tensor<InputDType<'cosineSimilarity', 'queries'>>, targets: Tensor<InputDType<'cosineSimilarity', 'targets'>>, options?: CallOptions): Promise<Tensor<'f32'>> {
+    return this.single('cosineSimilarity', { op: 'cosineSimilarity', queries, targets }, options, 'f32');
   }
-  /** The k largest values of each row of x [rows, n], in descending order, and their indices: each [rows, k]. */
-  async topK(x: Tensor, k: number, options?: CallOptions): Promise<{ values: Tensor; indices: Tensor }> {
-    const [values, indices] = await this.run({ op: 'topK', x, k }, options);
+  /** The k largest values of each row of x [rows, n] (or [n]), in descending order, and their indices: each [rows, k]. */
+  async topK(x: Tensor<InputDType<'topK', 'x'>>, k: number, options?: CallOptions): Promise<{ values: Tensor<'f32'>; indices: Tensor<'i32'> }> {
+    const [values, indices] = await this.call('topK.options', { op: 'topK', x, k }, options);
     if (values === undefined || indices === undefined) throw new BackendError('BAD_OUTPUT', 'engine', 'topK returned fewer than two outputs');
-    return { values, indices };
+    return { values: outputOf('topK', values, 'f32'), indices: outputOf('topK', indices, 'i32') };
   }
-  /** Spreading activation over a CSR graph. */
-  async spreadActivation(graph: { rowPtr: Tensor; colIdx: Tensor; weights: Tensor }, initial: Tensor, options: SpreadOptions & CallOptions): Promise<Tensor> {
+  /** Spreading activation over a CSR graph (rowPtr, colIdx u32; weights, initial f32) -> activations [nodes]. */
+  async spreadActivation(
+    graph: { rowPtr: Tensor<'u32'>; colIdx: Tensor<'u32'>; weights: Tensor<'f32'> },
+    initial: Tensor<InputDType<'spreadActivation', 'initial'>>,
+    options: SpreadOptions & CallOptions,
+  ): Promise<Tensor<'f32'>> {
     checkOptionKeys('spreadActivation.options', options, ['decay', 'threshold', 'iterations']);
     const { decay, threshold, iterations, ...call } = options;
-    return this.single({ op: 'spreadActivation', rowPtr: graph.rowPtr, colIdx: graph.colIdx, weights: graph.weights, initial, decay, threshold, iterations }, call);
+    const op: Op<Tensor> = { op: 'spreadActivation', rowPtr: graph.rowPtr, colIdx: graph.colIdx, weights: graph.weights, initial, decay, threshold, iterations };
+    return this.single('spreadActivation', op, call, 'f32');
+  }
+  /** a [Ra, ...rest] then b [Rb, ...rest] -> [Ra + Rb, ...rest] along axis 0 (any dtype but the quantized ones). */
+  async concat<D extends InputDType<'concat', 'a'>>(a: Tensor<D>, b: Tensor<NoInfer<D>>, options?: CallOptions): Promise<Tensor<D>> {
+    return this.single('concat', { op: 'concat', a, b }, options, a.dtype);
   }
 
-  private async single(op: Op<Tensor>, options: CallOptions | undefined): Promise<Tensor> {
-    const [out] = await this.run(op, options);
+  /** zeros, ones and full: the checked data of `value` in `dtype`, as a tensor. */
+  private filled(where: string, shape: readonly number[], value: number, dtype: DType): Tensor {
+    this.assertLive();
+    return this.tensor(filledData(where, shape, value, dtype), shape, dtype);
+  }
+
+  /** run() for an op method: its options are checked under the method's name (`matmul.options.strategy`). */
+  private async single<D extends DType>(kind: OpKind, op: Op<Tensor>, options: CallOptions | undefined, dtype: D): Promise<Tensor<D>> {
+    const [out] = await this.call(`${kind}.options`, op, options);
     if (out === undefined) throw new BackendError('BAD_OUTPUT', 'engine', `${op.op} returned no output`);
-    return out;
+    return outputOf(kind, out, dtype);
   }
 
   private assertLive(): void {
@@ -320,6 +398,12 @@ function explanationOf(plan: SchedulePlan, op: string, work: OpWork, memoryNeeds
       return memory;
     },
   };
+}
+
+/** An op's output as a tensor of the dtype its method promises (the output specs give it; a mismatch is a bug). */
+function outputOf<D extends DType>(kind: OpKind, out: Tensor, dtype: D): Tensor<D> {
+  if (!out.hasDType(dtype)) throw new BackendError('BAD_OUTPUT', 'engine', `${kind} returned a ${out.dtype} tensor where ${dtype} was due`);
+  return out;
 }
 
 /** Reads a tensor as the array type of its dtype (a convenience over tensor.read()). */

@@ -31,13 +31,13 @@ export function binaryElementwise<const Id extends string>(id: Id, doc: string) 
 }
 
 /** What a unary elementwise op is, besides its id. */
-export interface UnaryElementwise<Id extends string> {
+export interface UnaryElementwise<Id extends string, D extends readonly DType[] = readonly DType[]> {
   /** The op id. */
   readonly id: Id;
   /** One line saying what it computes. */
   readonly doc: string;
   /** Dtypes of x (the output has x's dtype and shape). */
-  readonly dtypes: readonly DType[];
+  readonly dtypes: D;
   /** Arithmetic operations per element, for the roofline prior. */
   readonly flopsPerElement: number;
 }
@@ -46,7 +46,7 @@ export interface UnaryElementwise<Id extends string> {
  * f(x) elementwise, x's dtype and shape out, no parameters. Every backend runs the members of this family with one
  * generic kernel each: `<op>_<dtype>(x, out, n)` natively, `<op>.wgsl` with bindings x, out and params n.
  */
-export function unaryElementwise<const Id extends string>(unary: UnaryElementwise<Id>) {
+export function unaryElementwise<const Id extends string, const D extends readonly DType[]>(unary: UnaryElementwise<Id, D>) {
   const definition = defineOp({
     id: unary.id,
     doc: unary.doc,

@@ -5,12 +5,14 @@ import { InvalidArgumentError } from './errors.ts';
 import { numel } from './shape.ts';
 import type { TensorSpec } from './tensor-spec.ts';
 
+// Literal tuples (not DType[]), so that an op's accepted dtypes are part of its definition's type and the engine's
+// methods take exactly those (Engine.matmul's inputs are Tensor<'f32' | 'f16'>).
 /** f32 or f16: the float dtypes of matmul and the elementwise ops. */
-export const FLOATS: readonly DType[] = ['f32', 'f16'];
+export const FLOATS = ['f32', 'f16'] as const satisfies readonly DType[];
 /** f32 only. */
-export const F32: readonly DType[] = ['f32'];
+export const F32 = ['f32'] as const satisfies readonly DType[];
 /** Every dtype but the quantized ones. */
-export const UNQUANTIZED: readonly DType[] = ['f32', 'f16', 'i32', 'u32'];
+export const UNQUANTIZED = ['f32', 'f16', 'i32', 'u32'] as const satisfies readonly DType[];
 
 /** Throws InvalidArgumentError for `<op>.<arg> = value: limit`. */
 export function fail(op: string, arg: string, value: unknown, limit: string): never {

@@ -3,6 +3,7 @@
 // every op: an output with a zero dimension is empty, and a sum over an empty dimension is 0 (matmul and
 // quantizedMatmul with K = 0 give zeros, attention over Sk = 0 gives zeros, cosineSimilarity over D = 0 scores 0).
 // Every output must stay within MAX_ELEMENTS (see limits.ts).
+import type { DType } from './dtype.ts';
 import type { OpDefinition, OpShape } from './op-definition.ts';
 import { UNARY } from './op-families.ts';
 import { OP_DEFINITIONS } from './ops/index.ts';
@@ -24,6 +25,12 @@ export type InputsOf<K extends OpKind> = Definitions[K]['inputs'];
 
 /** The parameter kinds of op K. */
 export type ParamsOf<K extends OpKind> = Definitions[K]['params'];
+
+/**
+ * The dtypes input N of op K accepts, from its definition: InputDType<'matmul', 'a'> is 'f32' | 'f16'. The engine's
+ * op methods take tensors of exactly these dtypes, so a wrong dtype is a compile error as well as a runtime one.
+ */
+export type InputDType<K extends OpKind, N extends keyof InputsOf<K>> = InputsOf<K>[N] extends { readonly dtypes: readonly (infer E extends DType)[] } ? E : DType;
 
 /** Op K over tensor references T; for a union of ids, the union of those ops (narrowed by `op`). */
 export type OpOf<K extends OpKind, T> = { [P in K]: OpShape<P, InputsOf<P>, ParamsOf<P>, T> }[K];

@@ -7,6 +7,22 @@ import { describeValue } from './shape.ts';
 /** Host data accepted by engine.tensor(), per dtype. */
 export type TensorData = Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array | readonly number[];
 
+/** The host data engine.tensor() takes for each dtype (what read() gives back, plus number[] for f32). */
+export interface TensorDataOf {
+  /** 32-bit floats, or plain numbers (stored as f32). */
+  f32: Float32Array | readonly number[];
+  /** binary16 bit patterns (make them with encodeF16). */
+  f16: Uint16Array;
+  /** Q8_0 blocks (make them with quantizeQ8_0). */
+  q8_0: Uint8Array;
+  /** Q4_0 blocks (make them with quantizeQ4_0). */
+  q4_0: Uint8Array;
+  /** 32-bit signed integers. */
+  i32: Int32Array;
+  /** 32-bit unsigned integers. */
+  u32: Uint32Array;
+}
+
 const DATA_RULE = 'must be a Float32Array or number[] (f32), Uint16Array (f16 bits), Int32Array (i32), Uint32Array (u32) or Uint8Array (q8_0/q4_0 blocks)';
 
 /** The dtype of `data`: `dtype` when given (checked to be one Tandem knows), else the array type's default. */

@@ -128,6 +128,15 @@ export class Tensor<D extends DType = DType> {
     return this.storage.residency();
   }
 
+  /**
+   * Whether the elements are of `dtype`; narrows the type, so code holding a `Tensor` of a dtype known only at run
+   * time (loaded from a file, say) gets a `Tensor<'f32'>` without a cast: `if (t.hasDType('f32')) await engine.softmax(t)`.
+   */
+  hasDType<E extends DType>(dtype: E): this is Tensor<E> {
+    const own: DType = this.dtype;
+    return own === dtype;
+  }
+
   /** Same data, new shape (same element count); needs a contiguous tensor. */
   reshape(shape: readonly number[]): Tensor<D> {
     this.assertLive();

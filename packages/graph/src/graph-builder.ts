@@ -94,7 +94,7 @@ export class GraphBuilder {
   constantFrom(name: string, data: TensorData, shape: readonly number[], dtype?: DType): SymbolicTensor {
     let tensor: Tensor;
     try {
-      tensor = this.engine.tensor(data, shape, dtype);
+      tensor = dtype === undefined ? this.engine.tensor(data, shape) : this.engine.tensor(data, shape, dtype);
     } catch (error) {
       throw new GraphValidationError(name, errorMessage(error), { cause: error });
     }

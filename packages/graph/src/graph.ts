@@ -2,7 +2,7 @@
 // slice in the Chrome trace), places them per the run's strategy ('auto': a whole-graph plan priced by the
 // engine's scheduler, see placement.ts), frees every intermediate right after its last reader, and reports
 // per-node backend, reason, time and bytes moved.
-import { InvalidArgumentError, mapOpTensors, sameShape, Tensor, type Clock, type Engine, type Op, type TensorData, type TensorSpec } from '@tandem/core';
+import { InvalidArgumentError, mapOpTensors, sameShape, Tensor, type Clock, type DType, type Engine, type Op, type TensorData, type TensorSpec } from '@tandem/core';
 import { decideNode, PlanCache, type NodeDecision, type PlacementSummary } from './node-decision.ts';
 import { GraphRunError } from './errors.ts';
 import type { ExecutionPlan } from './plan.ts';
@@ -20,16 +20,26 @@ export interface RunOptions extends BackendPreference {
   readonly strategy?: GraphStrategy;
 }
 
-/** A run's outputs by name; the caller owns them. */
-export class GraphOutputs {
+/** Output names and their dtypes, where they are known to the type system (a decoder step's `{ out: 'f32' }`). */
+export type OutputDTypes = Readonly<Record<string, DType>>;
+
+/**
+ * A run's outputs by name; the caller owns them. `get(name)` types each output by O (any dtype for a graph built at
+ * run time); `get(name, dtype)` checks the dtype and types the tensor by it.
+ */
+export class GraphOutputs<O extends OutputDTypes = OutputDTypes> {
   private readonly tensors: ReadonlyMap<string, Tensor>;
   constructor(tensors: ReadonlyMap<string, Tensor>) {
     this.tensors = tensors;
   }
-  /** The output `name`; throws naming the outputs there are. */
-  get(name: string): Tensor {
+  /** The output `name`; throws naming the outputs there are (and, given a dtype, when the output has another). */
+  get<K extends keyof O & string>(name: K): Tensor<O[K]>;
+  get<D extends DType>(name: string, dtype: D): Tensor<D>;
+  get(name: string, dtype?: DType): Tensor {
     const t = this.tensors.get(name);
     if (t === undefined) throw new InvalidArgumentError('outputs.get.name', name, `is not an output (outputs: ${[...this.tensors.keys()].join(', ')})`);
+    const actual: DType = t.dtype;
+    if (dtype !== undefined && actual !== dtype) throw new InvalidArgumentError('outputs.get.dtype', dtype, `must be the output's dtype (${name} is ${actual})`);
     return t;
   }
   /** Output names, in the order they were declared. */
@@ -42,10 +52,10 @@ export class GraphOutputs {
   }
 }
 
-/** What run() resolves with. */
-export interface GraphRun {
-  /** The outputs (owned by the caller: dispose them when done). */
-  readonly outputs: GraphOutputs;
+/** What run() resolves with (and DecoderBlock.forward, whose one output is `out`). */
+export interface GraphRun<O extends OutputDTypes = OutputDTypes> {
+  /** The outputs by name (owned by the caller: dispose them when done). */
+  readonly outputs: GraphOutputs<O>;
   /** Per-node placement, time and bytes moved, and totals. */
   readonly report: RunReport;
 }

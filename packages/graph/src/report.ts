@@ -131,14 +131,25 @@ export function combineReports(graph: string, reports: readonly RunReport[], ext
   };
 }
 
-/** A fixed-width table of a report, for logs. */
+/** What formatReport prints for a node whose backend and reason are those of the node above it. */
+export const SAME_REASON = '"';
+
+/**
+ * A fixed-width table of a report, for logs. A segment (consecutive nodes on one backend for one reason, as a
+ * graph plan places them) prints its reason once, on its first node; the nodes after it show SAME_REASON.
+ */
 export function formatReport(report: RunReport): string {
   const pad = (s: string, n: number): string => (s.length >= n ? `${s} ` : s + ' '.repeat(n - s.length));
   const lines = [
     `${report.graph} [${report.strategy}]: ${formatMs(report.totalMs)}, ${report.bytesMoved} bytes moved, ${report.backendSwitches} backend switches, peak ${report.peakLiveTensors} live tensors`,
     pad('node', 30) + pad('backend', 12) + pad('ms', 11) + pad('bytes', 12) + 'reason',
   ];
-  for (const n of report.nodes) lines.push(pad(n.name, 30) + pad(n.backend, 12) + pad(formatMs(n.ms), 11) + pad(String(n.bytesMoved), 12) + n.reason);
+  let above: NodeRecord | undefined;
+  for (const n of report.nodes) {
+    const same = above !== undefined && above.backend === n.backend && above.reason === n.reason;
+    lines.push(pad(n.name, 30) + pad(n.backend, 12) + pad(formatMs(n.ms), 11) + pad(String(n.bytesMoved), 12) + (same ? SAME_REASON : n.reason));
+    above = n;
+  }
   return lines.join('\n');
 }
 

@@ -4,7 +4,7 @@
 // weights stay resident across runs. Telemetry and the Chrome trace name every node.
 import { describe, expect, it } from 'vitest';
 import type { ChromeTrace } from '@tandem/core';
-import { DEFAULT_PROFILES, DTYPES, Engine, OP_KINDS, rooflineMs, type DeviceBuffer, type OpKind } from '@tandem/core';
+import { DEFAULT_PROFILES, DTYPES, Engine, OP_KINDS, rooflineMs, type DeviceBuffer, type OpKind, type Tensor } from '@tandem/core';
 import { ManualClock, SimulatedBackend } from '@tandem/testing';
 import { GraphBuilder } from './graph-builder.ts';
 import { graphChromeTrace } from './report.ts';
@@ -202,7 +202,7 @@ describe('carried inputs (state handed from run to run, like a KV cache)', () =>
     const g = new GraphBuilder(engine, { name: 'loop', clock: clock.clock });
     g.output('next', g.scale('loop.step', g.input('state', 'f32', [N, N], { carried }), 1));
     const graph = g.build();
-    let state = engine.tensor(new Float32Array(N * N), [N, N]);
+    let state: Tensor = engine.tensor(new Float32Array(N * N), [N, N]);
     const step = async (): Promise<RunReport> => {
       const r = await graph.run({ state }, { strategy: 'auto' });
       state.dispose();

@@ -1,10 +1,11 @@
 // What `tandem` exports beyond createEngine, in both hosts: the engine and tensor types, call options, strategies,
 // errors, telemetry types and the data helpers a user needs (quantizing weights, f16). Internals (the scheduler's
 // parts, rings, checksums) stay in @tandem/core for backend authors.
-export { Engine, type BackendStatus, type EngineOptions, type Explanation, type TensorData } from '@tandem/core';
+export { Engine, type BackendStatus, type EngineOptions, type Explanation, type TensorData, type TensorDataOf } from '@tandem/core';
 export { Tensor, type HostArrayOf } from '@tandem/core';
 export { DTYPES, type DType, type HostArray } from '@tandem/core';
-export type { Op, OpKind, RopeMode, TensorSpec } from '@tandem/core';
+export type { InputDType, Op, OpKind, RopeMode, TensorSpec } from '@tandem/core';
+export { DISTRIBUTIONS, type Distribution, type RandomDType, type RandomOptions } from '@tandem/core';
 export type { OpWork } from '@tandem/core';
 export type { AbortSignalLike, CallOptions } from '@tandem/core';
 export type { AttentionOptions, RmsNormOptions, RopeOptions, SoftmaxOptions, SpreadOptions } from '@tandem/core';

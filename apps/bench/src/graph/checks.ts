@@ -16,9 +16,8 @@ export async function referenceCheck(bench: GraphBench, config: DecoderConfig): 
       const x = randomActivations(config, tokens, 10 + tokens);
       const want = referenceDecoderStep(weights, x, past);
       const step = await block.forward(x, cache, { ...bench.preference, strategy: 'auto' });
-      const got = await step.output.read();
-      step.output.dispose();
-      if (!(got instanceof Float32Array)) throw new Error('output is not f32');
+      const got = await step.outputs.get('out').read();
+      step.outputs.dispose();
       worst = Math.max(worst, relativeError(got, want.out));
       past = { keys: want.keys, values: want.values };
     }
@@ -87,15 +86,15 @@ async function mixedOnce(block: DecoderBlock, bench: GraphBench, prompt: number,
   let step = await block.forward(randomActivations(config, prompt, 5), cache, { ...bench.preference, strategy });
   reports.push(step.report);
   for (let t = 0; t < decodeSteps; t++) {
-    await step.output.read();
+    await step.outputs.get('out').read();
     const next = await block.forward(randomActivations(config, 1, 6 + t), cache, { ...bench.preference, strategy });
     reports.push(next.report);
-    step.output.dispose();
+    step.outputs.dispose();
     step = next;
   }
-  await step.output.read();
+  await step.outputs.get('out').read();
   const ms = performance.now() - t0;
-  step.output.dispose();
+  step.outputs.dispose();
   cache.dispose();
   const [prefill, ...decodes] = reports.map((r) => r.nodes.map((n) => n.backend));
   return { ms, placement: `prefill: ${countBy(prefill ?? [])}; decode: ${countBy(decodes.flat())}` };

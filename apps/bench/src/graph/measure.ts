@@ -35,9 +35,9 @@ export async function runPhase(block: DecoderBlock, phase: Phase, strategy: Grap
   const x = randomActivations(block.config, tokens, 3);
   const t0 = performance.now();
   const step = await block.forward(x, cache, { ...preference, strategy });
-  await step.output.read();
+  await step.outputs.get('out').read();
   const ms = performance.now() - t0;
-  step.output.dispose();
+  step.outputs.dispose();
   cache.dispose();
   return { ms, tokens, report: step.report };
 }
@@ -46,7 +46,7 @@ export async function runPhase(block: DecoderBlock, phase: Phase, strategy: Grap
 export async function filledCache(block: DecoderBlock, kv: number, preference: BackendPreference): Promise<KvCache> {
   const cache = block.newCache(kv + 1);
   const step = await block.forward(randomActivations(block.config, kv, 4), cache, { ...preference, strategy: 'cpu-only' });
-  step.output.dispose();
+  step.outputs.dispose();
   return cache;
 }
 

@@ -9,8 +9,9 @@
 //   expanded exactly by every backend and the activations stay f32 (no Q8 re-quantization of x as in ggml's CPU
 //   path), so Q8_0 / Q4_0 runs are held to the same bound against a reference that uses the same Q8_0 / Q4_0 weights.
 // The 7B layer is checked against the reference in the benchmark only (one 7B reference step takes minutes here).
-import { afterAll, describe, expect, it } from 'vitest';
-import type { Engine } from '@tandem/core';
+import { afterAll, describe, expect, expectTypeOf, it } from 'vitest';
+import type { Engine, Tensor } from '@tandem/core';
+import type { GraphRun } from '../graph.ts';
 import type { GraphStrategy } from '../strategy.ts';
 import { hybridEngine, referenceEngine, wasmEngine, type TestEngine } from '../test-support/engines.ts';
 import { TINY_DECODER, type WeightType } from './config.ts';
@@ -61,9 +62,8 @@ async function prefillAndDecode(engine: Engine, weightType: WeightType, strategy
       const x = randomActivations(weights.config, tokens, 100 + step);
       const want = referenceDecoderStep(weights, x, past);
       const got = await block.forward(x, cache, { strategy });
-      const out = await got.output.read();
-      got.output.dispose();
-      if (!(out instanceof Float32Array)) throw new Error('output is not f32');
+      const out = await got.outputs.get('out').read();
+      got.outputs.dispose();
       expect(got.report.leakedTensors).toBe(0);
       expect(cache.length).toBe(PREFILL_TOKENS + step);
       const stepBackends = new Set(got.report.nodes.map((n) => n.backend));
@@ -122,5 +122,28 @@ describe('tiny decoder block vs the reference step', () => {
       // SwiftShader's prior (0.5 GFLOP/s, 0.5 ms per launch) and its measurements put every node on wasm.
       if (strategy === 'auto' && process.env['TANDEM_TEST_GPU'] !== 'native') expect([...backends]).toEqual(['wasm']);
     });
+  });
+});
+
+describe('DecoderBlock.forward', () => {
+  it("resolves like a graph's run(): { outputs, report }, its output named 'out' and typed f32", async () => {
+    const engine = await referenceEngine();
+    const block = DecoderBlock.create(engine, weightsByType.get('f32') ?? createDecoderWeights(TINY_DECODER, 7));
+    const cache = block.newCache(4);
+    const step = await block.forward(randomActivations(TINY_DECODER, 2, 1), cache);
+    expectTypeOf(step).toExtend<GraphRun>();
+    expect(step.outputs.names()).toEqual(['out']);
+    const out = step.outputs.get('out');
+    expectTypeOf(out).toEqualTypeOf<Tensor<'f32'>>();
+    expectTypeOf(await out.read()).toEqualTypeOf<Float32Array>();
+    expect(out.shape).toEqual([2, TINY_DECODER.dim]);
+    expect(step.report.nodes.length).toBe(15);
+    // @ts-expect-error: a name the step does not have is a compile error, and at run time an InvalidArgumentError
+    expect(() => step.outputs.get('output')).toThrow(/outputs\.get\.name = "output": is not an output \(outputs: out\)/);
+    step.outputs.dispose();
+    expect(out.disposed).toBe(true);
+    block.dispose();
+    cache.dispose();
+    await engine.dispose();
   });
 });

@@ -2,8 +2,7 @@
 // A step's graph is built per (tokens, position) and cached: a repeated shape reuses its graph; each decode step's new
 // cache length builds a new one (validation of ~17 nodes, well under a millisecond).
 import { InvalidArgumentError, Tensor, type Clock, type Engine } from '@tandem/core';
-import type { Graph, RunOptions } from '../graph.ts';
-import type { RunReport } from '../report.ts';
+import { GraphOutputs, type Graph, type GraphRun, type RunOptions } from '../graph.ts';
 import { checkConfig, headDimOf, type DecoderConfig } from './config.ts';
 import { buildDecoderStepGraph, decoderTensors, type DecoderGraphContext, type DecoderTensors } from './decoder-graphs.ts';
 import { KvCache } from './kv-cache.ts';
@@ -19,13 +18,11 @@ export interface DecoderBlockOptions {
   readonly graphCacheSize?: number;
 }
 
-/** One forward step's result. */
-export interface DecoderStep {
-  /** The block's output [tokens, dim]; the caller owns it. */
-  readonly output: Tensor;
-  /** The step graph's run (the KV-cache append is its concat nodes). */
-  readonly report: RunReport;
-}
+/**
+ * One forward step's result, shaped like a graph run's: `outputs.get('out')` is the block's output [tokens, dim] f32
+ * (the caller owns it: `outputs.dispose()`), `report` the step graph's run (the KV-cache append is its concat nodes).
+ */
+export type DecoderStep = GraphRun<{ readonly out: 'f32' }>;
 
 /** One decoder layer: weights on the engine, graphs per shape, a KV cache per sequence (newCache()). */
 export class DecoderBlock {
@@ -60,7 +57,10 @@ export class DecoderBlock {
     return new KvCache(this.config.kvHeads, headDimOf(this.config), capacity);
   }
 
-  /** Runs `x` [tokens, dim] at positions [cache.length, cache.length + tokens) and appends its keys and values to the cache. */
+  /**
+   * Runs `x` [tokens, dim] at positions [cache.length, cache.length + tokens) and appends its keys and values to the
+   * cache. Resolves like a graph's run(): `{ outputs, report }`, the block's output being `outputs.get('out')`.
+   */
   async forward(x: Tensor | Float32Array, cache: KvCache, options: RunOptions = {}): Promise<DecoderStep> {
     const { dim } = this.config;
     const tokens = x instanceof Tensor ? (x.shape[0] ?? 0) : x.length / dim;
@@ -80,7 +80,7 @@ export class DecoderBlock {
       const [k, v] = [step.outputs.get('k'), step.outputs.get('v')];
       if (held === undefined) cache.adopt(k, v);
       else cache.adopt(k, v, step.report.nodes.filter((n) => n.op === 'concat').reduce((s, n) => s + n.bytesMoved, 0));
-      return { output: step.outputs.get('out'), report: step.report };
+      return { outputs: new GraphOutputs<{ readonly out: 'f32' }>(new Map([['out', step.outputs.get('out', 'f32')]])), report: step.report };
     } finally {
       if (input !== x) input.dispose();
     }

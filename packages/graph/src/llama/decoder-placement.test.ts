@@ -36,11 +36,11 @@ async function lastRound(strategy: GraphStrategy): Promise<{ prefill: RunReport;
   for (let round = 0; round < 3; round++) {
     const cache = block.newCache(PREFILL + 3);
     const prefill = await block.forward(randomActivations(CONFIG, PREFILL, 1), cache, { strategy });
-    prefill.output.dispose();
+    prefill.outputs.dispose();
     let decode = prefill;
     for (let t = 0; t < 3; t++) {
       decode = await block.forward(randomActivations(CONFIG, 1, 2 + t), cache, { strategy });
-      decode.output.dispose();
+      decode.outputs.dispose();
     }
     cache.dispose();
     result = { prefill: prefill.report, decode: decode.report };

@@ -87,9 +87,10 @@ export class KvCache {
   /** Host copies of the held keys and values (reads them back: for tests and checks, not the decode path). */
   async read(): Promise<{ k: Float32Array; v: Float32Array }> {
     if (this.held === undefined) return { k: new Float32Array(0), v: new Float32Array(0) };
-    const [k, v] = await Promise.all([this.held.k.read(), this.held.v.read()]);
-    if (!(k instanceof Float32Array) || !(v instanceof Float32Array)) throw new InvalidArgumentError('KvCache.dtype', this.held.k.dtype, 'must be f32');
-    return { k, v };
+    const { k, v } = this.held;
+    if (!k.hasDType('f32') || !v.hasDType('f32')) throw new InvalidArgumentError('KvCache.dtype', k.dtype, 'must be f32');
+    const [keys, values] = await Promise.all([k.read(), v.read()]);
+    return { k: keys, v: values };
   }
 
   /**

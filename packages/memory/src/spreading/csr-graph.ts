@@ -15,11 +15,11 @@ export interface WeightedEdge {
 /** The graph's arrays as engine tensors (u32 rowPtr and colIdx, f32 weights), as the spreadActivation op takes them. */
 export interface CsrTensors {
   /** Row pointers, u32 [nodes + 1]. */
-  readonly rowPtr: Tensor;
+  readonly rowPtr: Tensor<'u32'>;
   /** Target of each edge, u32 [edges]. */
-  readonly colIdx: Tensor;
+  readonly colIdx: Tensor<'u32'>;
   /** Weight of each edge, f32 [edges]. */
-  readonly weights: Tensor;
+  readonly weights: Tensor<'f32'>;
 }
 
 /** A validated CSR graph; its tensors are made once per engine and stay resident where the engine puts them. */

@@ -6,8 +6,7 @@
 // what they had, and a node k hops from a source receives decay^k times the product of the weights on the way.
 // The graph's tensors stay resident on the engine between calls; hops run in ops of at most MAX_HOPS_PER_OP
 // iterations each, the activation passing from one op to the next without leaving the backend.
-import { BackendError, InvalidArgumentError, type Engine, type Strategy, type Tensor } from '@tandem/core';
-import { readF32 } from '../vectors/read-tensor.ts';
+import { InvalidArgumentError, type Engine, type Strategy } from '@tandem/core';
 import { CsrGraph } from './csr-graph.ts';
 
 /** A node where activation starts. */
@@ -45,17 +44,16 @@ export async function spreadActivation(engine: Engine, graph: CsrGraph, options:
   const initial = initialActivation(graph.nodeCount, options.sources);
   if (maxHops === 0 || graph.edgeCount === 0 || !initial.some((a) => a !== 0)) return initial;
   const graphTensors = graph.tensorsOn(engine);
-  let current: Tensor = engine.tensor(initial, [graph.nodeCount]);
+  let current = engine.tensor(initial, [graph.nodeCount]);
   try {
     for (let done = 0; done < maxHops; ) {
       const iterations = Math.min(MAX_HOPS_PER_OP, maxHops - done);
-      const [next] = await engine.run({ op: 'spreadActivation', ...graphTensors, initial: current, decay, threshold, iterations }, { strategy: options.strategy, label: 'memory.spread' });
-      if (next === undefined) throw new BackendError('BAD_OUTPUT', 'engine', 'spreadActivation returned no output');
+      const next = await engine.spreadActivation(graphTensors, current, { decay, threshold, iterations, strategy: options.strategy, label: 'memory.spread' });
       current.dispose();
       current = next;
       done += iterations;
     }
-    return await readF32(current, 'spreadActivation result');
+    return await current.read();
   } finally {
     current.dispose();
   }

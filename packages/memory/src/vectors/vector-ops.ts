@@ -18,9 +18,9 @@
 // Edges (CosineSimilarityOp's rules): a NaN, infinite or zero vector is refused with InvalidArgumentError, stored or
 // queried, so no score is NaN. Norms are taken in float64 and every query is normalised too, whichever kernel
 // scores it, so vectors from 1e-45 (subnormal, which a GPU would flush to zero) to 3e38 score as unit ones.
-import { BackendError, DisposedError, InvalidArgumentError, type Engine, type Strategy, type Tensor } from '@tandem/core';
+import { DisposedError, InvalidArgumentError, type Engine, type Strategy, type Tensor } from '@tandem/core';
 import { normalisedRows } from './normalise.ts';
-import { disposeAll, readF32, readI32 } from './read-tensor.ts';
+import { disposeAll } from './dispose-all.ts';
 import type { SearchHit } from './search-hit.ts';
 import { checkDim, checkK, checkRows, rowCount } from './vector-checks.ts';
 
@@ -57,15 +57,15 @@ export class VectorOps {
   readonly dim: number;
   private readonly engine: Engine;
   private readonly originals: Float32Array;
-  private readonly targets: Tensor;
+  private readonly targets: Tensor<'f32'>;
   private readonly strategy: Strategy | undefined;
   private readonly queriesPerOp: number;
   private readonly matmulMinQueries: number;
   /** Unit targets transposed to [dim, count], made on the first matmul-sized batch. */
-  private transposed: Promise<Tensor> | undefined;
+  private transposed: Promise<Tensor<'f32'>> | undefined;
   private disposed = false;
 
-  private constructor(engine: Engine, originals: Float32Array, targets: Tensor, dim: number, options: VectorOpsOptions) {
+  private constructor(engine: Engine, originals: Float32Array, targets: Tensor<'f32'>, dim: number, options: VectorOpsOptions) {
     this.engine = engine;
     this.originals = originals;
     this.targets = targets;
@@ -151,22 +151,20 @@ export class VectorOps {
     const queryTensor = this.engine.tensor(normalisedRows('searchMany.queries', queries, rows, this.dim), [rows, this.dim]);
     const made: Array<Tensor | undefined> = [queryTensor];
     try {
-      const [scores] = transposed === undefined
-        ? await this.engine.run({ op: 'cosineSimilarity', queries: queryTensor, targets: this.targets }, { strategy, label: 'memory.cosine' })
-        : await this.engine.run({ op: 'matmul', a: queryTensor, b: transposed }, { strategy, label: 'memory.matmul' });
+      const scores = transposed === undefined
+        ? await this.engine.cosineSimilarity(queryTensor, this.targets, { strategy, label: 'memory.cosine' })
+        : await this.engine.matmul(queryTensor, transposed, { strategy, label: 'memory.matmul' });
       made.push(scores);
-      if (scores === undefined) throw new BackendError('BAD_OUTPUT', 'engine', 'the scores op returned no output');
-      const [values, indices] = await this.engine.run({ op: 'topK', x: scores, k }, { strategy, label: 'memory.topK' });
+      const { values, indices } = await this.engine.topK(scores, k, { strategy, label: 'memory.topK' });
       made.push(values, indices);
-      if (values === undefined || indices === undefined) throw new BackendError('BAD_OUTPUT', 'engine', 'topK returned fewer than two outputs');
-      return hitsOf(await readF32(values, 'topK values'), await readI32(indices, 'topK indices'), rows, k);
+      return hitsOf(await values.read(), await indices.read(), rows, k);
     } finally {
       disposeAll(made);
     }
   }
 
   /** The unit targets as [dim, count], built once (concurrent first callers share it). */
-  private transposedTargets(): Promise<Tensor> {
+  private transposedTargets(): Promise<Tensor<'f32'>> {
     this.transposed ??= Promise.resolve().then(() => {
       const unit = normalisedRows('VectorOps.vectors', this.originals, this.count, this.dim);
       const out = new Float32Array(unit.length);
