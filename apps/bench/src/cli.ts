@@ -8,7 +8,7 @@ import { parseCommandLine, refuseArgs } from './command-line.ts';
 import { writeSuite, type SuiteOptions, type SuiteResult } from './report.ts';
 
 /** The suites, in the order `all` runs them. */
-const SUITE_NAMES = ['scheduler', 'wasm', 'webgpu', 'rocm', 'memory', 'graph', 'dispatch', 'install'] as const;
+const SUITE_NAMES = ['scheduler', 'wasm', 'webgpu', 'rocm', 'memory', 'spreading', 'graph', 'dispatch', 'install'] as const;
 
 /** A suite module: its default export runs the suite. */
 interface SuiteModule {

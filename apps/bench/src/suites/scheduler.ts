@@ -40,6 +40,64 @@ function planOnlyUs(): { median: number; p99: number } {
   return { median: batched.median, p99: single.p99 };
 }
 
+/**
+ * The gpuMinSpeedup policy's cost in a decision: scheduler.plan() for a 64x64 matmul whose GPU is measured 1.5x faster
+ * than its CPU, with the policy off (1: the GPU wins) and on (3: it binds, reason below-min-speedup), timed side by
+ * side in each of ROUNDS rounds (this machine's speed drifts); and the same through engine.explain() on the default
+ * backends, plans made afresh (decisionCache reuse 0) and reused.
+ */
+async function speedupPolicyCost(rows: Row[], verdicts: string[]): Promise<void> {
+  const ROUNDS = 15;
+  const planner = (gpuMinSpeedup: number): (() => void) => {
+    const costModel = new CostModel();
+    const scheduler = new Scheduler(costModel, new Tracker(monotonicClock), { gpuMinSpeedup });
+    const work: OpWork = { flops: 2 * 64 ** 3, bytes: 3 * 64 * 64 * 4, batch: 64 };
+    const candidate = (name: string, kind: 'cpu' | 'gpu', priorMs: number): Candidate => ({
+      name, kind, priority: kind === 'cpu' ? 10 : 20, fallbackOnly: false, unusable: undefined, priorMs, transferMs: 0, requiredBytes: 49152, availableBytes: undefined,
+    });
+    const request = { op: 'matmul', opKey: 'matmul|f32', work, candidates: [candidate('cpu', 'cpu', 0.012), candidate('gpu', 'gpu', 0.008)] };
+    for (let i = 0; i < 3; i++) {
+      costModel.observe('matmul|f32', 'cpu', work.flops, 0.012, 0.012);
+      costModel.observe('matmul|f32', 'gpu', work.flops, 0.008, 0.008);
+    }
+    const reason = scheduler.plan(request, 'auto', false);
+    if (!reason.ok || reason.plan.selection.reason.kind !== (gpuMinSpeedup > 1 ? 'below-min-speedup' : 'cost-model')) throw new Error(`the policy case did not plan as intended (gpuMinSpeedup ${gpuMinSpeedup})`);
+    for (let i = 0; i < 20000; i++) scheduler.plan(request, 'auto', true);
+    return () => scheduler.plan(request, 'auto', true);
+  };
+  const off = planner(1);
+  const on = planner(3);
+  const engines = async (gpuMinSpeedup: number, reuse: number) => {
+    const engine = await createEngine({ scheduler: { gpuMinSpeedup }, decisionCache: { reuse } });
+    const a = engine.tensor(Float32Array.from({ length: 64 * 64 }, (_, i) => (i % 7) - 3), [64, 64]);
+    const op: Op<Tensor> = { op: 'matmul', a, b: a };
+    for (let i = 0; i < 20; i++) (await engine.run(op))[0]?.dispose();
+    for (let i = 0; i < 2000; i++) engine.explain(op);
+    return { engine, call: () => engine.explain(op) };
+  };
+  const explainers = {
+    freshOff: await engines(1, 0), freshOn: await engines(3, 0), reusedOff: await engines(1, DEFAULT_DECISION_CACHE_CONFIG.reuse), reusedOn: await engines(3, DEFAULT_DECISION_CACHE_CONFIG.reuse),
+  };
+  const samples = { planOff: [] as number[], planOn: [] as number[], freshOff: [] as number[], freshOn: [] as number[], reusedOff: [] as number[], reusedOn: [] as number[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    samples.planOff.push(sampleStats(timeCalls(off, 20, 100)).median);
+    samples.planOn.push(sampleStats(timeCalls(on, 20, 100)).median);
+    for (const key of ['freshOff', 'freshOn', 'reusedOff', 'reusedOn'] as const) samples[key].push(sampleStats(timeCalls(explainers[key].call, 20, 100)).median);
+  }
+  const median = (xs: readonly number[]): number => sampleStats(xs).median;
+  const ratio = (a: readonly number[], b: readonly number[]): number => median(a.map((x, i) => x / (b[i] ?? Number.NaN)));
+  const pairs = [
+    ['scheduler.plan() (2 candidates)', samples.planOff, samples.planOn],
+    ['engine.explain(), plan made afresh', samples.freshOff, samples.freshOn],
+    ['engine.explain(), plan reused', samples.reusedOff, samples.reusedOn],
+  ] as const;
+  for (const [what, offUs, onUs] of pairs) {
+    rows.push({ measurement: `gpuMinSpeedup off vs on: ${what}`, offMedianUs: median(offUs), onMedianUs: median(onUs), onOverOffRatio: ratio(onUs, offUs) });
+    verdicts.push(`gpuMinSpeedup 1 vs 3 (binding), ${what}, 64x64 matmul: off ${median(offUs).toFixed(3)} us, on ${median(onUs).toFixed(3)} us per decision; on/off median of ${ROUNDS} side-by-side rounds ${ratio(onUs, offUs).toFixed(3)}`);
+  }
+  for (const { engine } of Object.values(explainers)) await engine.dispose();
+}
+
 /** Median and p99 of engine.explain() for one op, per call in microseconds. */
 function explainUs(engine: Engine, op: Op<Tensor>): { median: number; p99: number } {
   for (let i = 0; i < 2000; i++) engine.explain(op); // warm up the JIT
@@ -211,6 +269,7 @@ export default async function schedulerSuite(): Promise<SuiteResult> {
   rows.push({ measurement: 'scheduler.plan() alone (2 candidates)', decisionMedianUs: plan.median, decisionP99Us: plan.p99 });
   verdicts.push(`scheduler.plan() alone: median ${plan.median.toFixed(2)} us, p99 ${plan.p99.toFixed(2)} us`);
   await decisionOverhead(rows, verdicts);
+  await speedupPolicyCost(rows, verdicts);
   const picked = await costModelAccuracy(rows, verdicts);
   return { suite: 'scheduler', rows, verdicts, plots: [accuracyChart(picked)] };
 }
