@@ -1,4 +1,5 @@
-// The README's runnable examples: fenced code blocks whose info string names a file (```js file=example.mjs).
+// The README's runnable examples: fenced code blocks whose info string names a file (```js file=example.mjs), maybe
+// followed by more of the info string (` skip: <reason>`, which the doc-test reads).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './pack.ts';
@@ -7,7 +8,7 @@ import { REPO_ROOT } from './pack.ts';
 export function readmeExamples(readme: string): Map<string, string> {
   const text = readFileSync(path.join(REPO_ROOT, readme), 'utf8');
   const examples = new Map<string, string>();
-  for (const match of text.matchAll(/^```\w+ file=(\S+)\n([\s\S]*?)^```$/gm)) {
+  for (const match of text.matchAll(/^```\w+ file=(\S+)[^\n]*\n([\s\S]*?)^```$/gm)) {
     const [, file, code] = match;
     if (file === undefined || code === undefined) continue;
     if (examples.has(file)) throw new Error(`${readme}: two examples named ${file}`);

@@ -13,7 +13,7 @@ import { bytesOf, dim, F32, fail, lastDim, outBytesOf, outElemsOf, rows } from '
  */
 export const cosineSimilarity = defineOp({
   id: 'cosineSimilarity',
-  doc: 'Cosine similarity of each query against each target: [Q, D] x [T, D] -> [Q, T] (rules for NaN, zero and infinite vectors above).',
+  doc: 'Cosine similarity of each query against each target: [Q, D] x [T, D] -> [Q, T]; a NaN in either vector scores NaN, a zero vector 0, an infinite one NaN.',
   batchDoc: 'query rows (Q; 1 for a single query [D], so one query against a large corpus is batch 1)',
   inputs: {
     /** Queries [Q, D] (or one query [D]). */
