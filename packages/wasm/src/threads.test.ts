@@ -5,6 +5,7 @@ import type { WasmBackend } from './wasm-backend.ts';
 import { KernelPool } from './kernel-pool.ts';
 import { KERNEL_NAMES } from './kernel-exports.ts';
 import { loadKernels } from './instantiate.ts';
+import { SPLIT_HOP_MIN_EDGES } from './kernels/spread_activation.ts';
 import { splitRange, threadsFor } from './split.ts';
 import { expectClose, f32, runF32, startedBackend } from './test-support/harness.ts';
 import { createRandom, randomFloats } from './test-support/random.ts';
@@ -128,13 +129,18 @@ describe('threads: spreadActivation', () => {
   }
 
   it('splits one seed per hop (rows by edges, then nodes) and a batch by seeds, matching JS', async () => {
-    for (const [seeds, iterations] of [[1, 7], [1, 8], [5, 2]] as const) {
+    for (const [nodes, seeds, iterations] of [[SPLIT_HOP_MIN_EDGES / 8, 1, 3], [SPLIT_HOP_MIN_EDGES / 8, 1, 4], [80_000, 5, 2]] as const) {
       const before = backend.threadStats().parallelOps;
-      const { op, want } = spreadOp(80_000, 8, seeds, iterations); // 2 x 640k edges x hops x seeds: past PARALLEL_MIN_FLOPS
+      const { op, want } = spreadOp(nodes, 8, seeds, iterations); // past PARALLEL_MIN_FLOPS, and one seed's graph past SPLIT_HOP_MIN_EDGES
       expectClose(await runF32(backend, op), want, { abs: 1e-5, rel: 1e-4 }, `${seeds} seeds x${iterations}`);
       // Per hop two parallel steps for one seed; one for a batch.
       expect(backend.threadStats().parallelOps - before).toBe(seeds === 1 ? 2 * iterations : 1);
     }
+    // One seed over a graph below SPLIT_HOP_MIN_EDGES stays on one thread (WordNet's 362k edges ran slower split).
+    const before = backend.threadStats().parallelOps;
+    const { op, want } = spreadOp(80_000, 8, 1, 20);
+    expectClose(await runF32(backend, op), want, { abs: 1e-5, rel: 1e-4 }, 'one seed, small graph');
+    expect(backend.threadStats().parallelOps).toBe(before);
   });
 });
 

@@ -7,6 +7,12 @@ import { dim, type WasmKernel } from '../kernel-support.ts';
 import type { RunContext } from '../run-context.ts';
 import { splitRange, threadsFor } from '../split.ts';
 
+/**
+ * Fewest edges for one seed's hops to be split across threads: below it, two pool round trips and the combine pass
+ * per hop cost more than half a hop saves (docs/decisions.md, issue 34).
+ */
+export const SPLIT_HOP_MIN_EDGES = 1 << 21;
+
 /** What one call spreads: pointers of the graph and the vectors, and the sizes. */
 interface Spread {
   readonly rowPtr: number;
@@ -31,7 +37,7 @@ export const spreadActivationKernel: WasmKernel<'spreadActivation'> = {
       rowPtr: ctx.pointer(op.rowPtr), colIdx: ctx.pointer(op.colIdx), weights: ctx.pointer(op.weights), initial: ctx.pointer(op.initial), out: outs[0] ?? 0,
       nodes, edges: dim(op.colIdx, 0), seeds, decay: op.decay, threshold: op.threshold, iterations: op.iterations,
     };
-    const threads = threadsFor(ctx.threads, 2 * s.edges * s.iterations * seeds, seeds > 1 ? seeds : s.nodes, 1);
+    const threads = seeds > 1 || s.edges >= SPLIT_HOP_MIN_EDGES ? threadsFor(ctx.threads, 2 * s.edges * s.iterations * seeds, seeds > 1 ? seeds : s.nodes, 1) : 1;
     if (threads <= 1 || s.nodes === 0) {
       const scratch = ctx.scratch(ctx.kernels.spread_activation_scratch_bytes(nodes), 'activation and sums');
       ctx.kernels.spread_activation_f32(s.rowPtr, s.colIdx, s.weights, s.initial, s.out, scratch, nodes, s.edges, s.decay, s.threshold, s.iterations, seeds);
