@@ -34,6 +34,8 @@ export interface BackendState {
   unavailableReason: string | undefined;
   /** Its roofline prior. */
   profile: PerformanceProfile;
+  /** Its device is emulated on the CPU (SwiftShader): `auto` does not explore it (SchedulerConfig.exploreSoftware). */
+  software: boolean;
   /** When its last re-initialisation started. */
   lastRecoveryAt: number;
   /** Whether it is re-initialising now. */
@@ -83,7 +85,7 @@ export class BackendLifecycle {
     this.telemetry = options.telemetry;
     this.onChange = options.onChange;
     for (const backend of options.backends) {
-      this.states.set(backend.name, { backend, available: false, unavailableReason: 'not initialised', profile: DEFAULT_PROFILES[backend.kind], lastRecoveryAt: -Infinity, recovering: false, wasReady: false, unusableText: 'unavailable: not initialised' });
+      this.states.set(backend.name, { backend, available: false, unavailableReason: 'not initialised', profile: DEFAULT_PROFILES[backend.kind], software: false, lastRecoveryAt: -Infinity, recovering: false, wasReady: false, unusableText: 'unavailable: not initialised' });
     }
   }
 
@@ -147,6 +149,7 @@ export class BackendLifecycle {
         s.unavailableReason = undefined;
         const d = s.backend.describe();
         s.profile = d.performance ?? DEFAULT_PROFILES[s.backend.kind];
+        s.software = d.software === true;
         this.telemetry.notice('backend-ready', s.backend.name, d.name);
       } else {
         s.available = false;

@@ -218,7 +218,7 @@ export class CallPlanner {
       if (readBackRate > 0) transferMs += readBackRate * this.residency.downloadEstimateMs(outBytes, b.name);
       const priorMs = b.estimateCost?.(spec, work) ?? rooflineMs(work, s.profile);
       const availableBytes = b.availableMemory !== undefined ? b.availableMemory() : b.describe().availableMemoryBytes;
-      candidates.push({ name: b.name, kind: b.kind, priority: b.priority, fallbackOnly: b.fallbackOnly ?? false, unusable, priorMs, transferMs, requiredBytes: missing + outBytes + (b.scratchBytes?.(spec, outputs) ?? 0), availableBytes });
+      candidates.push({ name: b.name, kind: b.kind, priority: b.priority, fallbackOnly: b.fallbackOnly ?? false, software: s.software, unusable, priorMs, transferMs, requiredBytes: missing + outBytes + (b.scratchBytes?.(spec, outputs) ?? 0), availableBytes });
     }
     return { request: { op: spec.op, opKey, work, candidates }, awaitingRecovery };
   }

@@ -251,6 +251,7 @@ export class Scheduler {
       if (this.tracker.state(req.op, x.c.name) === 'half-open') {
         return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'probe' }, probe: true, measured };
       }
+      if (x.c.software === true && !this.config.exploreSoftware) continue;
       const since = this.costModel.decisionsSinceMeasured(req.opKey, x.c.name);
       if (since === Infinity) return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'unmeasured' }, probe: false, measured };
       if (since >= this.config.exploreEvery) return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'stale' }, probe: false, measured };
@@ -278,6 +279,7 @@ export class Scheduler {
     return costed.find(
       (x) =>
         x.c.kind === 'gpu' &&
+        (x.c.software !== true || this.config.exploreSoftware) &&
         this.costModel.sampleCount(req.opKey, x.c.name) === 0 &&
         x.ms - x.c.transferMs <= cpuBest.ms * this.config.exploreMaxRatio &&
         this.costModel.decisionsSinceMeasured(req.opKey, x.c.name) >= 1,

@@ -80,6 +80,11 @@ export interface SchedulerConfig {
   readonly exploreEvery: number;
   /** Exploration is allowed only when the explored backend's estimate is within this factor of the best. */
   readonly exploreMaxRatio: number;
+  /**
+   * Whether `auto` explores a software GPU (SwiftShader): off by default, as its first runs compile pipelines for
+   * seconds mid-run and it is slower than the CPU backends it emulates on; it still runs what a strategy sends it.
+   */
+  readonly exploreSoftware: boolean;
   /** Only CPU backends are used. */
   readonly forceCpu: boolean;
 }
@@ -95,6 +100,7 @@ export const DEFAULT_SCHEDULER_CONFIG: SchedulerConfig = {
   gpuMinBatchSizeByOp: {},
   exploreEvery: 50,
   exploreMaxRatio: 2,
+  exploreSoftware: false,
   forceCpu: false,
 };
 
@@ -108,6 +114,8 @@ export interface Candidate {
   readonly priority: number;
   /** Only a last resort: chosen when nothing else is eligible, else placed at the end of the fallbacks. */
   readonly fallbackOnly: boolean;
+  /** A device emulated on the CPU (SwiftShader); absent: false. */
+  readonly software?: boolean;
   /** Why it can't take this op at all (unsupported, unavailable, unhealthy); undefined when it can. */
   readonly unusable: string | undefined;
   /** Compute-time prior for this op, ms (roofline or the backend's own estimate). */

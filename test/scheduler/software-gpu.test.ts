@@ -1,0 +1,34 @@
+// A software GPU (SwiftShader: a device emulated on the CPU) is not explored by `auto` by default: its first runs
+// compile pipelines for seconds, mid-run (issue 36 measured a 2.4-2.8 s decode step), and it is slower than the CPU
+// backends it runs on. It still runs what a strategy sends it; scheduler.exploreSoftware turns exploring it back on.
+import { describe, expect, it } from 'vitest';
+import { simulatedEngine } from './harness.ts';
+
+/** 40 batch-8 matmuls whose GPU estimate is close to the CPU's time (the GPU is measured when it is a hardware one). */
+async function decodeLike(software: boolean, exploreSoftware?: boolean): Promise<string[]> {
+  const scheduler = exploreSoftware === undefined ? {} : { scheduler: { exploreSoftware } };
+  const { engine } = await simulatedEngine({ gpu: { software }, ...scheduler });
+  const x = engine.zeros([8, 4096]); // batch 8: below gpuMinBatchSize (64)
+  const w = engine.zeros([4096, 4096]); // CPU 6.7 ms, GPU 0.23 ms in the harness
+  for (let i = 0; i < 40; i++) (await engine.matmul(x, w)).dispose();
+  const gpuRuns = engine.telemetry.opEvents().filter((e) => e.backend === 'gpu').map((e) => e.reason.kind);
+  expect((await engine.matmul(x, w, { strategy: { only: 'gpu' } })).shape).toEqual([8, 4096]); // a strategy still reaches it
+  await engine.dispose();
+  return gpuRuns;
+}
+
+describe('a software GPU under auto', () => {
+  it('a hardware GPU is explored (warm-up, then learned) and then wins', async () => {
+    const runs = await decodeLike(false);
+    expect(runs.slice(0, 2)).toEqual(['exploring', 'exploring']);
+    expect(runs.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('a software one is never explored, so no call of the run pays for its pipelines', async () => {
+    expect(await decodeLike(true)).toEqual([]);
+  });
+
+  it('scheduler.exploreSoftware: true explores it as a hardware one', async () => {
+    expect((await decodeLike(true, true)).slice(0, 2)).toEqual(['exploring', 'exploring']);
+  });
+});
