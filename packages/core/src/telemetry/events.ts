@@ -57,6 +57,10 @@ export interface NoticeEvent {
   readonly backend: string;
   /** Op concerned, for circuit changes and cost-model resets. */
   readonly op: string | undefined;
-  /** Human-readable detail (the reason). */
+  /**
+   * What happened, in words: for backend-ready the device's name; for backend-unavailable, backend-unhealthy and
+   * backend-recovered the reason; for circuit changes the success rate; for cost-model-reset the measurements and the
+   * estimate they were off from.
+   */
   readonly detail: string;
 }
