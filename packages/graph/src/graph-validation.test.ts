@@ -63,6 +63,16 @@ describe('build-time validation', () => {
     expect(() => g.scale('late', x, 1)).toThrow('late: graph layer0 was already built; start a new GraphBuilder');
   });
 
+  it('refuses an unknown run option, naming the graph and the keys it takes', async () => {
+    const g = builder();
+    g.output('y', g.scale('y', g.input('x', 'f32', [2, 2]), 2));
+    const graph = g.build();
+    await expect(graph.run({ x: new Float32Array(4) }, { stratgey: 'cpu-only' } as never)).rejects.toThrow(
+      /^layer0\.run\.options\.stratgey = "cpu-only": is not an option here \(accepted: strategy, cpuBackend, gpuBackend\)$/,
+    );
+    graph.dispose();
+  });
+
   it('prunes nodes no output depends on', () => {
     const g = builder();
     const x = g.input('x', 'f32', [2, 2]);

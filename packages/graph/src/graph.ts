@@ -2,7 +2,7 @@
 // slice in the Chrome trace), places them per the run's strategy ('auto': a whole-graph plan priced by the
 // engine's scheduler, see placement.ts), frees every intermediate right after its last reader, and reports
 // per-node backend, reason, time and bytes moved.
-import { InvalidArgumentError, mapOpTensors, sameShape, Tensor, type Clock, type DType, type Engine, type Op, type TensorData, type TensorSpec } from '@tandem/core';
+import { checkOptionKeys, InvalidArgumentError, mapOpTensors, sameShape, Tensor, type Clock, type DType, type Engine, type Op, type TensorData, type TensorSpec } from '@tandem/core';
 import { decideNode, PlanCache, type NodeDecision, type PlacementSummary } from './node-decision.ts';
 import { GraphRunError } from './errors.ts';
 import type { ExecutionPlan } from './plan.ts';
@@ -19,6 +19,9 @@ export interface RunOptions extends BackendPreference {
   /** Placement of every node (default 'auto'). */
   readonly strategy?: GraphStrategy;
 }
+
+/** The keys of RunOptions: any other is an InvalidArgumentError, never ignored. */
+const RUN_OPTION_KEYS: readonly string[] = ['strategy', 'cpuBackend', 'gpuBackend'];
 
 /** Output names and their dtypes, where they are known to the type system (a decoder step's `{ out: 'f32' }`). */
 export type OutputDTypes = Readonly<Record<string, DType>>;
@@ -150,6 +153,7 @@ export class Graph {
   /** Runs every node once; intermediates are freed after their last reader, outputs go to the caller. */
   async run(inputs: Readonly<Record<string, GraphInput>>, options: RunOptions = {}): Promise<GraphRun> {
     if (this.disposed) throw new GraphRunError(this.name, 'the graph was disposed');
+    checkOptionKeys(`${this.name}.run.options`, options, RUN_OPTION_KEYS, { callOptions: false });
     const { engine, clock, plan } = this.parts;
     const started = clock();
     const strategyChoice = options.strategy ?? 'auto';
