@@ -1,5 +1,5 @@
 // spread_activation: `iterations` synchronous hops over a weighted CSR graph (row i's edges go to colIdx[e],
-// rowPtr[i] <= e < rowPtr[i + 1]):
+// rowPtr[i] <= e < rowPtr[i + 1]), for each of `seeds` activation vectors of `nodes` each (seed after seed):
 //   next[j] = a[j] + decay * sum over edges i -> j with a[i] >= threshold of w(i, j) * a[i]
 // Each hop copies a into next, then one warp per source row (lanes stride over its edges) adds its
 // contributions with float atomics, so the order of the additions, and the last bits, vary between runs.
@@ -33,8 +33,8 @@ __global__ void spread_hop(const uint32_t* __restrict__ rowPtr, const uint32_t* 
   }
 }
 
-/** `iterations` synchronous hops of spreading activation over a CSR graph; result in out [nodes]. */
-hipError_t launch_spread_activation(const LaunchContext& ctx, const uint32_t* rowPtr, const uint32_t* colIdx, const float* weights, const float* initial, float* out, int nodes, int edges, float decay, float threshold, int iterations) {
+/** `iterations` synchronous hops of spreading activation over a CSR graph for one seed; result in out [nodes]. */
+hipError_t launch_spread_seed(const LaunchContext& ctx, const uint32_t* rowPtr, const uint32_t* colIdx, const float* weights, const float* initial, float* out, int nodes, int edges, float decay, float threshold, int iterations) {
   if (nodes == 0 || iterations <= 0) return hipSuccess;
   float* other = nullptr;
   if (iterations > 1) {
@@ -64,26 +64,33 @@ struct SpreadActivationParams {
   double decay = 1;
   double threshold = 0;
   int iterations = 1;
+  int seeds = 1;
 };
 
-constexpr std::array<ParamField<SpreadActivationParams>, 5> kFields{{
+constexpr std::array<ParamField<SpreadActivationParams>, 6> kFields{{
     Dim("nodes", &SpreadActivationParams::nodes),
     Dim("edges", &SpreadActivationParams::edges),
     Number("decay", &SpreadActivationParams::decay),
     Number("threshold", &SpreadActivationParams::threshold),
     Dim("iterations", &SpreadActivationParams::iterations),
+    Dim("seeds", &SpreadActivationParams::seeds),
 }};
 
 std::vector<double> spread_sizes(const SpreadActivationParams& p, int) {
-  const double nodes = p.nodes, edges = p.edges;
-  return {(nodes + 1) * 4, edges * 4, edges * kF32Bytes, nodes * kF32Bytes, nodes * kF32Bytes};
+  const double nodes = p.nodes, edges = p.edges, seeds = p.seeds;
+  return {(nodes + 1) * 4, edges * 4, edges * kF32Bytes, seeds * nodes * kF32Bytes, seeds * nodes * kF32Bytes};
 }
 
 hipError_t spread_launch(const OpCall& c, const SpreadActivationParams& p) {
-  return launch_spread_activation(*c.ctx, input<uint32_t>(c, 0), input<uint32_t>(c, 1), input<float>(c, 2), input<float>(c, 3), output<float>(c, 0), p.nodes, p.edges, static_cast<float>(p.decay), static_cast<float>(p.threshold), p.iterations);
+  const size_t stride = static_cast<size_t>(p.nodes);
+  for (int s = 0; s < p.seeds; ++s) {
+    const hipError_t err = launch_spread_seed(*c.ctx, input<uint32_t>(c, 0), input<uint32_t>(c, 1), input<float>(c, 2), input<float>(c, 3) + s * stride, output<float>(c, 0) + s * stride, p.nodes, p.edges, static_cast<float>(p.decay), static_cast<float>(p.threshold), p.iterations);
+    if (err != hipSuccess) return err;
+  }
+  return hipSuccess;
 }
 
-[[maybe_unused]] const bool kRegistered = Register(KernelDefinition<SpreadActivationParams, 5>{"spread_activation", 4, 4, 1, kFields, spread_sizes, spread_launch});
+[[maybe_unused]] const bool kRegistered = Register(KernelDefinition<SpreadActivationParams, 6>{"spread_activation", 4, 4, 1, kFields, spread_sizes, spread_launch});
 
 }  // namespace
 

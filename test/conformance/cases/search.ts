@@ -167,7 +167,7 @@ const SPREAD_GRAPHS: ReadonlyArray<readonly [number, number, number, number, num
 /** A batch of seed vectors: [nodes, max out-degree, decay, threshold, iterations, batch] (initial [batch, nodes]). */
 const SPREAD_BATCHES: ReadonlyArray<readonly [number, number, number, number, number, number]> = [
   [20, 4, 0.5, 0.05, 3, 4],
-  [1000, 8, 0.3, 0.2, 5, 3],
+  [200, 8, 0.3, 0.2, 5, 3],
   [50, 4, 0.8, 0, 4, 1], // a batch of one: [1, nodes]
   [1, 0, 0.5, 0, 1, 2],
   [30, 3, 0.5, 0, 2, 0], // no seeds: an empty [0, nodes]

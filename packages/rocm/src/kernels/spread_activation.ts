@@ -2,16 +2,16 @@
 import { dim, type RocmKernel } from '../kernel-support.ts';
 import { nativeCall, nativeParams } from '../native-params.ts';
 
-const PARAMS = nativeParams({ nodes: 'dim', edges: 'dim', decay: 'number', threshold: 'number', iterations: 'dim' });
+const PARAMS = nativeParams({ nodes: 'dim', edges: 'dim', decay: 'number', threshold: 'number', iterations: 'dim', seeds: 'dim' });
 
-/** The ROCm backend's spreadActivation, of one seed vector (a batch [batch, nodes] is refused). */
+/** The ROCm backend's spreadActivation, of one seed vector [nodes] or each of a batch [batch, nodes], seed after seed. */
 export const spreadActivationKernel: RocmKernel<'spreadActivation'> = {
-  refuse: (op) => (op.initial.shape.length === 2 ? 'spreadActivation over a batch of seed vectors (initial [batch, nodes]) is not implemented on ROCm yet' : undefined),
   natives: { spread_activation: PARAMS },
   nativeId: () => 'spread_activation',
   encode: (op) =>
     nativeCall(PARAMS, 'spread_activation', [op.rowPtr, op.colIdx, op.weights, op.initial], {
-      nodes: dim(op.initial, 0),
+      nodes: dim(op.initial, -1),
+      seeds: op.initial.shape.length === 2 ? dim(op.initial, 0) : 1,
       edges: dim(op.colIdx, 0),
       decay: op.decay,
       threshold: op.threshold,
