@@ -36,6 +36,9 @@ function matmulHost(a: Float32Array, b: Float32Array, n: number): Float32Array {
   return matmul(a, b, n, n, n);
 }
 
+/** The held run's deadline: far above a warm 16x16 run even on a loaded 2-core machine (the test waits it out once). */
+const DEADLINE_MS = 10_000;
+
 describe.skipIf(!ready)('real backend faults through the engine', () => {
   it('a WebGPU device destroyed in the middle of a batch: every call answers, from WASM, with the loss in telemetry', async () => {
     const webgpu = webGpuBackend();
@@ -163,7 +166,7 @@ describe.skipIf(!ready)('real backend faults through the engine', () => {
 
   it('a GPU op that hangs past its deadline is abandoned and re-run on WASM; its late result is freed when it comes', async () => {
     // The fourth run is held until the test releases it, well after the deadline fired. The first run warms the
-    // backend (pipeline compiled) before the engine and its deadline exist; the deadline (2 s) is then far above
+    // backend (pipeline compiled) before the engine and its deadline exist; the deadline (10 s) is then far above
     // what the other, warm runs take, so only the held run can miss it.
     const held = new HeldWebGpuBackend(4);
     const n = 16;
@@ -172,7 +175,7 @@ describe.skipIf(!ready)('real backend faults through the engine', () => {
     const input = { ...spec, buffer: await held.upload(new Uint8Array(n * n * 4), spec) };
     for (const out of (await held.run({ op: 'matmul', a: input, b: input }, [spec])).outputs) held.free(out);
     held.free(input.buffer);
-    const engine = await Engine.create({ backends: [held, new WasmBackend({ threads: 1 })], strategy: 'gpu-preferred', opDeadlineMs: 2000 });
+    const engine = await Engine.create({ backends: [held, new WasmBackend({ threads: 1 })], strategy: 'gpu-preferred', opDeadlineMs: DEADLINE_MS });
     const a = matrix(engine, n, 5);
     const want = matmulHost(a.host, a.host, n);
     for (let i = 0; i < 2; i++) expect(await (await engine.matmul(a.t, a.t)).read()).toEqual(want);
@@ -190,7 +193,7 @@ describe.skipIf(!ready)('real backend faults through the engine', () => {
     await held.holding;
     expect(await (await rescued).read()).toEqual(want);
     const [failedEvent, rescuedEvent] = engine.telemetry.opEvents().slice(-2);
-    expect(failedEvent).toMatchObject({ backend: 'webgpu', ok: false, error: '[webgpu] matmul did not finish within 2000 ms' });
+    expect(failedEvent).toMatchObject({ backend: 'webgpu', ok: false, error: `[webgpu] matmul did not finish within ${DEADLINE_MS} ms` });
     expect(rescuedEvent).toMatchObject({ backend: 'wasm', ok: true, reason: { kind: 'error-fallback', failed: 'webgpu', error: failedEvent?.error } });
     expect(freed).toEqual([]); // the abandoned run is still held
     held.release();
