@@ -40,8 +40,7 @@ export function toEngineOp(engine: Engine, op: Op<HostTensor>): { op: Op<Tensor>
 export async function hostOutputs(outputs: readonly Tensor[]): Promise<HostTensor[]> {
   return Promise.all(
     outputs.map(async (t) => {
-      const values = await t.read();
-      return { dtype: t.dtype, shape: [...t.shape], data: new Uint8Array(values.buffer, values.byteOffset, values.byteLength).slice() };
+      return { dtype: t.dtype, shape: [...t.shape], data: await t.readBytes() };
     }),
   );
 }

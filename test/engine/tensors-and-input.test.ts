@@ -20,7 +20,7 @@ describe('tensors', () => {
     expect(await engine.tensor([1.5, -2], [2]).read()).toEqual(new Float32Array([1.5, -2]));
     expect(await engine.tensor(new Int32Array([-7]), [1]).read()).toEqual(new Int32Array([-7]));
     expect(await engine.tensor(new Uint32Array([7]), [1]).read()).toEqual(new Uint32Array([7]));
-    expect(await engine.tensor(new Uint16Array([0x3c00]), [1]).read()).toEqual(new Uint16Array([0x3c00]));
+    expect(await engine.tensor(new Uint16Array([0x3c00, 0xc000, 0x7c00]), [3]).read()).toEqual(new Float32Array([1, -2, Infinity])); // f16 bits in, values out
     const q = new Uint8Array(34);
     expect(await engine.tensor(q, [32], 'q8_0').read()).toEqual(q);
   });

@@ -4,15 +4,16 @@ import './disposable.ts';
 import type { DeviceBuffer } from './backend.ts';
 import { byteLengthOf, isQuantized, type DType } from './dtype.ts';
 import { DisposedError, InvalidArgumentError } from './errors.ts';
+import { decodeF16 } from './quant.ts';
 import type { TensorOwner } from './ownership.ts';
 import { assertValidShape, contiguousStrides, describeValue, numel } from './shape.ts';
 
-/** The JS array each dtype reads back as: f16 as raw binary16 bits, quantized types as raw blocks. */
+/** The JS array each dtype reads back as: f16 decoded to 32-bit floats (exactly), quantized types as raw blocks. */
 export interface HostArrayOf {
   /** 32-bit floats. */
   f32: Float32Array;
-  /** binary16 bit patterns (decode with halfToFloat / decodeF16). */
-  f16: Uint16Array;
+  /** binary16 values widened to 32-bit floats (every binary16 value is exact in binary32). */
+  f16: Float32Array;
   /** Raw Q8_0 blocks. */
   q8_0: Uint8Array;
   /** Raw Q4_0 blocks. */
@@ -29,7 +30,7 @@ export interface HostArrayOf {
  */
 const fromBytes: { [K in DType]: (bytes: Uint8Array, owned: boolean) => HostArrayOf[K] } = {
   f32: (b, owned) => viewAs(Float32Array, 4, b, owned),
-  f16: (b, owned) => viewAs(Uint16Array, 2, b, owned),
+  f16: (b) => decodeF16(viewAs(Uint16Array, 2, b, true)), // decoding copies, so the bits may stay borrowed
   q8_0: (b, owned) => handedOver(b, owned, 1),
   q4_0: (b, owned) => handedOver(b, owned, 1),
   i32: (b, owned) => viewAs(Int32Array, 4, b, owned),
@@ -184,11 +185,23 @@ export class Tensor<D extends DType = DType> {
 
   /** Copies the data to the host, in row-major order of this view. */
   async read(): Promise<HostArrayOf[D]> {
+    const { bytes, owned } = await this.rowMajorBytes();
+    return fromBytes[this.dtype](bytes, owned);
+  }
+
+  /** Copies the data to the host as stored, in row-major order of this view: f16 as binary16 bits, q8_0 / q4_0 as blocks. */
+  async readBytes(): Promise<Uint8Array> {
+    const { bytes, owned } = await this.rowMajorBytes();
+    return handedOver(bytes, owned, 1);
+  }
+
+  /** This view's bytes in row-major order, and whether the caller may keep them (`owned`) or must copy. */
+  private async rowMajorBytes(): Promise<{ bytes: Uint8Array; owned: boolean }> {
     this.assertLive();
     const { bytes, owned } = await this.host.bytesForRead(this.storage);
     const contiguous = contiguousBytes(this, bytes);
     // contiguousBytes gathers a strided view into a new array the reader owns; otherwise it returns (a range of) `bytes`.
-    return fromBytes[this.dtype](contiguous, owned || contiguous.buffer !== bytes.buffer);
+    return { bytes: contiguous, owned: owned || contiguous.buffer !== bytes.buffer };
   }
 
   /** Frees the data everywhere (this tensor and every view sharing its storage). Idempotent. */
