@@ -7,7 +7,12 @@ import base from './vite.config.ts';
 
 export default {
   ...base,
-  resolve: { ...base.resolve, alias: [{ find: /^@tandem\/core$/, replacement: fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)) }] },
+  resolve: {
+    ...base.resolve,
+    alias: [
+      { find: /^@tandem\/core$/, replacement: fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)) },
+    ],
+  },
   test: {
     ...base.test,
     // The first, unmutated run must pass; on a loaded machine some scheduler tests take minutes.

@@ -16,7 +16,9 @@ for (let t = 0; t < 16; t++) {
   if (t === 0) console.log(formatReport(step.report), `\noutput: ${out.length} values`);
   step.outputs.dispose();
 }
-console.log(`decode steps: worst ${Math.max(...stepMs).toFixed(1)} ms, median ${[...stepMs].sort((a, b) => a - b)[8]?.toFixed(1)} ms`);
+console.log(
+  `decode steps: worst ${Math.max(...stepMs).toFixed(1)} ms, median ${[...stepMs].sort((a, b) => a - b)[8]?.toFixed(1)} ms`,
+);
 cache.dispose();
 block.dispose();
 await engine.dispose();

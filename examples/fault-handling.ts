@@ -4,8 +4,15 @@ import { Engine, type NoticeEvent } from 'tandem';
 import { FaultInjectingBackend, faultRate } from '@tandem/testing';
 import { WasmBackend } from '@tandem/wasm';
 
-const gpu = new FaultInjectingBackend(new WasmBackend(), faultRate(0.33, ['reject', 'device-lost'], 3), { name: 'flaky-gpu', kind: 'gpu' });
-const engine = await Engine.create({ backends: [gpu, new WasmBackend()], strategy: 'gpu-preferred', tracker: { minCalls: 10 } });
+const gpu = new FaultInjectingBackend(new WasmBackend(), faultRate(0.33, ['reject', 'device-lost'], 3), {
+  name: 'flaky-gpu',
+  kind: 'gpu',
+});
+const engine = await Engine.create({
+  backends: [gpu, new WasmBackend()],
+  strategy: 'gpu-preferred',
+  tracker: { minCalls: 10 },
+});
 const notices: NoticeEvent[] = [];
 engine.telemetry.subscribeNotices((n) => notices.push(n));
 const x = engine.random([128, 128], { seed: 4 });

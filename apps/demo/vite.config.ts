@@ -8,7 +8,10 @@ import { precompress } from './scripts/precompress.ts';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 /** The headers that make the page cross-origin isolated. */
-export const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } as const;
+export const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+} as const;
 
 /** Writes .br and .gz next to the built files once the build is written. */
 function precompressed(): Plugin {
@@ -17,7 +20,9 @@ function precompressed(): Plugin {
     apply: 'build',
     async closeBundle() {
       const report = await precompress(`${root}dist`);
-      console.log(`[demo] precompressed ${report.files} files: ${(report.bytes / 1e6).toFixed(1)} MB -> ${(report.brotliBytes / 1e6).toFixed(1)} MB brotli`);
+      console.log(
+        `[demo] precompressed ${report.files} files: ${(report.bytes / 1e6).toFixed(1)} MB -> ${(report.brotliBytes / 1e6).toFixed(1)} MB brotli`,
+      );
     },
   };
 }

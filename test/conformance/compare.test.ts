@@ -37,7 +37,10 @@ describe('compareValues', () => {
   });
 
   it('passes equal arrays with NaNs and infinities in the same places', () => {
-    expect(compareValues([NaN, -Infinity, 1], [NaN, -Infinity, 1 + 1e-7], tol)).toMatchObject({ ok: true, message: '' });
+    expect(compareValues([NaN, -Infinity, 1], [NaN, -Infinity, 1 + 1e-7], tol)).toMatchObject({
+      ok: true,
+      message: '',
+    });
   });
 });
 
@@ -64,7 +67,11 @@ describe('compareTopKIndices', () => {
 describe('compareOutputs', () => {
   const x = hostF32([4], Float32Array.of(5, 7, 7, 1));
   const values = hostF32([1, 2], Float32Array.of(7, 7));
-  const indices = (a: number, b: number): HostTensor => ({ dtype: 'i32', shape: [1, 2], data: new Uint8Array(Int32Array.of(a, b).buffer) });
+  const indices = (a: number, b: number): HostTensor => ({
+    dtype: 'i32',
+    shape: [1, 2],
+    data: new Uint8Array(Int32Array.of(a, b).buffer),
+  });
 
   it('applies the tie rule to topK indices and exact equality elsewhere', () => {
     const op: Op<HostTensor> = { op: 'topK', x, k: 2 };

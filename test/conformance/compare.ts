@@ -41,13 +41,24 @@ export function withinTolerance(got: number, want: number, tolerance: Tolerance)
   return Math.abs(got - want) <= tolerance.abs + tolerance.rel * Math.abs(want);
 }
 
-function summarize(label: string, total: number, count: number, rule: string, mismatches: readonly Mismatch[]): Comparison {
+function summarize(
+  label: string,
+  total: number,
+  count: number,
+  rule: string,
+  mismatches: readonly Mismatch[],
+): Comparison {
   const listed = mismatches.map((m) => `[${m.index}] got ${m.got} want ${m.want}`).join('; ');
   return failed(`${label}: ${count} of ${total} elements differ (${rule}); first: ${listed}`, mismatches);
 }
 
 /** Compares float outputs element by element under `tolerance`. */
-export function compareValues(got: ArrayLike<number>, want: ArrayLike<number>, tolerance: Tolerance, label = 'output'): Comparison {
+export function compareValues(
+  got: ArrayLike<number>,
+  want: ArrayLike<number>,
+  tolerance: Tolerance,
+  label = 'output',
+): Comparison {
   if (got.length !== want.length) return failed(`${label}: got ${got.length} elements, want ${want.length}`);
   const mismatches: Mismatch[] = [];
   let count = 0;
@@ -58,7 +69,9 @@ export function compareValues(got: ArrayLike<number>, want: ArrayLike<number>, t
     count++;
     if (mismatches.length < REPORTED) mismatches.push({ index: i, got: g, want: w });
   }
-  return count === 0 ? OK : summarize(label, want.length, count, `abs ${tolerance.abs} + rel ${tolerance.rel} * |want|`, mismatches);
+  return count === 0
+    ? OK
+    : summarize(label, want.length, count, `abs ${tolerance.abs} + rel ${tolerance.rel} * |want|`, mismatches);
 }
 
 /** Compares integer outputs exactly. */
@@ -80,7 +93,13 @@ export interface TopKInput {
  * topK indices: equal, or at a position where the got index is a valid, not yet used column of that row whose
  * input value ties (within `tolerance`) with the value at the wanted index.
  */
-export function compareTopKIndices(got: ArrayLike<number>, want: ArrayLike<number>, input: TopKInput, tolerance: Tolerance, label = 'indices'): Comparison {
+export function compareTopKIndices(
+  got: ArrayLike<number>,
+  want: ArrayLike<number>,
+  input: TopKInput,
+  tolerance: Tolerance,
+  label = 'indices',
+): Comparison {
   if (got.length !== want.length) return failed(`${label}: got ${got.length} elements, want ${want.length}`);
   const { x, n, k } = input;
   const mismatches: Mismatch[] = [];
@@ -98,11 +117,24 @@ export function compareTopKIndices(got: ArrayLike<number>, want: ArrayLike<numbe
       if (mismatches.length < REPORTED) mismatches.push({ index: i, got: g, want: w });
     }
   }
-  return count === 0 ? OK : summarize(label, want.length, count, 'index differs and its value does not tie, or is repeated or out of range', mismatches);
+  return count === 0
+    ? OK
+    : summarize(
+        label,
+        want.length,
+        count,
+        'index differs and its value does not tie, or is repeated or out of range',
+        mismatches,
+      );
 }
 
 /** Compares every output of an op; topK's indices get the tie rule. */
-export function compareOutputs(op: Op<HostTensor>, got: readonly HostTensor[], want: readonly HostTensor[], tolerance: Tolerance): Comparison {
+export function compareOutputs(
+  op: Op<HostTensor>,
+  got: readonly HostTensor[],
+  want: readonly HostTensor[],
+  tolerance: Tolerance,
+): Comparison {
   if (got.length !== want.length) return failed(`${op.op}: got ${got.length} outputs, want ${want.length}`);
   for (let i = 0; i < want.length; i++) {
     const g = got[i];
@@ -112,16 +144,30 @@ export function compareOutputs(op: Op<HostTensor>, got: readonly HostTensor[], w
     if (g.dtype !== w.dtype || g.shape.join(',') !== w.shape.join(',')) {
       return failed(`${label}: got ${g.dtype} [${g.shape.join(', ')}]`);
     }
-    if (g.data.byteLength !== w.data.byteLength) return failed(`${label}: got ${g.data.byteLength} bytes, want ${w.data.byteLength}`);
+    if (g.data.byteLength !== w.data.byteLength)
+      return failed(`${label}: got ${g.data.byteLength} bytes, want ${w.data.byteLength}`);
     const result = compareOne(op, i, valuesOf(g), valuesOf(w), tolerance, label);
     if (!result.ok) return result;
   }
   return OK;
 }
 
-function compareOne(op: Op<HostTensor>, output: number, got: ArrayLike<number>, want: ArrayLike<number>, tolerance: Tolerance, label: string): Comparison {
+function compareOne(
+  op: Op<HostTensor>,
+  output: number,
+  got: ArrayLike<number>,
+  want: ArrayLike<number>,
+  tolerance: Tolerance,
+  label: string,
+): Comparison {
   if (op.op === 'topK' && output === 1) {
-    return compareTopKIndices(got, want, { x: valuesOf(op.x), n: op.x.shape[op.x.shape.length - 1] ?? 1, k: op.k }, tolerance, label);
+    return compareTopKIndices(
+      got,
+      want,
+      { x: valuesOf(op.x), n: op.x.shape[op.x.shape.length - 1] ?? 1, k: op.k },
+      tolerance,
+      label,
+    );
   }
   if (got instanceof Int32Array || got instanceof Uint32Array) return compareExact(got, want, label);
   return compareValues(got, want, tolerance, label);

@@ -1,7 +1,17 @@
 // The conformance suite: every backend under test (wasm, webgpu, rocm: test/support/backends.ts) runs every case
 // through the CapableBackend interface, and its outputs are compared with the reference kernels' outputs computed
 // directly (computeReference). The reference backend is not compared with itself: one plumbing test runs it.
-import { backendSupports, DTYPES, inferOutputs, mapOpTensors, OP_KINDS, opInputs, primaryInput, type Op, type TensorSpec } from '@tandem/core';
+import {
+  backendSupports,
+  DTYPES,
+  inferOutputs,
+  mapOpTensors,
+  OP_KINDS,
+  opInputs,
+  primaryInput,
+  type Op,
+  type TensorSpec,
+} from '@tandem/core';
 import { computeReference, ReferenceBackend, type HostTensor } from '@tandem/reference';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestBackends } from '../support/backends.ts';
@@ -31,7 +41,7 @@ for (const { name, backend } of started) {
 }
 
 describe('the reference backend through the conformance runner (plumbing: upload, run, download, free)', () => {
-  it('gives computeReference\'s outputs bit for bit', async () => {
+  it("gives computeReference's outputs bit for bit", async () => {
     const c = CASES.find((x) => x.name === 'matmul f32 7x13x5');
     if (c === undefined) throw new Error('case missing');
     const op = c.build(caseRng(c.name));

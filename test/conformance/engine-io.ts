@@ -44,4 +44,3 @@ export async function hostOutputs(outputs: readonly Tensor[]): Promise<HostTenso
     }),
   );
 }
-

@@ -1,12 +1,26 @@
 // Host tensors for the conformance cases: constructors from typed arrays or seeded random data, and a decoder
 // back to numbers for comparison. Raw bytes carry every dtype (f16 bits, ggml blocks) the same way.
-import { byteLengthOf, decodeF16, encodeF16, InvalidArgumentError, numel, quantizeAs, type QuantizedDType, type Rng } from '@tandem/core';
+import {
+  byteLengthOf,
+  decodeF16,
+  encodeF16,
+  InvalidArgumentError,
+  numel,
+  quantizeAs,
+  type QuantizedDType,
+  type Rng,
+} from '@tandem/core';
 import { bytesOf, dequantize, readF32, readI32, readU16, readU32, type HostTensor } from '@tandem/reference';
 
 export type { HostTensor } from '@tandem/reference';
 
 function expectCount(what: string, shape: readonly number[], length: number): void {
-  if (numel(shape) !== length) throw new InvalidArgumentError(`${what}.length`, length, `must equal the element count of [${shape.join(', ')}] (${numel(shape)})`);
+  if (numel(shape) !== length)
+    throw new InvalidArgumentError(
+      `${what}.length`,
+      length,
+      `must equal the element count of [${shape.join(', ')}] (${numel(shape)})`,
+    );
 }
 
 /** An f32 tensor holding `values`. */
@@ -56,7 +70,12 @@ export function normalQuantized(rng: Rng, dtype: QuantizedDType, shape: number[]
 /** A tensor's values as numbers: f16 decoded, quantized types expanded, integers as they are. */
 export function valuesOf(t: HostTensor): Float32Array | Int32Array | Uint32Array {
   const expected = byteLengthOf(t.dtype, numel(t.shape));
-  if (t.data.byteLength !== expected) throw new InvalidArgumentError('tensor.data.byteLength', t.data.byteLength, `must be ${expected} for ${t.dtype} [${t.shape.join(', ')}]`);
+  if (t.data.byteLength !== expected)
+    throw new InvalidArgumentError(
+      'tensor.data.byteLength',
+      t.data.byteLength,
+      `must be ${expected} for ${t.dtype} [${t.shape.join(', ')}]`,
+    );
   if (t.dtype === 'f32') return readF32(t.data);
   if (t.dtype === 'f16') return decodeF16(readU16(t.data));
   if (t.dtype === 'i32') return readI32(t.data);

@@ -1,5 +1,14 @@
 // Runs one case's op on a backend through the CapableBackend interface only: upload, run, download, free.
-import { inferOutputs, mapOpTensors, opInputs, type BoundTensor, type CapableBackend, type DeviceBuffer, type Op, type TensorSpec } from '@tandem/core';
+import {
+  inferOutputs,
+  mapOpTensors,
+  opInputs,
+  type BoundTensor,
+  type CapableBackend,
+  type DeviceBuffer,
+  type Op,
+  type TensorSpec,
+} from '@tandem/core';
 import type { HostTensor } from './host-tensor.ts';
 
 /** The op with each tensor reduced to its spec (dtype and shape). */
@@ -26,9 +35,16 @@ export async function runCaseOnBackend(backend: CapableBackend, op: Op<HostTenso
     });
     const result = await backend.run(boundOp, specs);
     allocated.push(...result.outputs);
-    if (result.outputs.length !== specs.length) throw new Error(`${backend.name} returned ${result.outputs.length} outputs for ${op.op}, expected ${specs.length}`);
+    if (result.outputs.length !== specs.length)
+      throw new Error(
+        `${backend.name} returned ${result.outputs.length} outputs for ${op.op}, expected ${specs.length}`,
+      );
     const downloaded = await Promise.all(result.outputs.map((b) => backend.download(b)));
-    return specs.map((spec, i) => ({ dtype: spec.dtype, shape: [...spec.shape], data: downloaded[i] ?? new Uint8Array(0) }));
+    return specs.map((spec, i) => ({
+      dtype: spec.dtype,
+      shape: [...spec.shape],
+      data: downloaded[i] ?? new Uint8Array(0),
+    }));
   } finally {
     for (const buffer of allocated) {
       try {

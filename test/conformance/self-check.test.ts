@@ -1,6 +1,14 @@
 // The suite checks itself: a backend that is wrong by a little, or that returns a tied topK index in the other
 // order, goes through the same runner and comparison as real backends do.
-import { createRng, type BoundTensor, type CapableBackend, type DeviceBuffer, type Op, type RunResult, type TensorSpec } from '@tandem/core';
+import {
+  createRng,
+  type BoundTensor,
+  type CapableBackend,
+  type DeviceBuffer,
+  type Op,
+  type RunResult,
+  type TensorSpec,
+} from '@tandem/core';
 import { computeReference, readF32, ReferenceBackend } from '@tandem/reference';
 import { describe, expect, it } from 'vitest';
 import { CASES } from './cases.ts';
@@ -22,7 +30,10 @@ class PerturbedBackend extends ReferenceBackend {
     const values = readF32(await this.download(first)).slice();
     values[0] = (values[0] ?? 0) + this.delta;
     this.free(first);
-    const replaced: DeviceBuffer = await this.upload(new Uint8Array(values.buffer), { dtype: 'f32', shape: [values.length] });
+    const replaced: DeviceBuffer = await this.upload(new Uint8Array(values.buffer), {
+      dtype: 'f32',
+      shape: [values.length],
+    });
     return { outputs: [replaced, ...rest], kernelMs: result.kernelMs };
   }
 }

@@ -26,15 +26,30 @@ function filesOf(dir: string): Map<string, string> {
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath, entry.name);
-    files.set(path.relative(dir, file), file.endsWith('.js') ? readFileSync(file, 'utf8') : `${readFileSync(file).byteLength} bytes`);
+    files.set(
+      path.relative(dir, file),
+      file.endsWith('.js') ? readFileSync(file, 'utf8') : `${readFileSync(file).byteLength} bytes`,
+    );
   }
   return files;
 }
 
 /** Node-only things a browser bundle must not contain: Dawn, the HIP addon, modules of Node's own. */
 function expectNoNodeOnlyCode(files: Map<string, string>): void {
-  const code = [...files].filter(([name]) => name.endsWith('.js')).map(([, text]) => text).join('\n');
-  for (const nodeOnly of ['dawn.node', '@tandem/rocm', 'tandem_rocm', 'node:fs', 'node:os', 'node:child_process', 'node:module']) expect(code).not.toContain(nodeOnly);
+  const code = [...files]
+    .filter(([name]) => name.endsWith('.js'))
+    .map(([, text]) => text)
+    .join('\n');
+  for (const nodeOnly of [
+    'dawn.node',
+    '@tandem/rocm',
+    'tandem_rocm',
+    'node:fs',
+    'node:os',
+    'node:child_process',
+    'node:module',
+  ])
+    expect(code).not.toContain(nodeOnly);
 }
 
 describe('bundlers, from the installed tarballs', () => {
@@ -54,9 +69,17 @@ describe('bundlers, from the installed tarballs', () => {
     expect(built?.stderr).toBe('');
     expect(built?.code).toBe(0);
     const files = filesOf(path.join(project?.dir ?? '', 'dist'));
-    expect([...files.keys()].filter((f) => f.endsWith('.wasm')).map((f) => f.replace(/-[\w-]{8}\.wasm$/, '.wasm')).sort()).toEqual(
-      ['assets/tandem-relaxed-threads.wasm', 'assets/tandem-relaxed.wasm', 'assets/tandem-simd-threads.wasm', 'assets/tandem-simd.wasm'],
-    );
+    expect(
+      [...files.keys()]
+        .filter((f) => f.endsWith('.wasm'))
+        .map((f) => f.replace(/-[\w-]{8}\.wasm$/, '.wasm'))
+        .sort(),
+    ).toEqual([
+      'assets/tandem-relaxed-threads.wasm',
+      'assets/tandem-relaxed.wasm',
+      'assets/tandem-simd-threads.wasm',
+      'assets/tandem-simd.wasm',
+    ]);
     expect([...files.keys()].some((f) => f.includes('__vite-browser-external'))).toBe(false);
     expectNoNodeOnlyCode(files);
   }, 300_000);
@@ -71,7 +94,15 @@ describe('bundlers, from the installed tarballs', () => {
   }, 300_000);
 
   it("esbuild bundles the page for the browser; its .wasm files are the user's to copy (the README says how)", async () => {
-    const built = await project?.run('npx', ['esbuild', 'main.js', '--bundle', '--format=esm', '--platform=browser', '--outdir=dist-esbuild', '--log-level=warning']);
+    const built = await project?.run('npx', [
+      'esbuild',
+      'main.js',
+      '--bundle',
+      '--format=esm',
+      '--platform=browser',
+      '--outdir=dist-esbuild',
+      '--log-level=warning',
+    ]);
     expect(built?.stderr).toBe('');
     expect(built?.code).toBe(0);
     const files = filesOf(path.join(project?.dir ?? '', 'dist-esbuild'));

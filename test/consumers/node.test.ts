@@ -42,7 +42,10 @@ describe('installed from the tarballs into a new project, in plain Node', () => 
   let project: ConsumerProject | undefined;
 
   beforeAll(async () => {
-    project = await consumerProject('node', { tarballs: ['tandem', '@tandem/graph'], files: { 'app.mjs': fixture('node-app.mjs'), 'require.cjs': fixture('require.cjs') } });
+    project = await consumerProject('node', {
+      tarballs: ['tandem', '@tandem/graph'],
+      files: { 'app.mjs': fixture('node-app.mjs'), 'require.cjs': fixture('require.cjs') },
+    });
   }, 600_000);
   afterAll(() => project?.remove());
 
@@ -53,7 +56,9 @@ describe('installed from the tarballs into a new project, in plain Node', () => 
     expectCorrect(report);
     const byName = new Map(report.backends.map((b) => [b.name, b]));
     expect(byName.get('wasm')?.available).toBe(true);
-    expect(byName.get('rocm')?.reason).toMatch(/@tandem\/rocm is not installed: npm install @tandem\/rocm, then npx tandem-rocm-build/);
+    expect(byName.get('rocm')?.reason).toMatch(
+      /@tandem\/rocm is not installed: npm install @tandem\/rocm, then npx tandem-rocm-build/,
+    );
     expect(byName.get('webgpu')?.reason).toMatch(/the 'webgpu' package is not installed: npm install webgpu/);
     console.log(`[consumer] node: createEngine() to the first matmul result: ${report.firstResultMs.toFixed(1)} ms`);
   });
@@ -79,11 +84,15 @@ describe('installed from the tarballs into a new project, in plain Node', () => 
     const copy = mkdtempSync(path.join(tmpdir(), 'tandem-consumer-stripped-'));
     try {
       cpSync(project?.dir ?? '', copy, { recursive: true });
-      for (const build of ['simd', 'relaxed', 'simd-threads', 'relaxed-threads']) rmSync(path.join(copy, 'node_modules/@tandem/wasm/dist', `tandem-${build}.wasm`));
-      const code = "import { createEngine } from 'tandem'; const e = await createEngine(); console.log(e.backends().find((b) => b.name === 'wasm')?.unavailableReason); await e.dispose();";
+      for (const build of ['simd', 'relaxed', 'simd-threads', 'relaxed-threads'])
+        rmSync(path.join(copy, 'node_modules/@tandem/wasm/dist', `tandem-${build}.wasm`));
+      const code =
+        "import { createEngine } from 'tandem'; const e = await createEngine(); console.log(e.backends().find((b) => b.name === 'wasm')?.unavailableReason); await e.dispose();";
       expect((await project?.run('node', ['--input-type=module', '-e', code]))?.stdout.trim()).toBe('undefined');
       const inCopy = await runIn(copy, 'node', ['--input-type=module', '-e', code]);
-      expect(inCopy.stdout).toMatch(/tandem-simd(-threads)?\.wasm not found: the @tandem\/wasm package ships it in dist\/.*optimizeDeps.*distUrl/);
+      expect(inCopy.stdout).toMatch(
+        /tandem-simd(-threads)?\.wasm not found: the @tandem\/wasm package ships it in dist\/.*optimizeDeps.*distUrl/,
+      );
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
@@ -93,29 +102,51 @@ describe('installed from the tarballs into a new project, in plain Node', () => 
 describe('Node versions', () => {
   const ok = requireOrSkip('other Node builds', nodeBuildsMissing(), 'run the consumer tests on Linux x64');
 
-  it.skipIf(!ok)(`runs on the lowest Node the packages accept (${LOWEST_NODE}), ESM and CommonJS`, async () => {
-    const node = await nodeBinary(LOWEST_NODE);
-    const project = await consumerProject('node-lowest', { tarballs: ['tandem', '@tandem/graph'], files: { 'app.mjs': fixture('node-app.mjs'), 'require.cjs': fixture('require.cjs') } });
-    try {
-      expect((await project.run(node, ['--version'])).stdout.trim()).toBe(`v${LOWEST_NODE}`);
-      const ran = await project.run(node, ['app.mjs']);
-      expect(ran.stderr).toBe('');
-      expectCorrect(parseReport(ran.stdout));
-      expect(JSON.parse((await project.run(node, ['require.cjs'])).stdout.trim())).toEqual([7, 10, 15, 22]);
-    } finally {
-      project.remove();
-    }
-  }, 600_000);
+  it.skipIf(!ok)(
+    `runs on the lowest Node the packages accept (${LOWEST_NODE}), ESM and CommonJS`,
+    async () => {
+      const node = await nodeBinary(LOWEST_NODE);
+      const project = await consumerProject('node-lowest', {
+        tarballs: ['tandem', '@tandem/graph'],
+        files: { 'app.mjs': fixture('node-app.mjs'), 'require.cjs': fixture('require.cjs') },
+      });
+      try {
+        expect((await project.run(node, ['--version'])).stdout.trim()).toBe(`v${LOWEST_NODE}`);
+        const ran = await project.run(node, ['app.mjs']);
+        expect(ran.stderr).toBe('');
+        expectCorrect(parseReport(ran.stdout));
+        expect(JSON.parse((await project.run(node, ['require.cjs'])).stdout.trim())).toEqual([7, 10, 15, 22]);
+      } finally {
+        project.remove();
+      }
+    },
+    600_000,
+  );
 
-  it.skipIf(!ok)(`npm on Node ${BELOW_LOWEST_NODE} warns that the packages need >= ${LOWEST_NODE}`, async () => {
-    const node = await nodeBinary(BELOW_LOWEST_NODE);
-    const dir = newProjectDir('old-node');
-    try {
-      const ran = await runIn(dir, node, [npmCli(), 'install', '--prefer-offline', '--no-audit', '--no-fund', ...(await tarballSpecs(['tandem']))]);
-      const version = (v: string): string => v.replace(/\./g, '\\.');
-      expect(ran.stderr).toMatch(new RegExp(`EBADENGINE[\\s\\S]*package: 'tandem@0\\.1\\.0'[\\s\\S]*required: \\{ node: '>=${version(LOWEST_NODE)}' \\}[\\s\\S]*current: \\{ node: 'v${version(BELOW_LOWEST_NODE)}'`));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 600_000);
+  it.skipIf(!ok)(
+    `npm on Node ${BELOW_LOWEST_NODE} warns that the packages need >= ${LOWEST_NODE}`,
+    async () => {
+      const node = await nodeBinary(BELOW_LOWEST_NODE);
+      const dir = newProjectDir('old-node');
+      try {
+        const ran = await runIn(dir, node, [
+          npmCli(),
+          'install',
+          '--prefer-offline',
+          '--no-audit',
+          '--no-fund',
+          ...(await tarballSpecs(['tandem'])),
+        ]);
+        const version = (v: string): string => v.replace(/\./g, '\\.');
+        expect(ran.stderr).toMatch(
+          new RegExp(
+            `EBADENGINE[\\s\\S]*package: 'tandem@0\\.1\\.0'[\\s\\S]*required: \\{ node: '>=${version(LOWEST_NODE)}' \\}[\\s\\S]*current: \\{ node: 'v${version(BELOW_LOWEST_NODE)}'`,
+          ),
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    600_000,
+  );
 });

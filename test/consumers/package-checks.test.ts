@@ -54,31 +54,54 @@ describe('published package checks', () => {
     packed = await packedLibraries();
   }, 600_000);
 
-  it.each(LIBRARY_DIRS)('%s passes publint --strict and arethetypeswrong (ESM-only profile)', async (dir) => {
-    const name = manifest(path.join(REPO_ROOT, 'packages', dir, 'package.json')).name;
-    const tarball = packed?.tarballs.get(name) ?? '';
-    const publint = await run('npx', ['publint', 'run', '--strict', tarball], { cwd: REPO_ROOT });
-    expect(publint.stdout).toContain('All good!');
-    // esm-only: CommonJS `require` of these packages is Node's require(esm) (>= 20.19), checked by the node consumer.
-    const attw = await run('npx', ['attw', tarball, '--profile', 'esm-only', '--format', 'table-flipped'], { cwd: REPO_ROOT }).catch((error: unknown) => error);
-    expect(attw).not.toBeInstanceOf(Error);
-  }, 120_000);
+  it.each(LIBRARY_DIRS)(
+    '%s passes publint --strict and arethetypeswrong (ESM-only profile)',
+    async (dir) => {
+      const name = manifest(path.join(REPO_ROOT, 'packages', dir, 'package.json')).name;
+      const tarball = packed?.tarballs.get(name) ?? '';
+      const publint = await run('npx', ['publint', 'run', '--strict', tarball], { cwd: REPO_ROOT });
+      expect(publint.stdout).toContain('All good!');
+      // esm-only: CommonJS `require` of these packages is Node's require(esm) (>= 20.19), checked by the node consumer.
+      const attw = await run('npx', ['attw', tarball, '--profile', 'esm-only', '--format', 'table-flipped'], {
+        cwd: REPO_ROOT,
+      }).catch((error: unknown) => error);
+      expect(attw).not.toBeInstanceOf(Error);
+    },
+    120_000,
+  );
 
-  it.each(LIBRARY_DIRS)('%s declares what it imports: sources in dependencies or peerDependencies, tests in devDependencies', (dir) => {
-    const m = manifest(path.join(REPO_ROOT, 'packages', dir, 'package.json'));
-    const root = manifest(path.join(REPO_ROOT, 'package.json'));
-    const runtime = new Set([m.name, ...Object.keys(m.dependencies ?? {}), ...Object.keys(m.peerDependencies ?? {})]);
-    const forTests = new Set([...runtime, ...Object.keys(m.devDependencies ?? {}), ...Object.keys(root.devDependencies ?? {})]);
-    const { shipped, testOnly } = sourcesOf(path.join(REPO_ROOT, 'packages', dir, 'src'));
-    const undeclared = shipped.flatMap((f) => [...importedPackages(readFileSync(f, 'utf8'))].filter((p) => !runtime.has(p)).map((p) => `${path.basename(f)}: ${p}`));
-    expect(undeclared).toEqual([]);
-    const undeclaredInTests = testOnly.flatMap((f) => [...importedPackages(readFileSync(f, 'utf8'))].filter((p) => !forTests.has(p)).map((p) => `${path.basename(f)}: ${p}`));
-    expect(undeclaredInTests).toEqual([]);
-    // A dependency no shipped file imports is test-only, or dead weight: either way not a runtime dependency.
-    const used = new Set(shipped.flatMap((f) => [...importedPackages(readFileSync(f, 'utf8'))]));
-    const unused = Object.keys(m.dependencies ?? {}).filter((d) => !used.has(d) && !d.startsWith('@types/') && d !== 'node-addon-api' && d !== '@webgpu/types');
-    expect(unused).toEqual([]);
-  });
+  it.each(LIBRARY_DIRS)(
+    '%s declares what it imports: sources in dependencies or peerDependencies, tests in devDependencies',
+    (dir) => {
+      const m = manifest(path.join(REPO_ROOT, 'packages', dir, 'package.json'));
+      const root = manifest(path.join(REPO_ROOT, 'package.json'));
+      const runtime = new Set([m.name, ...Object.keys(m.dependencies ?? {}), ...Object.keys(m.peerDependencies ?? {})]);
+      const forTests = new Set([
+        ...runtime,
+        ...Object.keys(m.devDependencies ?? {}),
+        ...Object.keys(root.devDependencies ?? {}),
+      ]);
+      const { shipped, testOnly } = sourcesOf(path.join(REPO_ROOT, 'packages', dir, 'src'));
+      const undeclared = shipped.flatMap((f) =>
+        [...importedPackages(readFileSync(f, 'utf8'))]
+          .filter((p) => !runtime.has(p))
+          .map((p) => `${path.basename(f)}: ${p}`),
+      );
+      expect(undeclared).toEqual([]);
+      const undeclaredInTests = testOnly.flatMap((f) =>
+        [...importedPackages(readFileSync(f, 'utf8'))]
+          .filter((p) => !forTests.has(p))
+          .map((p) => `${path.basename(f)}: ${p}`),
+      );
+      expect(undeclaredInTests).toEqual([]);
+      // A dependency no shipped file imports is test-only, or dead weight: either way not a runtime dependency.
+      const used = new Set(shipped.flatMap((f) => [...importedPackages(readFileSync(f, 'utf8'))]));
+      const unused = Object.keys(m.dependencies ?? {}).filter(
+        (d) => !used.has(d) && !d.startsWith('@types/') && d !== 'node-addon-api' && d !== '@webgpu/types',
+      );
+      expect(unused).toEqual([]);
+    },
+  );
 
   it('pins data packages exactly, and the loaders name the same versions', () => {
     const datasets = manifest(path.join(REPO_ROOT, 'packages/datasets/package.json'));
@@ -90,7 +113,9 @@ describe('published package checks', () => {
   });
 
   it('names every dependency with an install script in allowScripts', () => {
-    const lock: { packages: Record<string, { hasInstallScript?: boolean; link?: boolean }> } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8'));
+    const lock: { packages: Record<string, { hasInstallScript?: boolean; link?: boolean }> } = JSON.parse(
+      readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8'),
+    );
     const withScripts = Object.entries(lock.packages)
       .filter(([where, p]) => p.hasInstallScript === true && where.includes('node_modules/'))
       .map(([where]) => where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length));

@@ -10,7 +10,13 @@ describe(`${README}'s examples`, () => {
   let project: ConsumerProject | undefined;
 
   beforeAll(async () => {
-    project = await consumerProject('readme', { tarballs: ['tandem'], files: { 'example.mjs': readmeExample(README, 'example.mjs'), 'example.cjs': readmeExample(README, 'example.cjs') } });
+    project = await consumerProject('readme', {
+      tarballs: ['tandem'],
+      files: {
+        'example.mjs': readmeExample(README, 'example.mjs'),
+        'example.cjs': readmeExample(README, 'example.cjs'),
+      },
+    });
   }, 600_000);
   afterAll(() => project?.remove());
 

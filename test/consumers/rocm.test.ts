@@ -28,7 +28,10 @@ describe('@tandem/rocm from its tarball', () => {
     const saved = { HIPCC: process.env['HIPCC'], NVCC: process.env['NVCC'] };
     Object.assign(process.env, failingCompilers);
     try {
-      project = await consumerProject('rocm', { tarballs: ['tandem', '@tandem/rocm'], files: { 'status.mjs': STATUS } });
+      project = await consumerProject('rocm', {
+        tarballs: ['tandem', '@tandem/rocm'],
+        files: { 'status.mjs': STATUS },
+      });
     } finally {
       for (const [k, v] of Object.entries(saved)) {
         if (v === undefined) delete process.env[k];
@@ -40,7 +43,12 @@ describe('@tandem/rocm from its tarball', () => {
 
   it('installs although the addon failed to build, and the engine says how to build it', async () => {
     const ran = await project?.run('node', ['status.mjs']);
-    expect(JSON.parse(ran?.stdout ?? '{}')).toEqual({ available: false, reason: expect.stringMatching(/^the ROCm addon is not built: run `npx tandem-rocm-build` \(needs hipcc or nvcc\)/) });
+    expect(JSON.parse(ran?.stdout ?? '{}')).toEqual({
+      available: false,
+      reason: expect.stringMatching(
+        /^the ROCm addon is not built: run `npx tandem-rocm-build` \(needs hipcc or nvcc\)/,
+      ),
+    });
   });
 
   it('npx tandem-rocm-build with a failing compiler exits non-zero and names the failure', async () => {
@@ -49,11 +57,27 @@ describe('@tandem/rocm from its tarball', () => {
     expect(ran?.stderr).toMatch(/amd/);
   });
 
-  const hipcc = requireOrSkip('hipcc (the AMD build of the HIP addon)', hipccMissing(), 'apt-get install -y --no-install-recommends hipcc libamdhip64-dev');
-  it.skipIf(!hipcc)('npx tandem-rocm-build with hipcc builds an addon that loads (and finds no device here)', async () => {
-    const built = await project?.run('npx', ['tandem-rocm-build', '--variant', 'amd'], { TANDEM_HIP_ARCHS: 'gfx90a', HIP_PLATFORM: 'amd' });
-    expect(built?.stdout).toMatch(/@tandem\/rocm: built .*build\/amd\/tandem_rocm\.node \(amd, gfx90a, (\d+)\/\1 sources compiled/);
-    const ran = await project?.run('node', ['status.mjs']);
-    expect(JSON.parse(ran?.stdout ?? '{}')).toEqual({ available: false, reason: expect.stringMatching(/^no usable ROCm\/HIP device: amd build: no device \(hipErrorNoDevice/) });
-  }, 600_000);
+  const hipcc = requireOrSkip(
+    'hipcc (the AMD build of the HIP addon)',
+    hipccMissing(),
+    'apt-get install -y --no-install-recommends hipcc libamdhip64-dev',
+  );
+  it.skipIf(!hipcc)(
+    'npx tandem-rocm-build with hipcc builds an addon that loads (and finds no device here)',
+    async () => {
+      const built = await project?.run('npx', ['tandem-rocm-build', '--variant', 'amd'], {
+        TANDEM_HIP_ARCHS: 'gfx90a',
+        HIP_PLATFORM: 'amd',
+      });
+      expect(built?.stdout).toMatch(
+        /@tandem\/rocm: built .*build\/amd\/tandem_rocm\.node \(amd, gfx90a, (\d+)\/\1 sources compiled/,
+      );
+      const ran = await project?.run('node', ['status.mjs']);
+      expect(JSON.parse(ran?.stdout ?? '{}')).toEqual({
+        available: false,
+        reason: expect.stringMatching(/^no usable ROCm\/HIP device: amd build: no device \(hipErrorNoDevice/),
+      });
+    },
+    600_000,
+  );
 });

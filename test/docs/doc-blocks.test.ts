@@ -12,9 +12,13 @@ import { blockFileName, blocksOf, moduleText, readmes, ROOT, type DocBlock } fro
 const run = promisify(execFile);
 const DIR = path.join(ROOT, '.cache', 'doc-blocks');
 
-const blocks: DocBlock[] = readmes().flatMap((readme) => blocksOf(readme, readFileSync(path.join(ROOT, readme), 'utf8')));
+const blocks: DocBlock[] = readmes().flatMap((readme) =>
+  blocksOf(readme, readFileSync(path.join(ROOT, readme), 'utf8')),
+);
 const runnable = blocks.filter((b) => b.skip === undefined);
-const examples = readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.ts')).sort();
+const examples = readdirSync(path.join(ROOT, 'examples'))
+  .filter((f) => f.endsWith('.ts'))
+  .sort();
 
 /** Type errors per file name (relative to DIR, or `examples/<name>`), from one tsc run over every block and example. */
 const typeErrors = new Map<string, string[]>();
@@ -31,7 +35,10 @@ beforeAll(async () => {
   };
   writeFileSync(path.join(DIR, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
   const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  const output = await run(process.execPath, [tsc, '-p', path.join(DIR, 'tsconfig.json'), '--pretty', 'false'], { cwd: ROOT, maxBuffer: 1 << 24 }).then(
+  const output = await run(process.execPath, [tsc, '-p', path.join(DIR, 'tsconfig.json'), '--pretty', 'false'], {
+    cwd: ROOT,
+    maxBuffer: 1 << 24,
+  }).then(
     (r) => r.stdout,
     (e: { stdout?: string }) => e.stdout ?? String(e),
   );
@@ -42,7 +49,9 @@ beforeAll(async () => {
     typeErrors.set(file, [...(typeErrors.get(file) ?? []), line]);
   }
   // An error outside the blocks (a broken tsconfig, say) must not pass silently.
-  const stray = [...typeErrors.keys()].filter((f) => !runnable.some((b) => blockFileName(b) === f) && !examples.some((e) => `examples/${e}` === f));
+  const stray = [...typeErrors.keys()].filter(
+    (f) => !runnable.some((b) => blockFileName(b) === f) && !examples.some((e) => `examples/${e}` === f),
+  );
   if (stray.length > 0) throw new Error(`type errors outside the doc blocks: ${stray.join(', ')}\n${output}`);
 }, 600_000);
 
@@ -58,35 +67,53 @@ afterAll(() => {
 async function execute(file: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = { ...process.env, TANDEM_FORCE_CPU: '1', TANDEM_WEBGPU: '' };
   try {
-    const r = await run(process.execPath, ['-C', '@tandem/source', '--import', 'tsx', file], { cwd: ROOT, env, timeout: 180_000, maxBuffer: 1 << 24 });
+    const r = await run(process.execPath, ['-C', '@tandem/source', '--import', 'tsx', file], {
+      cwd: ROOT,
+      env,
+      timeout: 180_000,
+      maxBuffer: 1 << 24,
+    });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string; message?: string };
-    return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? e.message ?? '' };
+    return {
+      code: typeof e.code === 'number' ? e.code : 1,
+      stdout: e.stdout ?? '',
+      stderr: e.stderr ?? e.message ?? '',
+    };
   }
 }
 
 describe('README code blocks', () => {
   it('every block either runs or says why it cannot (skip: <reason>)', () => {
     expect(blocks.length).toBeGreaterThan(0);
-    for (const b of blocks.filter((x) => x.skip !== undefined)) expect(b.skip, `${b.readme}:${b.line}`).toMatch(/\w{3,}/);
+    for (const b of blocks.filter((x) => x.skip !== undefined))
+      expect(b.skip, `${b.readme}:${b.line}`).toMatch(/\w{3,}/);
   });
 
-  it.each(runnable.map((b) => [`${b.readme}:${b.line}`, b] as const))('%s type-checks and runs', async (_name, block) => {
-    const file = blockFileName(block);
-    expect(typeErrors.get(file) ?? [], `type errors in ${block.readme}:${block.line}`).toEqual([]);
-    const result = await execute(path.join(DIR, file));
-    expect(result.stderr, `${block.readme}:${block.line} wrote to stderr`).toBe('');
-    expect(result.code, `${block.readme}:${block.line} exited with ${result.code}`).toBe(0);
-    ran.push(file);
-  }, 200_000);
+  it.each(runnable.map((b) => [`${b.readme}:${b.line}`, b] as const))(
+    '%s type-checks and runs',
+    async (_name, block) => {
+      const file = blockFileName(block);
+      expect(typeErrors.get(file) ?? [], `type errors in ${block.readme}:${block.line}`).toEqual([]);
+      const result = await execute(path.join(DIR, file));
+      expect(result.stderr, `${block.readme}:${block.line} wrote to stderr`).toBe('');
+      expect(result.code, `${block.readme}:${block.line} exited with ${result.code}`).toBe(0);
+      ran.push(file);
+    },
+    200_000,
+  );
 });
 
 describe('examples/', () => {
-  it.each(examples)('examples/%s type-checks and runs', async (name) => {
-    expect(typeErrors.get(`examples/${name}`) ?? []).toEqual([]);
-    const result = await execute(path.join(ROOT, 'examples', name));
-    expect(result.stderr, `examples/${name} wrote to stderr`).toBe('');
-    expect(result.code).toBe(0);
-  }, 200_000);
+  it.each(examples)(
+    'examples/%s type-checks and runs',
+    async (name) => {
+      expect(typeErrors.get(`examples/${name}`) ?? []).toEqual([]);
+      const result = await execute(path.join(ROOT, 'examples', name));
+      expect(result.stderr, `examples/${name} wrote to stderr`).toBe('');
+      expect(result.code).toBe(0);
+    },
+    200_000,
+  );
 });

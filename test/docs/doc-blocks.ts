@@ -9,7 +9,13 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Languages the doc-test runs, by the info string's first word, and the file extension each becomes. */
-const LANGUAGES: Readonly<Record<string, 'ts' | 'mjs'>> = { ts: 'ts', typescript: 'ts', js: 'mjs', javascript: 'mjs', mjs: 'mjs' };
+const LANGUAGES: Readonly<Record<string, 'ts' | 'mjs'>> = {
+  ts: 'ts',
+  typescript: 'ts',
+  js: 'mjs',
+  javascript: 'mjs',
+  mjs: 'mjs',
+};
 
 /** One code block of a README. */
 export interface DocBlock {
@@ -31,7 +37,19 @@ export interface DocBlock {
 
 /** The READMEs with library examples: the root's, every package's (nested ones too) and every app's. */
 export function readmes(): string[] {
-  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'README.md', 'packages/**/README.md', 'apps/*/README.md'], { cwd: ROOT, encoding: 'utf8' });
+  const listed = execFileSync(
+    'git',
+    [
+      'ls-files',
+      '--cached',
+      '--others',
+      '--exclude-standard',
+      'README.md',
+      'packages/**/README.md',
+      'apps/*/README.md',
+    ],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   return [...new Set(listed.split('\n').filter((f) => f.endsWith('README.md')))].sort();
 }
 

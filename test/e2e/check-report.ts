@@ -44,7 +44,9 @@ export function checkRun(run: BackendRun): RunVerdict {
     const op = c.build(caseRng(c.name));
     const mine = inputChecksums(op);
     if (mine.join(',') !== outcome.inputChecksums.join(',')) {
-      problems.push(`${outcome.name}: inputs differ between browser and Node (checksums ${outcome.inputChecksums.join(',')} vs ${mine.join(',')})`);
+      problems.push(
+        `${outcome.name}: inputs differ between browser and Node (checksums ${outcome.inputChecksums.join(',')} vs ${mine.join(',')})`,
+      );
       continue;
     }
     const want = computeReference(op);
@@ -57,7 +59,8 @@ export function checkRun(run: BackendRun): RunVerdict {
     agreed++;
     if (got.every((t, i) => sameBytes(t.data, want[i]?.data))) identical++;
   }
-  for (const c of casesFor(run.backend)) if (!seen.has(c.name)) problems.push(`${c.name}: missing from the browser's run`);
+  for (const c of casesFor(run.backend))
+    if (!seen.has(c.name)) problems.push(`${c.name}: missing from the browser's run`);
   return { backend: run.backend, agreed, identical, unsupported, problems };
 }
 

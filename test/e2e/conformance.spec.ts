@@ -12,10 +12,17 @@ const missing = chromiumMissing();
 test.skip(missing !== undefined, missing ?? '');
 test.use({ launchOptions: { executablePath: CHROMIUM_PATH, args: [...BASE_FLAGS, WEBGPU_FLAG] } });
 
-test('every case on WebGPU and WASM in Chromium agrees with Node; the reference runs its plumbing case', async ({ page, pageServer }) => {
+test('every case on WebGPU and WASM in Chromium agrees with Node; the reference runs its plumbing case', async ({
+  page,
+  pageServer,
+}) => {
   const report = await loadReport(page, pageServer.url, 80_000);
   expect(report.webgpu, `WebGPU should be available with ${WEBGPU_FLAG}`).toMatchObject({ available: true });
-  const wasm = requireOrSkip('wasm backend in Chromium', report.unavailable.find((u) => u.backend === 'wasm')?.reason, HOW_TO_ENABLE.wasm);
+  const wasm = requireOrSkip(
+    'wasm backend in Chromium',
+    report.unavailable.find((u) => u.backend === 'wasm')?.reason,
+    HOW_TO_ENABLE.wasm,
+  );
   expect(report.runs.map((r) => r.backend)).toEqual(['webgpu', ...(wasm ? ['wasm'] : []), 'reference']);
   for (const run of report.runs) {
     const verdict = checkRun(run);
@@ -28,5 +35,8 @@ test('every case on WebGPU and WASM in Chromium agrees with Node; the reference 
   }
   const reference = report.runs.find((r) => r.backend === 'reference');
   expect(reference?.cases.map((c) => c.name)).toEqual([REFERENCE_PLUMBING_CASE]);
-  expect(reference === undefined ? undefined : checkRun(reference), 'the plumbing case, bit for bit').toMatchObject({ agreed: 1, identical: 1 });
+  expect(reference === undefined ? undefined : checkRun(reference), 'the plumbing case, bit for bit').toMatchObject({
+    agreed: 1,
+    identical: 1,
+  });
 });

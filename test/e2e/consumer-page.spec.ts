@@ -14,7 +14,8 @@ const missing = chromiumMissing();
 test.skip(missing !== undefined, missing ?? '');
 test.use({ launchOptions: { executablePath: CHROMIUM_PATH, args: [...BASE_FLAGS, WEBGPU_FLAG] } });
 
-const page = (file: string): string => readFileSync(new URL(`../consumers/fixtures/page/${file}`, import.meta.url), 'utf8');
+const page = (file: string): string =>
+  readFileSync(new URL(`../consumers/fixtures/page/${file}`, import.meta.url), 'utf8');
 
 /** What the page's main.js leaves in window.tandemResult. */
 interface PageResult {
@@ -25,7 +26,14 @@ interface PageResult {
   readonly webgpuProduct: number[] | null;
   readonly autoProduct: number[];
   readonly crossOriginIsolated: boolean;
-  readonly backends: Array<{ name: string; available: boolean; device: string | null; software: boolean; reason: string | null; health: { state: string; reason?: string } }>;
+  readonly backends: Array<{
+    name: string;
+    available: boolean;
+    device: string | null;
+    software: boolean;
+    reason: string | null;
+    health: { state: string; reason?: string };
+  }>;
 }
 
 let project: ConsumerProject | undefined;
@@ -38,23 +46,43 @@ test.beforeAll(async () => {
     'index.html': page('index.html'),
     'main.js': page('main.js'),
     // The README's page example, as its own page of the same build.
-    'readme.html': '<!doctype html><html><head><meta charset="utf-8"><title>README example</title></head><body><script type="module" src="./page.js"></script></body></html>',
+    'readme.html':
+      '<!doctype html><html><head><meta charset="utf-8"><title>README example</title></head><body><script type="module" src="./page.js"></script></body></html>',
     'page.js': readmeExample('packages/tandem/README.md', 'page.js'),
-    'vite.config.js': "export default { build: { target: 'es2022', rollupOptions: { input: ['index.html', 'readme.html'] } } };\n",
+    'vite.config.js':
+      "export default { build: { target: 'es2022', rollupOptions: { input: ['index.html', 'readme.html'] } } };\n",
   };
   project = await consumerProject('vite-page', { tarballs: ['tandem'], fromRegistry: ['vite', 'esbuild'], files });
   const built = await project.run('npx', ['vite', 'build', '--logLevel', 'warn']);
   if (built.code !== 0) throw new Error(`vite build failed:\n${built.stdout}\n${built.stderr}`);
   const dist = path.join(project.dir, 'dist');
   // The README's esbuild recipe: bundle, copy the .wasm files beside the bundle, pass wasm.distUrl.
-  const esbuilt = await project.run('npx', ['esbuild', 'main.js', '--bundle', '--format=esm', '--outfile=dist/esbuild/main.js', '--log-level=warning']);
+  const esbuilt = await project.run('npx', [
+    'esbuild',
+    'main.js',
+    '--bundle',
+    '--format=esm',
+    '--outfile=dist/esbuild/main.js',
+    '--log-level=warning',
+  ]);
   if (esbuilt.code !== 0) throw new Error(`esbuild failed:\n${esbuilt.stderr}`);
   mkdirSync(path.join(dist, 'esbuild', 'tandem-wasm'));
-  for (const f of readdirSync(path.join(project.dir, 'node_modules/@tandem/wasm/dist')).filter((n) => n.endsWith('.wasm'))) {
-    copyFileSync(path.join(project.dir, 'node_modules/@tandem/wasm/dist', f), path.join(dist, 'esbuild', 'tandem-wasm', f));
+  for (const f of readdirSync(path.join(project.dir, 'node_modules/@tandem/wasm/dist')).filter((n) =>
+    n.endsWith('.wasm'),
+  )) {
+    copyFileSync(
+      path.join(project.dir, 'node_modules/@tandem/wasm/dist', f),
+      path.join(dist, 'esbuild', 'tandem-wasm', f),
+    );
   }
   const options = "window.tandemEngineOptions = { wasm: { distUrl: new URL('./tandem-wasm/', location.href) } };";
-  writeFileSync(path.join(dist, 'esbuild', 'index.html'), page('index.html').replace('<script type="module" src="./main.js"></script>', `<script>${options}</script><script type="module" src="./main.js"></script>`));
+  writeFileSync(
+    path.join(dist, 'esbuild', 'index.html'),
+    page('index.html').replace(
+      '<script type="module" src="./main.js"></script>',
+      `<script>${options}</script><script type="module" src="./main.js"></script>`,
+    ),
+  );
   isolated = await serveStatic(dist, true);
   plain = await serveStatic(dist, false);
 });
@@ -69,7 +97,9 @@ async function runPage(browserPage: Page, origin: string, folder = '/'): Promise
   const errors: string[] = [];
   browserPage.on('pageerror', (e) => errors.push(e.message));
   await browserPage.goto(`${origin}${folder}`);
-  await browserPage.waitForFunction(() => Reflect.get(globalThis, 'tandemResult') !== undefined, undefined, { timeout: 60_000 });
+  await browserPage.waitForFunction(() => Reflect.get(globalThis, 'tandemResult') !== undefined, undefined, {
+    timeout: 60_000,
+  });
   const result: PageResult = await browserPage.evaluate(() => Reflect.get(globalThis, 'tandemResult'));
   expect(errors).toEqual([]);
   expect(result.error).toBeUndefined();
@@ -78,15 +108,20 @@ async function runPage(browserPage: Page, origin: string, folder = '/'): Promise
   return result;
 }
 
-const backend = (result: PageResult, name: string): PageResult['backends'][number] | undefined => result.backends.find((b) => b.name === name);
+const backend = (result: PageResult, name: string): PageResult['backends'][number] | undefined =>
+  result.backends.find((b) => b.name === name);
 
 test('vite build emits the .wasm kernels, and no Node-only code reaches the page', () => {
   const assets = readdirSync(path.join(project?.dir ?? '', 'dist', 'assets'));
   expect(assets.filter((f) => f.endsWith('.wasm'))).toHaveLength(4);
   // Vite replaces a Node built-in that browser code imports with a __vite-browser-external stub.
   expect(assets.filter((f) => f.startsWith('__vite-browser-external'))).toEqual([]);
-  const code = assets.filter((f) => f.endsWith('.js')).map((f) => readFileSync(path.join(project?.dir ?? '', 'dist', 'assets', f), 'utf8')).join('\n');
-  for (const nodeOnly of ['node:fs', 'node:os', 'node:child_process', 'dawn.node', '@tandem/rocm', 'tandem_rocm']) expect(code).not.toContain(nodeOnly);
+  const code = assets
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => readFileSync(path.join(project?.dir ?? '', 'dist', 'assets', f), 'utf8'))
+    .join('\n');
+  for (const nodeOnly of ['node:fs', 'node:os', 'node:child_process', 'dawn.node', '@tandem/rocm', 'tandem_rocm'])
+    expect(code).not.toContain(nodeOnly);
 });
 
 test("the README's page example shows its product and the backend that computed it", async ({ page: browserPage }) => {
@@ -97,7 +132,9 @@ test("the README's page example shows its product and the backend that computed 
   expect(errors).toEqual([]);
 });
 
-test('cross-origin isolated: WASM on two threads, WebGPU on SwiftShader, same products', async ({ page: browserPage }) => {
+test('cross-origin isolated: WASM on two threads, WebGPU on SwiftShader, same products', async ({
+  page: browserPage,
+}) => {
   const result = await runPage(browserPage, isolated?.origin ?? '');
   expect(result.crossOriginIsolated).toBe(true);
   expect(backend(result, 'wasm')).toMatchObject({ available: true, health: { state: 'healthy' } });
@@ -107,7 +144,9 @@ test('cross-origin isolated: WASM on two threads, WebGPU on SwiftShader, same pr
   console.log(`[consumer] Vite page: createEngine() to the first matmul result: ${result.firstResultMs.toFixed(1)} ms`);
 });
 
-test("esbuild with the README's recipe (the .wasm files copied, wasm.distUrl): WASM on two threads", async ({ page: browserPage }) => {
+test("esbuild with the README's recipe (the .wasm files copied, wasm.distUrl): WASM on two threads", async ({
+  page: browserPage,
+}) => {
   const result = await runPage(browserPage, isolated?.origin ?? '', '/esbuild/');
   expect(backend(result, 'wasm')).toMatchObject({ available: true, health: { state: 'healthy' } });
   expect(backend(result, 'wasm')?.device).toMatch(/threads\.wasm, 2 threads/);
@@ -130,7 +169,10 @@ test('WebGPU missing: the CPU answers, and WebGPU says why it is unavailable', a
       if (typeof proto === 'object' && proto !== null) Reflect.deleteProperty(proto, 'gpu');
     });
     const result = await runPage(browserPage, isolated?.origin ?? '');
-    expect(backend(result, 'webgpu')).toMatchObject({ available: false, reason: 'navigator.gpu is not available in this browser or context' });
+    expect(backend(result, 'webgpu')).toMatchObject({
+      available: false,
+      reason: 'navigator.gpu is not available in this browser or context',
+    });
     expect(result.webgpuProduct).toBeNull();
   } finally {
     await browser.close();

@@ -51,8 +51,16 @@ const GC_EVENTS: ReadonlySet<string> = new Set(['MinorGC', 'MajorGC']);
  */
 export function longestMainThreadTask(trace: Buffer): { cpuMs: number; wallMs: number; gcMs: number; inside: string } {
   const parsed: unknown = JSON.parse(trace.toString('utf8'));
-  const events: ChromeEvent[] = Array.isArray(parsed) ? parsed : typeof parsed === 'object' && parsed !== null && Array.isArray(Reflect.get(parsed, 'traceEvents')) ? Reflect.get(parsed, 'traceEvents') : [];
-  const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const events: ChromeEvent[] = Array.isArray(parsed)
+    ? parsed
+    : typeof parsed === 'object' && parsed !== null && Array.isArray(Reflect.get(parsed, 'traceEvents'))
+      ? Reflect.get(parsed, 'traceEvents')
+      : [];
+  const mains = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
   const onMain = events.filter((e) => e.ph === 'X' && mains.has(`${e.pid}:${e.tid}`));
   const gcs = onMain.filter((e) => GC_EVENTS.has(e.name ?? ''));
   let best = { cpuMs: 0, wallMs: 0, gcMs: Math.max(0, ...gcs.map((g) => (g.dur ?? 0) / 1000)), inside: '' };
@@ -71,7 +79,9 @@ export function longestMainThreadTask(trace: Buffer): { cpuMs: number; wallMs: n
     // A task that ran none of the page's script, style, layout or paint is Chrome's own (the trace's flush at
     // stopTracing is one: 70-80 ms after a long action, with nothing inside).
     if ((e.tdur ?? e.dur ?? 0) > 10_000 && !ranInside(e)) continue;
-    const gcMs = gcs.filter((g) => (g.ts ?? 0) >= start && (g.ts ?? 0) + (g.dur ?? 0) <= end).reduce((sum, g) => sum + (g.dur ?? 0) / 1000, 0);
+    const gcMs = gcs
+      .filter((g) => (g.ts ?? 0) >= start && (g.ts ?? 0) + (g.dur ?? 0) <= end)
+      .reduce((sum, g) => sum + (g.dur ?? 0) / 1000, 0);
     const cpuMs = Math.max(0, (e.tdur ?? e.dur ?? 0) / 1000 - gcMs);
     if (cpuMs > best.cpuMs) {
       best = { ...best, cpuMs, wallMs: (e.dur ?? 0) / 1000 };
@@ -81,8 +91,16 @@ export function longestMainThreadTask(trace: Buffer): { cpuMs: number; wallMs: n
   if (longest !== undefined) {
     const start = longest.ts ?? 0;
     const end = start + (longest.dur ?? 0);
-    const nested = onMain.filter((n) => n !== longest && (n.ts ?? 0) >= start && (n.ts ?? 0) + (n.dur ?? 0) <= end && (n.dur ?? 0) >= 2000);
-    best = { ...best, inside: nested.slice(0, 8).map((n) => `${n.name ?? '?'} ${((n.tdur ?? n.dur ?? 0) / 1000).toFixed(1)}`).join(', ') };
+    const nested = onMain.filter(
+      (n) => n !== longest && (n.ts ?? 0) >= start && (n.ts ?? 0) + (n.dur ?? 0) <= end && (n.dur ?? 0) >= 2000,
+    );
+    best = {
+      ...best,
+      inside: nested
+        .slice(0, 8)
+        .map((n) => `${n.name ?? '?'} ${((n.tdur ?? n.dur ?? 0) / 1000).toFixed(1)}`)
+        .join(', '),
+    };
   }
   return best;
 }
@@ -106,7 +124,9 @@ async function longTasksSince(page: Page, fromEpochMs: number): Promise<number[]
   return page.evaluate((from) => {
     const seen: unknown = Reflect.get(globalThis, '__longTasks');
     if (!Array.isArray(seen)) return [];
-    return seen.filter((t: { start: number }) => performance.timeOrigin + t.start >= from).map((t: { duration: number }) => t.duration);
+    return seen
+      .filter((t: { start: number }) => performance.timeOrigin + t.start >= from)
+      .map((t: { duration: number }) => t.duration);
   }, fromEpochMs);
 }
 
@@ -114,7 +134,14 @@ async function longTasksSince(page: Page, fromEpochMs: number): Promise<number[]
  * Runs `act`, waits for `firstResult` then `done` (each a promise-returning wait), and returns the figures. The
  * long tasks counted are those that started after `act` began, until `done` resolved.
  */
-export async function measureAction(browser: Browser, page: Page, action: string, act: () => Promise<void>, firstResult: () => Promise<void>, done: () => Promise<void> = firstResult): Promise<ActionFigures> {
+export async function measureAction(
+  browser: Browser,
+  page: Page,
+  action: string,
+  act: () => Promise<void>,
+  firstResult: () => Promise<void>,
+  done: () => Promise<void> = firstResult,
+): Promise<ActionFigures> {
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   const t0 = Date.now();
   let trace: Buffer | undefined;
@@ -129,7 +156,17 @@ export async function measureAction(browser: Browser, page: Page, action: string
     trace = await browser.stopTracing();
     const tasks = await longTasksSince(page, t0);
     const cpu = longestMainThreadTask(trace);
-    return { action, firstResultMs: first - t0, doneMs: end - t0, longestTaskMs: Math.max(0, ...tasks), longTasks: tasks.length, longestTaskCpuMs: cpu.cpuMs, longestTaskCpuWallMs: cpu.wallMs, longestGcMs: cpu.gcMs, inside: cpu.inside };
+    return {
+      action,
+      firstResultMs: first - t0,
+      doneMs: end - t0,
+      longestTaskMs: Math.max(0, ...tasks),
+      longTasks: tasks.length,
+      longestTaskCpuMs: cpu.cpuMs,
+      longestTaskCpuWallMs: cpu.wallMs,
+      longestGcMs: cpu.gcMs,
+      inside: cpu.inside,
+    };
   } finally {
     if (trace === undefined) await browser.stopTracing();
   }
@@ -152,5 +189,10 @@ export async function throttle(cdp: CDPSession, mbit: number, latencyMs: number)
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   const bytesPerSecond = (mbit * 1e6) / 8;
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: latencyMs, downloadThroughput: bytesPerSecond, uploadThroughput: bytesPerSecond });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: latencyMs,
+    downloadThroughput: bytesPerSecond,
+    uploadThroughput: bytesPerSecond,
+  });
 }

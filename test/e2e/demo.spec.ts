@@ -46,7 +46,10 @@ const { expect } = test;
 
 const missing = chromiumMissing();
 test.skip(missing !== undefined, missing ?? '');
-test.use({ launchOptions: { executablePath: CHROMIUM_PATH, args: [...BASE_FLAGS, WEBGPU_FLAG] }, viewport: { width: 1280, height: 900 } });
+test.use({
+  launchOptions: { executablePath: CHROMIUM_PATH, args: [...BASE_FLAGS, WEBGPU_FLAG] },
+  viewport: { width: 1280, height: 900 },
+});
 
 /** Waits until the page is ready (its status says why when it is not). */
 async function ready(page: Page): Promise<void> {
@@ -57,7 +60,9 @@ async function ready(page: Page): Promise<void> {
 
 /** The words listed in a result column. */
 async function hitsOf(page: Page, column: '#nearest-brute' | '#nearest-hnsw'): Promise<string[]> {
-  return page.locator(`${column} .hits li`).evaluateAll((items) => items.map((li) => li.getAttribute('data-word') ?? ''));
+  return page
+    .locator(`${column} .hits li`)
+    .evaluateAll((items) => items.map((li) => li.getAttribute('data-word') ?? ''));
 }
 
 /** Starts a nearest-word query; `answered` waits for its answer. */
@@ -88,16 +93,31 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise
 function keep(figures: ActionFigures[], f: ActionFigures, checked = true): void {
   figures.push(f);
   if (!checked) return;
-  expect(f.longestTaskCpuMs, `${f.action}: longest main-thread task ${f.longestTaskCpuMs.toFixed(1)} ms of CPU besides GC (${f.longestTaskCpuWallMs.toFixed(1)} ms wall; inside: ${f.inside})`).toBeLessThanOrEqual(MAX_TASK_CPU_MS);
+  expect(
+    f.longestTaskCpuMs,
+    `${f.action}: longest main-thread task ${f.longestTaskCpuMs.toFixed(1)} ms of CPU besides GC (${f.longestTaskCpuWallMs.toFixed(1)} ms wall; inside: ${f.inside})`,
+  ).toBeLessThanOrEqual(MAX_TASK_CPU_MS);
 }
 
-test('with WebGPU (SwiftShader): every panel answers without blocking the page; errors are sentences', async ({ page, browser, demo, pageProblems }, testInfo) => {
+test('with WebGPU (SwiftShader): every panel answers without blocking the page; errors are sentences', async ({
+  page,
+  browser,
+  demo,
+  pageProblems,
+}, testInfo) => {
   test.setTimeout(300_000);
   const figures: ActionFigures[] = [];
   await observeLongTasks(page);
   // The load is checked on a build only: from the sources, Vite's dev server has the browser evaluate hundreds of
   // unbundled modules (and pre-bundles libraries on first use), which is the dev server's work, not the page's.
-  const load = await measureAction(browser, page, 'load to Ready', () => page.goto(demo.url).then(() => undefined), () => expect(page.locator('#nearest-brute .hits li')).toHaveCount(10, { timeout: 120_000 }), () => ready(page));
+  const load = await measureAction(
+    browser,
+    page,
+    'load to Ready',
+    () => page.goto(demo.url).then(() => undefined),
+    () => expect(page.locator('#nearest-brute .hits li')).toHaveCount(10, { timeout: 120_000 }),
+    () => ready(page),
+  );
   keep(figures, load, demo.serves !== 'sources');
   await expect(page.locator('#webgpu-status')).toHaveAttribute('data-webgpu', 'available');
   await expect(page.locator('#webgpu-status')).toContainText('a software GPU, emulated on the CPU');
@@ -109,14 +129,19 @@ test('with WebGPU (SwiftShader): every panel answers without blocking the page; 
   expect(brute[0]).toBe('queen');
   expect(brute).not.toContain('king');
   expect((await hitsOf(page, '#nearest-hnsw')).slice(0, 3)).toContain('queen');
-  await expect(page.locator('#nearest-brute .ran-on li').first()).toContainText(/^cosineSimilarity on (wasm|webgpu|reference)/);
+  await expect(page.locator('#nearest-brute .ran-on li').first()).toContainText(
+    /^cosineSimilarity on (wasm|webgpu|reference)/,
+  );
 
   const paris = query(page, 'paris - france + germany');
   keep(figures, await measureAction(browser, page, 'nearest words: auto', paris.start, paris.answered));
   expect((await hitsOf(page, '#nearest-brute')).slice(0, 3)).toContain('berlin');
   await page.selectOption('#nearest-strategy', 'gpu-preferred');
   const berlin = query(page, 'berlin');
-  keep(figures, await measureAction(browser, page, 'nearest words: first gpu-preferred search', berlin.start, berlin.answered));
+  keep(
+    figures,
+    await measureAction(browser, page, 'nearest words: first gpu-preferred search', berlin.start, berlin.answered),
+  );
   expect((await hitsOf(page, '#nearest-brute')).slice(0, 10)).toContain('munich');
   await expect(page.locator('#nearest-brute .ran-on li').first()).toContainText(/^cosineSimilarity on webgpu/);
   expect(Number(await page.locator('#nearest-overlap').getAttribute('data-overlap'))).toBeGreaterThanOrEqual(0.8);
@@ -137,16 +162,38 @@ test('with WebGPU (SwiftShader): every panel answers without blocking the page; 
   await expect(page.locator('#spread-graph text', { hasText: /^dog$/ })).toHaveCount(1);
   await expect(page.locator('#spread-legend')).toBeVisible();
   const summary = page.locator('#spread-summary');
-  keep(figures, await measureAction(browser, page, 'spreading activation: show 60 more', () => page.click('#spread-more'), () => expect(summary).toHaveAttribute('data-nodes', '120'), () => page.waitForTimeout(2000)));
+  keep(
+    figures,
+    await measureAction(
+      browser,
+      page,
+      'spreading activation: show 60 more',
+      () => page.click('#spread-more'),
+      () => expect(summary).toHaveAttribute('data-nodes', '120'),
+      () => page.waitForTimeout(2000),
+    ),
+  );
   expect(await page.locator('#spread-graph circle').count()).toBe(120);
 
   // Latency against size on every backend alone and with auto: k of N as it goes, the crossover (or its absence).
   const progress = page.locator('#sweep-progress');
   for (const op of ['matmul', 'cosineSimilarity']) {
     await page.selectOption('#sweep-op', op);
-    keep(figures, await measureAction(browser, page, `sweep: ${op}`, () => page.click('#sweep-run'), () => expect(progress).toHaveText(/^1 of \d+: /, { timeout: 60_000 }), () => expect(progress).toHaveText(/^done: \d+ points/, { timeout: 240_000 })));
+    keep(
+      figures,
+      await measureAction(
+        browser,
+        page,
+        `sweep: ${op}`,
+        () => page.click('#sweep-run'),
+        () => expect(progress).toHaveText(/^1 of \d+: /, { timeout: 60_000 }),
+        () => expect(progress).toHaveText(/^done: \d+ points/, { timeout: 240_000 }),
+      ),
+    );
     await expect(page.locator('#sweep-chart canvas')).toHaveCount(1);
-    await expect(page.locator('#sweep-crossover li')).toHaveText([/^webgpu (is slower than the CPU at every size|is faster than the CPU at every size)|^crossover at n = \d+: webgpu/]);
+    await expect(page.locator('#sweep-crossover li')).toHaveText([
+      /^webgpu (is slower than the CPU at every size|is faster than the CPU at every size)|^crossover at n = \d+: webgpu/,
+    ]);
   }
 
   await expect(page.locator('#telemetry-table tbody tr').first()).toBeVisible();
@@ -157,7 +204,12 @@ test('with WebGPU (SwiftShader): every panel answers without blocking the page; 
   expect(pageProblems).toEqual([]);
 });
 
-test('Lose the GPU: work carries on on the CPU (a sweep too), the badge shows it, the fallback and its reason in the telemetry', async ({ page, browser, demo, pageProblems }, testInfo) => {
+test('Lose the GPU: work carries on on the CPU (a sweep too), the badge shows it, the fallback and its reason in the telemetry', async ({
+  page,
+  browser,
+  demo,
+  pageProblems,
+}, testInfo) => {
   test.setTimeout(300_000);
   await observeLongTasks(page);
   await page.goto(demo.url);
@@ -172,9 +224,18 @@ test('Lose the GPU: work carries on on the CPU (a sweep too), the badge shows it
   await page.click('#sweep-run');
   await expect(page.locator('#sweep-progress')).toHaveText(/^\d+ of \d+: /, { timeout: 60_000 });
   const status = page.locator('#device-loss-status');
-  const figures = await measureAction(browser, page, 'lose the GPU (during a sweep)', () => page.click('#lose-gpu'), () => expect(status).toHaveAttribute('data-state', 'lost', { timeout: 150_000 }), () => expect(status).toHaveAttribute('data-state', 'done', { timeout: 60_000 }));
+  const figures = await measureAction(
+    browser,
+    page,
+    'lose the GPU (during a sweep)',
+    () => page.click('#lose-gpu'),
+    () => expect(status).toHaveAttribute('data-state', 'lost', { timeout: 150_000 }),
+    () => expect(status).toHaveAttribute('data-state', 'done', { timeout: 60_000 }),
+  );
   keep([], figures);
-  await expect(status).toContainText(/GPUDevice destroyed with a call in flight, after \d+ steps \(\d+ calls on WebGPU\)/);
+  await expect(status).toContainText(
+    /GPUDevice destroyed with a call in flight, after \d+ steps \(\d+ calls on WebGPU\)/,
+  );
   await expect(page.locator('#sweep-progress')).toHaveText(/^done: \d+ points/, { timeout: 240_000 });
   const lost = (await page.locator('#sweep-progress').textContent())?.match(/, (\d+) lost/)?.[1];
   if (lost !== undefined) await expect(page.locator('#sweep-notes li').first()).toContainText('lost');
@@ -202,7 +263,10 @@ test('Lose the GPU: work carries on on the CPU (a sweep too), the badge shows it
   const trace: unknown = JSON.parse(await readFile(await download.path(), 'utf8'));
   const events: unknown = typeof trace === 'object' && trace !== null ? Reflect.get(trace, 'traceEvents') : undefined;
   const threadNames = (Array.isArray(events) ? events : []).flatMap((e: unknown) => {
-    const args: unknown = typeof e === 'object' && e !== null && Reflect.get(e, 'name') === 'thread_name' ? Reflect.get(e, 'args') : undefined;
+    const args: unknown =
+      typeof e === 'object' && e !== null && Reflect.get(e, 'name') === 'thread_name'
+        ? Reflect.get(e, 'args')
+        : undefined;
     const name: unknown = typeof args === 'object' && args !== null ? Reflect.get(args, 'name') : undefined;
     return typeof name === 'string' ? [name] : [];
   });
@@ -212,11 +276,18 @@ test('Lose the GPU: work carries on on the CPU (a sweep too), the badge shows it
   await screenshot(page, testInfo, 'device-loss');
   await mkdir(RESULTS, { recursive: true });
   await writeFile(`${RESULTS}demo-figures-loss.json`, `${JSON.stringify(figures, null, 2)}\n`);
-  await testInfo.attach('demo-figures-loss', { path: `${RESULTS}demo-figures-loss.json`, contentType: 'application/json' });
+  await testInfo.attach('demo-figures-loss', {
+    path: `${RESULTS}demo-figures-loss.json`,
+    contentType: 'application/json',
+  });
   expect(pageProblems).toEqual([]);
 });
 
-test('without WebGPU (navigator.gpu hidden): says so and runs on WASM', async ({ page, demo, pageProblems }, testInfo) => {
+test('without WebGPU (navigator.gpu hidden): says so and runs on WASM', async ({
+  page,
+  demo,
+  pageProblems,
+}, testInfo) => {
   await page.addInitScript(() => {
     // Runs before the page's scripts: Navigator.prototype.gpu is a configurable getter (the page tells its worker).
     const nav: unknown = Reflect.get(globalThis, 'navigator');
@@ -228,9 +299,13 @@ test('without WebGPU (navigator.gpu hidden): says so and runs on WASM', async ({
   const banner = page.locator('#webgpu-status');
   await expect(banner).toBeVisible();
   await expect(banner).toHaveAttribute('data-webgpu', 'unavailable');
-  await expect(banner).toHaveText(/^WebGPU is not available here — (could not be loaded: )?navigator\.gpu is not available in this browser or context\. Everything runs on the CPU, in WebAssembly with SIMD/);
+  await expect(banner).toHaveText(
+    /^WebGPU is not available here — (could not be loaded: )?navigator\.gpu is not available in this browser or context\. Everything runs on the CPU, in WebAssembly with SIMD/,
+  );
   await expect(page.locator('#backends li[data-backend="webgpu"]')).toHaveAttribute('data-available', 'false');
-  await expect(page.locator('#backends li[data-backend="webgpu"]')).toContainText('unavailable: navigator.gpu is not available');
+  await expect(page.locator('#backends li[data-backend="webgpu"]')).toContainText(
+    'unavailable: navigator.gpu is not available',
+  );
   await expect(page.locator('#backends li[data-backend="wasm"]')).toHaveAttribute('data-available', 'true');
 
   expect((await hitsOf(page, '#nearest-brute'))[0]).toBe('queen');
@@ -238,7 +313,9 @@ test('without WebGPU (navigator.gpu hidden): says so and runs on WASM', async ({
   expect(await page.locator('#spread-graph circle').count()).toBeGreaterThan(50);
   await expect(page.locator('#lose-gpu')).toBeDisabled();
   await expect(page.locator('#device-loss-status')).toContainText('No WebGPU device here');
-  await expect(page.locator('#notices li[data-kind="backend-unavailable"]')).toContainText('navigator.gpu is not available');
+  await expect(page.locator('#notices li[data-kind="backend-unavailable"]')).toContainText(
+    'navigator.gpu is not available',
+  );
   await screenshot(page, testInfo, 'no-webgpu');
   expect(pageProblems).toEqual([]);
 });
@@ -270,7 +347,9 @@ test('corrupt data: the page refuses it and names the file, in a sentence', asyn
   await page.goto(demo.url);
   const status = page.locator('#status');
   await expect(status).toHaveAttribute('data-state', 'error', { timeout: 120_000 });
-  await expect(status).toHaveText('The demo could not start. The data file data/wordnet-csr.bin cannot be used: checksum mismatch (the file is corrupt).');
+  await expect(status).toHaveText(
+    'The demo could not start. The data file data/wordnet-csr.bin cannot be used: checksum mismatch (the file is corrupt).',
+  );
 });
 
 test('results page: the copied bench results, or "no results yet"', async ({ page, demo, pageProblems }, testInfo) => {

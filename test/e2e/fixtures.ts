@@ -26,7 +26,8 @@ export async function loadReport(page: Page, url: string, timeoutMs: number): Pr
   });
   await page.goto(url);
   const payload = await delivered;
-  if (!isPageReport(payload)) throw new Error(`the page sent a malformed report: ${JSON.stringify(payload).slice(0, 300)}`);
+  if (!isPageReport(payload))
+    throw new Error(`the page sent a malformed report: ${JSON.stringify(payload).slice(0, 300)}`);
   if (payload.error !== undefined) throw new Error(`the page failed: ${payload.error}`);
   return payload;
 }

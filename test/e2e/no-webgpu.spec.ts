@@ -15,7 +15,11 @@ test.use({ launchOptions: { executablePath: CHROMIUM_PATH, args: [...BASE_FLAGS,
 
 /** Every case ran on WASM and agrees with Node (as does the reference's plumbing case); WebGPU did not run. */
 function expectCpuOnly(report: PageReport): void {
-  const wasm = requireOrSkip('wasm backend in Chromium', report.unavailable.find((u) => u.backend === 'wasm')?.reason, HOW_TO_ENABLE.wasm);
+  const wasm = requireOrSkip(
+    'wasm backend in Chromium',
+    report.unavailable.find((u) => u.backend === 'wasm')?.reason,
+    HOW_TO_ENABLE.wasm,
+  );
   expect(report.runs.map((r) => r.backend)).toEqual([...(wasm ? ['wasm'] : []), 'reference']);
   expect(report.unavailable).toContainEqual({ backend: 'webgpu', reason: report.webgpu.detail });
   for (const run of report.runs) {
@@ -33,7 +37,10 @@ test('navigator.gpu hidden: every case on WASM, and the reason', async ({ page, 
     if (typeof proto === 'object' && proto !== null) Reflect.deleteProperty(proto, 'gpu');
   });
   const report = await loadReport(page, pageServer.url, 60_000);
-  expect(report.webgpu).toEqual({ available: false, detail: 'navigator.gpu is not available in this browser or context' });
+  expect(report.webgpu).toEqual({
+    available: false,
+    detail: 'navigator.gpu is not available in this browser or context',
+  });
   expectCpuOnly(report);
 });
 

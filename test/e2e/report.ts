@@ -78,7 +78,8 @@ const BASE64_CHUNK = 0x8000;
 /** Bytes -> base64 (btoa exists in browsers and in Node >= 16). */
 export function toBase64(bytes: Uint8Array): string {
   let binary = '';
-  for (let i = 0; i < bytes.length; i += BASE64_CHUNK) binary += String.fromCharCode(...bytes.subarray(i, i + BASE64_CHUNK));
+  for (let i = 0; i < bytes.length; i += BASE64_CHUNK)
+    binary += String.fromCharCode(...bytes.subarray(i, i + BASE64_CHUNK));
   return btoa(binary);
 }
 
@@ -120,13 +121,21 @@ function isNumberArray(value: unknown): value is number[] {
 }
 
 function isWireTensor(value: unknown): value is WireTensor {
-  return isRecord(value) && DTYPES.some((d) => d === value['dtype']) && isNumberArray(value['shape']) && typeof value['base64'] === 'string';
+  return (
+    isRecord(value) &&
+    DTYPES.some((d) => d === value['dtype']) &&
+    isNumberArray(value['shape']) &&
+    typeof value['base64'] === 'string'
+  );
 }
 
 function isCaseOutcome(value: unknown): value is CaseOutcome {
   if (!isRecord(value) || typeof value['name'] !== 'string') return false;
   const status = value['status'];
-  if (status === 'ran') return isNumberArray(value['inputChecksums']) && Array.isArray(value['outputs']) && value['outputs'].every(isWireTensor);
+  if (status === 'ran')
+    return (
+      isNumberArray(value['inputChecksums']) && Array.isArray(value['outputs']) && value['outputs'].every(isWireTensor)
+    );
   return (status === 'unsupported' || status === 'failed') && typeof value['reason'] === 'string';
 }
 
@@ -151,7 +160,9 @@ export function isPageReport(value: unknown): value is PageReport {
     typeof webgpu['available'] === 'boolean' &&
     typeof webgpu['detail'] === 'string' &&
     Array.isArray(value['unavailable']) &&
-    value['unavailable'].every((u) => isRecord(u) && typeof u['backend'] === 'string' && typeof u['reason'] === 'string') &&
+    value['unavailable'].every(
+      (u) => isRecord(u) && typeof u['backend'] === 'string' && typeof u['reason'] === 'string',
+    ) &&
     Array.isArray(value['runs']) &&
     value['runs'].every(isBackendRun) &&
     (error === undefined || typeof error === 'string')

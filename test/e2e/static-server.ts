@@ -5,7 +5,12 @@ import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
-const TYPES: Readonly<Record<string, string>> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
+const TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css',
+};
 
 /** A running server. */
 export interface StaticServer {
@@ -24,9 +29,14 @@ export async function serveStatic(dir: string, isolated: boolean): Promise<Stati
       response.writeHead(404).end();
       return;
     }
-    const isolation = isolated ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } : {};
+    const isolation = isolated
+      ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }
+      : {};
     readFile(file).then(
-      (body) => response.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream', ...isolation }).end(body),
+      (body) =>
+        response
+          .writeHead(200, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream', ...isolation })
+          .end(body),
       () => response.writeHead(404).end(),
     );
   });

@@ -23,7 +23,14 @@ let origin = '';
 
 test.beforeAll(async () => {
   outDir = mkdtempSync(path.join(os.tmpdir(), 'tandem-vite-build-'));
-  await build({ configFile: false, root, logLevel: 'warn', resolve: { conditions: ['@tandem/source', ...defaultClientConditions] }, build: { outDir, emptyOutDir: true }, worker: { format: 'es' } });
+  await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    resolve: { conditions: ['@tandem/source', ...defaultClientConditions] },
+    build: { outDir, emptyOutDir: true },
+    worker: { format: 'es' },
+  });
   server = await serveStatic(outDir, true);
   origin = server.origin;
 });
@@ -41,7 +48,9 @@ function expected(n: number): { sum: number; head: number[] } {
   return { sum: c.reduce((total, v) => total + v, 0), head: Array.from(c.subarray(0, 4)) };
 }
 
-test('vite build emits the .wasm kernels and the built page runs matmuls on them, on one thread and on two', async ({ page }) => {
+test('vite build emits the .wasm kernels and the built page runs matmuls on them, on one thread and on two', async ({
+  page,
+}) => {
   const emitted = readdirSync(path.join(outDir, 'assets')).filter((f) => f.endsWith('.wasm'));
   expect(emitted.length, `emitted: ${emitted.join(', ')}`).toBeGreaterThan(0);
   const errors: string[] = [];
@@ -51,7 +60,9 @@ test('vite build emits the .wasm kernels and the built page runs matmuls on them
     if (r.url().endsWith('.wasm')) wasmRequests.push(new URL(r.url()).pathname);
   });
   await page.goto(`${origin}/`);
-  await page.waitForFunction(() => Reflect.get(globalThis, '__tandemResult') !== undefined, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => Reflect.get(globalThis, '__tandemResult') !== undefined, undefined, {
+    timeout: 30_000,
+  });
   const result: unknown = await page.evaluate(() => Reflect.get(globalThis, '__tandemResult'));
   const [small, large] = [expected(64), expected(256)];
   expect(result).toMatchObject({
@@ -63,6 +74,8 @@ test('vite build emits the .wasm kernels and the built page runs matmuls on them
   expect(JSON.stringify(result)).toMatch(/"threaded":\{"device":"[^"]*2 threads/);
   expect(wasmRequests.every((p) => p.startsWith('/assets/'))).toBe(true);
   expect(wasmRequests.length).toBeGreaterThanOrEqual(2);
-  console.log(`built page: ${JSON.stringify(result)}; emitted: ${emitted.join(', ')}; fetched: ${wasmRequests.join(', ')}`);
+  console.log(
+    `built page: ${JSON.stringify(result)}; emitted: ${emitted.join(', ')}; fetched: ${wasmRequests.join(', ')}`,
+  );
   expect(errors).toEqual([]);
 });

@@ -6,7 +6,10 @@ import { ReferenceBackend } from '@tandem/reference';
 import { FaultInjectingBackend, faultSchedule } from '@tandem/testing';
 
 async function engineWithHang(hangMs: number): Promise<{ engine: Engine; faulty: FaultInjectingBackend }> {
-  const faulty = new FaultInjectingBackend(new ReferenceBackend(), faultSchedule({ 1: 'hang' }), { name: 'slow', hangMs });
+  const faulty = new FaultInjectingBackend(new ReferenceBackend(), faultSchedule({ 1: 'hang' }), {
+    name: 'slow',
+    hangMs,
+  });
   const engine = await Engine.create({ backends: [faulty, new ReferenceBackend({ fallbackOnly: true })] });
   return { engine, faulty };
 }
@@ -32,22 +35,47 @@ describe('call options', () => {
     );
     const unknownBackend = await engine.silu(x, { strategy: { only: 'cuda' } }).catch((e: unknown) => e);
     expect(unknownBackend).toBeInstanceOf(InvalidArgumentError);
-    expect(unknownBackend).toMatchObject({ argument: 'silu.options.strategy.only', value: 'cuda', limit: 'is not a backend of this engine (backends: reference)' });
-    expect(caught(() => engine.explain({ op: 'silu', x }, { strategy: { only: 'cuda' } }))).toBeInstanceOf(InvalidArgumentError);
-    await expect(engine.softmax(x, { axis: 0 })).rejects.toThrow(/^softmax\.options\.axis = 0: only the last axis is supported \(-1 or 1\)$/);
-    await expect(engine.softmax(x, { causal: true, dim: 1 } as never)).rejects.toThrow(/^softmax\.options\.dim = 1: is not an option here \(accepted: causal, axis, strategy, label, signal\)$/);
-    expect(await (await engine.softmax(x, { axis: -1 })).read()).toEqual(await (await engine.softmax(x, { axis: 1 })).read());
-    await expect(Engine.create({ backends: [new ReferenceBackend()], strategy: 'fast' as never })).rejects.toThrow(/^createEngine\.strategy = "fast"/);
-    const unknownDefault = await Engine.create({ backends: [new ReferenceBackend()], strategy: { only: 'cuda' } }).catch((e: unknown) => e);
+    expect(unknownBackend).toMatchObject({
+      argument: 'silu.options.strategy.only',
+      value: 'cuda',
+      limit: 'is not a backend of this engine (backends: reference)',
+    });
+    expect(caught(() => engine.explain({ op: 'silu', x }, { strategy: { only: 'cuda' } }))).toBeInstanceOf(
+      InvalidArgumentError,
+    );
+    await expect(engine.softmax(x, { axis: 0 })).rejects.toThrow(
+      /^softmax\.options\.axis = 0: only the last axis is supported \(-1 or 1\)$/,
+    );
+    await expect(engine.softmax(x, { causal: true, dim: 1 } as never)).rejects.toThrow(
+      /^softmax\.options\.dim = 1: is not an option here \(accepted: causal, axis, strategy, label, signal\)$/,
+    );
+    expect(await (await engine.softmax(x, { axis: -1 })).read()).toEqual(
+      await (await engine.softmax(x, { axis: 1 })).read(),
+    );
+    await expect(Engine.create({ backends: [new ReferenceBackend()], strategy: 'fast' as never })).rejects.toThrow(
+      /^createEngine\.strategy = "fast"/,
+    );
+    const unknownDefault = await Engine.create({
+      backends: [new ReferenceBackend()],
+      strategy: { only: 'cuda' },
+    }).catch((e: unknown) => e);
     expect(unknownDefault).toBeInstanceOf(InvalidArgumentError);
-    expect(unknownDefault).toMatchObject({ argument: 'createEngine.strategy.only', value: 'cuda', limit: 'is not a backend of this engine (backends: reference)' });
+    expect(unknownDefault).toMatchObject({
+      argument: 'createEngine.strategy.only',
+      value: 'cuda',
+      limit: 'is not a backend of this engine (backends: reference)',
+    });
   });
 
   it('every op method takes the call options: an unknown key, a bad strategy, label or signal is refused by name, before any work', async () => {
     const engine = await Engine.create({ backends: [new ReferenceBackend()] });
     const m = engine.random([2, 2], { seed: 1 });
     const x3 = engine.random([2, 2, 4], { seed: 2 });
-    const graph = { rowPtr: engine.tensor(Uint32Array.of(0, 0), [2]), colIdx: engine.zeros([0], 'u32'), weights: engine.zeros([0]) };
+    const graph = {
+      rowPtr: engine.tensor(Uint32Array.of(0, 0), [2]),
+      colIdx: engine.zeros([0], 'u32'),
+      weights: engine.zeros([0]),
+    };
     const spread = { decay: 0.5, threshold: 0, iterations: 1 };
     /** Each op method called with `extra` merged into its options; none is missing (checked against OP_KINDS below). */
     const calls: Record<OpKind, (extra: object) => Promise<unknown>> = {
@@ -73,16 +101,33 @@ describe('call options', () => {
     const ran = (): number => engine.telemetry.opEvents().length;
     for (const [method, call] of Object.entries(calls)) {
       const before = ran();
-      await expect(call({ stratgey: 'auto' }), method).rejects.toMatchObject({ name: 'InvalidArgumentError', argument: `${method}.options.stratgey` });
-      await expect(call({ strategy: 'fastest' }), method).rejects.toMatchObject({ argument: `${method}.options.strategy` });
-      await expect(call({ strategy: { only: 'cuda' } }), method).rejects.toMatchObject({ argument: `${method}.options.strategy.only` });
-      await expect(call({ label: 7 }), method).rejects.toMatchObject({ argument: `${method}.options.label`, limit: 'must be a string' });
-      await expect(call({ signal: 'stop' }), method).rejects.toMatchObject({ argument: `${method}.options.signal`, limit: 'must be an AbortSignal' });
+      await expect(call({ stratgey: 'auto' }), method).rejects.toMatchObject({
+        name: 'InvalidArgumentError',
+        argument: `${method}.options.stratgey`,
+      });
+      await expect(call({ strategy: 'fastest' }), method).rejects.toMatchObject({
+        argument: `${method}.options.strategy`,
+      });
+      await expect(call({ strategy: { only: 'cuda' } }), method).rejects.toMatchObject({
+        argument: `${method}.options.strategy.only`,
+      });
+      await expect(call({ label: 7 }), method).rejects.toMatchObject({
+        argument: `${method}.options.label`,
+        limit: 'must be a string',
+      });
+      await expect(call({ signal: 'stop' }), method).rejects.toMatchObject({
+        argument: `${method}.options.signal`,
+        limit: 'must be an AbortSignal',
+      });
       await expect(call({ signal: AbortSignal.abort() }), method).rejects.toBeInstanceOf(AbortedError);
       expect(ran(), `${method} ran despite bad options`).toBe(before);
       // The same options object run() takes is honoured: the label reaches the telemetry, the strategy the decision.
       await call({ strategy: { only: 'reference' }, label: `via ${method}` });
-      expect(engine.telemetry.opEvents().at(-1), method).toMatchObject({ label: `via ${method}`, backend: 'reference', ok: true });
+      expect(engine.telemetry.opEvents().at(-1), method).toMatchObject({
+        label: `via ${method}`,
+        backend: 'reference',
+        ok: true,
+      });
     }
     await engine.dispose();
   });
@@ -90,10 +135,18 @@ describe('call options', () => {
   it('explain() takes the same options object as run() (strategy decides; label and signal are checked, nothing runs)', async () => {
     const engine = await Engine.create({ backends: [new ReferenceBackend()] });
     const x = engine.ones([2]);
-    const options = { strategy: { only: 'reference' }, label: 'same object', signal: new AbortController().signal } as const;
+    const options = {
+      strategy: { only: 'reference' },
+      label: 'same object',
+      signal: new AbortController().signal,
+    } as const;
     expect(engine.explain({ op: 'silu', x }, options).selection.backend).toBe('reference');
-    expect(caught(() => engine.explain({ op: 'silu', x }, { label: 1 } as never))).toMatchObject({ argument: 'explain.options.label' });
-    expect(caught(() => engine.explain({ op: 'silu', x }, { causal: true } as never))).toMatchObject({ argument: 'explain.options.causal' });
+    expect(caught(() => engine.explain({ op: 'silu', x }, { label: 1 } as never))).toMatchObject({
+      argument: 'explain.options.label',
+    });
+    expect(caught(() => engine.explain({ op: 'silu', x }, { causal: true } as never))).toMatchObject({
+      argument: 'explain.options.causal',
+    });
     await engine.dispose();
   });
 

@@ -6,9 +6,18 @@ import { ReferenceBackend } from '@tandem/reference';
 import { FaultInjectingBackend, faultSchedule } from '@tandem/testing';
 
 /** A GPU whose second call rejects, a CPU that never fails, and five silu calls under gpu-preferred. */
-async function fiveCallsOneFault(tracker?: Partial<TrackerConfig>): Promise<{ circuit: string | undefined; fellBack: number }> {
-  const gpu = new FaultInjectingBackend(new ReferenceBackend(), faultSchedule({ 2: 'reject' }), { name: 'gpu', kind: 'gpu' });
-  const engine = await Engine.create({ backends: [gpu, new ReferenceBackend()], strategy: 'gpu-preferred', ...(tracker === undefined ? {} : { tracker }) });
+async function fiveCallsOneFault(
+  tracker?: Partial<TrackerConfig>,
+): Promise<{ circuit: string | undefined; fellBack: number }> {
+  const gpu = new FaultInjectingBackend(new ReferenceBackend(), faultSchedule({ 2: 'reject' }), {
+    name: 'gpu',
+    kind: 'gpu',
+  });
+  const engine = await Engine.create({
+    backends: [gpu, new ReferenceBackend()],
+    strategy: 'gpu-preferred',
+    ...(tracker === undefined ? {} : { tracker }),
+  });
   const x = engine.ones([4]);
   for (let i = 0; i < 5; i++) (await engine.silu(x)).dispose();
   const circuit = engine.trackerStats().find((s) => s.backend === 'gpu' && s.op === 'silu')?.circuit;
@@ -19,7 +28,13 @@ async function fiveCallsOneFault(tracker?: Partial<TrackerConfig>): Promise<{ ci
 
 describe('circuit breaker settings', () => {
   it('has the documented defaults: opens below a 0.95 success rate over the last 50 calls, once 5 are in, for 2 s', () => {
-    expect(DEFAULT_TRACKER_CONFIG).toEqual({ successRateThreshold: 0.95, window: 50, minCalls: 5, coolDownMs: 2000, latencyWindow: 256 });
+    expect(DEFAULT_TRACKER_CONFIG).toEqual({
+      successRateThreshold: 0.95,
+      window: 50,
+      minCalls: 5,
+      coolDownMs: 2000,
+      latencyWindow: 256,
+    });
   });
 
   it('by default one failure in five calls opens the circuit (4/5 = 0.8 < 0.95)', async () => {

@@ -8,10 +8,20 @@ import { createEngine } from 'tandem';
 
 describe('concurrency with injected faults', () => {
   it('1,000 concurrent calls, 5% faults: every result right, counts consistent', async () => {
-    const flaky = new FaultInjectingBackend(new ReferenceBackend(), faultRate(0.05, ['throw', 'reject', 'oom'], 7), { name: 'flaky-gpu', kind: 'gpu', priority: 1 });
-    const engine = await Engine.create({ backends: [flaky, new ReferenceBackend()], strategy: 'gpu-preferred', tracker: { successRateThreshold: 0.5 } });
+    const flaky = new FaultInjectingBackend(new ReferenceBackend(), faultRate(0.05, ['throw', 'reject', 'oom'], 7), {
+      name: 'flaky-gpu',
+      kind: 'gpu',
+      priority: 1,
+    });
+    const engine = await Engine.create({
+      backends: [flaky, new ReferenceBackend()],
+      strategy: 'gpu-preferred',
+      tracker: { successRateThreshold: 0.5 },
+    });
     const n = 8;
-    const inputs = Array.from({ length: 10 }, (_, s) => Float32Array.from({ length: n * n }, (_, i) => ((i * 7 + s * 13) % 17) - 8));
+    const inputs = Array.from({ length: 10 }, (_, s) =>
+      Float32Array.from({ length: n * n }, (_, i) => ((i * 7 + s * 13) % 17) - 8),
+    );
     const tensors = inputs.map((d) => engine.tensor(d, [n, n]));
     const unhandled: unknown[] = [];
     const onUnhandled = (e: unknown): void => void unhandled.push(e);
@@ -20,7 +30,10 @@ describe('concurrency with injected faults', () => {
       const calls = Array.from({ length: 1000 }, (_, i) => {
         const [a, b] = [tensors[i % 10], tensors[(i * 3 + 1) % 10]];
         if (a === undefined || b === undefined) throw new Error(`no tensor ${i}`);
-        return engine.matmul(a, b).then((c) => c.read()).then((got) => ({ i, got }));
+        return engine
+          .matmul(a, b)
+          .then((c) => c.read())
+          .then((got) => ({ i, got }));
       });
       const results = await Promise.all(calls);
       for (const { i, got } of results) {
@@ -44,7 +57,8 @@ describe('concurrency with injected faults', () => {
     // Every fallback is visible with its cause.
     const fallbacks = engine.telemetry.opEvents().filter((e) => e.reason.kind === 'error-fallback');
     expect(fallbacks.length).toBe(flaky.totalInjected);
-    for (const e of fallbacks) expect(e.reason).toMatchObject({ failed: 'flaky-gpu', error: expect.stringMatching(/injected|out of memory/) });
+    for (const e of fallbacks)
+      expect(e.reason).toMatchObject({ failed: 'flaky-gpu', error: expect.stringMatching(/injected|out of memory/) });
   });
 });
 
@@ -62,7 +76,10 @@ describe('createEngine', () => {
       const gpu = new FaultInjectingBackend(new ReferenceBackend(), () => undefined, { name: 'gpu', kind: 'gpu' });
       const engine = await createEngine({ backends: [gpu, new ReferenceBackend()] });
       const x = engine.tensor(new Float32Array(4), [2, 2]);
-      expect(engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }).selection).toMatchObject({ backend: 'reference', reason: { kind: 'force-cpu' } });
+      expect(engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }).selection).toMatchObject({
+        backend: 'reference',
+        reason: { kind: 'force-cpu' },
+      });
     } finally {
       delete process.env['TANDEM_FORCE_CPU'];
     }
@@ -79,6 +96,8 @@ describe('createEngine', () => {
       ['broken', false, 'module not found'],
       ['reference', true, undefined],
     ]);
-    expect(engine.telemetry.noticeEvents()).toContainEqual(expect.objectContaining({ kind: 'backend-unavailable', backend: 'broken', detail: 'module not found' }));
+    expect(engine.telemetry.noticeEvents()).toContainEqual(
+      expect.objectContaining({ kind: 'backend-unavailable', backend: 'broken', detail: 'module not found' }),
+    );
   });
 });

@@ -1,7 +1,15 @@
 // engine.zeros / ones / full / random: the values in each dtype, typed results, a seed that repeats, the documented
 // distributions, and every bad argument a typed error naming it.
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { decodeF16, dequantizeQ4_0, dequantizeQ8_0, Engine, floatToHalf, InvalidArgumentError, type Tensor } from '@tandem/core';
+import {
+  decodeF16,
+  dequantizeQ4_0,
+  dequantizeQ8_0,
+  Engine,
+  floatToHalf,
+  InvalidArgumentError,
+  type Tensor,
+} from '@tandem/core';
 import { ReferenceBackend } from '@tandem/reference';
 
 async function engine(): Promise<Engine> {
@@ -29,7 +37,9 @@ describe('zeros, ones, full', () => {
     const h = e.ones([2], 'f16');
     expectTypeOf(h).toEqualTypeOf<Tensor<'f16'>>();
     expect(await h.read()).toEqual(Float32Array.of(1, 1));
-    expect(await e.full([1], 0.1, 'f16').read()).toEqual(Float32Array.of(decodeF16(Uint16Array.of(floatToHalf(0.1)))[0] ?? NaN));
+    expect(await e.full([1], 0.1, 'f16').read()).toEqual(
+      Float32Array.of(decodeF16(Uint16Array.of(floatToHalf(0.1)))[0] ?? NaN),
+    );
     const i = e.full([2], -7, 'i32');
     expectTypeOf(await i.read()).toEqualTypeOf<Int32Array>();
     expect(await i.read()).toEqual(Int32Array.of(-7, -7));
@@ -103,7 +113,9 @@ describe('random', () => {
     expect(std).toBeCloseTo(0.5, 1);
     const h = e.random([4], { seed: 1, dtype: 'f16' });
     expectTypeOf(h).toEqualTypeOf<Tensor<'f16'>>();
-    expect(Array.from(await h.read())).toEqual(Array.from(await e.random([4], { seed: 1 }).read(), (v) => decodeF16(Uint16Array.of(floatToHalf(v)))[0]));
+    expect(Array.from(await h.read())).toEqual(
+      Array.from(await e.random([4], { seed: 1 }).read(), (v) => decodeF16(Uint16Array.of(floatToHalf(v)))[0]),
+    );
     expect(await e.random([2], { seed: 1, distribution: 'normal', std: 0 }).read()).toEqual(new Float32Array(2));
     await e.dispose();
   });
@@ -118,14 +130,26 @@ describe('random', () => {
     await e.dispose();
   });
 
-  it('refuses bad options by name: unknown keys, call options, another distribution\'s parameters, bad numbers', async () => {
+  it("refuses bad options by name: unknown keys, call options, another distribution's parameters, bad numbers", async () => {
     const e = await engine();
     const cases: Array<[() => unknown, string, RegExp]> = [
-      [() => e.random([2], { sed: 1 } as never), 'random.options.sed', /is not an option here \(accepted: seed, distribution, low, high, mean, std, dtype\)/],
+      [
+        () => e.random([2], { sed: 1 } as never),
+        'random.options.sed',
+        /is not an option here \(accepted: seed, distribution, low, high, mean, std, dtype\)/,
+      ],
       [() => e.random([2], { strategy: 'auto' } as never), 'random.options.strategy', /is not an option here/],
       [() => e.random([2], { seed: 1.5 }), 'random.options.seed', /must be an integer/],
-      [() => e.random([2], { distribution: 'gaussian' as never }), 'random.options.distribution', /must be one of uniform, normal/],
-      [() => e.random([2], { distribution: 'normal', low: 0 }), 'random.options.low', /is not an option of the normal distribution/],
+      [
+        () => e.random([2], { distribution: 'gaussian' as never }),
+        'random.options.distribution',
+        /must be one of uniform, normal/,
+      ],
+      [
+        () => e.random([2], { distribution: 'normal', low: 0 }),
+        'random.options.low',
+        /is not an option of the normal distribution/,
+      ],
       [() => e.random([2], { std: 2 }), 'random.options.std', /is not an option of the uniform distribution/],
       [() => e.random([2], { low: 1, high: 1 }), 'random.options.high', /must be greater than low \(1\)/],
       [() => e.random([2], { high: Infinity }), 'random.options.high', /finite/],

@@ -13,23 +13,63 @@ describe('explain()', () => {
     const x = engine.tensor(new Float32Array(4), [2, 2]);
     const e = engine.explain({ op: 'matmul', a: x, b: x });
     expect(e.selection.reason).toEqual({ kind: 'cost-model', measured: false });
-    expect(Object.keys(e).sort()).toEqual(['costsMs', 'fallbacks', 'memory', 'op', 'probe', 'selection', 'skipped', 'transfersMs', 'work']);
+    expect(Object.keys(e).sort()).toEqual([
+      'costsMs',
+      'fallbacks',
+      'memory',
+      'op',
+      'probe',
+      'selection',
+      'skipped',
+      'transfersMs',
+      'work',
+    ]);
     expect(e.costsMs['cpu']).toBe(e.selection.estimatedMs);
   });
 
   it('reports the memory needed per backend: inputs not resident, outputs, scratch, and what is free', async () => {
     const clock = new ManualClock();
-    const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', clock, latencyMs: () => 1, availableMemoryBytes: 100_000 });
-    const small = new SimulatedBackend({ name: 'small', kind: 'gpu', clock, latencyMs: () => 1, availableMemoryBytes: 100 });
+    const gpu = new SimulatedBackend({
+      name: 'gpu',
+      kind: 'gpu',
+      clock,
+      latencyMs: () => 1,
+      availableMemoryBytes: 100_000,
+    });
+    const small = new SimulatedBackend({
+      name: 'small',
+      kind: 'gpu',
+      clock,
+      latencyMs: () => 1,
+      availableMemoryBytes: 100,
+    });
     const engine = await Engine.create({ backends: [new ReferenceBackend(), gpu, small], clock: clock.clock });
     const queries = engine.tensor(new Float32Array(2 * 4), [2, 4]); // 32 bytes
     const targets = engine.tensor(new Float32Array(10 * 4), [10, 4]); // 160 bytes
     const op = { op: 'cosineSimilarity', queries, targets } as const;
     const before = engine.explain(op);
     // The reference's cosine keeps 8 bytes per target as scratch (float64 norms); the output is [2, 10] f32.
-    expect(before.memory['reference']).toEqual({ inputBytes: 192, outputBytes: 80, scratchBytes: 80, totalBytes: 352, availableBytes: expect.any(Number) });
-    expect(before.memory['gpu']).toEqual({ inputBytes: 192, outputBytes: 80, scratchBytes: 0, totalBytes: 272, availableBytes: 100_000 });
-    expect(before.memory['small']).toEqual({ inputBytes: 192, outputBytes: 80, scratchBytes: 0, totalBytes: 272, availableBytes: 100 });
+    expect(before.memory['reference']).toEqual({
+      inputBytes: 192,
+      outputBytes: 80,
+      scratchBytes: 80,
+      totalBytes: 352,
+      availableBytes: expect.any(Number),
+    });
+    expect(before.memory['gpu']).toEqual({
+      inputBytes: 192,
+      outputBytes: 80,
+      scratchBytes: 0,
+      totalBytes: 272,
+      availableBytes: 100_000,
+    });
+    expect(before.memory['small']).toEqual({
+      inputBytes: 192,
+      outputBytes: 80,
+      scratchBytes: 0,
+      totalBytes: 272,
+      availableBytes: 100,
+    });
     expect(before.skipped).toContainEqual({ backend: 'small', reason: 'needs 272 bytes, 100 available' });
     // Once the inputs live on the gpu, only the outputs are new there.
     await engine.run(op, { strategy: { only: 'gpu' } });

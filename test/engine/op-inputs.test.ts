@@ -23,12 +23,15 @@ describe('opInputs', () => {
     expect(ops.some((o) => o.op.op === 'rmsNorm' && o.op.weight === undefined)).toBe(true);
   });
 
-  it.each(ops.map((o) => [o.name, o.op] as const))('%s: same tensors, same names, same order as mapOpTensors', (_name, op) => {
-    const listed = opInputs(op);
-    const seen = visited(op);
-    expect(listed.map((i) => i.name)).toEqual(seen.map((i) => i.name));
-    listed.forEach((input, i) => expect(input.tensor).toBe(seen[i]?.tensor));
-  });
+  it.each(ops.map((o) => [o.name, o.op] as const))(
+    '%s: same tensors, same names, same order as mapOpTensors',
+    (_name, op) => {
+      const listed = opInputs(op);
+      const seen = visited(op);
+      expect(listed.map((i) => i.name)).toEqual(seen.map((i) => i.name));
+      listed.forEach((input, i) => expect(input.tensor).toBe(seen[i]?.tensor));
+    },
+  );
 });
 
 describe('opWork for matmul (computed from the three dimensions)', () => {
@@ -40,11 +43,21 @@ describe('opWork for matmul (computed from the three dimensions)', () => {
   ] as const)('%s %ix%ix%i: flops, bytes of a, b and the output, batch', (dtype, m, k, n) => {
     const op = { op: 'matmul', a: spec(dtype, [m, k]), b: spec(dtype, [k, n]) } as const;
     const bytesPer = dtype === 'f16' ? 2 : 4;
-    expect(opWork(op, inferOutputs(op))).toEqual({ flops: 2 * m * k * n, bytes: bytesPer * (m * k + k * n + m * n), batch: m });
+    expect(opWork(op, inferOutputs(op))).toEqual({
+      flops: 2 * m * k * n,
+      bytes: bytesPer * (m * k + k * n + m * n),
+      batch: m,
+    });
   });
   it('still rejects mismatched inner dimensions and ranks, naming the argument', () => {
-    expect(() => inferOutputs({ op: 'matmul', a: spec('f32', [2, 3]), b: spec('f32', [4, 5]) })).toThrow(/b\.shape\[0\].*4.*a\.shape\[1\] \(3\)/);
-    expect(() => inferOutputs({ op: 'matmul', a: spec('f32', [2, 3, 1]), b: spec('f32', [3, 5]) })).toThrow(/a\.shape.*rank 2/);
-    expect(() => inferOutputs({ op: 'matmul', a: spec('f32', [2, 3]), b: spec('f32', [3]) })).toThrow(/b\.shape.*rank 2/);
+    expect(() => inferOutputs({ op: 'matmul', a: spec('f32', [2, 3]), b: spec('f32', [4, 5]) })).toThrow(
+      /b\.shape\[0\].*4.*a\.shape\[1\] \(3\)/,
+    );
+    expect(() => inferOutputs({ op: 'matmul', a: spec('f32', [2, 3, 1]), b: spec('f32', [3, 5]) })).toThrow(
+      /a\.shape.*rank 2/,
+    );
+    expect(() => inferOutputs({ op: 'matmul', a: spec('f32', [2, 3]), b: spec('f32', [3]) })).toThrow(
+      /b\.shape.*rank 2/,
+    );
   });
 });

@@ -4,7 +4,17 @@
 // kernel on the same values; copyTimes, what the engine learned of a backend's copies; and the lifecycle methods
 // (init on a constructed engine, checkTensor, dispose through `await using`).
 import { describe, expect, it } from 'vitest';
-import { DisposedError, Engine, InvalidArgumentError, mapOpTensors, quantizeAs, type BoundTensor, type Op, type RunResult, type TensorSpec } from '@tandem/core';
+import {
+  DisposedError,
+  Engine,
+  InvalidArgumentError,
+  mapOpTensors,
+  quantizeAs,
+  type BoundTensor,
+  type Op,
+  type RunResult,
+  type TensorSpec,
+} from '@tandem/core';
 import * as reference from '@tandem/reference';
 import { ManualClock, SimulatedBackend } from '@tandem/testing';
 
@@ -31,18 +41,22 @@ async function setup(): Promise<{ engine: Engine; backend: RecordingReference }>
 }
 
 describe('Engine op methods: the op built, its defaults, the result', () => {
-  it('matmul, add, mul, scale, silu, gelu, swiglu, cosineSimilarity: the reference kernels\' results', async () => {
+  it("matmul, add, mul, scale, silu, gelu, swiglu, cosineSimilarity: the reference kernels' results", async () => {
     const { engine } = await setup();
     const [a, b] = [values(6), values(12, 0.5)];
     const ta = engine.tensor(a, [2, 3]);
     expect(await (await engine.matmul(ta, engine.tensor(b, [3, 4]))).read()).toEqual(reference.matmul(a, b, 2, 3, 4));
-    expect(await (await engine.add(ta, engine.tensor(b.subarray(0, 3), [3]))).read()).toEqual(reference.add(a, b.subarray(0, 3)));
+    expect(await (await engine.add(ta, engine.tensor(b.subarray(0, 3), [3]))).read()).toEqual(
+      reference.add(a, b.subarray(0, 3)),
+    );
     expect(await (await engine.mul(ta, ta)).read()).toEqual(reference.mul(a, a));
     expect(await (await engine.scale(ta, -2.5)).read()).toEqual(reference.scale(a, -2.5));
     expect(await (await engine.silu(ta)).read()).toEqual(reference.silu(a));
     expect(await (await engine.gelu(ta)).read()).toEqual(reference.gelu(a));
     expect(await (await engine.swiglu(ta, ta)).read()).toEqual(reference.swiglu(a, a));
-    expect(await (await engine.cosineSimilarity(ta, engine.tensor(b, [4, 3]))).read()).toEqual(reference.cosineSimilarity(a, b, 2, 4, 3));
+    expect(await (await engine.cosineSimilarity(ta, engine.tensor(b, [4, 3]))).read()).toEqual(
+      reference.cosineSimilarity(a, b, 2, 4, 3),
+    );
     await engine.dispose();
   });
 
@@ -61,8 +75,13 @@ describe('Engine op methods: the op built, its defaults, the result', () => {
     const [x, w] = [values(8), values(4, 2)];
     const t = engine.tensor(x, [2, 4]);
     expect(await (await engine.rmsNorm(t)).read()).toEqual(reference.rmsNorm(x, 4, undefined, 1e-5));
-    expect(await (await engine.rmsNorm(t, { weight: engine.tensor(w, [4]), eps: 0.5 })).read()).toEqual(reference.rmsNorm(x, 4, w, 0.5));
-    expect(backend.ops.map((op) => (op.op === 'rmsNorm' ? [op.eps, op.weight?.shape] : undefined))).toEqual([[1e-5, undefined], [0.5, [4]]]);
+    expect(await (await engine.rmsNorm(t, { weight: engine.tensor(w, [4]), eps: 0.5 })).read()).toEqual(
+      reference.rmsNorm(x, 4, w, 0.5),
+    );
+    expect(backend.ops.map((op) => (op.op === 'rmsNorm' ? [op.eps, op.weight?.shape] : undefined))).toEqual([
+      [1e-5, undefined],
+      [0.5, [4]],
+    ]);
     await engine.dispose();
   });
 
@@ -71,9 +90,16 @@ describe('Engine op methods: the op built, its defaults, the result', () => {
     const x = values(2 * 2 * 8);
     const t = engine.tensor(x, [2, 2, 8]);
     const dims = { seq: 2, heads: 2, headDim: 8 };
-    expect(await (await engine.rope(t)).read()).toEqual(reference.rope(x, { ...dims, positionOffset: 0, base: 10000, mode: 'interleaved' }));
-    expect(await (await engine.rope(t, { positionOffset: 5, base: 500, mode: 'neox' })).read()).toEqual(reference.rope(x, { ...dims, positionOffset: 5, base: 500, mode: 'neox' }));
-    expect(backend.ops.map((op) => (op.op === 'rope' ? [op.positionOffset, op.base, op.mode] : undefined))).toEqual([[0, 10000, 'interleaved'], [5, 500, 'neox']]);
+    expect(await (await engine.rope(t)).read()).toEqual(
+      reference.rope(x, { ...dims, positionOffset: 0, base: 10000, mode: 'interleaved' }),
+    );
+    expect(await (await engine.rope(t, { positionOffset: 5, base: 500, mode: 'neox' })).read()).toEqual(
+      reference.rope(x, { ...dims, positionOffset: 5, base: 500, mode: 'neox' }),
+    );
+    expect(backend.ops.map((op) => (op.op === 'rope' ? [op.positionOffset, op.base, op.mode] : undefined))).toEqual([
+      [0, 10000, 'interleaved'],
+      [5, 500, 'neox'],
+    ]);
     await engine.dispose();
   });
 
@@ -85,8 +111,13 @@ describe('Engine op methods: the op built, its defaults, the result', () => {
     const plain = await (await engine.attention(tq, tk, tv)).read();
     expect(plain).toEqual(reference.attention(q, k, v, dims, false, undefined));
     expect(plain).toEqual(reference.attention(q, k, v, dims, false, 1 / Math.sqrt(8)));
-    expect(await (await engine.attention(tq, tk, tv, { causal: true, scale: 0.3 })).read()).toEqual(reference.attention(q, k, v, dims, true, 0.3));
-    expect(backend.ops.map((op) => (op.op === 'attention' ? [op.causal, op.scale] : undefined))).toEqual([[false, undefined], [true, 0.3]]);
+    expect(await (await engine.attention(tq, tk, tv, { causal: true, scale: 0.3 })).read()).toEqual(
+      reference.attention(q, k, v, dims, true, 0.3),
+    );
+    expect(backend.ops.map((op) => (op.op === 'attention' ? [op.causal, op.scale] : undefined))).toEqual([
+      [false, undefined],
+      [true, 0.3],
+    ]);
     await engine.dispose();
   });
 
@@ -109,20 +140,38 @@ describe('Engine op methods: the op built, its defaults, the result', () => {
       const bytes = quantizeAs(dtype, w);
       const tw = engine.tensor(bytes, [3, 32], dtype);
       expect(await (await engine.dequantize(tw)).read()).toEqual(reference.dequantize(dtype, bytes, 3 * 32));
-      expect(await (await engine.quantizedMatmul(engine.tensor(x, [2, 32]), tw)).read()).toEqual(reference.quantizedMatmul(x, bytes, dtype, 2, 32, 3));
+      expect(await (await engine.quantizedMatmul(engine.tensor(x, [2, 32]), tw)).read()).toEqual(
+        reference.quantizedMatmul(x, bytes, dtype, 2, 32, 3),
+      );
     }
     await engine.dispose();
   });
 
   it('spreadActivation: the graph and the options it is given (no defaults), as the reference kernel', async () => {
     const { engine, backend } = await setup();
-    const graph = { rowPtr: Uint32Array.of(0, 2, 3, 3), colIdx: Uint32Array.of(1, 2, 2), weights: Float32Array.of(0.5, 1, 2) };
+    const graph = {
+      rowPtr: Uint32Array.of(0, 2, 3, 3),
+      colIdx: Uint32Array.of(1, 2, 2),
+      weights: Float32Array.of(0.5, 1, 2),
+    };
     const initial = Float32Array.of(1, 0, 0);
-    const tensors = { rowPtr: engine.tensor(graph.rowPtr, [4]), colIdx: engine.tensor(graph.colIdx, [3]), weights: engine.tensor(graph.weights, [3]) };
-    const out = await engine.spreadActivation(tensors, engine.tensor(initial, [3]), { decay: 0.5, threshold: 0.1, iterations: 2 });
-    expect(await out.read()).toEqual(reference.spreadActivation(graph, initial, { decay: 0.5, threshold: 0.1, iterations: 2 }));
+    const tensors = {
+      rowPtr: engine.tensor(graph.rowPtr, [4]),
+      colIdx: engine.tensor(graph.colIdx, [3]),
+      weights: engine.tensor(graph.weights, [3]),
+    };
+    const out = await engine.spreadActivation(tensors, engine.tensor(initial, [3]), {
+      decay: 0.5,
+      threshold: 0.1,
+      iterations: 2,
+    });
+    expect(await out.read()).toEqual(
+      reference.spreadActivation(graph, initial, { decay: 0.5, threshold: 0.1, iterations: 2 }),
+    );
     expect(Array.from(await out.read())).toEqual([1, 0.5, 1.25]);
-    expect(backend.ops.map((op) => (op.op === 'spreadActivation' ? [op.decay, op.threshold, op.iterations] : undefined))).toEqual([[0.5, 0.1, 2]]);
+    expect(
+      backend.ops.map((op) => (op.op === 'spreadActivation' ? [op.decay, op.threshold, op.iterations] : undefined)),
+    ).toEqual([[0.5, 0.1, 2]]);
     await engine.dispose();
   });
 });
@@ -151,19 +200,23 @@ describe('Engine lifecycle methods', () => {
     const engine = new Engine({ backends: [new reference.ReferenceBackend()] });
     expect(engine.backends().map((b) => [b.name, b.available])).toEqual([['reference', false]]);
     await engine.init();
-    expect(engine.backends().map((b) => [b.name, b.available, b.unavailableReason])).toEqual([['reference', true, undefined]]);
+    expect(engine.backends().map((b) => [b.name, b.available, b.unavailableReason])).toEqual([
+      ['reference', true, undefined],
+    ]);
     expect(await (await engine.scale(engine.tensor([1, 2], [2]), 3)).read()).toEqual(Float32Array.of(3, 6));
     await engine.dispose();
   });
 
-  it('checkTensor accepts its own live tensors and refuses another engine\'s or a disposed one, naming the argument', async () => {
+  it("checkTensor accepts its own live tensors and refuses another engine's or a disposed one, naming the argument", async () => {
     const { engine } = await setup();
     const { engine: other } = await setup();
     const mine = engine.tensor([1], [1]);
     expect(() => engine.checkTensor('graph.constant', mine)).not.toThrow();
     const theirs = other.tensor([1], [1]);
     expect(() => engine.checkTensor('graph.constant', theirs)).toThrow(InvalidArgumentError);
-    expect(() => engine.checkTensor('graph.constant', theirs)).toThrow(/^graph\.constant = .*belongs to another engine/);
+    expect(() => engine.checkTensor('graph.constant', theirs)).toThrow(
+      /^graph\.constant = .*belongs to another engine/,
+    );
     mine.dispose();
     expect(() => engine.checkTensor('graph.constant', mine)).toThrow(DisposedError);
     await Promise.all([engine.dispose(), other.dispose()]);

@@ -8,7 +8,8 @@ import { cpuLatency, gpuLatency, simulatedEngine, square } from '../scheduler/ha
 
 /** The same calls on every engine: matmuls of two sizes, each size 40 times. */
 async function workload(engine: Engine): Promise<void> {
-  for (let i = 0; i < 40; i++) for (const n of [32, 256]) (await engine.matmul(square(engine, n), square(engine, n))).dispose();
+  for (let i = 0; i < 40; i++)
+    for (const n of [32, 256]) (await engine.matmul(square(engine, n), square(engine, n))).dispose();
 }
 
 describe('engine telemetry', () => {
@@ -39,8 +40,15 @@ describe('engine telemetry', () => {
     expect((byKind.cpu?.timeShare ?? 0) + (byKind.gpu?.timeShare ?? 0)).toBeCloseTo(1, 12);
     expect(byKind.gpu?.totalMs).toBeCloseTo(totalMs * (byKind.gpu?.timeShare ?? 0), 9);
     // The simulated backends take exactly their latency functions' time: the learned speedup is their ratio.
-    const work = (n: number) => opWork({ op: 'matmul', a: { dtype: 'f32', shape: [n, n] }, b: { dtype: 'f32', shape: [n, n] } } satisfies Op<TensorSpec>);
-    const ratio = (n: number) => cpuLatency({ op: 'scale', x: { dtype: 'f32', shape: [1] }, factor: 1 }, work(n)) / gpuLatency({ op: 'scale', x: { dtype: 'f32', shape: [1] }, factor: 1 }, work(n));
+    const work = (n: number) =>
+      opWork({
+        op: 'matmul',
+        a: { dtype: 'f32', shape: [n, n] },
+        b: { dtype: 'f32', shape: [n, n] },
+      } satisfies Op<TensorSpec>);
+    const ratio = (n: number) =>
+      cpuLatency({ op: 'scale', x: { dtype: 'f32', shape: [1] }, factor: 1 }, work(n)) /
+      gpuLatency({ op: 'scale', x: { dtype: 'f32', shape: [1] }, factor: 1 }, work(n));
     expect(engine.telemetry.gpuSpeedup('matmul', work(256).flops)).toBeCloseTo(ratio(256), 6);
     expect(engine.telemetry.gpuSpeedup('matmul|f32', work(32).flops)).toBeCloseTo(ratio(32), 6);
     expect(engine.telemetry.gpuSpeedup('matmul')).toBeCloseTo(ratio(256), 6); // the newest call's size
@@ -51,7 +59,8 @@ describe('engine telemetry', () => {
     expect((await simulatedEngine()).engine.telemetry.isGpuAvailable()).toBe(true);
     expect((await simulatedEngine({ forceCpu: true })).engine.telemetry.isGpuAvailable()).toBe(false);
     const lost = new FaultInjectingBackend(new ReferenceBackend(), () => 'device-lost', { name: 'gpu', kind: 'gpu' });
-    const engine = (await simulatedEngine({ backends: [lost, new ReferenceBackend()], recoveryIntervalMs: 1e9 })).engine;
+    const engine = (await simulatedEngine({ backends: [lost, new ReferenceBackend()], recoveryIntervalMs: 1e9 }))
+      .engine;
     expect(engine.telemetry.isGpuAvailable()).toBe(true);
     const x = engine.tensor(new Float32Array(4), [2, 2]);
     await engine.matmul(x, x, { strategy: 'gpu-preferred' });

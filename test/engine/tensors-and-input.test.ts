@@ -20,7 +20,9 @@ describe('tensors', () => {
     expect(await engine.tensor([1.5, -2], [2]).read()).toEqual(new Float32Array([1.5, -2]));
     expect(await engine.tensor(new Int32Array([-7]), [1]).read()).toEqual(new Int32Array([-7]));
     expect(await engine.tensor(new Uint32Array([7]), [1]).read()).toEqual(new Uint32Array([7]));
-    expect(await engine.tensor(new Uint16Array([0x3c00, 0xc000, 0x7c00]), [3]).read()).toEqual(new Float32Array([1, -2, Infinity])); // f16 bits in, values out
+    expect(await engine.tensor(new Uint16Array([0x3c00, 0xc000, 0x7c00]), [3]).read()).toEqual(
+      new Float32Array([1, -2, Infinity]),
+    ); // f16 bits in, values out
     const q = new Uint8Array(34);
     expect(await engine.tensor(q, [32], 'q8_0').read()).toEqual(q);
   });
@@ -68,7 +70,10 @@ describe('tensors', () => {
 
   it('permutes, transposes and slices as metadata, gathering on read', async () => {
     const { engine } = await simulatedEngine();
-    const t = engine.tensor(Float32Array.from({ length: 6 }, (_, i) => i), [2, 3]);
+    const t = engine.tensor(
+      Float32Array.from({ length: 6 }, (_, i) => i),
+      [2, 3],
+    );
     const tt = t.transpose();
     expect(tt.shape).toEqual([3, 2]);
     expect(tt.isContiguous).toBe(false);
@@ -76,7 +81,10 @@ describe('tensors', () => {
     expect(await tt.read()).toEqual(new Float32Array([0, 3, 1, 4, 2, 5]));
     expect(await t.slice(1, 2).read()).toEqual(new Float32Array([3, 4, 5]));
     expect(await tt.transpose().read()).toEqual(new Float32Array([0, 1, 2, 3, 4, 5]));
-    const cube = engine.tensor(Float32Array.from({ length: 24 }, (_, i) => i), [2, 3, 4]);
+    const cube = engine.tensor(
+      Float32Array.from({ length: 24 }, (_, i) => i),
+      [2, 3, 4],
+    );
     const p = cube.permute([2, 0, 1]);
     const got = await p.read();
     expect(p.shape).toEqual([4, 2, 3]);
@@ -98,11 +106,18 @@ describe('tensors', () => {
 
   it('concatenates views (a slice, a transpose) along axis 0 as their contiguous copies', async () => {
     const engine = await Engine.create({ backends: [new ReferenceBackend()] });
-    const t = engine.tensor(Float32Array.from({ length: 6 }, (_, i) => i), [2, 3]);
+    const t = engine.tensor(
+      Float32Array.from({ length: 6 }, (_, i) => i),
+      [2, 3],
+    );
     const [sliced] = await engine.run({ op: 'concat', a: t.slice(1, 2), b: t });
     expect(sliced?.shape).toEqual([3, 3]);
     expect(await sliced?.read()).toEqual(new Float32Array([3, 4, 5, 0, 1, 2, 3, 4, 5]));
-    const [transposed] = await engine.run({ op: 'concat', a: t.transpose(), b: engine.tensor(new Float32Array([9, 9]), [1, 2]) });
+    const [transposed] = await engine.run({
+      op: 'concat',
+      a: t.transpose(),
+      b: engine.tensor(new Float32Array([9, 9]), [1, 2]),
+    });
     expect(await transposed?.read()).toEqual(new Float32Array([0, 3, 1, 4, 2, 5, 9, 9]));
     await engine.dispose();
   });
@@ -134,13 +149,35 @@ describe('tensors', () => {
 });
 
 describe('bad input gets a typed error naming the argument, the value and the limit', () => {
-  const cases: Array<[string, (t: (shape: number[]) => Tensor, raw: Awaited<ReturnType<typeof simulatedEngine>>['engine']) => unknown, string, RegExp]> = [
+  const cases: Array<
+    [
+      string,
+      (t: (shape: number[]) => Tensor, raw: Awaited<ReturnType<typeof simulatedEngine>>['engine']) => unknown,
+      string,
+      RegExp,
+    ]
+  > = [
     ['data length', (_t, e) => e.tensor(new Float32Array(5), [2, 3]), 'tensor.data', /20 bytes.*must be 24 bytes/],
-    ['negative dim', (_t, e) => e.tensor(new Float32Array(0), [-1]), 'tensor.shape[0]', /-1: must be a non-negative integer/],
+    [
+      'negative dim',
+      (_t, e) => e.tensor(new Float32Array(0), [-1]),
+      'tensor.shape[0]',
+      /-1: must be a non-negative integer/,
+    ],
     ['fractional dim', (_t, e) => e.tensor(new Float32Array(0), [1.5]), 'tensor.shape[0]', /1\.5/],
-    // @ts-expect-error: the types refuse it too
-    ['dtype mismatch', (_t, e) => e.tensor(new Int32Array(1), [1], 'f32'), 'tensor.data', /Int32Array.*does not carry dtype f32/],
-    ['quantized row length', (_t, e) => e.tensor(new Uint8Array(34), [1, 16], 'q8_0'), 'tensor.shape', /multiple of 32/],
+    [
+      'dtype mismatch',
+      // @ts-expect-error: the types refuse it too
+      (_t, e) => e.tensor(new Int32Array(1), [1], 'f32'),
+      'tensor.data',
+      /Int32Array.*does not carry dtype f32/,
+    ],
+    [
+      'quantized row length',
+      (_t, e) => e.tensor(new Uint8Array(34), [1, 16], 'q8_0'),
+      'tensor.shape',
+      /multiple of 32/,
+    ],
     ['permute axes', (t) => t([2, 3]).permute([0, 0]), 'permute.axes', /permutation of 0\.\.1/],
     ['slice range', (t) => t([2, 3]).slice(1, 5), 'slice.end', /5: must be an integer in \[1, 2\]/],
     ['reshape count', (t) => t([2, 3]).reshape([4]), 'reshape.shape', /must have 6 elements/],
@@ -158,16 +195,41 @@ describe('bad input gets a typed error naming the argument, the value and the li
   }
 
   const opCases: Array<[string, (t: (shape: number[]) => Tensor) => Op<Tensor>, string, RegExp]> = [
-    ['matmul inner dims', (t) => ({ op: 'matmul', a: t([2, 3]), b: t([4, 5]) }), 'matmul.b.shape[0]', /4: must equal a.shape\[1\] \(3\)/],
+    [
+      'matmul inner dims',
+      (t) => ({ op: 'matmul', a: t([2, 3]), b: t([4, 5]) }),
+      'matmul.b.shape[0]',
+      /4: must equal a.shape\[1\] \(3\)/,
+    ],
     ['matmul rank', (t) => ({ op: 'matmul', a: t([2, 3, 4]), b: t([4, 5]) }), 'matmul.a.shape', /must have rank 2/],
     ['add broadcast', (t) => ({ op: 'add', a: t([2, 3]), b: t([2]) }), 'add.b.shape', /suffix/],
     ['topK k', (t) => ({ op: 'topK', x: t([2, 3]), k: 4 }), 'topK.k', /4: must be an integer in \[1, 3\]/],
     ['softmax causal rank', (t) => ({ op: 'softmax', x: t([3]), causal: true }), 'softmax.x.shape', /rank >= 2/],
-    ['attention heads', (t) => ({ op: 'attention', q: t([1, 3, 4]), k: t([2, 2, 4]), v: t([2, 2, 4]), causal: false, scale: undefined }), 'attention.k.shape[1]', /must divide q.shape\[1\] \(3\)/],
-    ['rope odd head dim', (t) => ({ op: 'rope', x: t([1, 1, 3]), positionOffset: 0, base: 10000, mode: 'neox' }), 'rope.x.shape[2]', /must be even/],
+    [
+      'attention heads',
+      (t) => ({ op: 'attention', q: t([1, 3, 4]), k: t([2, 2, 4]), v: t([2, 2, 4]), causal: false, scale: undefined }),
+      'attention.k.shape[1]',
+      /must divide q.shape\[1\] \(3\)/,
+    ],
+    [
+      'rope odd head dim',
+      (t) => ({ op: 'rope', x: t([1, 1, 3]), positionOffset: 0, base: 10000, mode: 'neox' }),
+      'rope.x.shape[2]',
+      /must be even/,
+    ],
     ['scale NaN', (t) => ({ op: 'scale', x: t([2]), factor: NaN }), 'scale.factor', /finite/],
-    ['cosine dims', (t) => ({ op: 'cosineSimilarity', queries: t([768]), targets: t([10, 384]) }), 'cosineSimilarity.targets.shape[1]', /384: must equal the query dimension \(768\)/],
-    ['concat trailing shape', (t) => ({ op: 'concat', a: t([4, 2, 8]), b: t([1, 2, 7]) }), 'concat.b.shape', /\[1, 2, 7\]: must be \[rows, 2, 8\]/],
+    [
+      'cosine dims',
+      (t) => ({ op: 'cosineSimilarity', queries: t([768]), targets: t([10, 384]) }),
+      'cosineSimilarity.targets.shape[1]',
+      /384: must equal the query dimension \(768\)/,
+    ],
+    [
+      'concat trailing shape',
+      (t) => ({ op: 'concat', a: t([4, 2, 8]), b: t([1, 2, 7]) }),
+      'concat.b.shape',
+      /\[1, 2, 7\]: must be \[rows, 2, 8\]/,
+    ],
     ['concat rank', (t) => ({ op: 'concat', a: t([]), b: t([]) }), 'concat.a.shape', /must have rank >= 1/],
   ];
   for (const [name, build, argument, message] of opCases) {

@@ -19,7 +19,9 @@ describe('typed tensors', () => {
     expectTypeOf(e.tensor(new Uint16Array(2), [2])).toEqualTypeOf<Tensor<'f16'>>();
     expectTypeOf(e.tensor(new Uint8Array(34), [32], 'q8_0')).toEqualTypeOf<Tensor<'q8_0'>>();
     // @ts-expect-error: an Int32Array does not hold f32 values
-    expect(() => e.tensor(new Int32Array(2), [2], 'f32')).toThrow(/^tensor\.data = "a Int32Array": does not carry dtype f32/);
+    expect(() => e.tensor(new Int32Array(2), [2], 'f32')).toThrow(
+      /^tensor\.data = "a Int32Array": does not carry dtype f32/,
+    );
     // A dtype known only at run time gives the union, as it must.
     const anyDType = (dtype: DType): Tensor => e.tensor(new Float32Array(2), [2], dtype);
     expectTypeOf(anyDType).returns.toEqualTypeOf<Tensor>();
@@ -66,7 +68,9 @@ describe('typed tensors', () => {
     expectTypeOf(await saw(e.quantizedMatmul(e.zeros([1, 32]), q8), 'f32')).toEqualTypeOf<Tensor<'f32'>>();
     expectTypeOf(await saw(e.concat(e.zeros([1], 'i32'), e.zeros([2], 'i32')), 'i32')).toEqualTypeOf<Tensor<'i32'>>();
     const graph = { rowPtr: e.tensor(Uint32Array.of(0, 0), [2]), colIdx: e.zeros([0], 'u32'), weights: e.zeros([0]) };
-    expectTypeOf(await saw(e.spreadActivation(graph, e.ones([1]), { decay: 1, threshold: 0, iterations: 1 }), 'f32')).toEqualTypeOf<Tensor<'f32'>>();
+    expectTypeOf(
+      await saw(e.spreadActivation(graph, e.ones([1]), { decay: 1, threshold: 0, iterations: 1 }), 'f32'),
+    ).toEqualTypeOf<Tensor<'f32'>>();
     const { values, indices } = await e.topK(m, 1);
     checks.push([values, 'f32'], [indices, 'i32']);
     expectTypeOf(values).toEqualTypeOf<Tensor<'f32'>>();
@@ -110,6 +114,8 @@ describe('typed tensors', () => {
     expectTypeOf<InputDType<'concat', 'a'>>().toEqualTypeOf<'f32' | 'f16' | 'i32' | 'u32'>();
     expectTypeOf<InputDType<'spreadActivation', 'rowPtr'>>().toEqualTypeOf<'u32'>();
     // And at run time each definition lists the same dtypes its type says.
-    expect(OP_KINDS.map((k) => [k, Object.values(OP_DEFINITIONS[k].inputs).map((i) => i.dtypes.join('|'))])).toContainEqual(['matmul', ['f32|f16', 'f32|f16']]);
+    expect(
+      OP_KINDS.map((k) => [k, Object.values(OP_DEFINITIONS[k].inputs).map((i) => i.dtypes.join('|'))]),
+    ).toContainEqual(['matmul', ['f32|f16', 'f32|f16']]);
   });
 });

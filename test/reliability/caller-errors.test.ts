@@ -37,7 +37,8 @@ async function gatedEngine() {
 
 /** Every circuit closed and no failure recorded. */
 function expectHealthy(engine: Engine): void {
-  for (const s of engine.trackerStats()) expect(s, `${s.op} on ${s.backend}`).toMatchObject({ failures: 0, circuit: 'closed' });
+  for (const s of engine.trackerStats())
+    expect(s, `${s.op} on ${s.backend}`).toMatchObject({ failures: 0, circuit: 'closed' });
   expect(engine.telemetry.opEvents().filter((e) => !e.ok)).toEqual([]);
 }
 
@@ -110,11 +111,15 @@ describe('caller errors leave every circuit closed', () => {
       ['shape mismatch', () => engine.matmul(x, x), InvalidArgumentError],
       ['unknown op', () => Reflect.apply(engine.run, engine, [{ op: 'frobnicate', x }]), InvalidArgumentError],
       ['foreign tensor', () => engine.add(x, other.tensor(new Float32Array(6), [2, 3])), InvalidArgumentError],
-      ['disposed input', () => {
-        const gone = engine.tensor(new Float32Array(6), [2, 3]);
-        gone.dispose();
-        return engine.add(x, gone);
-      }, DisposedError],
+      [
+        'disposed input',
+        () => {
+          const gone = engine.tensor(new Float32Array(6), [2, 3]);
+          gone.dispose();
+          return engine.add(x, gone);
+        },
+        DisposedError,
+      ],
       ['aborted', () => engine.add(x, x, { signal: AbortSignal.abort() }), AbortedError],
     ];
     for (let round = 0; round < 12; round++) {
@@ -123,11 +128,15 @@ describe('caller errors leave every circuit closed', () => {
     expectHealthy(engine);
     // The preferred backend still serves, by choice and not as a fallback.
     const y = await engine.add(x, x);
-    expect(engine.telemetry.opEvents().at(-1)).toMatchObject({ backend: 'first', ok: true, reason: { kind: 'user-preference' } });
+    expect(engine.telemetry.opEvents().at(-1)).toMatchObject({
+      backend: 'first',
+      ok: true,
+      reason: { kind: 'user-preference' },
+    });
     y.dispose();
   });
 
-  it('an input a backend finds invalid (wrapped in its BackendError) is the caller\'s: rethrown, not retried, not counted', async () => {
+  it("an input a backend finds invalid (wrapped in its BackendError) is the caller's: rethrown, not retried, not counted", async () => {
     const clock = new ManualClock();
     const picky = new SimulatedBackend({ name: 'picky', kind: 'cpu', priority: 1, clock, latencyMs: () => 1 });
     const spare = new SimulatedBackend({ name: 'spare', kind: 'cpu', priority: 2, clock, latencyMs: () => 1 });
@@ -145,9 +154,17 @@ describe('caller errors leave every circuit closed', () => {
   it("a caller error during a half-open circuit's probe frees the probe slot: the next call probes and closes it", async () => {
     const clock = new ManualClock();
     const inner = new SimulatedBackend({ name: 'gpu', kind: 'gpu', clock, latencyMs: () => 0.1 });
-    const gpu = new FaultInjectingBackend(inner, faultSchedule({ 1: 'reject', 2: 'reject', 3: 'reject', 4: 'reject', 5: 'reject' }));
+    const gpu = new FaultInjectingBackend(
+      inner,
+      faultSchedule({ 1: 'reject', 2: 'reject', 3: 'reject', 4: 'reject', 5: 'reject' }),
+    );
     const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', clock, latencyMs: () => 1 });
-    const engine = await Engine.create({ backends: [gpu, cpu], clock: clock.clock, strategy: 'gpu-preferred', tracker: { coolDownMs: 100 } });
+    const engine = await Engine.create({
+      backends: [gpu, cpu],
+      clock: clock.clock,
+      strategy: 'gpu-preferred',
+      tracker: { coolDownMs: 100 },
+    });
     const x = engine.tensor(new Float32Array(4), [4]);
     for (let i = 0; i < 5; i++) await engine.silu(x);
     expect(engine.trackerStats().find((s) => s.backend === 'gpu')?.circuit).toBe('open');

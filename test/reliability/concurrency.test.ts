@@ -39,8 +39,15 @@ const STRATEGIES: Strategy[] = ['auto', 'gpu-preferred', 'cpu-preferred', 'auto'
 describe.skipIf(!ready)('concurrent callers over real backends', () => {
   it('40 callers x 25 calls with 5% faults: every result right, tracker counts consistent, no deadlock', async () => {
     const gpu = new FaultInjectingBackend(createNodeWebGpuBackend(), faultRate(0.05, ['throw', 'reject', 'oom'], 3));
-    const cpu = new FaultInjectingBackend(new WasmBackend({ threads: 1 }), faultRate(0.05, ['throw', 'reject', 'oom'], 4));
-    const engine = await Engine.create({ backends: [gpu, cpu, new ReferenceBackend()], tracker: { successRateThreshold: 0.5 }, telemetryCapacity: 4000 });
+    const cpu = new FaultInjectingBackend(
+      new WasmBackend({ threads: 1 }),
+      faultRate(0.05, ['throw', 'reject', 'oom'], 4),
+    );
+    const engine = await Engine.create({
+      backends: [gpu, cpu, new ReferenceBackend()],
+      tracker: { successRateThreshold: 0.5 },
+      telemetryCapacity: 4000,
+    });
     const cases = casesWithReference().filter((c) => inputBytes(c) <= 64 * 1024);
     // Every fifth call multiplies tensors shared by all callers (concurrent uploads of one tensor share a transfer).
     const n = 8;
@@ -57,7 +64,8 @@ describe.skipIf(!ready)('concurrent callers over real backends', () => {
       const got = await c?.read();
       c?.dispose();
       const want = matmul(a.host, b.host, n, n, n);
-      if (!(got instanceof Float32Array) || got.length !== want.length || got.some((v, i) => v !== want[i])) wrong.push(`shared matmul ${id}/${j}`); // small integers: exact
+      if (!(got instanceof Float32Array) || got.length !== want.length || got.some((v, i) => v !== want[i]))
+        wrong.push(`shared matmul ${id}/${j}`); // small integers: exact
     }
     async function caller(id: number): Promise<void> {
       for (let j = 0; j < CALLS_EACH; j++) {

@@ -29,8 +29,17 @@ export function auditFallbacks(events: readonly OpEvent[]): FallbackAudit {
     if (e.error !== undefined && e.error.length > 0) withCause++;
     const next = byAttempt.get(`${e.callId}/${e.attempt + 1}`);
     const reason = next?.reason;
-    if (reason !== undefined && reason.kind === 'error-fallback' && reason.failed === e.backend && reason.error === e.error) explained++;
-    else if (unexplained.length < 5) unexplained.push(`call ${e.callId} attempt ${e.attempt} (${e.op} on ${e.backend}: ${e.error ?? 'no error'}) -> ${next === undefined ? 'no next attempt' : `next reason ${reason?.kind ?? '?'}`}`);
+    if (
+      reason !== undefined &&
+      reason.kind === 'error-fallback' &&
+      reason.failed === e.backend &&
+      reason.error === e.error
+    )
+      explained++;
+    else if (unexplained.length < 5)
+      unexplained.push(
+        `call ${e.callId} attempt ${e.attempt} (${e.op} on ${e.backend}: ${e.error ?? 'no error'}) -> ${next === undefined ? 'no next attempt' : `next reason ${reason?.kind ?? '?'}`}`,
+      );
   }
   return { failed, withCause, explained, unexplained };
 }

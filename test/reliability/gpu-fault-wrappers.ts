@@ -35,28 +35,43 @@ export function gpuWithBrokenShader(gpu: GPU, shaders: readonly string[]): GPU {
   const device = (real: GPUDevice): GPUDevice =>
     passThrough(real, (prop) =>
       prop === 'createShaderModule'
-        ? (descriptor: GPUShaderModuleDescriptor) => real.createShaderModule(shaders.includes(descriptor.label ?? '') ? { ...descriptor, code: 'fn broken( {' } : descriptor)
+        ? (descriptor: GPUShaderModuleDescriptor) =>
+            real.createShaderModule(
+              shaders.includes(descriptor.label ?? '') ? { ...descriptor, code: 'fn broken( {' } : descriptor,
+            )
         : undefined,
     );
   const adapter = (real: GPUAdapter): GPUAdapter =>
-    passThrough(real, (prop) => (prop === 'requestDevice' ? async (d?: GPUDeviceDescriptor) => device(await real.requestDevice(d)) : undefined));
+    passThrough(real, (prop) =>
+      prop === 'requestDevice' ? async (d?: GPUDeviceDescriptor) => device(await real.requestDevice(d)) : undefined,
+    );
   return passThrough(gpu, (prop) =>
-    prop === 'requestAdapter' ? async (o?: GPURequestAdapterOptions) => {
-      const real = await gpu.requestAdapter(o);
-      return real === null ? null : adapter(real);
-    } : undefined,
+    prop === 'requestAdapter'
+      ? async (o?: GPURequestAdapterOptions) => {
+          const real = await gpu.requestAdapter(o);
+          return real === null ? null : adapter(real);
+        }
+      : undefined,
   );
 }
 
 /** A GPU whose adapters report smaller storage limits (a smaller device), so the backend plans with those. */
 export function gpuWithLimits(gpu: GPU, limits: { maxStorageBufferBindingSize: number; maxBufferSize: number }): GPU {
   const adapter = (real: GPUAdapter): GPUAdapter =>
-    passThrough(real, (prop) => (prop === 'limits' ? passThrough(real.limits, (key) => (key === 'maxStorageBufferBindingSize' || key === 'maxBufferSize' ? limits[key] : undefined)) : undefined));
+    passThrough(real, (prop) =>
+      prop === 'limits'
+        ? passThrough(real.limits, (key) =>
+            key === 'maxStorageBufferBindingSize' || key === 'maxBufferSize' ? limits[key] : undefined,
+          )
+        : undefined,
+    );
   return passThrough(gpu, (prop) =>
-    prop === 'requestAdapter' ? async (o?: GPURequestAdapterOptions) => {
-      const real = await gpu.requestAdapter(o);
-      return real === null ? null : adapter(real);
-    } : undefined,
+    prop === 'requestAdapter'
+      ? async (o?: GPURequestAdapterOptions) => {
+          const real = await gpu.requestAdapter(o);
+          return real === null ? null : adapter(real);
+        }
+      : undefined,
   );
 }
 

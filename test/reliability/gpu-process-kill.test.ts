@@ -68,7 +68,14 @@ function recoveries(engine: Engine): number {
  * a user would: calls are what make the engine re-initialise a lost backend (and retry a re-init that failed, as
  * one can on a loaded machine). Results of those calls are checked too. Rejects after `timeoutMs`.
  */
-async function untilGpuBack(engine: Engine, gpu: KilledMidRun, item: ReferenceCase, wrong: string[], what: string, timeoutMs = 60_000): Promise<void> {
+async function untilGpuBack(
+  engine: Engine,
+  gpu: KilledMidRun,
+  item: ReferenceCase,
+  wrong: string[],
+  what: string,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (gpu.health().state !== 'healthy' || recoveries(engine) < gpu.killed.length) {
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(gpu.health())}`);
@@ -120,7 +127,8 @@ describe.skipIf(!ready)('the GPU process killed mid-op during a mixed run', () =
       const events = engine.telemetry.opEvents();
       const kills = events.filter((e) => !e.ok && /was killed by SIGKILL/.test(e.error ?? ''));
       expect(kills.map((e) => e.backend)).toEqual(new Array<string>(gpu.killed.length).fill('webgpu'));
-      for (const [k, pid] of gpu.killed.entries()) expect(kills[k]?.error).toContain(`GPU process ${pid} was killed by SIGKILL (during run`);
+      for (const [k, pid] of gpu.killed.entries())
+        expect(kills[k]?.error).toContain(`GPU process ${pid} was killed by SIGKILL (during run`);
       const audit = auditFallbacks(events);
       expect(audit.unexplained).toEqual([]);
       expect(audit.explained).toBe(audit.failed);

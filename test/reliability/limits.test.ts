@@ -2,7 +2,17 @@
 // able to run it has free, is refused before any backend is asked; the reference has a memory budget; zero-size
 // dimensions follow one rule (README "Bad input and limits").
 import { describe, expect, it, vi } from 'vitest';
-import { AllBackendsFailedError, Engine, InvalidArgumentError, MAX_ELEMENTS, OutOfMemoryError, ResourceExhaustedError, type BoundTensor, type Op, type Tensor } from '@tandem/core';
+import {
+  AllBackendsFailedError,
+  Engine,
+  InvalidArgumentError,
+  MAX_ELEMENTS,
+  OutOfMemoryError,
+  ResourceExhaustedError,
+  type BoundTensor,
+  type Op,
+  type Tensor,
+} from '@tandem/core';
 import { DEFAULT_REFERENCE_MEMORY_BYTES, ReferenceBackend } from '@tandem/reference';
 import { ManualClock, SimulatedBackend } from '@tandem/testing';
 import { createEngine } from 'tandem';
@@ -34,7 +44,10 @@ describe('outputs past the element limit are refused before any backend is asked
     const engine = await createEngine({ forceCpu: true });
     const a = engine.tensor(new Float32Array(PAST_SQRT).fill(1), [PAST_SQRT, 1]);
     const b = engine.tensor(new Float32Array(PAST_SQRT).fill(1), [1, PAST_SQRT]);
-    for (const [x, y] of [[a, b], [engine.tensor(new Float32Array(0), [2 ** 20, 0]), engine.tensor(new Float32Array(0), [0, 2 ** 12])]] as const) {
+    for (const [x, y] of [
+      [a, b],
+      [engine.tensor(new Float32Array(0), [2 ** 20, 0]), engine.tensor(new Float32Array(0), [0, 2 ** 12])],
+    ] as const) {
       const rssBefore = process.memoryUsage().rss;
       const error = await rejection(() => engine.matmul(x, y));
       expect(error).toBeInstanceOf(InvalidArgumentError);
@@ -52,10 +65,42 @@ describe('outputs past the element limit are refused before any backend is asked
 
   // Inputs with a zero dimension hold no bytes, so outputs past the limit are cheap to ask for.
   const outputCases: Array<[string, (e: Engine) => Op<Tensor>, string]> = [
-    ['matmul', (e) => ({ op: 'matmul', a: e.tensor(new Float32Array(0), [2 ** 20, 0]), b: e.tensor(new Float32Array(0), [0, 2 ** 12]) }), 'matmul.output.shape'],
-    ['quantizedMatmul', (e) => ({ op: 'quantizedMatmul', x: e.tensor(new Float32Array(0), [2 ** 20, 0]), w: e.tensor(new Uint8Array(0), [2 ** 12, 0], 'q8_0') }), 'quantizedMatmul.output.shape'],
-    ['cosineSimilarity', (e) => ({ op: 'cosineSimilarity', queries: e.tensor(new Float32Array(0), [PAST_SQRT, 0]), targets: e.tensor(new Float32Array(0), [PAST_SQRT, 0]) }), 'cosineSimilarity.output.shape'],
-    ['concat', (e) => ({ op: 'concat', a: e.tensor(new Float32Array(0), [MAX_ELEMENTS, 0]), b: e.tensor(new Float32Array(0), [1, 0]) }), 'concat.output.shape'],
+    [
+      'matmul',
+      (e) => ({
+        op: 'matmul',
+        a: e.tensor(new Float32Array(0), [2 ** 20, 0]),
+        b: e.tensor(new Float32Array(0), [0, 2 ** 12]),
+      }),
+      'matmul.output.shape',
+    ],
+    [
+      'quantizedMatmul',
+      (e) => ({
+        op: 'quantizedMatmul',
+        x: e.tensor(new Float32Array(0), [2 ** 20, 0]),
+        w: e.tensor(new Uint8Array(0), [2 ** 12, 0], 'q8_0'),
+      }),
+      'quantizedMatmul.output.shape',
+    ],
+    [
+      'cosineSimilarity',
+      (e) => ({
+        op: 'cosineSimilarity',
+        queries: e.tensor(new Float32Array(0), [PAST_SQRT, 0]),
+        targets: e.tensor(new Float32Array(0), [PAST_SQRT, 0]),
+      }),
+      'cosineSimilarity.output.shape',
+    ],
+    [
+      'concat',
+      (e) => ({
+        op: 'concat',
+        a: e.tensor(new Float32Array(0), [MAX_ELEMENTS, 0]),
+        b: e.tensor(new Float32Array(0), [1, 0]),
+      }),
+      'concat.output.shape',
+    ],
   ];
   for (const [name, build, argument] of outputCases) {
     it(`${name}: ${argument}`, async () => {
@@ -105,10 +150,17 @@ describe('memory: the reference has a budget, and an op no backend has room for 
     const reference = new ReferenceBackend();
     const x = { dtype: 'f32', shape: [1, 64] } as const;
     const w = { dtype: 'q8_0', shape: [100, 64] } as const;
-    expect(reference.scratchBytes({ op: 'quantizedMatmul', x, w }, [{ dtype: 'f32', shape: [1, 100] }])).toBe(100 * 64 * 4);
+    expect(reference.scratchBytes({ op: 'quantizedMatmul', x, w }, [{ dtype: 'f32', shape: [1, 100] }])).toBe(
+      100 * 64 * 4,
+    );
     // Weights of 100 x 64 q8_0 (6,800 bytes) fit a 30,000-byte budget; expanded (25,600 more) they do not.
     const { engine, run } = await referenceEngine(30_000);
-    const error = await rejection(() => engine.quantizedMatmul(engine.tensor(new Float32Array(64), [1, 64]), engine.tensor(new Uint8Array(100 * 2 * 34), [100, 64], 'q8_0')));
+    const error = await rejection(() =>
+      engine.quantizedMatmul(
+        engine.tensor(new Float32Array(64), [1, 64]),
+        engine.tensor(new Uint8Array(100 * 2 * 34), [100, 64], 'q8_0'),
+      ),
+    );
     expect(error).toBeInstanceOf(ResourceExhaustedError);
     expect(run).not.toHaveBeenCalled();
   });
@@ -117,7 +169,8 @@ describe('memory: the reference has a budget, and an op no backend has room for 
     const { engine, run } = await referenceEngine(1 << 20);
     const empty = (shape: number[]): Tensor<'f32'> => engine.tensor(new Float32Array(0), shape);
     for (let i = 0; i < 8; i++) (await engine.matmul(empty([8, 0]), empty([0, 8]))).dispose(); // measured: its plan is reused
-    for (let i = 0; i < 8; i++) (await engine.run({ op: 'concat', a: empty([8, 0]), b: empty([8, 0]) })).forEach((t) => t.dispose());
+    for (let i = 0; i < 8; i++)
+      (await engine.run({ op: 'concat', a: empty([8, 0]), b: empty([8, 0]) })).forEach((t) => t.dispose());
     run.mockClear();
     await expect(engine.matmul(empty([1024, 0]), empty([0, 1024]))).rejects.toThrow(ResourceExhaustedError); // 4 MiB of zeros
     const rows = engine.tensor(new Float32Array(100_000), [100_000, 1]);
@@ -130,7 +183,11 @@ describe('memory: the reference has a budget, and an op no backend has room for 
     await expect(reference.upload(new Uint8Array(81), { dtype: 'f32', shape: [25] })).rejects.toThrow(OutOfMemoryError);
     const a = await reference.upload(new Uint8Array(16), { dtype: 'f32', shape: [4, 1] });
     const b = await reference.upload(new Uint8Array(16), { dtype: 'f32', shape: [1, 4] });
-    const op: Op<BoundTensor> = { op: 'matmul', a: { dtype: 'f32', shape: [4, 1], buffer: a }, b: { dtype: 'f32', shape: [1, 4], buffer: b } };
+    const op: Op<BoundTensor> = {
+      op: 'matmul',
+      a: { dtype: 'f32', shape: [4, 1], buffer: a },
+      b: { dtype: 'f32', shape: [1, 4], buffer: b },
+    };
     // 32 bytes held, 48 free: the 64-byte output is refused.
     await expect(reference.run(op, [{ dtype: 'f32', shape: [4, 4] }])).rejects.toThrow(OutOfMemoryError);
     expect(reference.availableMemory()).toBe(48);
@@ -138,7 +195,13 @@ describe('memory: the reference has a budget, and an op no backend has room for 
 
   it('a GPU short of memory falls to the CPU; with no other backend it is a ResourceExhaustedError, not a backend failure', async () => {
     const clock = new ManualClock();
-    const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', clock, latencyMs: () => 1, availableMemoryBytes: 1000 });
+    const gpu = new SimulatedBackend({
+      name: 'gpu',
+      kind: 'gpu',
+      clock,
+      latencyMs: () => 1,
+      availableMemoryBytes: 1000,
+    });
     const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', clock, latencyMs: () => 1 });
     const both = await Engine.create({ backends: [gpu, cpu], clock: clock.clock });
     const x = both.tensor(new Float32Array(1024), [32, 32]);
@@ -147,7 +210,13 @@ describe('memory: the reference has a budget, and an op no backend has room for 
     const y = gpuOnly.tensor(new Float32Array(1024), [32, 32]);
     await expect(gpuOnly.matmul(y, y)).rejects.toThrow(ResourceExhaustedError);
     // A backend that cannot take the op for another reason is still an AllBackendsFailedError.
-    const noMatmul = new SimulatedBackend({ name: 'cpu', kind: 'cpu', clock, latencyMs: () => 1, capabilities: [{ op: 'add', dtypes: ['f32'] }] });
+    const noMatmul = new SimulatedBackend({
+      name: 'cpu',
+      kind: 'cpu',
+      clock,
+      latencyMs: () => 1,
+      capabilities: [{ op: 'add', dtypes: ['f32'] }],
+    });
     const other = await Engine.create({ backends: [noMatmul], clock: clock.clock });
     const z = other.tensor(new Float32Array(4), [2, 2]);
     await expect(other.matmul(z, z)).rejects.toThrow(AllBackendsFailedError);
@@ -157,17 +226,26 @@ describe('memory: the reference has a budget, and an op no backend has room for 
 describe('zero-size dimensions: allowed; empty outputs, and the empty sum is 0', () => {
   it('matmul with K = 0 gives zeros; M = 0 or N = 0 gives an empty result', async () => {
     const { engine } = await referenceEngine();
-    const zeros = await engine.matmul(engine.tensor(new Float32Array(0), [3, 0]), engine.tensor(new Float32Array(0), [0, 4]));
+    const zeros = await engine.matmul(
+      engine.tensor(new Float32Array(0), [3, 0]),
+      engine.tensor(new Float32Array(0), [0, 4]),
+    );
     expect(zeros.shape).toEqual([3, 4]);
     expect(await zeros.read()).toEqual(new Float32Array(12));
-    const empty = await engine.matmul(engine.tensor(new Float32Array(0), [0, 5]), engine.tensor(new Float32Array(15), [5, 3]));
+    const empty = await engine.matmul(
+      engine.tensor(new Float32Array(0), [0, 5]),
+      engine.tensor(new Float32Array(15), [5, 3]),
+    );
     expect(empty.shape).toEqual([0, 3]);
     expect(await empty.read()).toEqual(new Float32Array(0));
   });
 
   it('cosineSimilarity over D = 0 scores 0 (zero vectors), attention over Sk = 0 gives zeros, softmax of empty rows is empty', async () => {
     const { engine } = await referenceEngine();
-    const scores = await engine.cosineSimilarity(engine.tensor(new Float32Array(0), [2, 0]), engine.tensor(new Float32Array(0), [3, 0]));
+    const scores = await engine.cosineSimilarity(
+      engine.tensor(new Float32Array(0), [2, 0]),
+      engine.tensor(new Float32Array(0), [3, 0]),
+    );
     expect(await scores.read()).toEqual(new Float32Array(6));
     const q = engine.tensor(new Float32Array(2 * 2 * 4).fill(1), [2, 2, 4]);
     const kv = engine.tensor(new Float32Array(0), [0, 2, 4]);
@@ -178,7 +256,9 @@ describe('zero-size dimensions: allowed; empty outputs, and the empty sum is 0',
 
   it('a zero does not hide an out-of-range dimension: [2^40, 0] is refused', async () => {
     const { engine } = await referenceEngine();
-    expect(() => engine.tensor(new Float32Array(0), [2 ** 40, 0])).toThrow(/tensor\.shape\[0\] = 1099511627776: must be a non-negative integer <= 2147483647/);
+    expect(() => engine.tensor(new Float32Array(0), [2 ** 40, 0])).toThrow(
+      /tensor\.shape\[0\] = 1099511627776: must be a non-negative integer <= 2147483647/,
+    );
     expect(() => engine.tensor(new Float32Array(0), [0, MAX_ELEMENTS + 1])).toThrow(InvalidArgumentError);
     expect(engine.tensor(new Float32Array(0), [MAX_ELEMENTS, 0]).size).toBe(0);
   });

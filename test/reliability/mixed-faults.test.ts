@@ -8,7 +8,9 @@ import { runMixedFaults } from './mixed-faults.ts';
 describe.skipIf(!needBackends('webgpu', 'wasm'))('mixed ops with injected faults on real backends', () => {
   it('2,000 ops, 5% faults: every result within tolerance, nothing unhandled, every fallback in telemetry with its cause', async () => {
     const report = await runMixedFaults(2000);
-    console.log(`faults injected / results wrong / unhandled: ${report.injected} / ${report.wrong + report.rejected} / ${report.unhandled} (answered by ${JSON.stringify(report.answeredBy)})`);
+    console.log(
+      `faults injected / results wrong / unhandled: ${report.injected} / ${report.wrong + report.rejected} / ${report.unhandled} (answered by ${JSON.stringify(report.answeredBy)})`,
+    );
     expect(report.answeredBy['webgpu']).toBeGreaterThan(100); // the GPU really ran ops
     expect(report.wrongExamples).toEqual([]);
     expect(report.wrong).toBe(0);

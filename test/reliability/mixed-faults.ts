@@ -85,10 +85,20 @@ function realBackends(): CapableBackend[] {
 }
 
 /** Runs `ops` conformance ops (case and strategy drawn from a seeded RNG) with `rate` faults on every real backend. */
-export async function runMixedFaults(ops: number, rate = 0.05, seed = 11, onProgress?: (done: number) => void): Promise<MixedFaultsReport> {
+export async function runMixedFaults(
+  ops: number,
+  rate = 0.05,
+  seed = 11,
+  onProgress?: (done: number) => void,
+): Promise<MixedFaultsReport> {
   const kinds: FaultKind[] = ['throw', 'reject', 'oom', 'device-lost'];
   const wrapped = realBackends().map((b, i) => new FaultInjectingBackend(b, faultRate(rate, kinds, seed + i)));
-  const engine = await Engine.create({ backends: [...wrapped, new ReferenceBackend({ fallbackOnly: true })], recoveryIntervalMs: 5, tracker: { successRateThreshold: 0.5 }, telemetryCapacity: 2 * ops + 1000 });
+  const engine = await Engine.create({
+    backends: [...wrapped, new ReferenceBackend({ fallbackOnly: true })],
+    recoveryIntervalMs: 5,
+    tracker: { successRateThreshold: 0.5 },
+    telemetryCapacity: 2 * ops + 1000,
+  });
   const cases = casesWithReference();
   const strategies: Strategy[] = ['auto', 'gpu-preferred', 'cpu-preferred'];
   const rng = createRng(seed);
@@ -103,7 +113,8 @@ export async function runMixedFaults(ops: number, rate = 0.05, seed = 11, onProg
     for (let i = 0; i < ops; i++) {
       const item = cases[rng.int(0, cases.length)];
       const strategy = strategies[rng.int(0, strategies.length)];
-      if (item === undefined || strategy === undefined) throw new Error(`draw ${i} fell outside the case or strategy list`);
+      if (item === undefined || strategy === undefined)
+        throw new Error(`draw ${i} fell outside the case or strategy list`);
       opsRun.add(item.op.op);
       try {
         const problem = await checkCase(engine, item, strategy);

@@ -49,14 +49,23 @@ describe('a tensor from another engine is refused, never bound', () => {
 
   it("refuses A's views and op outputs, every op input by name, and A's tensors after A is disposed", async () => {
     const { a, b, run } = await twoEngines();
-    const x = a.tensor(Float32Array.from({ length: 6 }, (_, i) => i), [2, 3]);
+    const x = a.tensor(
+      Float32Array.from({ length: 6 }, (_, i) => i),
+      [2, 3],
+    );
     const out = await a.scale(x, 2);
     const own = b.tensor(new Float32Array(6), [2, 3]);
-    for (const [foreign, what] of [[x.reshape([3, 2]).reshape([2, 3]), 'a reshape'], [x.transpose().transpose(), 'a permuted view'], [out, 'an op output']] as const) {
+    for (const [foreign, what] of [
+      [x.reshape([3, 2]).reshape([2, 3]), 'a reshape'],
+      [x.transpose().transpose(), 'a permuted view'],
+      [out, 'an op output'],
+    ] as const) {
       expect((await refusal(() => b.add(own, foreign))).argument, what).toBe('add.b');
     }
     expect((await refusal(() => b.run({ op: 'concat', a: own, b: x.slice(0, 1) }))).argument).toBe('concat.b');
-    expect((await refusal(() => b.rmsNorm(own, { weight: a.tensor(new Float32Array(3), [3]) }))).argument).toBe('rmsNorm.weight');
+    expect((await refusal(() => b.rmsNorm(own, { weight: a.tensor(new Float32Array(3), [3]) }))).argument).toBe(
+      'rmsNorm.weight',
+    );
     await a.dispose();
     expect((await refusal(() => b.add(own, x))).argument).toBe('add.b');
     expect(run).not.toHaveBeenCalled();

@@ -14,11 +14,23 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { Engine, InvalidArgumentError, MAX_ELEMENTS, opMemory, ResourceExhaustedError, inferOutputs, type Op, type Tensor } from '@tandem/core';
+import {
+  Engine,
+  InvalidArgumentError,
+  MAX_ELEMENTS,
+  opMemory,
+  ResourceExhaustedError,
+  inferOutputs,
+  type Op,
+  type Tensor,
+} from '@tandem/core';
 import { ReferenceBackend, referenceScratchBytes } from '@tandem/reference';
 
 /** Runs per property: TANDEM_PROPERTY_RUNS (default 25, as the other properties), seed TANDEM_PROPERTY_SEED. */
-const RUNS = { numRuns: Number(process.env['TANDEM_PROPERTY_RUNS'] ?? 25), seed: Number(process.env['TANDEM_PROPERTY_SEED'] ?? 20261122) };
+const RUNS = {
+  numRuns: Number(process.env['TANDEM_PROPERTY_RUNS'] ?? 25),
+  seed: Number(process.env['TANDEM_PROPERTY_SEED'] ?? 20261122),
+};
 const MiB = 2 ** 20;
 /** The reference's memory budget here: small, so ops that do not fit are drawn often and cheaply. */
 const BUDGET = 32 * MiB;
@@ -52,7 +64,10 @@ const dimAcross = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(0, 1, 2, 3) },
   { weight: 3, arbitrary: fc.integer({ min: 4, max: 512 }) },
   { weight: 3, arbitrary: fc.integer({ min: 513, max: 4096 }) },
-  { weight: 2, arbitrary: fc.constantFrom(46340, 46341, 2 ** 20, 2 ** 24, MAX_ELEMENTS, MAX_ELEMENTS + 1, 2 ** 32, 2 ** 40) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(46340, 46341, 2 ** 20, 2 ** 24, MAX_ELEMENTS, MAX_ELEMENTS + 1, 2 ** 32, 2 ** 40),
+  },
 );
 /** A contracted dimension (matmul's K, a vector's D): small, so outputs can cross the limits while inputs stay cheap. */
 const smallDim = fc.constantFrom(0, 1, 2, 3, 8);
@@ -64,38 +79,92 @@ const matrixShape = fc.oneof(
 );
 
 const OPS: ReadonlyArray<[string, fc.Arbitrary<Draw>]> = [
-  ['matmul', fc.record({ m: dimAcross, k: smallDim, k2: fc.oneof({ weight: 9, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: smallDim }), n: dimAcross }).map(({ m, k, k2, n }) => ({
-    shapes: [[m, k], [k2 < 0 ? k : k2, n]],
-    op: ([a, b]) => ({ op: 'matmul', a: need(a), b: need(b) }),
-  }))],
-  ['cosineSimilarity', fc.record({ q: dimAcross, t: dimAcross, d: smallDim }).map(({ q, t, d }) => ({
-    shapes: [[q, d], [t, d]],
-    op: ([queries, targets]) => ({ op: 'cosineSimilarity', queries: need(queries), targets: need(targets) }),
-  }))],
-  ['concat', fc.record({ a: matrixShape, rows: dimAcross }).map(({ a, rows }) => ({
-    shapes: [a, [rows, a[1]]],
-    op: ([x, y]) => ({ op: 'concat', a: need(x), b: need(y) }),
-  }))],
-  ['add (broadcast)', matrixShape.map((shape) => ({
-    shapes: [shape, [shape[1]]],
-    op: ([a, b]) => ({ op: 'add', a: need(a), b: need(b) }),
-  }))],
-  ['softmax', fc.record({ shape: matrixShape, causal: fc.boolean() }).map(({ shape, causal }) => ({
-    shapes: [shape],
-    op: ([x]) => ({ op: 'softmax', x: need(x), causal }),
-  }))],
-  ['rmsNorm', matrixShape.map((shape) => ({
-    shapes: [shape, [shape[1]]],
-    op: ([x, weight]) => ({ op: 'rmsNorm', x: need(x), weight: need(weight), eps: 1e-5 }),
-  }))],
-  ['topK', fc.record({ rows: fc.integer({ min: 0, max: 64 }), n: fc.integer({ min: 0, max: 4096 }), k: fc.integer({ min: 0, max: 5000 }) }).map(({ rows, n, k }) => ({
-    shapes: [[rows, n]],
-    op: ([x]) => ({ op: 'topK', x: need(x), k }),
-  }))],
-  ['attention', fc.record({ sq: fc.integer({ min: 0, max: 64 }), sk: fc.integer({ min: 0, max: 64 }), h: fc.constantFrom(1, 2, 4), d: fc.constantFrom(0, 4, 8) }).map(({ sq, sk, h, d }) => ({
-    shapes: [[sq, h, d], [sk, h, d], [sk, h, d]],
-    op: ([q, k, v]) => ({ op: 'attention', q: need(q), k: need(k), v: need(v), causal: false, scale: undefined }),
-  }))],
+  [
+    'matmul',
+    fc
+      .record({
+        m: dimAcross,
+        k: smallDim,
+        k2: fc.oneof({ weight: 9, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: smallDim }),
+        n: dimAcross,
+      })
+      .map(({ m, k, k2, n }) => ({
+        shapes: [
+          [m, k],
+          [k2 < 0 ? k : k2, n],
+        ],
+        op: ([a, b]) => ({ op: 'matmul', a: need(a), b: need(b) }),
+      })),
+  ],
+  [
+    'cosineSimilarity',
+    fc.record({ q: dimAcross, t: dimAcross, d: smallDim }).map(({ q, t, d }) => ({
+      shapes: [
+        [q, d],
+        [t, d],
+      ],
+      op: ([queries, targets]) => ({ op: 'cosineSimilarity', queries: need(queries), targets: need(targets) }),
+    })),
+  ],
+  [
+    'concat',
+    fc.record({ a: matrixShape, rows: dimAcross }).map(({ a, rows }) => ({
+      shapes: [a, [rows, a[1]]],
+      op: ([x, y]) => ({ op: 'concat', a: need(x), b: need(y) }),
+    })),
+  ],
+  [
+    'add (broadcast)',
+    matrixShape.map((shape) => ({
+      shapes: [shape, [shape[1]]],
+      op: ([a, b]) => ({ op: 'add', a: need(a), b: need(b) }),
+    })),
+  ],
+  [
+    'softmax',
+    fc.record({ shape: matrixShape, causal: fc.boolean() }).map(({ shape, causal }) => ({
+      shapes: [shape],
+      op: ([x]) => ({ op: 'softmax', x: need(x), causal }),
+    })),
+  ],
+  [
+    'rmsNorm',
+    matrixShape.map((shape) => ({
+      shapes: [shape, [shape[1]]],
+      op: ([x, weight]) => ({ op: 'rmsNorm', x: need(x), weight: need(weight), eps: 1e-5 }),
+    })),
+  ],
+  [
+    'topK',
+    fc
+      .record({
+        rows: fc.integer({ min: 0, max: 64 }),
+        n: fc.integer({ min: 0, max: 4096 }),
+        k: fc.integer({ min: 0, max: 5000 }),
+      })
+      .map(({ rows, n, k }) => ({
+        shapes: [[rows, n]],
+        op: ([x]) => ({ op: 'topK', x: need(x), k }),
+      })),
+  ],
+  [
+    'attention',
+    fc
+      .record({
+        sq: fc.integer({ min: 0, max: 64 }),
+        sk: fc.integer({ min: 0, max: 64 }),
+        h: fc.constantFrom(1, 2, 4),
+        d: fc.constantFrom(0, 4, 8),
+      })
+      .map(({ sq, sk, h, d }) => ({
+        shapes: [
+          [sq, h, d],
+          [sk, h, d],
+          [sk, h, d],
+        ],
+        op: ([q, k, v]) => ({ op: 'attention', q: need(q), k: need(k), v: need(v), causal: false, scale: undefined }),
+      })),
+  ],
 ];
 
 /** The tensor at an index the draw guarantees. */
@@ -121,7 +190,12 @@ let peakRss = 0;
 let largestRan = 0;
 /** Most RSS above the baseline after a GC, before an op, beyond its live inputs: what the runtime kept. */
 let retained = 0;
-const outcomes: Record<string, number> = { ran: 0, 'input refused': 0, InvalidArgumentError: 0, ResourceExhaustedError: 0 };
+const outcomes: Record<string, number> = {
+  ran: 0,
+  'input refused': 0,
+  InvalidArgumentError: 0,
+  ResourceExhaustedError: 0,
+};
 
 afterAll(async () => {
   await engine.dispose();
@@ -150,7 +224,9 @@ describe('ops over shapes across the limits', () => {
           try {
             for (const shape of draw.shapes) {
               try {
-                inputs.push(engine.tensor(new Float32Array(Number.isFinite(elementsOf(shape)) ? elementsOf(shape) : 0), shape));
+                inputs.push(
+                  engine.tensor(new Float32Array(Number.isFinite(elementsOf(shape)) ? elementsOf(shape) : 0), shape),
+                );
               } catch (error) {
                 expect(error, `engine.tensor [${shape.join(', ')}]`).toBeInstanceOf(InvalidArgumentError);
                 expect(finite).toBe(false);
@@ -179,7 +255,10 @@ describe('ops over shapes across the limits', () => {
             const { inputBytes, outputBytes } = opMemory(op, specs);
             const estimate = inputBytes + outputBytes + referenceScratchBytes(op, specs);
             expect(estimate, 'the estimate the engine checked fits the budget').toBeLessThanOrEqual(BUDGET);
-            expect(after - before, `${op.op} [${draw.shapes.map((s) => s.join('x')).join(', ')}]: RSS growth vs estimate ${estimate}`).toBeLessThanOrEqual(estimate + ALLOWANCE);
+            expect(
+              after - before,
+              `${op.op} [${draw.shapes.map((s) => s.join('x')).join(', ')}]: RSS growth vs estimate ${estimate}`,
+            ).toBeLessThanOrEqual(estimate + ALLOWANCE);
             peakRss = Math.max(peakRss, after);
             largestRan = Math.max(largestRan, inputBytes + outputBytes);
             outcomes['ran'] = (outcomes['ran'] ?? 0) + 1;

@@ -15,10 +15,14 @@ export async function describeProperties(name: TestBackendName): Promise<void> {
   });
   describe.skipIf(backend === undefined)(`${name} agrees with the reference on random shapes and values`, () => {
     for (const property of PROPERTIES) {
-      it(property.name, async () => {
-        if (backend === undefined) throw new Error(`${name} did not start`);
-        await property.assert(bench, bench.target(backend));
-      }, PROPERTY_TIMEOUT_MS);
+      it(
+        property.name,
+        async () => {
+          if (backend === undefined) throw new Error(`${name} did not start`);
+          await property.assert(bench, bench.target(backend));
+        },
+        PROPERTY_TIMEOUT_MS,
+      );
     }
   });
 }

@@ -16,7 +16,11 @@ afterAll(async () => {
 
 /** cosineSimilarity of one query against one target on `backend`. */
 async function cosineOn(backend: CapableBackend, query: readonly number[], target: readonly number[]): Promise<number> {
-  const op = { op: 'cosineSimilarity', queries: hostF32([1, query.length], Float32Array.from(query)), targets: hostF32([1, target.length], Float32Array.from(target)) } as const;
+  const op = {
+    op: 'cosineSimilarity',
+    queries: hostF32([1, query.length], Float32Array.from(query)),
+    targets: hostF32([1, target.length], Float32Array.from(target)),
+  } as const;
   const [scores] = await bench.outputsOn(op, backend.name);
   if (scores === undefined) throw new Error('no scores');
   return valuesOf(scores)[0] ?? Number.NaN;
@@ -30,23 +34,57 @@ for (const { name, backend } of started) {
     };
 
     it('a NaN in either vector makes the score NaN, also against a zero vector', async () => {
-      for (const [query, target] of [[[1, 2], [Number.NaN, 1]], [[Number.NaN, 0], [1, 1]], [[0, 0], [Number.NaN, 1]], [[Number.NaN, 0], [0, 0]], [[Infinity, 1], [1, Number.NaN]]] as const) {
+      for (const [query, target] of [
+        [
+          [1, 2],
+          [Number.NaN, 1],
+        ],
+        [
+          [Number.NaN, 0],
+          [1, 1],
+        ],
+        [
+          [0, 0],
+          [Number.NaN, 1],
+        ],
+        [
+          [Number.NaN, 0],
+          [0, 0],
+        ],
+        [
+          [Infinity, 1],
+          [1, Number.NaN],
+        ],
+      ] as const) {
         expect(await on(query, target), `[${query.join(', ')}] vs [${target.join(', ')}]`).toBeNaN();
       }
     });
 
     it('a zero vector scores 0 even against a vector holding an infinity; otherwise an infinity gives NaN', async () => {
-      for (const target of [[Infinity, 1], [-Infinity, Infinity], [1e-30, 0], [3e38, 3e38]]) {
+      for (const target of [
+        [Infinity, 1],
+        [-Infinity, Infinity],
+        [1e-30, 0],
+        [3e38, 3e38],
+      ]) {
         const score = await on([0, -0], target);
         expect(Object.is(score, 0), `vs [${target.join(', ')}]: ${score}`).toBe(true);
       }
-      for (const target of [[Infinity, 1], [-Infinity, Infinity], [Infinity, Infinity]]) expect(await on([1, 1], target), `vs [${target.join(', ')}]`).toBeNaN();
+      for (const target of [
+        [Infinity, 1],
+        [-Infinity, Infinity],
+        [Infinity, Infinity],
+      ])
+        expect(await on([1, 1], target), `vs [${target.join(', ')}]`).toBeNaN();
     });
 
     it("scores do not depend on a vector's length: 1e-30 and 3e38 vectors score as unit ones", async () => {
       for (const factor of [1e-30, 1e-20, 1e20, 3e38]) {
         expect(await on([factor, factor], [1, 1]), `at ${factor}`).toBeCloseTo(1, 6);
-        expect(await on([0.3 * factor, 0.4 * factor], [4e-25, -3e-25]), `at ${factor} vs a 1e-25 vector`).toBeCloseTo(0, 6);
+        expect(await on([0.3 * factor, 0.4 * factor], [4e-25, -3e-25]), `at ${factor} vs a 1e-25 vector`).toBeCloseTo(
+          0,
+          6,
+        );
         expect(await on([factor, 0, factor], [2e30, 2e30, 0]), `at ${factor} vs a 2e30 vector`).toBeCloseTo(0.5, 6);
       }
     });

@@ -17,14 +17,21 @@ afterAll(async () => {
 describe('every property fails on deliberately wrong kernels', () => {
   for (const property of PROPERTIES) {
     for (const kind of property.catches) {
-      it(`${property.name}: catches ${kind}`, async () => {
-        const target = { name: `wrong-${kind}`, gpu: false };
-        // endOnFailure: the counterexample as found (shrinking it is not the point here).
-        const failure = await property.assert(bench, target, { ...RUNS, endOnFailure: true }).then(() => undefined, (error: unknown) => error);
-        expect(failure, 'the property passed').toBeInstanceOf(Error);
-        // fast-check's error carries the property's own as its cause: a disagreement on that backend, not a crash.
-        expect(failure instanceof Error ? String(failure.cause) : '').toContain(` on wrong-${kind}: `);
-      }, PROPERTY_TIMEOUT_MS);
+      it(
+        `${property.name}: catches ${kind}`,
+        async () => {
+          const target = { name: `wrong-${kind}`, gpu: false };
+          // endOnFailure: the counterexample as found (shrinking it is not the point here).
+          const failure = await property.assert(bench, target, { ...RUNS, endOnFailure: true }).then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+          expect(failure, 'the property passed').toBeInstanceOf(Error);
+          // fast-check's error carries the property's own as its cause: a disagreement on that backend, not a crash.
+          expect(failure instanceof Error ? String(failure.cause) : '').toContain(` on wrong-${kind}: `);
+        },
+        PROPERTY_TIMEOUT_MS,
+      );
     }
   }
 });

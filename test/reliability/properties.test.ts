@@ -17,15 +17,20 @@ afterAll(async () => {
 describe('invalid input is a typed error naming the argument, never a crash', () => {
   it('mismatched, negative, fractional or enormous shapes', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 }), async (m, k, j) => {
-        const a = bench.engine.tensor(new Float32Array(m * k), [m, k]);
-        const b = bench.engine.tensor(new Float32Array((k + j) * 3), [k + j, 3]);
-        const error = await bench.engine.run({ op: 'matmul', a, b }).catch((e: unknown) => e);
-        expect(error).toBeInstanceOf(InvalidArgumentError);
-        expect(error instanceof InvalidArgumentError ? error.argument : '').toMatch(/^matmul\./);
-        a.dispose();
-        b.dispose();
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 1, max: 9 }),
+        async (m, k, j) => {
+          const a = bench.engine.tensor(new Float32Array(m * k), [m, k]);
+          const b = bench.engine.tensor(new Float32Array((k + j) * 3), [k + j, 3]);
+          const error = await bench.engine.run({ op: 'matmul', a, b }).catch((e: unknown) => e);
+          expect(error).toBeInstanceOf(InvalidArgumentError);
+          expect(error instanceof InvalidArgumentError ? error.argument : '').toMatch(/^matmul\./);
+          a.dispose();
+          b.dispose();
+        },
+      ),
       RUNS,
     );
     for (const shape of [[-1, 4], [2.5, 2], [2 ** 40, 2 ** 40], [Number.NaN]]) {

@@ -61,7 +61,13 @@ export interface OpProperty<T> {
 }
 
 /** Where `got` and `want` disagree (see the top of this file), or undefined when they agree. */
-export function agree(got: ArrayLike<number>, want: ArrayLike<number>, tolerance: Tolerance, rule: NonFiniteRule = 'exact', extra?: Float64Array): string | undefined {
+export function agree(
+  got: ArrayLike<number>,
+  want: ArrayLike<number>,
+  tolerance: Tolerance,
+  rule: NonFiniteRule = 'exact',
+  extra?: Float64Array,
+): string | undefined {
   if (got.length !== want.length) return `length ${got.length} vs ${want.length}`;
   for (let i = 0; i < want.length; i++) {
     const g = got[i] ?? 0;
@@ -125,15 +131,25 @@ export class AgreementBench {
     const { op, tolerance, rule, extra } = agreement;
     const want = computeReference(op);
     const got = await this.outputsOn(op, target.name);
-    if (got.length !== want.length) throw new Error(`${op.op} on ${target.name}: ${got.length} outputs, want ${want.length}`);
+    if (got.length !== want.length)
+      throw new Error(`${op.op} on ${target.name}: ${got.length} outputs, want ${want.length}`);
     want.forEach((w, i) => {
       const g = got[i];
       if (g === undefined) return;
       const gv = valuesOf(g);
       const wv = valuesOf(w);
       const integer = wv instanceof Int32Array || wv instanceof Uint32Array;
-      const problem = agree(target.gpu && !integer ? flushed(gv) : gv, wv, integer ? { abs: 0, rel: 0 } : tolerance, rule, i === 0 ? extra : undefined);
-      if (problem !== undefined) throw new Error(`${op.op} output ${i} on ${target.name}${target.gpu ? ' (subnormals flushed)' : ''}: ${problem}`);
+      const problem = agree(
+        target.gpu && !integer ? flushed(gv) : gv,
+        wv,
+        integer ? { abs: 0, rel: 0 } : tolerance,
+        rule,
+        i === 0 ? extra : undefined,
+      );
+      if (problem !== undefined)
+        throw new Error(
+          `${op.op} output ${i} on ${target.name}${target.gpu ? ' (subnormals flushed)' : ''}: ${problem}`,
+        );
     });
   }
 
@@ -144,7 +160,12 @@ export class AgreementBench {
 }
 
 /** Runs `property` on `target` (fc.assert: rejects with the counterexample, seed and path when it fails). */
-export async function assertProperty<T>(bench: AgreementBench, target: Target, property: OpProperty<T>, runs: fc.Parameters<unknown> = RUNS): Promise<void> {
+export async function assertProperty<T>(
+  bench: AgreementBench,
+  target: Target,
+  property: OpProperty<T>,
+  runs: fc.Parameters<unknown> = RUNS,
+): Promise<void> {
   await fc.assert(
     fc.asyncProperty(property.input, async (input) => {
       for (const agreement of property.agreements(input, target.gpu)) await bench.check(target, agreement);
@@ -177,6 +198,11 @@ export function checkable<T>(property: OpProperty<T>): CheckableProperty {
     name: property.name,
     catches: property.catches,
     assert: (bench, target, runs = RUNS) => assertProperty(bench, target, property, runs),
-    opsSampled: (samples) => new Set(fc.sample(property.input, { numRuns: samples, seed: RUNS.seed }).flatMap((input) => property.agreements(input, false).map((a) => a.op.op))),
+    opsSampled: (samples) =>
+      new Set(
+        fc
+          .sample(property.input, { numRuns: samples, seed: RUNS.seed })
+          .flatMap((input) => property.agreements(input, false).map((a) => a.op.op)),
+      ),
   };
 }

@@ -42,7 +42,11 @@ const DEADLINE_MS = 10_000;
 describe.skipIf(!ready)('real backend faults through the engine', () => {
   it('a WebGPU device destroyed in the middle of a batch: every call answers, from WASM, with the loss in telemetry', async () => {
     const webgpu = webGpuBackend();
-    const engine = await Engine.create({ backends: [webgpu, new WasmBackend({ threads: 1 })], strategy: 'gpu-preferred', recoveryIntervalMs: 50 });
+    const engine = await Engine.create({
+      backends: [webgpu, new WasmBackend({ threads: 1 })],
+      strategy: 'gpu-preferred',
+      recoveryIntervalMs: 50,
+    });
     const n = 64;
     const a = matrix(engine, n, 1);
     const b = matrix(engine, n, 2);
@@ -75,7 +79,9 @@ describe.skipIf(!ready)('real backend faults through the engine', () => {
         expect(got).toEqual(want);
       }
     }
-    console.log(`device destroyed mid-batch: ${outputs.length} calls answered; ${lostReads} results lost with the device before being read (re-run)`);
+    console.log(
+      `device destroyed mid-batch: ${outputs.length} calls answered; ${lostReads} results lost with the device before being read (re-run)`,
+    );
     expect(submits).toBeGreaterThanOrEqual(12);
     expect(lostReads).toBeLessThan(outputs.length);
     const lost = engine.telemetry.opEvents().filter((e) => e.backend === 'webgpu' && !e.ok);
@@ -89,7 +95,10 @@ describe.skipIf(!ready)('real backend faults through the engine', () => {
 
   it('a shader that fails to compile: the op falls back to WASM with the compile error as its cause, other ops stay on the GPU', async () => {
     const webgpu = webGpuBackend((gpu) => gpuWithBrokenShader(gpu, ['matmul_f32', 'matmul_f32_vec4']));
-    const engine = await Engine.create({ backends: [webgpu, new WasmBackend({ threads: 1 })], strategy: 'gpu-preferred' });
+    const engine = await Engine.create({
+      backends: [webgpu, new WasmBackend({ threads: 1 })],
+      strategy: 'gpu-preferred',
+    });
     const n = 16;
     const a = matrix(engine, n, 3);
     const b = matrix(engine, n, 4);
@@ -97,7 +106,11 @@ describe.skipIf(!ready)('real backend faults through the engine', () => {
     const events = engine.telemetry.opEvents();
     expect(events[0]).toMatchObject({ backend: 'webgpu', ok: false });
     expect(events[0]?.error).toMatch(/shader|pipeline|invalid|error/i);
-    expect(events[1]).toMatchObject({ backend: 'wasm', ok: true, reason: { kind: 'error-fallback', failed: 'webgpu' } });
+    expect(events[1]).toMatchObject({
+      backend: 'wasm',
+      ok: true,
+      reason: { kind: 'error-fallback', failed: 'webgpu' },
+    });
     await (await engine.scale(a.t, 2)).read();
     expect(engine.telemetry.opEvents().at(-1)).toMatchObject({ op: 'scale', backend: 'webgpu', ok: true });
     await engine.dispose();
@@ -105,7 +118,10 @@ describe.skipIf(!ready)('real backend faults through the engine', () => {
 
   it("an op whose output is past the real device's storage binding limit is refused with the limit named, never attempted", async () => {
     const webgpu = webGpuBackend();
-    const engine = await Engine.create({ backends: [webgpu, new WasmBackend({ threads: 1 })], strategy: 'gpu-preferred' });
+    const engine = await Engine.create({
+      backends: [webgpu, new WasmBackend({ threads: 1 })],
+      strategy: 'gpu-preferred',
+    });
     const { maxStorageBufferBindingSize: limit, maxBufferSize } = webgpu.describe();
     // An outer product [n, 1] x [1, n] whose f32 output needs just over the limit: small inputs, nothing allocated.
     const n = Math.ceil(Math.sqrt(Math.max(limit, maxBufferSize) / 4 + 1));
@@ -113,7 +129,9 @@ describe.skipIf(!ready)('real backend faults through the engine', () => {
     const b = engine.tensor(new Float32Array(n).fill(2), [1, n]);
     const plan = engine.explain({ op: 'matmul', a, b });
     expect(plan.selection.backend).toBe('wasm');
-    expect(plan.skipped.find((s) => s.backend === 'webgpu')?.reason).toMatch(/output 0 needs a \d+-byte (storage binding; maxStorageBufferBindingSize|buffer; maxBufferSize) is \d+/);
+    expect(plan.skipped.find((s) => s.backend === 'webgpu')?.reason).toMatch(
+      /output 0 needs a \d+-byte (storage binding; maxStorageBufferBindingSize|buffer; maxBufferSize) is \d+/,
+    );
     const onlyGpu = await engine.run({ op: 'matmul', a, b }, { strategy: { only: 'webgpu' } }).catch((e: unknown) => e);
     expect(onlyGpu).toBeInstanceOf(AllBackendsFailedError);
     expect(String(onlyGpu)).toMatch(/webgpu: .*(maxStorageBufferBindingSize|maxBufferSize) is \d+/);
@@ -123,17 +141,29 @@ describe.skipIf(!ready)('real backend faults through the engine', () => {
 
   it('on a device with 1 MiB limits, ops past them run on WASM and smaller ones on the GPU, all correct', async () => {
     const small = 1 << 20;
-    const webgpu = webGpuBackend((gpu) => gpuWithLimits(gpu, { maxStorageBufferBindingSize: small, maxBufferSize: small }));
-    const engine = await Engine.create({ backends: [webgpu, new WasmBackend({ threads: 1 })], strategy: 'gpu-preferred' });
+    const webgpu = webGpuBackend((gpu) =>
+      gpuWithLimits(gpu, { maxStorageBufferBindingSize: small, maxBufferSize: small }),
+    );
+    const engine = await Engine.create({
+      backends: [webgpu, new WasmBackend({ threads: 1 })],
+      strategy: 'gpu-preferred',
+    });
     expect(webgpu.describe()).toMatchObject({ maxStorageBufferBindingSize: small, maxBufferSize: small });
     for (const count of [small / 4 - 64, small / 4 + 64, 3 * small]) {
-      const x = engine.tensor(Float32Array.from({ length: count }, (_, i) => (i % 1000) - 500), [count]);
+      const x = engine.tensor(
+        Float32Array.from({ length: count }, (_, i) => (i % 1000) - 500),
+        [count],
+      );
       const values = await (await engine.scale(x, 0.5)).read();
       expect(values[count - 1]).toBe((((count - 1) % 1000) - 500) * 0.5);
       expect(values[777]).toBe(138.5);
       const last = engine.telemetry.opEvents().at(-1);
       expect(last).toMatchObject({ ok: true, backend: count * 4 <= small ? 'webgpu' : 'wasm' });
-      if (count * 4 > small) expect(last?.reason).toMatchObject({ kind: 'gpu-unavailable', why: expect.stringMatching(/maxStorageBufferBindingSize is 1048576/) });
+      if (count * 4 > small)
+        expect(last?.reason).toMatchObject({
+          kind: 'gpu-unavailable',
+          why: expect.stringMatching(/maxStorageBufferBindingSize is 1048576/),
+        });
       x.dispose();
     }
     await engine.dispose();
@@ -143,15 +173,26 @@ describe.skipIf(!ready)('real backend faults through the engine', () => {
     // 64 KiB bindings, 1 MiB buffers: 300 targets of 100 floats (120,000 bytes) need 2 ranges of 160 rows (rows of
     // 400 bytes start at multiples of 256 bytes every 16 rows), 2,000 targets 13; dims 100 and 33 take the vec4 and
     // the scalar kernels. Special rows (zero, NaN, huge) sit on both sides of a range boundary.
-    const webgpu = webGpuBackend((gpu) => gpuWithLimits(gpu, { maxStorageBufferBindingSize: 1 << 16, maxBufferSize: 1 << 20 }));
-    const engine = await Engine.create({ backends: [webgpu, new WasmBackend({ threads: 1 })], strategy: { only: 'webgpu' } });
-    for (const [nq, nt, dim] of [[3, 300, 100], [1, 2000, 100], [2, 700, 33]] as const) {
+    const webgpu = webGpuBackend((gpu) =>
+      gpuWithLimits(gpu, { maxStorageBufferBindingSize: 1 << 16, maxBufferSize: 1 << 20 }),
+    );
+    const engine = await Engine.create({
+      backends: [webgpu, new WasmBackend({ threads: 1 })],
+      strategy: { only: 'webgpu' },
+    });
+    for (const [nq, nt, dim] of [
+      [3, 300, 100],
+      [1, 2000, 100],
+      [2, 700, 33],
+    ] as const) {
       const queries = Float32Array.from({ length: nq * dim }, (_, i) => Math.sin(i * 0.37) * 3);
       const targets = Float32Array.from({ length: nt * dim }, (_, i) => Math.cos(i * 0.11) * 2);
       targets.fill(0, 159 * dim, 160 * dim);
       targets[160 * dim + 5] = Number.NaN;
       targets.fill(1e30, (nt - 1) * dim, nt * dim);
-      const got = await (await engine.cosineSimilarity(engine.tensor(queries, [nq, dim]), engine.tensor(targets, [nt, dim]))).read();
+      const got = await (
+        await engine.cosineSimilarity(engine.tensor(queries, [nq, dim]), engine.tensor(targets, [nt, dim]))
+      ).read();
       expect(engine.telemetry.opEvents().at(-1)).toMatchObject({ ok: true, backend: 'webgpu' });
       const want = cosineSimilarity(queries, targets, nq, nt, dim);
       for (let i = 0; i < nq * nt; i++) {
@@ -175,11 +216,18 @@ describe.skipIf(!ready)('real backend faults through the engine', () => {
     const input = { ...spec, buffer: await held.upload(new Uint8Array(n * n * 4), spec) };
     for (const out of (await held.run({ op: 'matmul', a: input, b: input }, [spec])).outputs) held.free(out);
     held.free(input.buffer);
-    const engine = await Engine.create({ backends: [held, new WasmBackend({ threads: 1 })], strategy: 'gpu-preferred', opDeadlineMs: DEADLINE_MS });
+    const engine = await Engine.create({
+      backends: [held, new WasmBackend({ threads: 1 })],
+      strategy: 'gpu-preferred',
+      opDeadlineMs: DEADLINE_MS,
+    });
     const a = matrix(engine, n, 5);
     const want = matmulHost(a.host, a.host, n);
     for (let i = 0; i < 2; i++) expect(await (await engine.matmul(a.t, a.t)).read()).toEqual(want);
-    expect(engine.telemetry.opEvents().map((e) => [e.backend, e.ok])).toEqual([['webgpu', true], ['webgpu', true]]);
+    expect(engine.telemetry.opEvents().map((e) => [e.backend, e.ok])).toEqual([
+      ['webgpu', true],
+      ['webgpu', true],
+    ]);
     const freed: number[] = [];
     let onFreed: () => void = () => undefined;
     const firstFree = new Promise<void>((resolve) => (onFreed = resolve));
@@ -193,8 +241,16 @@ describe.skipIf(!ready)('real backend faults through the engine', () => {
     await held.holding;
     expect(await (await rescued).read()).toEqual(want);
     const [failedEvent, rescuedEvent] = engine.telemetry.opEvents().slice(-2);
-    expect(failedEvent).toMatchObject({ backend: 'webgpu', ok: false, error: `[webgpu] matmul did not finish within ${DEADLINE_MS} ms` });
-    expect(rescuedEvent).toMatchObject({ backend: 'wasm', ok: true, reason: { kind: 'error-fallback', failed: 'webgpu', error: failedEvent?.error } });
+    expect(failedEvent).toMatchObject({
+      backend: 'webgpu',
+      ok: false,
+      error: `[webgpu] matmul did not finish within ${DEADLINE_MS} ms`,
+    });
+    expect(rescuedEvent).toMatchObject({
+      backend: 'wasm',
+      ok: true,
+      reason: { kind: 'error-fallback', failed: 'webgpu', error: failedEvent?.error },
+    });
     expect(freed).toEqual([]); // the abandoned run is still held
     held.release();
     await firstFree;

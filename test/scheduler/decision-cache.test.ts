@@ -82,7 +82,10 @@ describe('decision cache', () => {
     cpu.plan = faultSchedule({ [cpu.calls + 1]: 'throw' });
     await engine.matmul(x, x);
     const last = engine.telemetry.opEvents().slice(-2);
-    expect(last.map((e) => [e.backend, e.ok])).toEqual([['cpu', false], ['gpu', true]]);
+    expect(last.map((e) => [e.backend, e.ok])).toEqual([
+      ['cpu', false],
+      ['gpu', true],
+    ]);
     expect(last[1]?.reason.kind).toBe('error-fallback');
     const plans = countPlans();
     await engine.matmul(x, x);
@@ -107,7 +110,8 @@ describe('decision cache', () => {
 
   it("learns each weight format on its own: Q4_0 and Q8_0 mat-vecs of one shape get each format's faster backend", async () => {
     // The CPU decodes Q8_0 fast and Q4_0 slowly; the GPU takes the same time for both. Same shape, same flops.
-    const cpuByFormat = (op: Op<TensorSpec>, w: OpWork): number => (op.op === 'quantizedMatmul' && op.w.dtype === 'q4_0' ? 0.5 : 0.02) + cpuLatency(op, w);
+    const cpuByFormat = (op: Op<TensorSpec>, w: OpWork): number =>
+      (op.op === 'quantizedMatmul' && op.w.dtype === 'q4_0' ? 0.5 : 0.02) + cpuLatency(op, w);
     const { engine, cpu } = await simulatedEngine({ scheduler: { gpuMinBatchSize: 1 } }); // batch 1 may go to the GPU
     cpu.setLatency(cpuByFormat);
     const [n, k] = [256, 256];
@@ -117,7 +121,10 @@ describe('decision cache', () => {
     const q8 = engine.tensor(quantizeAs('q8_0', weights), [n, k], 'q8_0');
     const last = { q4: '', q8: '' };
     for (let i = 0; i < 80; i++) {
-      for (const [name, w] of [['q4', q4], ['q8', q8]] as const) {
+      for (const [name, w] of [
+        ['q4', q4],
+        ['q8', q8],
+      ] as const) {
         const [out] = await engine.run({ op: 'quantizedMatmul', x, w });
         out?.dispose();
         last[name] = engine.telemetry.latestOpEvent()?.backend ?? '';
@@ -132,13 +139,16 @@ describe('decision cache', () => {
     // The CPU is now far slower: 30 ms a call, so five calls in a row span 120 ms (a regime change needs 100 ms).
     cpu.setLatency(() => 30);
     const resetsNow = () => engine.telemetry.noticeEvents().filter((n) => n.kind === 'cost-model-reset');
-    for (let i = 0; i < 4; i++) (await engine.run({ op: 'matmul', a: x, b: x }, { strategy: { only: 'cpu' } })).forEach((t) => t.dispose());
+    for (let i = 0; i < 4; i++)
+      (await engine.run({ op: 'matmul', a: x, b: x }, { strategy: { only: 'cpu' } })).forEach((t) => t.dispose());
     expect(resetsNow()).toHaveLength(0);
     (await engine.run({ op: 'matmul', a: x, b: x }, { strategy: { only: 'cpu' } })).forEach((t) => t.dispose());
     const resets = resetsNow();
     expect(resets).toHaveLength(1);
     expect(resets[0]).toMatchObject({ backend: 'cpu', op: 'matmul' });
-    expect(resets[0]?.detail).toMatch(/^matmul\|f32: 5 or more measurements in a row of this size \(65536 flops\) over 100 ms or more, 2\.5x or more off the estimate \(last 30\.000 ms, estimate 0\.\d+ ms\)/);
+    expect(resets[0]?.detail).toMatch(
+      /^matmul\|f32: 5 or more measurements in a row of this size \(65536 flops\) over 100 ms or more, 2\.5x or more off the estimate \(last 30\.000 ms, estimate 0\.\d+ ms\)/,
+    );
   });
 
   it('a change of residency is a different call: it is planned afresh', async () => {
@@ -163,7 +173,14 @@ describe('decision cache', () => {
 });
 
 describe('DecisionCache (unit)', () => {
-  const plan: SchedulePlan = { selection: { backend: 'cpu', reason: { kind: 'force-cpu' }, estimatedMs: 1 }, fallbacks: [], skipped: [], costsMs: { cpu: 1 }, transfersMs: { cpu: 0 }, probe: false };
+  const plan: SchedulePlan = {
+    selection: { backend: 'cpu', reason: { kind: 'force-cpu' }, estimatedMs: 1 },
+    fallbacks: [],
+    skipped: [],
+    costsMs: { cpu: 1 },
+    transfersMs: { cpu: 0 },
+    probe: false,
+  };
   /** The work of the calls under test: 100 flops, 400 bytes. */
   const WORK = { flops: 100, bytes: 400, batch: 1 };
 

@@ -8,10 +8,19 @@ export const cpuLatency = (_op: Op<TensorSpec>, w: OpWork): number => 0.003 + w.
 export const gpuLatency = (_op: Op<TensorSpec>, w: OpWork): number => 0.1 + w.flops / 2e9;
 
 /** An engine over a simulated cpu and gpu. */
-export async function simulatedEngine(options: Partial<EngineOptions> & { gpu?: Partial<ConstructorParameters<typeof SimulatedBackend>[0]> } = {}) {
+export async function simulatedEngine(
+  options: Partial<EngineOptions> & { gpu?: Partial<ConstructorParameters<typeof SimulatedBackend>[0]> } = {},
+) {
   const clock = new ManualClock();
   const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', priority: 10, latencyMs: cpuLatency, clock });
-  const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', priority: 20, latencyMs: gpuLatency, clock, ...options.gpu });
+  const gpu = new SimulatedBackend({
+    name: 'gpu',
+    kind: 'gpu',
+    priority: 20,
+    latencyMs: gpuLatency,
+    clock,
+    ...options.gpu,
+  });
   const engine = await Engine.create({ clock: clock.clock, ...options, backends: options.backends ?? [cpu, gpu] });
   return { engine, clock, cpu, gpu };
 }

@@ -6,7 +6,8 @@ import { simulatedEngine, square } from './harness.ts';
 
 /** Trains both backends on square matmuls of these sizes (the harness: GPU 2.0x faster at 160, 7.2x at 256). */
 async function train(engine: Engine, sizes: readonly number[]): Promise<void> {
-  for (let round = 0; round < 30; round++) for (const n of sizes) (await engine.matmul(square(engine, n), square(engine, n))).dispose();
+  for (let round = 0; round < 30; round++)
+    for (const n of sizes) (await engine.matmul(square(engine, n), square(engine, n))).dispose();
 }
 
 function explainSquare(engine: Engine, n: number): Explanation {
@@ -23,12 +24,20 @@ describe('gpuMinSpeedup', () => {
     const speedup = (close.costsMs['cpu'] ?? 0) / (close.costsMs['gpu'] ?? Infinity);
     expect(speedup).toBeGreaterThan(1.5); // the GPU is faster here, only not by 3x
     expect(close.selection.reason).toEqual({ kind: 'below-min-speedup', gpu: 'gpu', speedup, minSpeedup: 3 });
-    expect(explainSquare(engine, 256).selection).toMatchObject({ backend: 'gpu', reason: { kind: 'cost-model', measured: true } });
+    expect(explainSquare(engine, 256).selection).toMatchObject({
+      backend: 'gpu',
+      reason: { kind: 'cost-model', measured: true },
+    });
     // In a loop of the close size, the GPU gets only the exploration calls (one per exploreEvery = 50 decisions).
     const before = gpu.calls;
     for (let i = 0; i < 100; i++) (await engine.matmul(square(engine, 160), square(engine, 160))).dispose();
     expect(gpu.calls - before).toBeLessThanOrEqual(2);
-    const reasons = new Set(engine.telemetry.opEvents().slice(-100).map((e) => e.reason.kind));
+    const reasons = new Set(
+      engine.telemetry
+        .opEvents()
+        .slice(-100)
+        .map((e) => e.reason.kind),
+    );
     expect([...reasons].every((kind) => kind === 'below-min-speedup' || kind === 'exploring')).toBe(true);
   });
 
@@ -42,7 +51,11 @@ describe('gpuMinSpeedup', () => {
 describe('gpuMinBatchSize per op', () => {
   /** A matmul of batch (rows of a) 32 that the GPU does 1.8x faster than the CPU, copies included (by the priors). */
   function batch32(engine: Engine): Explanation {
-    return engine.explain({ op: 'matmul', a: engine.tensor(new Float32Array(32 * 2048), [32, 2048]), b: square(engine, 2048) });
+    return engine.explain({
+      op: 'matmul',
+      a: engine.tensor(new Float32Array(32 * 2048), [32, 2048]),
+      b: square(engine, 2048),
+    });
   }
 
   // No exploration of the CPU (its prior is within 2x of the GPU's): the decision shows the cost model's pick.
@@ -50,11 +63,23 @@ describe('gpuMinBatchSize per op', () => {
 
   it('overrides the global default for an op, and per op and dtype over that', async () => {
     const global = (await simulatedEngine()).engine;
-    expect(batch32(global).selection).toMatchObject({ backend: 'cpu', reason: { kind: 'below-min-batch', batch: 32, minBatch: 64 } });
-    const perOp = (await simulatedEngine({ scheduler: { ...noExploring, gpuMinBatchSizeByOp: { matmul: 16, cosineSimilarity: 1 } } })).engine;
+    expect(batch32(global).selection).toMatchObject({
+      backend: 'cpu',
+      reason: { kind: 'below-min-batch', batch: 32, minBatch: 64 },
+    });
+    const perOp = (
+      await simulatedEngine({ scheduler: { ...noExploring, gpuMinBatchSizeByOp: { matmul: 16, cosineSimilarity: 1 } } })
+    ).engine;
     expect(batch32(perOp).selection).toMatchObject({ backend: 'gpu', reason: { kind: 'cost-model', measured: false } });
-    const perDtype = (await simulatedEngine({ scheduler: { gpuMinBatchSize: 8, gpuMinBatchSizeByOp: { matmul: 16, 'matmul|f32': 48 } } })).engine;
-    expect(batch32(perDtype).selection).toMatchObject({ backend: 'cpu', reason: { kind: 'below-min-batch', batch: 32, minBatch: 48 } });
+    const perDtype = (
+      await simulatedEngine({
+        scheduler: { gpuMinBatchSize: 8, gpuMinBatchSizeByOp: { matmul: 16, 'matmul|f32': 48 } },
+      })
+    ).engine;
+    expect(batch32(perDtype).selection).toMatchObject({
+      backend: 'cpu',
+      reason: { kind: 'below-min-batch', batch: 32, minBatch: 48 },
+    });
     const otherDtype = (await simulatedEngine({ scheduler: { gpuMinBatchSizeByOp: { 'matmul|f16': 1 } } })).engine;
     expect(batch32(otherDtype).selection.reason).toMatchObject({ kind: 'below-min-batch', minBatch: 64 });
   });
@@ -62,16 +87,50 @@ describe('gpuMinBatchSize per op', () => {
 
 describe('scheduler settings', () => {
   it('refuse unknown keys and values out of range, naming them', async () => {
-    const refusal = async (scheduler: object): Promise<unknown> => simulatedEngine({ scheduler }).then(() => undefined, (e: unknown) => e);
+    const refusal = async (scheduler: object): Promise<unknown> =>
+      simulatedEngine({ scheduler }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     const cases: ReadonlyArray<readonly [object, string, unknown, string]> = [
       [{ gpuMinSpeedup: 0.5 }, 'createEngine.scheduler.gpuMinSpeedup', 0.5, 'must be a finite number >= 1'],
       [{ gpuMinBatchSize: 1.5 }, 'createEngine.scheduler.gpuMinBatchSize', 1.5, 'must be an integer >= 0'],
-      [{ gpuMinSpeedUp: 2 }, 'createEngine.scheduler.gpuMinSpeedUp', 2, expect.stringMatching(/^is not a scheduler setting \(settings: .*gpuMinSpeedup/)],
-      [{ gpuMinBatchSizeByOp: { matmull: 1 } }, 'createEngine.scheduler.gpuMinBatchSizeByOp', 'matmull', expect.stringMatching(/^names no op \(ops: .*matmul/)],
-      [{ gpuMinBatchSizeByOp: { 'matmul|f64': 1 } }, 'createEngine.scheduler.gpuMinBatchSizeByOp', 'matmul|f64', expect.stringMatching(/^names no dtype 'f64'/)],
-      [{ gpuMinBatchSizeByOp: { 'matmul|': 1 } }, 'createEngine.scheduler.gpuMinBatchSizeByOp', 'matmul|', "must be '<op>' or '<op>|<dtype>[+<dtype>]'"],
-      [{ gpuMinBatchSizeByOp: { matmul: -1 } }, 'createEngine.scheduler.gpuMinBatchSizeByOp.matmul', -1, 'must be an integer >= 0'],
-      [{ gpuMinBatchSizeByOp: [1] }, 'createEngine.scheduler.gpuMinBatchSizeByOp', [1], expect.stringMatching(/^must be an object/)],
+      [
+        { gpuMinSpeedUp: 2 },
+        'createEngine.scheduler.gpuMinSpeedUp',
+        2,
+        expect.stringMatching(/^is not a scheduler setting \(settings: .*gpuMinSpeedup/),
+      ],
+      [
+        { gpuMinBatchSizeByOp: { matmull: 1 } },
+        'createEngine.scheduler.gpuMinBatchSizeByOp',
+        'matmull',
+        expect.stringMatching(/^names no op \(ops: .*matmul/),
+      ],
+      [
+        { gpuMinBatchSizeByOp: { 'matmul|f64': 1 } },
+        'createEngine.scheduler.gpuMinBatchSizeByOp',
+        'matmul|f64',
+        expect.stringMatching(/^names no dtype 'f64'/),
+      ],
+      [
+        { gpuMinBatchSizeByOp: { 'matmul|': 1 } },
+        'createEngine.scheduler.gpuMinBatchSizeByOp',
+        'matmul|',
+        "must be '<op>' or '<op>|<dtype>[+<dtype>]'",
+      ],
+      [
+        { gpuMinBatchSizeByOp: { matmul: -1 } },
+        'createEngine.scheduler.gpuMinBatchSizeByOp.matmul',
+        -1,
+        'must be an integer >= 0',
+      ],
+      [
+        { gpuMinBatchSizeByOp: [1] },
+        'createEngine.scheduler.gpuMinBatchSizeByOp',
+        [1],
+        expect.stringMatching(/^must be an object/),
+      ],
     ];
     for (const [scheduler, argument, value, limit] of cases) {
       const error = await refusal(scheduler);

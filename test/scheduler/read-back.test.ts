@@ -1,7 +1,17 @@
 // Outputs a caller reads back are charged to the backend that must copy them to the host (issue 9: on a discrete
 // GPU the read-back of a large elementwise result costs more than the kernel, and `auto` lost to the CPU there).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_PROFILES, Engine, Residency, Scheduler, Storage, type Op, type OpWork, type Tensor, type TensorSpec } from '@tandem/core';
+import {
+  DEFAULT_PROFILES,
+  Engine,
+  Residency,
+  Scheduler,
+  Storage,
+  type Op,
+  type OpWork,
+  type Tensor,
+  type TensorSpec,
+} from '@tandem/core';
 import { ManualClock, SimulatedBackend } from '@tandem/testing';
 
 afterEach(() => {
@@ -16,9 +26,23 @@ const BUS_BYTES_PER_MS = 2e6;
 /** `cpuSlowdown` > 1 makes the CPU slow enough that the GPU wins even with the read-back. */
 async function busEngine(cpuSlowdown = 1): Promise<{ engine: Engine; clock: ManualClock }> {
   const clock = new ManualClock();
-  const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', priority: 10, latencyMs: (op, w) => cpuSlowdown * cpuLatency(op, w), clock });
+  const cpu = new SimulatedBackend({
+    name: 'cpu',
+    kind: 'cpu',
+    priority: 10,
+    latencyMs: (op, w) => cpuSlowdown * cpuLatency(op, w),
+    clock,
+  });
   const performance = { ...DEFAULT_PROFILES.gpu, transferBytesPerMs: BUS_BYTES_PER_MS };
-  const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', priority: 20, latencyMs: gpuLatency, clock, transferBytesPerMs: BUS_BYTES_PER_MS, performance });
+  const gpu = new SimulatedBackend({
+    name: 'gpu',
+    kind: 'gpu',
+    priority: 20,
+    latencyMs: gpuLatency,
+    clock,
+    transferBytesPerMs: BUS_BYTES_PER_MS,
+    performance,
+  });
   const engine = await Engine.create({ clock: clock.clock, backends: [cpu, gpu] });
   return { engine, clock };
 }
@@ -27,7 +51,8 @@ async function busEngine(cpuSlowdown = 1): Promise<{ engine: Engine; clock: Manu
 async function residentInputs(engine: Engine): Promise<{ a: Tensor; b: Tensor }> {
   const a = engine.tensor(new Float32Array(1 << 20), [1024, 1024]);
   const b = engine.tensor(new Float32Array(1 << 20), [1024, 1024]);
-  for (const only of ['cpu', 'gpu']) for (const out of await engine.run({ op: 'add', a, b }, { strategy: { only } })) out.dispose();
+  for (const only of ['cpu', 'gpu'])
+    for (const out of await engine.run({ op: 'add', a, b }, { strategy: { only } })) out.dispose();
   return { a, b };
 }
 
@@ -101,7 +126,11 @@ describe('download estimate (Residency)', () => {
       clock.advance(0.1 + buffer.byteLength / 1e6 + stall);
       return download(buffer);
     });
-    const residency = new Residency({ backends: new Map([['gpu', gpu]]), clock: clock.clock, priorBytesPerMs: () => 5e6 });
+    const residency = new Residency({
+      backends: new Map([['gpu', gpu]]),
+      clock: clock.clock,
+      priorBytesPerMs: () => 5e6,
+    });
     /** Downloads a 4 KB and a 4 MB buffer from the GPU, `rounds` times. */
     const downloads = async (rounds: number): Promise<void> => {
       for (let i = 0; i < rounds; i++) {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { AllBackendsFailedError, DEFAULT_PROFILES, FORCE_CPU_UNSTARTED, opWork, type OpWork, type Tensor } from '@tandem/core';
+import {
+  AllBackendsFailedError,
+  DEFAULT_PROFILES,
+  FORCE_CPU_UNSTARTED,
+  opWork,
+  type OpWork,
+  type Tensor,
+} from '@tandem/core';
 import { FaultInjectingBackend, faultSchedule, ManualClock, SimulatedBackend } from '@tandem/testing';
 import { cpuLatency, gpuLatency, simulatedEngine, square } from './harness.ts';
 
@@ -7,7 +14,8 @@ describe('auto: cost model', () => {
   it('learns the crossover: small matmuls on the CPU, large ones on the GPU', async () => {
     const { engine } = await simulatedEngine();
     const sizes = [16, 32, 64, 96, 160, 256, 512];
-    for (let round = 0; round < 30; round++) for (const n of sizes) await engine.matmul(square(engine, n), square(engine, n));
+    for (let round = 0; round < 30; round++)
+      for (const n of sizes) await engine.matmul(square(engine, n), square(engine, n));
     const pick = (n: number) => engine.explain({ op: 'matmul', a: square(engine, n), b: square(engine, n) }).selection;
     expect(pick(16).backend).toBe('cpu');
     expect(pick(64).backend).toBe('cpu');
@@ -27,10 +35,16 @@ describe('auto: cost model', () => {
     expect(fresh.transfersMs['gpu']).toBeGreaterThan(100); // explain() says it is the copies, not the compute
     expect((fresh.costsMs['gpu'] ?? 0) - (fresh.transfersMs['gpu'] ?? 0)).toBeLessThan(1);
     expect(fresh.transfersMs['cpu']).toBe(0);
-    const onGpu = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { strategy: { only: 'gpu' } });
+    const onGpu = await engine.run(
+      { op: 'matmul', a: square(engine, n), b: square(engine, n) },
+      { strategy: { only: 'gpu' } },
+    );
     const [c] = onGpu;
     expect(c?.residency()).toEqual(['gpu']);
-    const b = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { strategy: { only: 'gpu' } });
+    const b = await engine.run(
+      { op: 'matmul', a: square(engine, n), b: square(engine, n) },
+      { strategy: { only: 'gpu' } },
+    );
     const next = engine.explain({ op: 'matmul', a: c!, b: b[0]! });
     expect(next.selection.backend).toBe('gpu');
   });
@@ -40,20 +54,29 @@ describe('auto: cost model', () => {
     const n = 128;
     const ops = 20;
     for (let i = 0; i < ops; i++) {
-      const [c] = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { strategy: { only: 'gpu' } }); // two uploads each
+      const [c] = await engine.run(
+        { op: 'matmul', a: square(engine, n), b: square(engine, n) },
+        { strategy: { only: 'gpu' } },
+      ); // two uploads each
       c?.dispose();
     }
     let base: Tensor | undefined;
     for (let i = 0; i < 2 * ops; i++) {
       // A transposed view of a tensor only the GPU holds: the gather downloads the base first (a copy, 64 ms).
-      const [c] = await engine.run({ op: 'matmul', a: base?.transpose() ?? square(engine, n), b: square(engine, n) }, { strategy: { only: 'gpu' } });
+      const [c] = await engine.run(
+        { op: 'matmul', a: base?.transpose() ?? square(engine, n), b: square(engine, n) },
+        { strategy: { only: 'gpu' } },
+      );
       base?.dispose();
       base = c;
     }
     if (base === undefined) throw new Error('no output');
     const spec = { op: 'matmul', a: { dtype: 'f32', shape: [n, n] }, b: { dtype: 'f32', shape: [n, n] } } as const;
     const kernelMs = gpuLatency(spec, opWork(spec));
-    const resident = await engine.run({ op: 'matmul', a: square(engine, n), b: square(engine, n) }, { strategy: { only: 'gpu' } });
+    const resident = await engine.run(
+      { op: 'matmul', a: square(engine, n), b: square(engine, n) },
+      { strategy: { only: 'gpu' } },
+    );
     const e = engine.explain({ op: 'matmul', a: resident[0]!, b: base });
     expect(e.transfersMs['gpu']).toBe(0);
     expect(e.costsMs['gpu']).toBeCloseTo(kernelMs, 6); // 64 ms copies per call would show here
@@ -65,7 +88,10 @@ describe('auto: cost model', () => {
     const x = engine.tensor(new Float32Array(8 * 4096), [8, 4096]);
     const w = engine.tensor(new Float32Array(4096 * 4096), [4096, 4096]);
     const first = engine.explain({ op: 'matmul', a: x, b: w });
-    expect(first.selection).toMatchObject({ backend: 'cpu', reason: { kind: 'below-min-batch', batch: 8, minBatch: 64 } });
+    expect(first.selection).toMatchObject({
+      backend: 'cpu',
+      reason: { kind: 'below-min-batch', batch: 8, minBatch: 64 },
+    });
     await engine.run({ op: 'matmul', a: x, b: w }, { strategy: { only: 'gpu' } }); // warm-up run: timed, not learned from
     expect(engine.explain({ op: 'matmul', a: x, b: w }).selection.reason.kind).toBe('below-min-batch');
     await engine.run({ op: 'matmul', a: x, b: w }, { strategy: { only: 'gpu' } });
@@ -166,7 +192,10 @@ describe('strategies', () => {
   it('gpu-preferred picks the GPU, cpu-preferred the CPU, only: never falls back', async () => {
     const { engine } = await simulatedEngine();
     const x = square(engine, 8);
-    expect(engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }).selection).toMatchObject({ backend: 'gpu', reason: { kind: 'gpu-available' } });
+    expect(engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }).selection).toMatchObject({
+      backend: 'gpu',
+      reason: { kind: 'gpu-available' },
+    });
     expect(engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'cpu-preferred' }).selection.backend).toBe('cpu');
     const only = engine.explain({ op: 'matmul', a: x, b: x }, { strategy: { only: 'gpu' } });
     expect(only.selection.backend).toBe('gpu');
@@ -176,7 +205,13 @@ describe('strategies', () => {
   it('gpu-preferred says why when no GPU can take the op', async () => {
     const clock = new ManualClock();
     const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
-    const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock, capabilities: [{ op: 'add', dtypes: ['f32'] }] });
+    const gpu = new SimulatedBackend({
+      name: 'gpu',
+      kind: 'gpu',
+      latencyMs: gpuLatency,
+      clock,
+      capabilities: [{ op: 'add', dtypes: ['f32'] }],
+    });
     const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock });
     const x = square(engine, 8);
     const sel = engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }).selection;
@@ -199,7 +234,12 @@ describe('strategies', () => {
     const x = square(engine, 512);
     const plan = engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'auto' });
     expect(plan.selection.backend).toBe('cpu');
-    expect(plan.selection.reason).toMatchObject({ kind: 'memory-constraint', backend: 'gpu', availableBytes: 1000, requiredBytes: 3 * 512 * 512 * 4 });
+    expect(plan.selection.reason).toMatchObject({
+      kind: 'memory-constraint',
+      backend: 'gpu',
+      availableBytes: 1000,
+      requiredBytes: 3 * 512 * 512 * 4,
+    });
   });
 });
 
@@ -214,18 +254,32 @@ describe('fallback and circuit breaker', () => {
     for (let i = 0; i < 3; i++) await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     const events = engine.telemetry.opEvents();
     expect(events.map((e) => [e.backend, e.ok])).toEqual([
-      ['gpu', false], ['cpu', true], ['gpu', false], ['cpu', true], ['gpu', false], ['cpu', true],
+      ['gpu', false],
+      ['cpu', true],
+      ['gpu', false],
+      ['cpu', true],
+      ['gpu', false],
+      ['cpu', true],
     ]);
     expect(events[0]?.error).toContain('injected rejection');
     expect(events[1]?.reason).toMatchObject({ kind: 'error-fallback', failed: 'gpu' });
-    expect(events[5]?.reason).toMatchObject({ kind: 'error-fallback', error: expect.stringContaining('out of memory') });
+    expect(events[5]?.reason).toMatchObject({
+      kind: 'error-fallback',
+      error: expect.stringContaining('out of memory'),
+    });
     expect(engine.telemetry.summary().fallbacks).toBe(3);
   });
 
   it('fails only when every backend failed, naming each failure', async () => {
     const clock = new ManualClock();
-    const a = new FaultInjectingBackend(new SimulatedBackend({ name: 'a', kind: 'cpu', latencyMs: cpuLatency, clock }), () => 'reject');
-    const b = new FaultInjectingBackend(new SimulatedBackend({ name: 'b', kind: 'gpu', latencyMs: gpuLatency, clock }), () => 'oom');
+    const a = new FaultInjectingBackend(
+      new SimulatedBackend({ name: 'a', kind: 'cpu', latencyMs: cpuLatency, clock }),
+      () => 'reject',
+    );
+    const b = new FaultInjectingBackend(
+      new SimulatedBackend({ name: 'b', kind: 'gpu', latencyMs: gpuLatency, clock }),
+      () => 'oom',
+    );
     const { engine } = await simulatedEngine({ backends: [a, b], clock: clock.clock });
     const x = square(engine, 8);
     const error = await engine.matmul(x, x).catch((e: unknown) => e);
@@ -239,10 +293,15 @@ describe('fallback and circuit breaker', () => {
   it('{ only } does not fall back', async () => {
     const clock = new ManualClock();
     const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
-    const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), () => 'reject');
+    const gpu = new FaultInjectingBackend(
+      new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }),
+      () => 'reject',
+    );
     const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock });
     const x = square(engine, 8);
-    await expect(engine.run({ op: 'matmul', a: x, b: x }, { strategy: { only: 'gpu' } })).rejects.toThrow(AllBackendsFailedError);
+    await expect(engine.run({ op: 'matmul', a: x, b: x }, { strategy: { only: 'gpu' } })).rejects.toThrow(
+      AllBackendsFailedError,
+    );
     expect(cpu.calls).toBe(0);
   });
 
@@ -250,8 +309,15 @@ describe('fallback and circuit breaker', () => {
     const clock = new ManualClock();
     const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
     let failing = true;
-    const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), () => (failing ? 'reject' : undefined));
-    const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, tracker: { coolDownMs: 1000 } });
+    const gpu = new FaultInjectingBackend(
+      new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }),
+      () => (failing ? 'reject' : undefined),
+    );
+    const { engine } = await simulatedEngine({
+      backends: [cpu, gpu],
+      clock: clock.clock,
+      tracker: { coolDownMs: 1000 },
+    });
     const x = square(engine, 8);
     for (let i = 0; i < 5; i++) await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     expect(gpu.calls).toBe(5);
@@ -273,8 +339,15 @@ describe('fallback and circuit breaker', () => {
   it('a failed probe re-opens the circuit', async () => {
     const clock = new ManualClock();
     const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
-    const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), () => 'reject');
-    const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, tracker: { coolDownMs: 1000 } });
+    const gpu = new FaultInjectingBackend(
+      new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }),
+      () => 'reject',
+    );
+    const { engine } = await simulatedEngine({
+      backends: [cpu, gpu],
+      clock: clock.clock,
+      tracker: { coolDownMs: 1000 },
+    });
     const x = square(engine, 8);
     for (let i = 0; i < 5; i++) await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     clock.advance(1001);
@@ -286,7 +359,10 @@ describe('fallback and circuit breaker', () => {
   it('abandons an attempt past its deadline and re-runs it elsewhere', async () => {
     const clock = new ManualClock();
     const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
-    const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), faultSchedule({ 1: 'hang' }));
+    const gpu = new FaultInjectingBackend(
+      new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }),
+      faultSchedule({ 1: 'hang' }),
+    );
     // Deadlines use real timers; the manual clock only measures.
     const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, opDeadlineMs: 30 });
     const x = square(engine, 8);
@@ -300,7 +376,10 @@ describe('fallback and circuit breaker', () => {
   it('skips a backend whose device was lost and re-initialises it later', async () => {
     const clock = new ManualClock();
     const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
-    const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), faultSchedule({ 2: 'device-lost' }));
+    const gpu = new FaultInjectingBackend(
+      new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }),
+      faultSchedule({ 2: 'device-lost' }),
+    );
     const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, recoveryIntervalMs: 100 });
     const x = square(engine, 8);
     await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
@@ -312,17 +391,23 @@ describe('fallback and circuit breaker', () => {
     await engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }); // triggers re-init in the background
     await new Promise((r) => setTimeout(r, 0));
     expect(gpu.health().state).toBe('healthy');
-    expect(engine.telemetry.noticeEvents().map((n) => n.kind)).toEqual(expect.arrayContaining(['backend-unhealthy', 'backend-recovered']));
+    expect(engine.telemetry.noticeEvents().map((n) => n.kind)).toEqual(
+      expect.arrayContaining(['backend-unhealthy', 'backend-recovered']),
+    );
   });
 
   it('keeps retrying a lost backend whose first re-init failed (a GPU process slow to restart), every interval', async () => {
     const clock = new ManualClock();
     const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
-    const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), faultSchedule({ 1: 'device-lost' }));
+    const gpu = new FaultInjectingBackend(
+      new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }),
+      faultSchedule({ 1: 'device-lost' }),
+    );
     const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, recoveryIntervalMs: 100 });
     const realInit = gpu.init.bind(gpu);
     let inits = 0;
-    gpu.init = async () => (++inits === 1 ? { ok: false, reason: 'the GPU process did not start in time' } : realInit());
+    gpu.init = async () =>
+      ++inits === 1 ? { ok: false, reason: 'the GPU process did not start in time' } : realInit();
     const x = square(engine, 8);
     const run = () => engine.run({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     await run(); // device lost, the cpu answers
@@ -344,7 +429,10 @@ describe('fallback and circuit breaker', () => {
   it('sends no work to a backend whose re-init is still running, even once its health reads healthy', async () => {
     const clock = new ManualClock();
     const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
-    const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), faultSchedule({ 1: 'device-lost' }));
+    const gpu = new FaultInjectingBackend(
+      new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }),
+      faultSchedule({ 1: 'device-lost' }),
+    );
     const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, recoveryIntervalMs: 0 });
     const realInit = gpu.init.bind(gpu);
     let finishInit: () => void = () => undefined;
@@ -362,7 +450,9 @@ describe('fallback and circuit breaker', () => {
     expect(gpu.health().state).toBe('healthy');
     const mid = engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' });
     expect(mid.selection.backend).toBe('cpu');
-    expect(mid.skipped).toContainEqual(expect.objectContaining({ backend: 'gpu', reason: expect.stringMatching(/^recovering: /) }));
+    expect(mid.skipped).toContainEqual(
+      expect.objectContaining({ backend: 'gpu', reason: expect.stringMatching(/^recovering: /) }),
+    );
     await run();
     expect(engine.telemetry.opEvents().at(-1)).toMatchObject({ backend: 'cpu', ok: true });
     finishInit();
@@ -380,10 +470,18 @@ describe('init failures', () => {
     const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock });
     gpu.init = async () => ({ ok: false, reason: 'no adapter' });
     const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock });
-    expect(engine.backends().find((b) => b.name === 'gpu')).toMatchObject({ available: false, unavailableReason: 'no adapter' });
+    expect(engine.backends().find((b) => b.name === 'gpu')).toMatchObject({
+      available: false,
+      unavailableReason: 'no adapter',
+    });
     const x = square(engine, 512);
-    expect(engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }).selection.reason).toEqual({ kind: 'gpu-unavailable', why: 'gpu: unavailable: no adapter' });
-    expect(engine.telemetry.noticeEvents()).toContainEqual(expect.objectContaining({ kind: 'backend-unavailable', backend: 'gpu', detail: 'no adapter' }));
+    expect(engine.explain({ op: 'matmul', a: x, b: x }, { strategy: 'gpu-preferred' }).selection.reason).toEqual({
+      kind: 'gpu-unavailable',
+      why: 'gpu: unavailable: no adapter',
+    });
+    expect(engine.telemetry.noticeEvents()).toContainEqual(
+      expect.objectContaining({ kind: 'backend-unavailable', backend: 'gpu', detail: 'no adapter' }),
+    );
   });
 });
 
@@ -392,9 +490,18 @@ export type { OpWork };
 describe('fallback-only backends', () => {
   it('are never chosen while another backend can run the op, but answer when it fails', async () => {
     const clock = new ManualClock();
-    const oracle = new SimulatedBackend({ name: 'oracle', kind: 'cpu', latencyMs: () => 0.001, clock, fallbackOnly: true });
+    const oracle = new SimulatedBackend({
+      name: 'oracle',
+      kind: 'cpu',
+      latencyMs: () => 0.001,
+      clock,
+      fallbackOnly: true,
+    });
     let failing = false;
-    const cpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: () => 1, clock }), () => (failing ? 'reject' : undefined));
+    const cpu = new FaultInjectingBackend(
+      new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: () => 1, clock }),
+      () => (failing ? 'reject' : undefined),
+    );
     const { engine } = await simulatedEngine({ backends: [cpu, oracle], clock: clock.clock });
     const x = square(engine, 16);
     for (let i = 0; i < 100; i++) await engine.matmul(x, x); // the oracle would be 1000x faster: still not chosen
@@ -410,7 +517,10 @@ describe('device replacement', () => {
   it('re-uploads a tensor whose copy was on a lost device instead of failing on it forever', async () => {
     const clock = new ManualClock();
     const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', latencyMs: cpuLatency, clock });
-    const gpu = new FaultInjectingBackend(new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }), faultSchedule({ 2: 'device-lost' }));
+    const gpu = new FaultInjectingBackend(
+      new SimulatedBackend({ name: 'gpu', kind: 'gpu', latencyMs: gpuLatency, clock }),
+      faultSchedule({ 2: 'device-lost' }),
+    );
     const { engine } = await simulatedEngine({ backends: [cpu, gpu], clock: clock.clock, recoveryIntervalMs: 0 });
     const x = square(engine, 8);
     const y = square(engine, 8);

@@ -11,7 +11,10 @@ async function decodeLike(software: boolean, exploreSoftware?: boolean): Promise
   const x = engine.zeros([8, 4096]); // batch 8: below gpuMinBatchSize (64)
   const w = engine.zeros([4096, 4096]); // CPU 6.7 ms, GPU 0.23 ms in the harness
   for (let i = 0; i < 40; i++) (await engine.matmul(x, w)).dispose();
-  const gpuRuns = engine.telemetry.opEvents().filter((e) => e.backend === 'gpu').map((e) => e.reason.kind);
+  const gpuRuns = engine.telemetry
+    .opEvents()
+    .filter((e) => e.backend === 'gpu')
+    .map((e) => e.reason.kind);
   expect((await engine.matmul(x, w, { strategy: { only: 'gpu' } })).shape).toEqual([8, 4096]); // a strategy still reaches it
   await engine.dispose();
   return gpuRuns;

@@ -11,10 +11,20 @@ import { numberArg, parseCommandLine } from '../../apps/bench/src/command-line.t
 import { startServer } from '../../apps/server/src/start.ts';
 
 const args = parseCommandLine(
-  { command: 'node --expose-gc -C @tandem/source --import tsx test/stress/soak.ts [--minutes N]', summary: 'A soak of steady mixed requests against the server, memory sampled every 10 s.' },
+  {
+    command: 'node --expose-gc -C @tandem/source --import tsx test/stress/soak.ts [--minutes N]',
+    summary: 'A soak of steady mixed requests against the server, memory sampled every 10 s.',
+  },
   { minutes: { type: 'string', help: 'how long, minutes (default 10; $TANDEM_SOAK_MINUTES)' } },
 );
-const minutes = numberArg('--minutes', args.text('minutes') ?? process.env['TANDEM_SOAK_MINUTES'], 10, 0.1, 24 * 60, false);
+const minutes = numberArg(
+  '--minutes',
+  args.text('minutes') ?? process.env['TANDEM_SOAK_MINUTES'],
+  10,
+  0.1,
+  24 * 60,
+  false,
+);
 const capacity = 10_000;
 const engine = await createEngine({ telemetryCapacity: capacity });
 const server = await startServer({ port: 0, words: 50_000, engine });
@@ -52,14 +62,21 @@ const sampler = setInterval(() => {
   collectGarbage();
   const { rss, heapUsed } = process.memoryUsage();
   samples.push({ atS: (performance.now() - started) / 1000, rss, heapUsed });
-  console.log(`  t=${((performance.now() - started) / 1000).toFixed(0)}s rss ${mib(rss)} heap ${mib(heapUsed)} telemetry events held ${engine.telemetry.opEvents().length}`);
+  console.log(
+    `  t=${((performance.now() - started) / 1000).toFixed(0)}s rss ${mib(rss)} heap ${mib(heapUsed)} telemetry events held ${engine.telemetry.opEvents().length}`,
+  );
 }, 10_000);
 const result = await autocannon({
   url: server.url,
   connections: 8,
   overallRate: 200,
   duration: minutes * 60,
-  requests: [...ordinary, ...bad].map(([path, body]) => ({ method: 'POST' as const, path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })),
+  requests: [...ordinary, ...bad].map(([path, body]) => ({
+    method: 'POST' as const,
+    path,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })),
 });
 clearInterval(sampler);
 // Windows of a minute (a fifth of the run when it is shorter than 5 minutes): after warm-up, and at the end.
@@ -78,9 +95,15 @@ await server.close();
 await engine.dispose();
 // 2 of the 7 request kinds are bad on purpose (404 and 400): non-2xx must be exactly those.
 const expectedBad = Math.round((result.requests.total * bad.length) / (ordinary.length + bad.length));
-console.log(`telemetry: ${totalOps} op events recorded, ${held} held (capacity ${capacity}), ${droppedEvents} dropped: ${held <= capacity ? 'bounded' : 'UNBOUNDED'}`);
-console.log(`soak: ${minutes} min, ${result.requests.total} requests (${result.requests.average.toFixed(0)}/s), errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx} (about ${expectedBad} sent bad on purpose), p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
-console.log(`RSS (median of a minute) after warm-up ${mib(rssStart)} -> end ${mib(rssEnd)}: ${(100 * growth).toFixed(1)}% (limit 10%); JS heap ${mib(heapStart)} -> ${mib(heapEnd)}`);
+console.log(
+  `telemetry: ${totalOps} op events recorded, ${held} held (capacity ${capacity}), ${droppedEvents} dropped: ${held <= capacity ? 'bounded' : 'UNBOUNDED'}`,
+);
+console.log(
+  `soak: ${minutes} min, ${result.requests.total} requests (${result.requests.average.toFixed(0)}/s), errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx} (about ${expectedBad} sent bad on purpose), p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`,
+);
+console.log(
+  `RSS (median of a minute) after warm-up ${mib(rssStart)} -> end ${mib(rssEnd)}: ${(100 * growth).toFixed(1)}% (limit 10%); JS heap ${mib(heapStart)} -> ${mib(heapEnd)}`,
+);
 const nonOkOk = Math.abs(result.non2xx - expectedBad) <= Math.max(10, expectedBad * 0.05);
 const ok = growth < 0.1 && held <= capacity && result.errors === 0 && result.timeouts === 0 && nonOkOk;
 console.log(ok ? 'soak: OK' : 'soak: FAILED');

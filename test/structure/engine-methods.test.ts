@@ -16,7 +16,10 @@ function publicMethods(): string[] {
 /** The text of every test file in test/engine. */
 function engineTests(): string {
   const folder = `${ROOT}test/engine/`;
-  return readdirSync(folder).filter((f) => f.endsWith('.test.ts')).map((f) => readFileSync(folder + f, 'utf8')).join('\n');
+  return readdirSync(folder)
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => readFileSync(folder + f, 'utf8'))
+    .join('\n');
 }
 
 describe('Engine methods', () => {
@@ -24,7 +27,9 @@ describe('Engine methods', () => {
   const tests = engineTests();
 
   it('are found in engine.ts (the op methods and the lifecycle ones)', () => {
-    expect(methods).toEqual(expect.arrayContaining(['init', 'run', 'explain', 'dispose', 'matmul', 'spreadActivation']));
+    expect(methods).toEqual(
+      expect.arrayContaining(['init', 'run', 'explain', 'dispose', 'matmul', 'spreadActivation']),
+    );
   });
 
   it('are each called in a test of test/engine', () => {

@@ -5,7 +5,12 @@
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_COST_MODEL_CONFIG, DEFAULT_DECISION_CACHE_CONFIG, DEFAULT_SCHEDULER_CONFIG, DEFAULT_TRACKER_CONFIG } from '@tandem/core';
+import {
+  DEFAULT_COST_MODEL_CONFIG,
+  DEFAULT_DECISION_CACHE_CONFIG,
+  DEFAULT_SCHEDULER_CONFIG,
+  DEFAULT_TRACKER_CONFIG,
+} from '@tandem/core';
 
 const ROOT = new URL('../../', import.meta.url);
 
@@ -59,7 +64,9 @@ describe("README's createEngine options", () => {
     for (const [field, value] of Object.entries(defaults)) {
       if ((notOptions as readonly string[]).includes(field)) continue;
       const shown = typeof value === 'object' ? '`{}`' : String(value);
-      expect(row, `${option}.${field}`).toMatch(new RegExp(`\`${field}\` \\(${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[ :)]`));
+      expect(row, `${option}.${field}`).toMatch(
+        new RegExp(`\`${field}\` \\(${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[ :)]`),
+      );
     }
   });
 });

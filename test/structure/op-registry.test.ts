@@ -29,16 +29,26 @@ function followsRule(base: string): boolean {
 }
 
 describe('one naming rule for kernel files', () => {
-  it.each(KERNEL_FOLDERS)('%s: every kernel file is named after an op id (snake_case, optional _<variant>)', (folder, ext) => {
-    const files = readdirSync(ROOT + folder, { withFileTypes: true }).filter((f) => f.isFile() && f.name.endsWith(ext) && !f.name.endsWith(`.test${ext}`));
-    const offenders = files.map((f) => f.name.slice(0, -ext.length)).filter((base) => base !== 'index' && !followsRule(base));
-    expect(offenders).toEqual([]);
-  });
+  it.each(KERNEL_FOLDERS)(
+    '%s: every kernel file is named after an op id (snake_case, optional _<variant>)',
+    (folder, ext) => {
+      const files = readdirSync(ROOT + folder, { withFileTypes: true }).filter(
+        (f) => f.isFile() && f.name.endsWith(ext) && !f.name.endsWith(`.test${ext}`),
+      );
+      const offenders = files
+        .map((f) => f.name.slice(0, -ext.length))
+        .filter((base) => base !== 'index' && !followsRule(base));
+      expect(offenders).toEqual([]);
+    },
+  );
 
   it('every op has its definition in packages/core/src/ops/<op_id>.ts and its reference kernel in packages/reference/src/kernels/<op_id>.ts', () => {
     for (const folder of ['packages/core/src/ops', 'packages/reference/src/kernels']) {
       const files = new Set(readdirSync(ROOT + folder));
-      expect(NAMES.filter((name) => !files.has(`${name}.ts`)), folder).toEqual([]);
+      expect(
+        NAMES.filter((name) => !files.has(`${name}.ts`)),
+        folder,
+      ).toEqual([]);
     }
   });
 });

@@ -26,8 +26,16 @@ const NOT_SETTINGS = new Set([
 
 /** Source files of the tree (tracked and new), where settings are read. */
 function sourceFiles(): string[] {
-  const listed = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
-  return listed.split('\n').filter((f) => /\.(ts|mts|mjs|js|sh|h|cc|hip)$/.test(f) && !f.includes('node_modules/') && !f.endsWith('settings.ts'));
+  const listed = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  return listed
+    .split('\n')
+    .filter(
+      (f) => /\.(ts|mts|mjs|js|sh|h|cc|hip)$/.test(f) && !f.includes('node_modules/') && !f.endsWith('settings.ts'),
+    );
 }
 
 /** Every TANDEM_* name in the sources ("TANDEM_LOAD_*" and the like, which name a group, left out). */
@@ -40,7 +48,8 @@ function namesInTree(): Map<string, string> {
     } catch {
       continue; // deleted in the working tree
     }
-    for (const match of text.matchAll(/TANDEM_[A-Z0-9_]*[A-Z0-9](?![A-Z0-9_]*\*)/g)) if (!where.has(match[0])) where.set(match[0], file);
+    for (const match of text.matchAll(/TANDEM_[A-Z0-9_]*[A-Z0-9](?![A-Z0-9_]*\*)/g))
+      if (!where.has(match[0])) where.set(match[0], file);
   }
   return where;
 }
@@ -49,7 +58,9 @@ describe('TANDEM_* settings', () => {
   const inTree = namesInTree();
 
   it('every setting read in the tree is in the registry', () => {
-    const unlisted = [...inTree].filter(([name]) => !NOT_SETTINGS.has(name) && !Object.hasOwn(TANDEM_SETTINGS, name)).map(([name, file]) => `${name} (${file})`);
+    const unlisted = [...inTree]
+      .filter(([name]) => !NOT_SETTINGS.has(name) && !Object.hasOwn(TANDEM_SETTINGS, name))
+      .map(([name, file]) => `${name} (${file})`);
     expect(unlisted).toEqual([]);
   });
 

@@ -40,7 +40,9 @@ describe('startBackend', () => {
   it('under CI, rejects naming the backend and why when init() fails, and disposes what it made', async () => {
     vi.stubEnv('CI', 'true');
     const standIn = new StandIn({ ok: false, reason: 'no kernels built' });
-    await expect(startBackend('wasm', () => standIn)).rejects.toThrow('wasm backend is required under CI but is missing: init() failed: no kernels built.');
+    await expect(startBackend('wasm', () => standIn)).rejects.toThrow(
+      'wasm backend is required under CI but is missing: init() failed: no kernels built.',
+    );
     expect(standIn.disposed).toBe(true);
   });
 
@@ -49,21 +51,27 @@ describe('startBackend', () => {
     const broken = (): StandIn => {
       throw new Error('addon refused');
     };
-    await expect(startBackend('rocm', broken)).rejects.toThrow('rocm backend is required under CI but is missing: could not be created: addon refused.');
+    await expect(startBackend('rocm', broken)).rejects.toThrow(
+      'rocm backend is required under CI but is missing: could not be created: addon refused.',
+    );
   });
 
   it('outside CI, resolves undefined after one [skip] line naming the backend, why and how to enable it', async () => {
     vi.stubEnv('CI', '');
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     expect(await startBackend('wasm', () => new StandIn({ ok: false, reason: 'no kernels built' }))).toBeUndefined();
-    expect(warn.mock.calls).toEqual([['[skip] wasm backend: init() failed: no kernels built (npm run build -w @tandem/wasm)']]);
+    expect(warn.mock.calls).toEqual([
+      ['[skip] wasm backend: init() failed: no kernels built (npm run build -w @tandem/wasm)'],
+    ]);
   });
 
   it('treats a backend named by TANDEM_TEST_UNAVAILABLE as missing without making it', async () => {
     vi.stubEnv('CI', 'true');
     vi.stubEnv('TANDEM_TEST_UNAVAILABLE', 'wasm');
     const create = vi.fn(() => new StandIn({ ok: true }));
-    await expect(startBackend('wasm', create)).rejects.toThrow('wasm backend is required under CI but is missing: made unavailable by TANDEM_TEST_UNAVAILABLE.');
+    await expect(startBackend('wasm', create)).rejects.toThrow(
+      'wasm backend is required under CI but is missing: made unavailable by TANDEM_TEST_UNAVAILABLE.',
+    );
     expect(create).not.toHaveBeenCalled();
   });
 });
@@ -74,7 +82,10 @@ describe('needBackends', () => {
     vi.stubEnv('TANDEM_TEST_UNAVAILABLE', 'rocm,webgpu');
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     expect(needBackends('rocm', 'webgpu')).toBe(false);
-    expect(warn.mock.calls.map(([line]) => String(line).split(':')[0])).toEqual(['[skip] rocm backend', '[skip] webgpu backend']);
+    expect(warn.mock.calls.map(([line]) => String(line).split(':')[0])).toEqual([
+      '[skip] rocm backend',
+      '[skip] webgpu backend',
+    ]);
     vi.stubEnv('TANDEM_TEST_UNAVAILABLE', '');
     expect(needBackends()).toBe(true);
   });

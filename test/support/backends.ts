@@ -17,12 +17,15 @@ export type { TestBackendName } from './requirements.ts';
 export const TEST_BACKENDS: readonly TestBackendName[] = ['wasm', 'webgpu', 'rocm'];
 
 /** The addon built over the CPU emulation of HIP. */
-export const EMULATED_ROCM_ADDON = fileURLToPath(new URL('../../packages/rocm/build/emulated/tandem_rocm.node', import.meta.url));
+export const EMULATED_ROCM_ADDON = fileURLToPath(
+  new URL('../../packages/rocm/build/emulated/tandem_rocm.node', import.meta.url),
+);
 
 /** Why `name` cannot start here before trying it (a missing system part), or undefined; sets up SwiftShader for webgpu. */
 function prerequisiteMissing(name: TestBackendName): string | undefined {
   if (name === 'webgpu') return webGpuMissing();
-  if (name === 'rocm' && !nativeGpu() && !existsSync(EMULATED_ROCM_ADDON)) return `no emulated HIP build at ${EMULATED_ROCM_ADDON}`;
+  if (name === 'rocm' && !nativeGpu() && !existsSync(EMULATED_ROCM_ADDON))
+    return `no emulated HIP build at ${EMULATED_ROCM_ADDON}`;
   return undefined;
 }
 
@@ -50,9 +53,15 @@ export function createBackend(name: TestBackendName): CapableBackend {
  * Creates (`create`, default createBackend) and initialises `name`; undefined when it cannot start and this is not
  * CI (after its [skip] line). Under CI a backend that does not start throws, naming it and its reason.
  */
-export async function startBackend<B extends CapableBackend>(name: TestBackendName, create: () => B): Promise<B | undefined>;
+export async function startBackend<B extends CapableBackend>(
+  name: TestBackendName,
+  create: () => B,
+): Promise<B | undefined>;
 export async function startBackend(name: TestBackendName): Promise<CapableBackend | undefined>;
-export async function startBackend(name: TestBackendName, create: () => CapableBackend = () => createBackend(name)): Promise<CapableBackend | undefined> {
+export async function startBackend(
+  name: TestBackendName,
+  create: () => CapableBackend = () => createBackend(name),
+): Promise<CapableBackend | undefined> {
   if (!needBackend(name)) return undefined;
   let missing: string;
   let backend: CapableBackend | undefined;

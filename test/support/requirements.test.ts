@@ -38,7 +38,14 @@ describe('requireOrSkip', () => {
   });
 
   it('reads CI as set unless it is empty, 0 or false', () => {
-    for (const [value, expected] of [['true', true], ['1', true], ['', false], ['0', false], ['false', false], ['FALSE', false]] as const) {
+    for (const [value, expected] of [
+      ['true', true],
+      ['1', true],
+      ['', false],
+      ['0', false],
+      ['false', false],
+      ['FALSE', false],
+    ] as const) {
       vi.stubEnv('CI', value);
       expect(underCi(), `CI=${value}`).toBe(expected);
     }
@@ -53,7 +60,9 @@ describe('TANDEM_TEST_UNAVAILABLE', () => {
     expect(['reference', 'wasm', 'webgpu', 'rocm'].map(madeUnavailable)).toEqual([true, false, true, false]);
     vi.stubEnv('CI', 'true');
     expect(requireBackend('wasm', undefined)).toBe(true);
-    expect(() => requireBackend('webgpu', undefined)).toThrow(`webgpu backend is required under CI but is missing: ${UNAVAILABLE_REASON}.`);
+    expect(() => requireBackend('webgpu', undefined)).toThrow(
+      `webgpu backend is required under CI but is missing: ${UNAVAILABLE_REASON}.`,
+    );
   });
 
   it('unset or empty, names none; an unknown name throws rather than making nothing unavailable', () => {
@@ -62,6 +71,8 @@ describe('TANDEM_TEST_UNAVAILABLE', () => {
     vi.stubEnv('TANDEM_TEST_UNAVAILABLE', '');
     expect(madeUnavailable('wasm')).toBe(false);
     vi.stubEnv('TANDEM_TEST_UNAVAILABLE', 'wasm,cuda');
-    expect(() => madeUnavailable('wasm')).toThrow('TANDEM_TEST_UNAVAILABLE=cuda: not a backend (reference, wasm, webgpu, rocm)');
+    expect(() => madeUnavailable('wasm')).toThrow(
+      'TANDEM_TEST_UNAVAILABLE=cuda: not a backend (reference, wasm, webgpu, rocm)',
+    );
   });
 });

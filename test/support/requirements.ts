@@ -27,7 +27,8 @@ export function underCi(): boolean {
  */
 export function requireOrSkip(what: string, missing: string | undefined, howToEnable: string): boolean {
   if (missing === undefined) return true;
-  if (underCi()) throw new Error(`${what} is required under CI but is missing: ${missing}. To enable it: ${howToEnable}`);
+  if (underCi())
+    throw new Error(`${what} is required under CI but is missing: ${missing}. To enable it: ${howToEnable}`);
   const seen = printed();
   if (!seen.has(what)) {
     seen.add(what);
@@ -42,7 +43,8 @@ export type TestBackendName = 'wasm' | 'webgpu' | 'rocm';
 /** How to make each backend available on this machine. */
 export const HOW_TO_ENABLE: Readonly<Record<TestBackendName, string>> = {
   wasm: 'npm run build -w @tandem/wasm',
-  webgpu: 'apt-get install chromium, which brings SwiftShader (/usr/lib/chromium/vk_swiftshader_icd.json); or TANDEM_TEST_GPU=native on a GPU machine',
+  webgpu:
+    'apt-get install chromium, which brings SwiftShader (/usr/lib/chromium/vk_swiftshader_icd.json); or TANDEM_TEST_GPU=native on a GPU machine',
   rocm: 'node packages/rocm/scripts/build.mjs --variant emulated (g++ only); or TANDEM_TEST_GPU=native with a built addon on a GPU machine',
 };
 
@@ -62,9 +64,13 @@ export const UNAVAILABLE_REASON = 'made unavailable by TANDEM_TEST_UNAVAILABLE';
  * that backend as unable to start here, to count what notices (docs/decisions.md, issue 35). An unknown name throws.
  */
 export function madeUnavailable(name: string): boolean {
-  const listed = (process.env['TANDEM_TEST_UNAVAILABLE'] ?? '').split(',').map((n) => n.trim()).filter((n) => n !== '');
+  const listed = (process.env['TANDEM_TEST_UNAVAILABLE'] ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
   const unknown = listed.filter((n) => !UNAVAILABLE_NAMES.includes(n));
-  if (unknown.length > 0) throw new Error(`TANDEM_TEST_UNAVAILABLE=${unknown.join(',')}: not a backend (${UNAVAILABLE_NAMES.join(', ')})`);
+  if (unknown.length > 0)
+    throw new Error(`TANDEM_TEST_UNAVAILABLE=${unknown.join(',')}: not a backend (${UNAVAILABLE_NAMES.join(', ')})`);
   return listed.includes(name);
 }
 

@@ -8,6 +8,8 @@ function seedOfThisRun(): number {
   const given = process.env['TANDEM_PROPERTY_SEED'];
   const seed = given === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(given);
   if (!Number.isSafeInteger(seed)) throw new Error(`TANDEM_PROPERTY_SEED=${given}: must be an integer`);
-  console.info(`[properties] seed ${seed}${given === undefined ? ' (new this run)' : ' (from TANDEM_PROPERTY_SEED)'}; replay: TANDEM_PROPERTY_SEED=${seed}`);
+  console.info(
+    `[properties] seed ${seed}${given === undefined ? ' (new this run)' : ' (from TANDEM_PROPERTY_SEED)'}; replay: TANDEM_PROPERTY_SEED=${seed}`,
+  );
   return seed;
 }

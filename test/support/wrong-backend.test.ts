@@ -42,7 +42,9 @@ describe('WrongBackend', () => {
   it('through an engine, each kind gives its wrong outputs, none the right ones', async () => {
     const engine = await Engine.create({ backends: WRONG_KINDS.map((kind) => new WrongBackend(kind)) });
     for (const kind of WRONG_KINDS) {
-      const out = await engine.matmul(engine.tensor(a, [3, 4]), engine.tensor(b, [4, 2]), { strategy: { only: `wrong-${kind}` } });
+      const out = await engine.matmul(engine.tensor(a, [3, 4]), engine.tensor(b, [4, 2]), {
+        strategy: { only: `wrong-${kind}` },
+      });
       const got = await out.read();
       const [want] = wrongOutputs(kind, op);
       expect(got, kind).toEqual(want === undefined ? undefined : valuesOf(want));

@@ -1,6 +1,19 @@
 // Deliberately wrong kernels, for self-checks: a backend that computes each op with the reference and then breaks
 // the result the way real kernel bugs do. A property or comparison that lets one of these pass cannot fail.
-import { byteLengthOf, isQuantized, mapOpTensors, type BackendHealth, type BoundTensor, type CapableBackend, type DeviceBuffer, type DeviceDescription, type InitResult, type Op, type RunResult, type TensorSpec } from '@tandem/core';
+import {
+  byteLengthOf,
+  isQuantized,
+  mapOpTensors,
+  type BackendHealth,
+  type BoundTensor,
+  type CapableBackend,
+  type DeviceBuffer,
+  type DeviceDescription,
+  type InitResult,
+  type Op,
+  type RunResult,
+  type TensorSpec,
+} from '@tandem/core';
 import { computeReference, REFERENCE_CAPABILITIES, type HostTensor } from '@tandem/reference';
 
 /**
@@ -33,7 +46,9 @@ function transposed(t: HostTensor): HostTensor {
   const units = t.data.byteLength / size;
   const cols = rows === 0 ? 0 : units / rows;
   const data = new Uint8Array(t.data.byteLength);
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) data.set(t.data.subarray((r * cols + c) * size, (r * cols + c + 1) * size), (c * rows + r) * size);
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < cols; c++)
+      data.set(t.data.subarray((r * cols + c) * size, (r * cols + c + 1) * size), (c * rows + r) * size);
   return { ...t, data };
 }
 
@@ -49,7 +64,9 @@ export function wrongOutputs(kind: WrongKind, op: Op<HostTensor>): HostTensor[] 
     return computeReference(swapped);
   }
   const right = computeReference(op);
-  return kind === 'zeros' ? right.map((t) => ({ ...t, data: new Uint8Array(t.data.byteLength) })) : right.map(shiftedByOne);
+  return kind === 'zeros'
+    ? right.map((t) => ({ ...t, data: new Uint8Array(t.data.byteLength) }))
+    : right.map(shiftedByOne);
 }
 
 /** A host-memory backend named `wrong-<kind>` whose every op is wrong in that way. */
@@ -97,9 +114,13 @@ export class WrongBackend implements CapableBackend {
 
   /** The reference's result, made wrong. */
   async run(op: Op<BoundTensor>, outputs: readonly TensorSpec[]): Promise<RunResult> {
-    const host = mapOpTensors(op, (t): HostTensor => ({ dtype: t.dtype, shape: [...t.shape], data: this.bytes(t.buffer) }));
+    const host = mapOpTensors(
+      op,
+      (t): HostTensor => ({ dtype: t.dtype, shape: [...t.shape], data: this.bytes(t.buffer) }),
+    );
     const results = wrongOutputs(this.wrong, host);
-    if (results.length !== outputs.length) throw new Error(`${op.op}: ${results.length} outputs for ${outputs.length} specs`);
+    if (results.length !== outputs.length)
+      throw new Error(`${op.op}: ${results.length} outputs for ${outputs.length} specs`);
     return { outputs: results.map((r) => this.store(r.data)), kernelMs: 0 };
   }
 

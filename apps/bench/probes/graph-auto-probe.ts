@@ -11,29 +11,56 @@
 //   PROBE_LOG_ALL=1: log every strategy's runs in those rounds
 //   PROBE_SHUFFLE=1: rounds in shuffled orders, as the graph suite runs them (default: rotated)
 import { median } from '@tandem/core';
-import { DecoderBlock, createDecoderWeights, LLAMA_7B_DECODER, randomActivations, TINY_DECODER, type GraphStrategy } from '@tandem/graph';
+import {
+  DecoderBlock,
+  createDecoderWeights,
+  LLAMA_7B_DECODER,
+  randomActivations,
+  TINY_DECODER,
+  type GraphStrategy,
+} from '@tandem/graph';
 import { graphBench } from '../src/graph/setup.ts';
 import { shuffled } from '../src/order.ts';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { numberArg, parseCommandLine } from '../src/command-line.ts';
 
-const [size = 'tiny', weights = 'q4_0', roundsText = '200'] = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/probes/graph-auto-probe.ts [options] [size] [weights] [rounds]', summary: "Where a graph strategy spends its time, per node, against the others.", positionals: ['size: tiny or 7b (default tiny)', 'weights: q4_0 or f32 (default q4_0)', 'rounds: (default 200); PROBE_* variables as above'] }, {}).positionals;
+const [size = 'tiny', weights = 'q4_0', roundsText = '200'] = parseCommandLine(
+  {
+    command:
+      'node -C @tandem/source --import tsx apps/bench/probes/graph-auto-probe.ts [options] [size] [weights] [rounds]',
+    summary: 'Where a graph strategy spends its time, per node, against the others.',
+    positionals: [
+      'size: tiny or 7b (default tiny)',
+      'weights: q4_0 or f32 (default q4_0)',
+      'rounds: (default 200); PROBE_* variables as above',
+    ],
+  },
+  {},
+).positionals;
 const weightType = weights === 'f32' ? 'f32' : 'q4_0';
 const rounds = numberArg('rounds', roundsText, 200, 21, 1_000_000);
-const strategies: GraphStrategy[] = (process.env['PROBE_STRATEGIES'] ?? 'cpu-only,gpu-only,auto').split(',').map((s): GraphStrategy => (s === 'cpu-only' || s === 'gpu-only' || s === 'per-op' || s === 'split' ? s : 'auto'));
+const strategies: GraphStrategy[] = (process.env['PROBE_STRATEGIES'] ?? 'cpu-only,gpu-only,auto')
+  .split(',')
+  .map((s): GraphStrategy => (s === 'cpu-only' || s === 'gpu-only' || s === 'per-op' || s === 'split' ? s : 'auto'));
 // PROBE_TOKENS=n (n > 1): a prefill of n tokens into a fresh cache instead of one decode step on the filled one.
 const tokens = Number(process.env['PROBE_TOKENS'] ?? '1');
 
 // The graph suite's engine and backend choice; `true`: TANDEM_WEBGPU as set (unset on the GPU machine, swiftshader here).
 const { engine, preference } = await graphBench(true);
 const { gpuBackend } = preference;
-const block = DecoderBlock.create(engine, createDecoderWeights({ ...(size === '7b' ? LLAMA_7B_DECODER : TINY_DECODER), weightType }, 1));
+const block = DecoderBlock.create(
+  engine,
+  createDecoderWeights({ ...(size === '7b' ? LLAMA_7B_DECODER : TINY_DECODER), weightType }, 1),
+);
 const filled = block.newCache(513);
-(await block.forward(randomActivations(block.config, 512, 4), filled, { ...preference, strategy: 'cpu-only' })).outputs.dispose();
+(
+  await block.forward(randomActivations(block.config, 512, 4), filled, { ...preference, strategy: 'cpu-only' })
+).outputs.dispose();
 const held = filled.tensors();
 for (const t of held === undefined ? [] : [held.k, held.v]) {
   const empty = engine.tensor(new Float32Array(0), [0, ...t.shape.slice(1)]);
-  for (const copy of await engine.run({ op: 'concat', a: t, b: empty }, { strategy: { only: gpuBackend } })) copy.dispose();
+  for (const copy of await engine.run({ op: 'concat', a: t, b: empty }, { strategy: { only: gpuBackend } }))
+    copy.dispose();
   empty.dispose();
 }
 
@@ -62,7 +89,10 @@ const byAssignment = new Map<string, number[]>(); // auto's runs by assignment (
 const estimates = new Map<string, number[]>(); // the plan's estimated total per assignment
 for (let round = 0; round < rounds; round++) {
   // PROBE_SHUFFLE=1: each round in an order shuffled as the graph suite's are (else rotated).
-  const order = process.env['PROBE_SHUFFLE'] === '1' ? shuffled(strategies, round) : strategies.map((_, j) => strategies[(round + j) % strategies.length] ?? 'auto');
+  const order =
+    process.env['PROBE_SHUFFLE'] === '1'
+      ? shuffled(strategies, round)
+      : strategies.map((_, j) => strategies[(round + j) % strategies.length] ?? 'auto');
   for (const strategy of order) {
     const cache = tokens > 1 ? block.newCache(tokens) : filled.fork();
     const t0 = performance.now();
@@ -81,8 +111,13 @@ for (let round = 0; round < rounds; round++) {
     }
     if ((strategy === 'auto' || logAll) && round < logRuns) {
       const p = report.placement;
-      const how = p === undefined ? '' : `chosenBy ${p.chosenBy}, reused ${p.reused}, candidates ${p.candidates}, planning ${p.planningMs.toFixed(3)} ms, `;
-      console.log(`${String(strategy)} run ${round}: ${ms.toFixed(3)} ms, ${how}placed ${report.nodes.map((n) => n.backend[0]).join('')}, moved ${report.bytesMoved} B, host ${report.hostMs.toFixed(3)} ms`);
+      const how =
+        p === undefined
+          ? ''
+          : `chosenBy ${p.chosenBy}, reused ${p.reused}, candidates ${p.candidates}, planning ${p.planningMs.toFixed(3)} ms, `;
+      console.log(
+        `${String(strategy)} run ${round}: ${ms.toFixed(3)} ms, ${how}placed ${report.nodes.map((n) => n.backend[0]).join('')}, moved ${report.bytesMoved} B, host ${report.hostMs.toFixed(3)} ms`,
+      );
     }
     if (round < 20) continue;
     push(totals, String(strategy), ms);
@@ -103,7 +138,9 @@ for (const s of strategies) {
   const list = totals.get(name) ?? [];
   const mine = windows.filter((w) => w.strategy === name);
   const gcs = collections.filter((c) => mine.some((w) => c.at >= w.from && c.at < w.to));
-  const choosingText = choosing.has(name) ? `, choosing ${(median(choosing.get(name) ?? []) * 1000).toFixed(1)} us` : '';
+  const choosingText = choosing.has(name)
+    ? `, choosing ${(median(choosing.get(name) ?? []) * 1000).toFixed(1)} us`
+    : '';
   console.log(
     `${name}: median ${median(list).toFixed(3)} ms, min ${Math.min(...list).toFixed(3)} ms, outside the nodes ${median(outside.get(name) ?? []).toFixed(3)} ms ` +
       `(graph hostMs ${median(hostMs.get(name) ?? []).toFixed(3)} ms${choosingText}); GCs in its ${mine.length} runs: ${gcs.length}, ${gcs.reduce((sum, c) => sum + c.ms, 0).toFixed(2)} ms`,
@@ -111,10 +148,14 @@ for (const s of strategies) {
 }
 for (const [key, list] of byAssignment) {
   const est = estimates.get(key);
-  console.log(`auto ran ${key}: ${list.length} runs, median ${median(list).toFixed(3)} ms${est === undefined ? '' : `, plan estimate ${median(est).toFixed(3)} ms`}`);
+  console.log(
+    `auto ran ${key}: ${list.length} runs, median ${median(list).toFixed(3)} ms${est === undefined ? '' : `, plan estimate ${median(est).toFixed(3)} ms`}`,
+  );
 }
 for (const name of nodeNames) {
-  console.log(`${name.padEnd(28)} ${strategies.map((s) => `${String(s)} ${(median(perNode.get(`${String(s)} ${name}`) ?? []) * 1000).toFixed(0)} us`).join('  ')}`);
+  console.log(
+    `${name.padEnd(28)} ${strategies.map((s) => `${String(s)} ${(median(perNode.get(`${String(s)} ${name}`) ?? []) * 1000).toFixed(0)} us`).join('  ')}`,
+  );
 }
 block.dispose();
 filled.dispose();

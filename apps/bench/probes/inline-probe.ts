@@ -10,12 +10,31 @@ import { createEngine, REFERENCE_FACTORY, WASM_FACTORY } from 'tandem';
 import { dispatchCases, type DispatchCase } from '../src/dispatch/cases.ts';
 import { parseCommandLine } from '../src/command-line.ts';
 
-const DEFAULT_CASES = ['add 1x1024', 'add 64x1024', 'mul 64x1024', 'scale 64x1024', 'rmsNorm 64x1024', 'softmax 64x1024', 'rope 128x8x64', 'rope 512x8x64', 'matmul 64', 'matmul 512', 'add 1024x1024', 'attention 128x8x64 causal'];
+const DEFAULT_CASES = [
+  'add 1x1024',
+  'add 64x1024',
+  'mul 64x1024',
+  'scale 64x1024',
+  'rmsNorm 64x1024',
+  'softmax 64x1024',
+  'rope 128x8x64',
+  'rope 512x8x64',
+  'matmul 64',
+  'matmul 512',
+  'add 1024x1024',
+  'attention 128x8x64 causal',
+];
 const BLOCK = 20;
 const BLOCKS = 24;
 
 const engineWith = (inline: false | undefined): Promise<Engine> =>
-  createEngine({ factories: [{ name: 'rocm', kind: 'gpu', create: async () => new RocmBackend(inline === false ? { inline } : {}) }, WASM_FACTORY, REFERENCE_FACTORY] });
+  createEngine({
+    factories: [
+      { name: 'rocm', kind: 'gpu', create: async () => new RocmBackend(inline === false ? { inline } : {}) },
+      WASM_FACTORY,
+      REFERENCE_FACTORY,
+    ],
+  });
 const inlined = await engineWith(undefined);
 const queued = await engineWith(false);
 
@@ -29,7 +48,14 @@ async function call(engine: Engine, c: DispatchCase, strategy: Strategy): Promis
   return ms;
 }
 
-const given = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/probes/inline-probe.ts [case ...]', summary: "rocm ops inline against the worker thread, side by side.", positionals: ["case ...: dispatch case names (default: a few of each size)"] }, {}).positionals;
+const given = parseCommandLine(
+  {
+    command: 'node -C @tandem/source --import tsx apps/bench/probes/inline-probe.ts [case ...]',
+    summary: 'rocm ops inline against the worker thread, side by side.',
+    positionals: ['case ...: dispatch case names (default: a few of each size)'],
+  },
+  {},
+).positionals;
 const names = given.length > 0 ? given : DEFAULT_CASES;
 const casesA = dispatchCases(inlined);
 const casesB = dispatchCases(queued);
@@ -51,7 +77,9 @@ for (const name of names) {
     }
   }
   const [inl, que, cpu] = sides.map((s) => median(s.ms));
-  console.log(`${name.padEnd(28)} rocm inline ${inl?.toFixed(3)} ms, rocm queued ${que?.toFixed(3)} ms, wasm ${cpu?.toFixed(3)} ms; queued/inline ${((que ?? NaN) / (inl ?? NaN)).toFixed(2)}, wasm/inline ${((cpu ?? NaN) / (inl ?? NaN)).toFixed(2)}, wasm/queued ${((cpu ?? NaN) / (que ?? NaN)).toFixed(2)}`);
+  console.log(
+    `${name.padEnd(28)} rocm inline ${inl?.toFixed(3)} ms, rocm queued ${que?.toFixed(3)} ms, wasm ${cpu?.toFixed(3)} ms; queued/inline ${((que ?? NaN) / (inl ?? NaN)).toFixed(2)}, wasm/inline ${((cpu ?? NaN) / (inl ?? NaN)).toFixed(2)}, wasm/queued ${((cpu ?? NaN) / (que ?? NaN)).toFixed(2)}`,
+  );
 }
 await inlined.dispose();
 await queued.dispose();

@@ -10,13 +10,29 @@ import { createEngine, REFERENCE_FACTORY, WASM_FACTORY } from 'tandem';
 import { dispatchCases, type DispatchCase } from '../src/dispatch/cases.ts';
 import { numberArg, parseCommandLine } from '../src/command-line.ts';
 
-const [caseName = 'scale 1024x1024', callsText = '3000'] = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/probes/pinned-pressure-probe.ts [options] [case] [calls]', summary: "Read-backs of large outputs in a hot loop, rocm inline against queued.", positionals: ['case: a dispatch case\'s name (default \'scale 1024x1024\')', 'calls: per engine (default 3000)'] }, {}).positionals;
+const [caseName = 'scale 1024x1024', callsText = '3000'] = parseCommandLine(
+  {
+    command: 'node -C @tandem/source --import tsx apps/bench/probes/pinned-pressure-probe.ts [options] [case] [calls]',
+    summary: 'Read-backs of large outputs in a hot loop, rocm inline against queued.',
+    positionals: ["case: a dispatch case's name (default 'scale 1024x1024')", 'calls: per engine (default 3000)'],
+  },
+  {},
+).positionals;
 const calls = numberArg('calls', callsText, 3000, 1, 100_000_000);
 const BLOCK = 100;
 const engineWith = (inline: false | undefined): Promise<Engine> =>
-  createEngine({ factories: [{ name: 'rocm', kind: 'gpu', create: async () => new RocmBackend(inline === false ? { inline } : {}) }, WASM_FACTORY, REFERENCE_FACTORY] });
+  createEngine({
+    factories: [
+      { name: 'rocm', kind: 'gpu', create: async () => new RocmBackend(inline === false ? { inline } : {}) },
+      WASM_FACTORY,
+      REFERENCE_FACTORY,
+    ],
+  });
 /** One engine under test and the case on it (the cases' inputs are made once per engine). */
-async function side(label: string, inline: false | undefined): Promise<{ label: string; engine: Engine; c: DispatchCase; reads: number[]; totals: number[]; outBytes: number }> {
+async function side(
+  label: string,
+  inline: false | undefined,
+): Promise<{ label: string; engine: Engine; c: DispatchCase; reads: number[]; totals: number[]; outBytes: number }> {
   const engine = await engineWith(inline);
   const c = dispatchCases(engine).find((x) => x.name === caseName);
   if (c === undefined) throw new Error(`no dispatch case named '${caseName}'`);
@@ -40,7 +56,9 @@ for (let done = 0; done < calls; done += BLOCK) {
   }
 }
 for (const side of sides) {
-  const learned = side.engine.copyTimes('rocm').download.filter((p) => p.bytes >= side.outBytes / 2 && p.bytes <= side.outBytes * 2);
+  const learned = side.engine
+    .copyTimes('rocm')
+    .download.filter((p) => p.bytes >= side.outBytes / 2 && p.bytes <= side.outBytes * 2);
   const slow = side.reads.filter((ms) => ms > 0.5).length / side.reads.length;
   console.log(
     `${caseName} rocm ${side.label}: whole call median ${percentile(side.totals, 0.5).toFixed(3)} ms; read-back of ${side.outBytes} B median ${percentile(side.reads, 0.5).toFixed(3)} ms, ` +

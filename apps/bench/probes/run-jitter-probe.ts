@@ -6,7 +6,14 @@ import { createEngine } from 'tandem';
 import { dispatchCases } from '../src/dispatch/cases.ts';
 import { parseCommandLine } from '../src/command-line.ts';
 
-const [caseName = 'mul 64x1024', backend = 'rocm'] = parseCommandLine({ command: 'node -C @tandem/source --import tsx apps/bench/probes/run-jitter-probe.ts [options] [case] [backend]', summary: "How one dispatch case's call time on one backend is spread.", positionals: ['case: a dispatch case\'s name (default \'mul 64x1024\')', 'backend: (default rocm)'] }, {}).positionals;
+const [caseName = 'mul 64x1024', backend = 'rocm'] = parseCommandLine(
+  {
+    command: 'node -C @tandem/source --import tsx apps/bench/probes/run-jitter-probe.ts [options] [case] [backend]',
+    summary: "How one dispatch case's call time on one backend is spread.",
+    positionals: ["case: a dispatch case's name (default 'mul 64x1024')", 'backend: (default rocm)'],
+  },
+  {},
+).positionals;
 const engine = await createEngine();
 const cases = dispatchCases(engine);
 const find = (name: string) => {
@@ -44,10 +51,19 @@ for (const pattern of ['back to back', 'blocks of 8, 20 ms pause', 'blocks of 8,
     reads.push(read);
     byPosition.set(position, [...(byPosition.get(position) ?? []), run]);
   }
-  const fmt = (v: number[]) => `p10 ${percentile(v, 0.1).toFixed(3)} p50 ${percentile(v, 0.5).toFixed(3)} p90 ${percentile(v, 0.9).toFixed(3)} max ${Math.max(...v).toFixed(3)}`;
+  const fmt = (v: number[]) =>
+    `p10 ${percentile(v, 0.1).toFixed(3)} p50 ${percentile(v, 0.5).toFixed(3)} p90 ${percentile(v, 0.9).toFixed(3)} max ${Math.max(...v).toFixed(3)}`;
   console.log(`${caseName} on ${backend}, ${pattern}: run ${fmt(runs)} | read ${fmt(reads)}`);
-  if (byPosition.size > 1) console.log(`  run median by position after the pause: ${[...byPosition.entries()].map(([p, v]) => `${p}: ${percentile(v, 0.5).toFixed(3)}`).join(', ')}`);
+  if (byPosition.size > 1)
+    console.log(
+      `  run median by position after the pause: ${[...byPosition.entries()].map(([p, v]) => `${p}: ${percentile(v, 0.5).toFixed(3)}`).join(', ')}`,
+    );
 }
 const resets = engine.telemetry.noticeEvents().filter((n) => n.kind === 'cost-model-reset');
-console.log(`cost-model resets: ${resets.length}${resets.slice(0, 6).map((n) => `\n  ${n.detail}`).join('')}`);
+console.log(
+  `cost-model resets: ${resets.length}${resets
+    .slice(0, 6)
+    .map((n) => `\n  ${n.detail}`)
+    .join('')}`,
+);
 await engine.dispose();

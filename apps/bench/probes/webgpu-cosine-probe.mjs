@@ -13,12 +13,32 @@
 // The plain read is also timed unrolled (each invocation issues its 6 loads before adding any).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { FILL_WGSL, READ_BYTES_PER_GROUP, READ_WGSL, grid as gridIn, openProbeDevice, passTimer, pipeline } from './webgpu-probe-device.mjs';
+import {
+  FILL_WGSL,
+  READ_BYTES_PER_GROUP,
+  READ_WGSL,
+  grid as gridIn,
+  openProbeDevice,
+  passTimer,
+  pipeline,
+} from './webgpu-probe-device.mjs';
 
-const USAGE = 'Usage: node -C @tandem/source --import tsx apps/bench/probes/webgpu-cosine-probe.mjs [--upload [--kernel-copy]] [--churn] [--gap-ms N] [--slow-mode] [--extra-shader PATH] (see the top of the file)';
+const USAGE =
+  'Usage: node -C @tandem/source --import tsx apps/bench/probes/webgpu-cosine-probe.mjs [--upload [--kernel-copy]] [--churn] [--gap-ms N] [--slow-mode] [--extra-shader PATH] (see the top of the file)';
 let args;
 try {
-  args = parseArgs({ options: { upload: { type: 'boolean' }, 'kernel-copy': { type: 'boolean' }, churn: { type: 'boolean' }, 'gap-ms': { type: 'string' }, 'slow-mode': { type: 'boolean' }, 'extra-shader': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
+  args = parseArgs({
+    options: {
+      upload: { type: 'boolean' },
+      'kernel-copy': { type: 'boolean' },
+      churn: { type: 'boolean' },
+      'gap-ms': { type: 'string' },
+      'slow-mode': { type: 'boolean' },
+      'extra-shader': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  }).values;
 } catch (error) {
   console.error(`${error.message}\n${USAGE}`);
   process.exit(2);
@@ -54,7 +74,16 @@ const variants = [
 ];
 if (args['extra-shader'] !== undefined) {
   shaders.extra = readFileSync(args['extra-shader'], 'utf8');
-  variants.push(['extra', 256, 16], ['extra', 256, 8], ['extra', 128, 16], ['extra', 128, 8], ['extra', 64, 8], ['extra', 128, 4], ['extra', 64, 4], ['extra', 32, 8]);
+  variants.push(
+    ['extra', 256, 16],
+    ['extra', 256, 8],
+    ['extra', 128, 16],
+    ['extra', 128, 8],
+    ['extra', 64, 8],
+    ['extra', 128, 4],
+    ['extra', 64, 4],
+    ['extra', 32, 8],
+  );
 }
 /** READ_WGSL with each invocation's 6 loads issued before any is added. */
 const READ_UNROLLED_WGSL = `
@@ -75,21 +104,30 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, 
   if (s == 123.456) { sink[lid] = s; }
 }`;
 const readUnrolled = pipeline(device, READ_UNROLLED_WGSL);
-const modules = Object.fromEntries(Object.entries(shaders).map(([k, code]) => [k, device.createShaderModule({ code })]));
+const modules = Object.fromEntries(
+  Object.entries(shaders).map(([k, code]) => [k, device.createShaderModule({ code })]),
+);
 const sink = device.createBuffer({ size: 4096, usage: GPUBufferUsage.STORAGE });
 const q = device.createBuffer({ size: DIM * 4, usage: STORAGE });
-device.queue.writeBuffer(q, 0, Float32Array.from({ length: DIM }, (_, i) => Math.sin(i)));
+device.queue.writeBuffer(
+  q,
+  0,
+  Float32Array.from({ length: DIM }, (_, i) => Math.sin(i)),
+);
 
 const upload = args.upload === true;
 const kernelCopy = args['kernel-copy'] === true;
-const copyPipeline = pipeline(device, `
+const copyPipeline = pipeline(
+  device,
+  `
 @group(0) @binding(0) var<storage, read> src: array<f32>;
 @group(0) @binding(1) var<storage, read_write> dst: array<f32>;
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = gid.x + gid.y * nwg.x * 256u;
   if (i < arrayLength(&src)) { dst[i] = src[i]; }
-}`);
+}`,
+);
 if (args['slow-mode'] === true) {
   const total = 3.2e9;
   const piece = 64 * 2 ** 20;
@@ -98,14 +136,20 @@ if (args['slow-mode'] === true) {
   let state = 0x9e3779b9;
   for (let at = 0; at < total; at += piece) {
     for (let i = 0; i < host.length; i++) {
-      state ^= state << 13; state >>>= 0; state ^= state >>> 17; state ^= state << 5; state >>>= 0;
+      state ^= state << 13;
+      state >>>= 0;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      state >>>= 0;
       host[i] = (state & 0x807fffff) | 0x3f000000; // floats in +-[0.5, 1)
     }
     device.queue.writeBuffer(scratch, at, host);
   }
   await device.queue.onSubmittedWorkDone();
   scratch.destroy();
-  console.log(`slow mode: ${(total / 1e9).toFixed(1)} GB of fresh data written from the host (writeBuffer, 64 MiB pieces), buffer freed`);
+  console.log(
+    `slow mode: ${(total / 1e9).toFixed(1)} GB of fresh data written from the host (writeBuffer, 64 MiB pieces), buffer freed`,
+  );
 }
 if (gapMs > 0) console.log(`the GPU idles ${gapMs} ms between timed passes`);
 if (args.churn === true) {
@@ -117,7 +161,10 @@ if (args.churn === true) {
     held.push(b);
   }
   for (const [i, b] of held.entries()) if (i % 2 === 0) b.destroy();
-  const big = [device.createBuffer({ size: 2 ** 30, usage: STORAGE }), device.createBuffer({ size: 2 ** 30, usage: STORAGE })];
+  const big = [
+    device.createBuffer({ size: 2 ** 30, usage: STORAGE }),
+    device.createBuffer({ size: 2 ** 30, usage: STORAGE }),
+  ];
   const e = device.createCommandEncoder();
   e.copyBufferToBuffer(big[0], 0, big[1], 0, 2 ** 30);
   device.queue.submit([e.finish()]);
@@ -125,7 +172,9 @@ if (args.churn === true) {
   for (const b of big) b.destroy();
   console.log('churn: 160 buffers of 1-64 MiB written, half freed; 2 x 1 GiB copied and freed');
 }
-console.log(`targets ${upload ? `uploaded with writeBuffer${kernelCopy ? ' into staging, copied in by a kernel' : ''}` : 'filled by a kernel'}`);
+console.log(
+  `targets ${upload ? `uploaded with writeBuffer${kernelCopy ? ' into staging, copied in by a kernel' : ''}` : 'filled by a kernel'}`,
+);
 for (const n of [65536, 262144, 699050]) {
   const bytes = n * DIM * 4;
   const targets = device.createBuffer({ size: bytes, usage: STORAGE });
@@ -146,10 +195,16 @@ for (const n of [65536, 262144, 699050]) {
       const encoder = device.createCommandEncoder();
       const pass = encoder.beginComputePass();
       pass.setPipeline(copyPipeline);
-      pass.setBindGroup(0, device.createBindGroup({ layout: copyPipeline.getBindGroupLayout(0), entries: [
-        { binding: 0, resource: { buffer: staging, size: count * 4 } },
-        { binding: 1, resource: { buffer: targets, offset: at * 4, size: count * 4 } },
-      ] }));
+      pass.setBindGroup(
+        0,
+        device.createBindGroup({
+          layout: copyPipeline.getBindGroupLayout(0),
+          entries: [
+            { binding: 0, resource: { buffer: staging, size: count * 4 } },
+            { binding: 1, resource: { buffer: targets, offset: at * 4, size: count * 4 } },
+          ],
+        }),
+      );
       const [x, y] = grid(Math.ceil(count / 256));
       pass.dispatchWorkgroups(x, y);
       pass.end();
@@ -159,17 +214,26 @@ for (const n of [65536, 262144, 699050]) {
     await device.queue.onSubmittedWorkDone();
     staging?.destroy();
   } else {
-    const bind = device.createBindGroup({ layout: fill.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: targets } }] });
+    const bind = device.createBindGroup({
+      layout: fill.getBindGroupLayout(0),
+      entries: [{ binding: 0, resource: { buffer: targets } }],
+    });
     const encoder = device.createCommandEncoder();
     const pass = encoder.beginComputePass();
     pass.setPipeline(fill);
     pass.setBindGroup(0, bind);
-    const [x, y] = grid(Math.ceil(n * DIM / 256));
+    const [x, y] = grid(Math.ceil((n * DIM) / 256));
     pass.dispatchWorkgroups(x, y);
     pass.end();
     device.queue.submit([encoder.finish()]);
   }
-  const readBind = device.createBindGroup({ layout: read.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: targets } }, { binding: 1, resource: { buffer: sink } }] });
+  const readBind = device.createBindGroup({
+    layout: read.getBindGroupLayout(0),
+    entries: [
+      { binding: 0, resource: { buffer: targets } },
+      { binding: 1, resource: { buffer: sink } },
+    ],
+  });
   const plain = await timePass((pass) => {
     pass.setPipeline(read);
     pass.setBindGroup(0, readBind);
@@ -178,13 +242,27 @@ for (const n of [65536, 262144, 699050]) {
   });
   const plainUnrolled = await timePass((pass) => {
     pass.setPipeline(readUnrolled);
-    pass.setBindGroup(0, device.createBindGroup({ layout: readUnrolled.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: targets } }, { binding: 1, resource: { buffer: sink } }] }));
+    pass.setBindGroup(
+      0,
+      device.createBindGroup({
+        layout: readUnrolled.getBindGroupLayout(0),
+        entries: [
+          { binding: 0, resource: { buffer: targets } },
+          { binding: 1, resource: { buffer: sink } },
+        ],
+      }),
+    );
     const [x, y] = grid(Math.ceil(bytes / READ_BYTES_PER_GROUP));
     pass.dispatchWorkgroups(x, y);
   });
-  const parts = [`N=${n} (${(bytes / 1e6).toFixed(0)} MB): plain read ${(bytes / plain / 1e6).toFixed(0)} GB/s, unrolled ${(bytes / plainUnrolled / 1e6).toFixed(0)}`];
+  const parts = [
+    `N=${n} (${(bytes / 1e6).toFixed(0)} MB): plain read ${(bytes / plain / 1e6).toFixed(0)} GB/s, unrolled ${(bytes / plainUnrolled / 1e6).toFixed(0)}`,
+  ];
   for (const [shader, wg, lanes] of variants) {
-    const variant = device.createComputePipeline({ layout: 'auto', compute: { module: modules[shader], entryPoint: 'main', constants: { WG: wg, LANES: lanes } } });
+    const variant = device.createComputePipeline({
+      layout: 'auto',
+      compute: { module: modules[shader], entryPoint: 'main', constants: { WG: wg, LANES: lanes } },
+    });
     const params = device.createBuffer({ size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(params, 0, new Uint32Array([1, n, DIM, n, 0, 0, 0, 0]));
     const bind = device.createBindGroup({

@@ -20,14 +20,20 @@ export async function openProbeDevice() {
   const limits = adapter.limits;
   const device = await adapter.requestDevice({
     requiredFeatures: ['timestamp-query'],
-    requiredLimits: { maxBufferSize: limits.maxBufferSize, maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize },
+    requiredLimits: {
+      maxBufferSize: limits.maxBufferSize,
+      maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize,
+    },
   });
   return { device, limits };
 }
 
 /** A compute pipeline of `code`'s `main` (with pipeline-overridable `constants`, if any). */
 export function pipeline(device, code, constants) {
-  return device.createComputePipeline({ layout: 'auto', compute: { entryPoint: 'main', module: device.createShaderModule({ code }), ...(constants ? { constants } : {}) } });
+  return device.createComputePipeline({
+    layout: 'auto',
+    compute: { entryPoint: 'main', module: device.createShaderModule({ code }), ...(constants ? { constants } : {}) },
+  });
 }
 
 /** [x, y] workgroup counts covering `groups` within the per-dimension limit. */
@@ -75,7 +81,9 @@ export function passTimer(device, gapMs = 0) {
     const times = [];
     for (let r = 0; r < 10; r++) {
       const encoder = device.createCommandEncoder();
-      const pass = encoder.beginComputePass({ timestampWrites: { querySet: query, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } });
+      const pass = encoder.beginComputePass({
+        timestampWrites: { querySet: query, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 },
+      });
       encode(pass);
       pass.end();
       encoder.resolveQuerySet(query, 0, 2, resolve, 0);

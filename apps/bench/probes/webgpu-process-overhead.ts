@@ -61,11 +61,17 @@ const proxy = createProcessWebGpuBackend({ swiftShader: !native, stderr: 'captur
 try {
   const local = await measure(inProcess);
   const remote = await measure(proxy);
-  const ping = await medianMs(2000, async () => {
-    await proxy.init(); // alive and initialised: one 'init' + one 'describe' round trip
-  }, 50);
+  const ping = await medianMs(
+    2000,
+    async () => {
+      await proxy.init(); // alive and initialised: one 'init' + one 'describe' round trip
+    },
+    50,
+  );
   console.log(`device: ${proxy.describe().name}`);
-  console.log(`round trip to the GPU process (init on a live child = 2 requests): ${(ping / 2 * 1000).toFixed(0)} us per request; startup ping ${(proxy.roundTripMs() * 1000).toFixed(0)} us`);
+  console.log(
+    `round trip to the GPU process (init on a live child = 2 requests): ${((ping / 2) * 1000).toFixed(0)} us per request; startup ping ${(proxy.roundTripMs() * 1000).toFixed(0)} us`,
+  );
   console.log('| what | in-process ms | GPU process ms | overhead ms |');
   console.log('| --- | --- | --- | --- |');
   for (const [what, ms] of Object.entries(local)) {

@@ -11,15 +11,36 @@
 // Its findings on the H100: docs/decisions.md, Issue 29 (probes), and packages/webgpu/README.md. (dawn.node aborts with
 // "The futex facility returned an unexpected error code" if the Dawn instance is collected: webgpu-probe-device.mjs holds it.)
 import { parseArgs } from 'node:util';
-import { FILL_WGSL, READ_BYTES_PER_GROUP, READ_WGSL, grid, openProbeDevice, passTimer, pipeline } from './webgpu-probe-device.mjs';
+import {
+  FILL_WGSL,
+  READ_BYTES_PER_GROUP,
+  READ_WGSL,
+  grid,
+  openProbeDevice,
+  passTimer,
+  pipeline,
+} from './webgpu-probe-device.mjs';
 
 const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
 
-const USAGE = 'Usage: node -C @tandem/source --import tsx apps/bench/probes/webgpu-upload-probe.mjs [--upload] [--upload-wait [--wait-mib M]] [--own-staging] [--fresh-data] [--piece-mib N] [--new-device] (see the top of the file)';
+const USAGE =
+  'Usage: node -C @tandem/source --import tsx apps/bench/probes/webgpu-upload-probe.mjs [--upload] [--upload-wait [--wait-mib M]] [--own-staging] [--fresh-data] [--piece-mib N] [--new-device] (see the top of the file)';
 let args;
 try {
   const flag = { type: 'boolean' };
-  args = parseArgs({ options: { upload: flag, 'upload-wait': flag, 'own-staging': flag, 'fresh-data': flag, 'new-device': flag, 'piece-mib': { type: 'string' }, 'wait-mib': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
+  args = parseArgs({
+    options: {
+      upload: flag,
+      'upload-wait': flag,
+      'own-staging': flag,
+      'fresh-data': flag,
+      'new-device': flag,
+      'piece-mib': { type: 'string' },
+      'wait-mib': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  }).values;
 } catch (error) {
   console.error(`${error.message}\n${USAGE}`);
   process.exit(2);
@@ -50,7 +71,13 @@ function deviceProbe({ device, limits }) {
   return {
     /** Read bandwidth of buffer[offset, offset + size), as text. */
     async timeRead(buffer, offset, size) {
-      const bind = device.createBindGroup({ layout: read.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer, offset, size } }, { binding: 1, resource: { buffer: sink } }] });
+      const bind = device.createBindGroup({
+        layout: read.getBindGroupLayout(0),
+        entries: [
+          { binding: 0, resource: { buffer, offset, size } },
+          { binding: 1, resource: { buffer: sink } },
+        ],
+      });
       const ms = await timePass((pass) => {
         pass.setPipeline(read);
         pass.setBindGroup(0, bind);
@@ -63,7 +90,13 @@ function deviceProbe({ device, limits }) {
       const encoder = device.createCommandEncoder();
       const pass = encoder.beginComputePass();
       pass.setPipeline(fill);
-      pass.setBindGroup(0, device.createBindGroup({ layout: fill.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer, offset, size } }] }));
+      pass.setBindGroup(
+        0,
+        device.createBindGroup({
+          layout: fill.getBindGroupLayout(0),
+          entries: [{ binding: 0, resource: { buffer, offset, size } }],
+        }),
+      );
       pass.dispatchWorkgroups(...grid(limits, Math.ceil(size / 4 / 256)));
       pass.end();
       device.queue.submit([encoder.finish()]);
@@ -95,7 +128,11 @@ let staging;
 function freshPiece(offset) {
   let s = (offset / 4 + 0x9e3779b9) >>> 0 || 1;
   for (let i = 0; i < hostWords.length; i++) {
-    s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
     hostFloats[i] = s * (2 / 4294967296) - 1;
   }
 }
@@ -126,16 +163,26 @@ const ROW = 768 * 4;
 const range = Math.floor(limits.maxStorageBufferBindingSize / ROW / 64) * 64 * ROW; // 256-byte aligned ranges
 const total = 1_000_000 * ROW;
 const waits = waitEach ? ', waiting for each' : WAIT_EVERY > 0 ? `, waiting every ${WAIT_EVERY / 2 ** 20} MiB` : '';
-const how = ownStaging ? `one MAP_WRITE staging buffer of ${PIECE / 2 ** 20} MiB, mapped and copied per piece` : `writeBuffer, ${PIECE / 2 ** 20} MiB pieces${waits}`;
-console.log(`data ${upload ? `uploaded (${how}; ${freshData ? 'fresh data per piece' : 'one repeated piece'})` : 'filled by a kernel'}; range ${range} bytes`);
+const how = ownStaging
+  ? `one MAP_WRITE staging buffer of ${PIECE / 2 ** 20} MiB, mapped and copied per piece`
+  : `writeBuffer, ${PIECE / 2 ** 20} MiB pieces${waits}`;
+console.log(
+  `data ${upload ? `uploaded (${how}; ${freshData ? 'fresh data per piece' : 'one repeated piece'})` : 'filled by a kernel'}; range ${range} bytes`,
+);
 const first = device.createBuffer({ size: range, usage: STORAGE });
 await write(first, 0, range);
-console.log(`separate buffer of one range (${(range / 1e9).toFixed(2)} GB): read ${await probe.timeRead(first, 0, range)}`);
+console.log(
+  `separate buffer of one range (${(range / 1e9).toFixed(2)} GB): read ${await probe.timeRead(first, 0, range)}`,
+);
 const big = device.createBuffer({ size: total, usage: STORAGE });
 await write(big, 0, range);
 await write(big, range, total - range);
-console.log(`3.07 GB buffer, range 0 (${(range / 1e9).toFixed(2)} GB): read ${await probe.timeRead(big, 0, range)}; range 1 (${((total - range) / 1e9).toFixed(2)} GB at ${range}): read ${await probe.timeRead(big, range, total - range)}`);
-console.log(`the first separate buffer again, after the big one's writes: read ${await probe.timeRead(first, 0, range)}`);
+console.log(
+  `3.07 GB buffer, range 0 (${(range / 1e9).toFixed(2)} GB): read ${await probe.timeRead(big, 0, range)}; range 1 (${((total - range) / 1e9).toFixed(2)} GB at ${range}): read ${await probe.timeRead(big, range, total - range)}`,
+);
+console.log(
+  `the first separate buffer again, after the big one's writes: read ${await probe.timeRead(first, 0, range)}`,
+);
 big.destroy();
 first.destroy();
 const again = device.createBuffer({ size: range, usage: STORAGE });
@@ -147,7 +194,9 @@ if (args['new-device'] === true) {
   const other = second.device.createBuffer({ size: range, usage: STORAGE });
   const secondProbe = deviceProbe(second);
   await secondProbe.fillRange(other, 0, range);
-  console.log(`a second device of the same process, its buffer filled by a kernel: read ${await secondProbe.timeRead(other, 0, range)}`);
+  console.log(
+    `a second device of the same process, its buffer filled by a kernel: read ${await secondProbe.timeRead(other, 0, range)}`,
+  );
   second.device.destroy();
 }
 device.destroy();

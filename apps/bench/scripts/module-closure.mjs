@@ -40,7 +40,12 @@ function runtimeDependencies(pkgDir) {
 const USAGE = 'Usage: node apps/bench/scripts/module-closure.mjs [--skip NAME]... PACKAGE...';
 
 function main(argv) {
-  const { values, positionals } = parseArgs({ args: argv, options: { skip: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { skip: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
+    strict: true,
+    allowPositionals: true,
+  });
   if (values.help) {
     console.log(USAGE);
     return;
@@ -63,12 +68,19 @@ function main(argv) {
     found.add(rel);
     for (const dep of runtimeDependencies(dir)) queue.push({ ...dep, from: dir, by: need.name });
   }
-  process.stdout.write([...found].sort().map((p) => `${p}\n`).join(''));
+  process.stdout.write(
+    [...found]
+      .sort()
+      .map((p) => `${p}\n`)
+      .join(''),
+  );
 }
 
 try {
   main(process.argv.slice(2));
 } catch (error) {
   console.error(`module-closure: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS') ? 2 : 1);
+  process.exit(
+    error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS') ? 2 : 1,
+  );
 }

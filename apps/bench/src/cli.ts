@@ -8,7 +8,17 @@ import { parseCommandLine, refuseArgs } from './command-line.ts';
 import { writeSuite, type SuiteOptions, type SuiteResult } from './report.ts';
 
 /** The suites, in the order `all` runs them. */
-const SUITE_NAMES = ['scheduler', 'wasm', 'webgpu', 'rocm', 'memory', 'spreading', 'graph', 'dispatch', 'install'] as const;
+const SUITE_NAMES = [
+  'scheduler',
+  'wasm',
+  'webgpu',
+  'rocm',
+  'memory',
+  'spreading',
+  'graph',
+  'dispatch',
+  'install',
+] as const;
 
 /** A suite module: its default export runs the suite. */
 interface SuiteModule {
@@ -31,13 +41,16 @@ const USAGE = {
   summary: 'Runs one benchmark suite (or all) and writes bench-results/<suite>.json and .md.',
   positionals: [`suite: ${available.join(', ')} or all (default all)`],
 };
-const FLAGS = { gpu: { type: 'boolean', help: 'use the real GPU (default: a software GPU when there is none)' } } as const;
+const FLAGS = {
+  gpu: { type: 'boolean', help: 'use the real GPU (default: a software GPU when there is none)' },
+} as const;
 
 async function main(): Promise<void> {
   const args = parseCommandLine(USAGE, FLAGS);
   if (args.positionals.length > 1) refuseArgs(`one suite at a time, got ${args.positionals.join(' ')}`, USAGE, FLAGS);
   const name = args.positionals[0] ?? 'all';
-  if (name !== 'all' && !available.some((n) => n === name)) refuseArgs(`unknown suite '${name}'; available: ${available.join(', ')}, all`, USAGE, FLAGS);
+  if (name !== 'all' && !available.some((n) => n === name))
+    refuseArgs(`unknown suite '${name}'; available: ${available.join(', ')}, all`, USAGE, FLAGS);
   const options: SuiteOptions = { gpu: args.on('gpu') };
   softwareGpuUnlessGpu(options.gpu, process.env); // before any suite loads Dawn
   for (const suite of name === 'all' ? available : [name]) {

@@ -37,7 +37,10 @@ export interface CommandLine<F extends Readonly<Record<string, Flag>>> {
 export function usageText(usage: Usage, flags: Readonly<Record<string, Flag>>): string {
   const lines = [`Usage: ${usage.command}`, '', usage.summary, ''];
   for (const line of usage.positionals ?? []) lines.push(`  ${line}`);
-  const all: [string, Flag][] = [...Object.entries(flags), ['help', { type: 'boolean', short: 'h', help: 'this text' }]];
+  const all: [string, Flag][] = [
+    ...Object.entries(flags),
+    ['help', { type: 'boolean', short: 'h', help: 'this text' }],
+  ];
   for (const [name, flag] of all) {
     const left = `${flag.short === undefined ? '    ' : `-${flag.short}, `}--${name}${flag.type === 'string' ? ' VALUE' : ''}`;
     lines.push(`  ${left.padEnd(30)}${flag.help}`);
@@ -52,9 +55,16 @@ export function refuseArgs(message: string, usage: Usage, flags: Readonly<Record
 }
 
 /** Parses `argv` (default: this process's arguments); prints the usage and exits on --help (0) or an error (2). */
-export function parseCommandLine<F extends Readonly<Record<string, Flag>>>(usage: Usage, flags: F, argv: readonly string[] = process.argv.slice(2)): CommandLine<F> {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
-  for (const [name, flag] of Object.entries(flags)) options[name] = flag.short === undefined ? { type: flag.type } : { type: flag.type, short: flag.short };
+export function parseCommandLine<F extends Readonly<Record<string, Flag>>>(
+  usage: Usage,
+  flags: F,
+  argv: readonly string[] = process.argv.slice(2),
+): CommandLine<F> {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+  };
+  for (const [name, flag] of Object.entries(flags))
+    options[name] = flag.short === undefined ? { type: flag.type } : { type: flag.type, short: flag.short };
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: usage.positionals !== undefined });
@@ -77,7 +87,14 @@ export function parseCommandLine<F extends Readonly<Record<string, Flag>>>(usage
 }
 
 /** A number flag (or environment variable) in [min, max]: `fallback` when absent; exits 2 naming it otherwise. */
-export function numberArg(name: string, raw: string | undefined, fallback: number, min: number, max: number, integer = true): number {
+export function numberArg(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+  integer = true,
+): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min || n > max) {

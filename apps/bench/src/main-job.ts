@@ -18,10 +18,14 @@ async function main(): Promise<void> {
   const engine = await createEngine();
   console.log('Tandem main job\n\nBackends found:');
   for (const b of engine.backends()) {
-    console.log(`  ${b.name.padEnd(10)} ${b.kind}  ${b.available ? `ready: ${b.device ?? ''}` : `unavailable: ${b.unavailableReason ?? ''}`}`);
+    console.log(
+      `  ${b.name.padEnd(10)} ${b.kind}  ${b.available ? `ready: ${b.device ?? ''}` : `unavailable: ${b.unavailableReason ?? ''}`}`,
+    );
   }
   if (!engine.backends().some((b) => b.kind === 'gpu' && b.available) && process.env['TANDEM_WEBGPU'] === undefined) {
-    console.log('  (no GPU here: TANDEM_WEBGPU=swiftshader npm start adds a software WebGPU, which the scheduler learns to avoid)');
+    console.log(
+      '  (no GPU here: TANDEM_WEBGPU=swiftshader npm start adds a software WebGPU, which the scheduler learns to avoid)',
+    );
   }
 
   const steps: Array<[string, () => Promise<Tensor[]>]> = [];
@@ -42,24 +46,41 @@ async function main(): Promise<void> {
   steps.push(['rmsNorm 16x288', () => engine.run({ op: 'rmsNorm', x: h, weight: undefined, eps: 1e-5 })]);
   const q = randomTensor(engine, [16, 6, 48], 10);
   const kv = randomTensor(engine, [16, 6, 48], 11);
-  steps.push(['rope 16x6x48', () => engine.run({ op: 'rope', x: q, positionOffset: 0, base: 10000, mode: 'interleaved' })]);
-  steps.push(['causal attention 16 tokens, 6 heads', () => engine.run({ op: 'attention', q, k: kv, v: kv, causal: true, scale: undefined })]);
-  steps.push(['softmax 64x512 (causal)', () => engine.run({ op: 'softmax', x: randomTensor(engine, [64, 512], 12), causal: true })]);
+  steps.push([
+    'rope 16x6x48',
+    () => engine.run({ op: 'rope', x: q, positionOffset: 0, base: 10000, mode: 'interleaved' }),
+  ]);
+  steps.push([
+    'causal attention 16 tokens, 6 heads',
+    () => engine.run({ op: 'attention', q, k: kv, v: kv, causal: true, scale: undefined }),
+  ]);
+  steps.push([
+    'softmax 64x512 (causal)',
+    () => engine.run({ op: 'softmax', x: randomTensor(engine, [64, 512], 12), causal: true }),
+  ]);
   const targets = randomTensor(engine, [4096, 128], 13);
   const query = randomTensor(engine, [1, 128], 14);
-  steps.push(['cosine 1 x 4096 targets (128-d)', () => engine.run({ op: 'cosineSimilarity', queries: query, targets })]);
+  steps.push([
+    'cosine 1 x 4096 targets (128-d)',
+    () => engine.run({ op: 'cosineSimilarity', queries: query, targets }),
+  ]);
 
   console.log('\nDecisions (each op run 3 times; the scheduler learns from every run):');
   for (const [label, run] of steps) {
     for (let i = 0; i < 3; i++) {
       const outputs = await run();
       const e = engine.telemetry.latestOpEvent();
-      if (e !== undefined) console.log(`  ${label.padEnd(38)} -> ${e.backend.padEnd(10)} ${formatMs(e.durationMs).padStart(9)}  ${describeReason(e.reason, e.costsMs)}`);
+      if (e !== undefined)
+        console.log(
+          `  ${label.padEnd(38)} -> ${e.backend.padEnd(10)} ${formatMs(e.durationMs).padStart(9)}  ${describeReason(e.reason, e.costsMs)}`,
+        );
       if (label.startsWith('cosine') && i === 2) {
         const sims = outputs[0];
         if (sims?.hasDType('f32') === true) {
           const { values, indices } = await engine.topK(sims, 3);
-          console.log(`  top-3 similar targets: ${Array.from(await indices.read()).join(', ')} (cosine ${Array.from(await values.read(), (v) => v.toFixed(3)).join(', ')})`);
+          console.log(
+            `  top-3 similar targets: ${Array.from(await indices.read()).join(', ')} (cosine ${Array.from(await values.read(), (v) => v.toFixed(3)).join(', ')})`,
+          );
         }
       }
       for (const o of outputs) o.dispose();

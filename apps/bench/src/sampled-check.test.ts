@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError, quantizeQ4_0 } from '@tandem/core';
 import { cosineSimilarity, matmul, quantizedMatmul, scale } from '@tandem/reference';
 import { signedValues } from './rocm/data.ts';
-import { checkCosineSamples, checkElementwise, checkMatmulSamples, checkMatvecSamples, describeCheck, sampleIndices } from './sampled-check.ts';
+import {
+  checkCosineSamples,
+  checkElementwise,
+  checkMatmulSamples,
+  checkMatvecSamples,
+  describeCheck,
+  sampleIndices,
+} from './sampled-check.ts';
 
 describe('sampled checks against @tandem/reference', () => {
   it('spreads samples from the first to the last index', () => {

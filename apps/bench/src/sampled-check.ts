@@ -23,7 +23,8 @@ export interface SampleCheck {
 /** `samples` distinct indices in [0, count): the first, the last and evenly spread ones between. */
 export function sampleIndices(count: number, samples: number): number[] {
   if (!Number.isInteger(count) || count <= 0) throw new InvalidArgumentError('count', count, 'must be an integer > 0');
-  if (!Number.isInteger(samples) || samples <= 0) throw new InvalidArgumentError('samples', samples, 'must be an integer > 0');
+  if (!Number.isInteger(samples) || samples <= 0)
+    throw new InvalidArgumentError('samples', samples, 'must be an integer > 0');
   if (samples >= count) return Array.from({ length: count }, (_, i) => i);
   if (samples === 1) return [0];
   const picked = new Set<number>();
@@ -49,7 +50,12 @@ class CheckAccumulator {
 
   /** The summary. */
   result(): SampleCheck {
-    const base = { checked: this.checked, worstError: this.worst, tolerance: this.tolerance, ok: this.firstBad === undefined && this.checked > 0 };
+    const base = {
+      checked: this.checked,
+      worstError: this.worst,
+      tolerance: this.tolerance,
+      ok: this.firstBad === undefined && this.checked > 0,
+    };
     return this.firstBad === undefined ? base : { ...base, firstBad: this.firstBad };
   }
 }
@@ -57,12 +63,23 @@ class CheckAccumulator {
 /** The reference's dot product of x and y, and of |x| and |y| (the magnitude the bound scales with). */
 function dotAndMagnitude(x: Float32Array, y: Float32Array): { dot: number; magnitude: number } {
   const n = x.length;
-  return { dot: matmul(x, y, 1, n, 1)[0] ?? NaN, magnitude: matmul(x.map(Math.abs), y.map(Math.abs), 1, n, 1)[0] ?? NaN };
+  return {
+    dot: matmul(x, y, 1, n, 1)[0] ?? NaN,
+    magnitude: matmul(x.map(Math.abs), y.map(Math.abs), 1, n, 1)[0] ?? NaN,
+  };
 }
 
 /** Checks sampled entries of c = a . b, all n x n row-major f32; relative bound. */
-export function checkMatmulSamples(a: Float32Array, b: Float32Array, c: Float32Array, n: number, samples: number, relTolerance = 1e-4): SampleCheck {
-  if (a.length !== n * n || b.length !== n * n || c.length !== n * n) throw new InvalidArgumentError('matmul sizes', [a.length, b.length, c.length], `must all be n * n = ${n * n}`);
+export function checkMatmulSamples(
+  a: Float32Array,
+  b: Float32Array,
+  c: Float32Array,
+  n: number,
+  samples: number,
+  relTolerance = 1e-4,
+): SampleCheck {
+  if (a.length !== n * n || b.length !== n * n || c.length !== n * n)
+    throw new InvalidArgumentError('matmul sizes', [a.length, b.length, c.length], `must all be n * n = ${n * n}`);
   const acc = new CheckAccumulator(relTolerance);
   for (const index of sampleIndices(n * n, samples)) {
     const [row, col] = [Math.floor(index / n), index % n];
@@ -75,9 +92,23 @@ export function checkMatmulSamples(a: Float32Array, b: Float32Array, c: Float32A
 }
 
 /** Checks sampled rows of out = x . w^T for w [n, k] in a block format, x [k] f32, out [n] f32; relative bound. */
-export function checkMatvecSamples(format: QuantizedDType, w: Uint8Array, x: Float32Array, out: Float32Array, n: number, k: number, samples: number, relTolerance = 1e-4): SampleCheck {
+export function checkMatvecSamples(
+  format: QuantizedDType,
+  w: Uint8Array,
+  x: Float32Array,
+  out: Float32Array,
+  n: number,
+  k: number,
+  samples: number,
+  relTolerance = 1e-4,
+): SampleCheck {
   const rowBytes = w.byteLength / n;
-  if (x.length !== k || out.length !== n || !Number.isInteger(rowBytes)) throw new InvalidArgumentError('matvec sizes', [w.byteLength, x.length, out.length], `must be n rows of bytes, ${k} and ${n}`);
+  if (x.length !== k || out.length !== n || !Number.isInteger(rowBytes))
+    throw new InvalidArgumentError(
+      'matvec sizes',
+      [w.byteLength, x.length, out.length],
+      `must be n rows of bytes, ${k} and ${n}`,
+    );
   const acc = new CheckAccumulator(relTolerance);
   for (const row of sampleIndices(n, samples)) {
     const wRow = w.subarray(row * rowBytes, (row + 1) * rowBytes);
@@ -90,9 +121,17 @@ export function checkMatvecSamples(format: QuantizedDType, w: Uint8Array, x: Flo
 }
 
 /** Checks sampled scores of one query [dim] against targets [count, dim]; absolute bound. */
-export function checkCosineSamples(query: Float32Array, targets: Float32Array, scores: Float32Array, dim: number, samples: number, tolerance = 1e-4): SampleCheck {
+export function checkCosineSamples(
+  query: Float32Array,
+  targets: Float32Array,
+  scores: Float32Array,
+  dim: number,
+  samples: number,
+  tolerance = 1e-4,
+): SampleCheck {
   const count = scores.length;
-  if (query.length !== dim || targets.length !== count * dim) throw new InvalidArgumentError('cosine sizes', [query.length, targets.length], `must be ${dim} and ${count * dim}`);
+  if (query.length !== dim || targets.length !== count * dim)
+    throw new InvalidArgumentError('cosine sizes', [query.length, targets.length], `must be ${dim} and ${count * dim}`);
   const acc = new CheckAccumulator(tolerance);
   for (const t of sampleIndices(count, samples)) {
     const want = cosineSimilarity(query, targets.subarray(t * dim, (t + 1) * dim), 1, 1, dim)[0] ?? NaN;
@@ -106,8 +145,18 @@ export function checkCosineSamples(query: Float32Array, targets: Float32Array, s
  * Checks sampled entries of an elementwise result exactly: `kernel` (a reference kernel such as `add`, or
  * `(x) => scale(x, 1.5)`) runs on the sampled entries of each input, all of got's length.
  */
-export function checkElementwise(got: Float32Array, inputs: readonly Float32Array[], kernel: (...inputs: Float32Array[]) => Float32Array, samples: number): SampleCheck {
-  if (inputs.some((x) => x.length !== got.length)) throw new InvalidArgumentError('elementwise sizes', inputs.map((x) => x.length), `must all be ${got.length}`);
+export function checkElementwise(
+  got: Float32Array,
+  inputs: readonly Float32Array[],
+  kernel: (...inputs: Float32Array[]) => Float32Array,
+  samples: number,
+): SampleCheck {
+  if (inputs.some((x) => x.length !== got.length))
+    throw new InvalidArgumentError(
+      'elementwise sizes',
+      inputs.map((x) => x.length),
+      `must all be ${got.length}`,
+    );
   const indices = sampleIndices(got.length, samples);
   const want = kernel(...inputs.map((x) => Float32Array.from(indices, (i) => x[i] ?? 0)));
   const acc = new CheckAccumulator(0);

@@ -39,7 +39,9 @@ export async function precompress(dir: string): Promise<PrecompressReport> {
     if (!COMPRESSIBLE.has(path.extname(file)) || (await stat(file)).size < 1024) continue;
     const data = await readFile(file);
     const [br, gzipped] = await Promise.all([
-      brotli(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: data.byteLength } }),
+      brotli(data, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: data.byteLength },
+      }),
       gz(data, { level: 9 }),
     ]);
     if (br.byteLength < data.byteLength * 0.95) await writeFile(`${file}.br`, br);

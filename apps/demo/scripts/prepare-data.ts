@@ -30,7 +30,10 @@ Writes the demo's data to apps/demo/public/data/.
 function wordCount(): number {
   let values: { words?: string | undefined; help?: boolean | undefined };
   try {
-    values = parseArgs({ options: { words: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
+    values = parseArgs({
+      options: { words: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }).values;
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     process.exit(2);
@@ -39,10 +42,12 @@ function wordCount(): number {
     console.log(USAGE);
     process.exit(0);
   }
-  const [name, raw] = values.words !== undefined ? ['--words', values.words] : ['TANDEM_DEMO_WORDS', process.env['TANDEM_DEMO_WORDS']];
+  const [name, raw] =
+    values.words !== undefined ? ['--words', values.words] : ['TANDEM_DEMO_WORDS', process.env['TANDEM_DEMO_WORDS']];
   if (raw === undefined || raw === '') return 50_000;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 100 || n > 341_479) throw new InvalidArgumentError(name, raw, 'must be an integer in 100..341479');
+  if (!Number.isInteger(n) || n < 100 || n > 341_479)
+    throw new InvalidArgumentError(name, raw, 'must be an integer in 100..341479');
   return n;
 }
 
@@ -59,10 +64,19 @@ function unitRows(vectors: Float32Array, dim: number): Float32Array {
 }
 
 /** The HNSW index of `vectors`: from the cache when it holds this exact build, else built and cached. */
-async function hnswBytes(vectors: Float32Array, dim: number, cacheDir: string): Promise<{ bytes: Uint8Array; seconds: number }> {
+async function hnswBytes(
+  vectors: Float32Array,
+  dim: number,
+  cacheDir: string,
+): Promise<{ bytes: Uint8Array; seconds: number }> {
   const count = vectors.length / dim;
-  const key = crc32(new Uint8Array(vectors.buffer, vectors.byteOffset, vectors.byteLength)).toString(16).padStart(8, '0');
-  const file = path.join(cacheDir, `hnsw-graph-${count}w-M${HNSW_SETTINGS.M}-ef${HNSW_SETTINGS.efConstruction}-s${HNSW_SETTINGS.seed}-${key}.bin`);
+  const key = crc32(new Uint8Array(vectors.buffer, vectors.byteOffset, vectors.byteLength))
+    .toString(16)
+    .padStart(8, '0');
+  const file = path.join(
+    cacheDir,
+    `hnsw-graph-${count}w-M${HNSW_SETTINGS.M}-ef${HNSW_SETTINGS.efConstruction}-s${HNSW_SETTINGS.seed}-${key}.bin`,
+  );
   const cached = await readFile(file).catch(() => undefined);
   if (cached !== undefined) {
     try {
@@ -74,10 +88,14 @@ async function hnswBytes(vectors: Float32Array, dim: number, cacheDir: string): 
         return { bytes, seconds: typeof seconds === 'number' ? seconds : 0 };
       }
     } catch (error) {
-      console.warn(`[demo] cached index unusable, rebuilding: ${error instanceof Error ? error.message : String(error)}`);
+      console.warn(
+        `[demo] cached index unusable, rebuilding: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
-  console.log(`[demo] building the HNSW index of ${count} words (M ${HNSW_SETTINGS.M}, efConstruction ${HNSW_SETTINGS.efConstruction})...`);
+  console.log(
+    `[demo] building the HNSW index of ${count} words (M ${HNSW_SETTINGS.M}, efConstruction ${HNSW_SETTINGS.efConstruction})...`,
+  );
   const started = performance.now();
   let lastTenth = 0;
   const index = await HnswIndex.build(vectors, dim, {
@@ -116,19 +134,30 @@ async function prepare(): Promise<void> {
     wordnetCsr: encodeWordNetCsr(wordnet.rowPtr, wordnet.colIdx, wordnet.weights),
   };
   for (const key of LOADED_FILES) await writeFile(path.join(outDir, DATA_FILES[key]), files[key]);
-  const bench = await copyBenchResults(process.env['TANDEM_BENCH_OUT'] ?? path.join(REPO_ROOT, 'bench-results'), path.join(outDir, 'bench'));
+  const bench = await copyBenchResults(
+    process.env['TANDEM_BENCH_OUT'] ?? path.join(REPO_ROOT, 'bench-results'),
+    path.join(outDir, 'bench'),
+  );
   const manifest: DemoManifest = {
     version: MANIFEST_VERSION,
     preparedAt: new Date().toISOString(),
     words: { count: wink.words.length, dim: wink.dim },
-    sizes: { words: files.words.byteLength, vectors: files.vectors.byteLength, hnsw: files.hnsw.byteLength, wordnetMeta: files.wordnetMeta.byteLength, wordnetCsr: files.wordnetCsr.byteLength },
+    sizes: {
+      words: files.words.byteLength,
+      vectors: files.vectors.byteLength,
+      hnsw: files.hnsw.byteLength,
+      wordnetMeta: files.wordnetMeta.byteLength,
+      wordnetCsr: files.wordnetCsr.byteLength,
+    },
     hnsw: { bytes: hnsw.bytes.byteLength, ...HNSW_SETTINGS, buildSeconds: hnsw.seconds },
     wordnet: { nodes: wordnet.synsetIds.length, edges: wordnet.colIdx.length },
     benchFiles: bench.suites.length,
   };
   await writeFile(path.join(outDir, DATA_FILES.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
   const mb = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
-  console.log(`[demo] data ready in ${((performance.now() - started) / 1000).toFixed(1)} s: ${count} words (vectors ${mb(files.vectors.byteLength)} MiB, HNSW graph ${mb(hnsw.bytes.byteLength)} MiB), WordNet ${manifest.wordnet.nodes} synsets / ${manifest.wordnet.edges} edges, ${bench.suites.length} bench result files -> ${path.relative(REPO_ROOT, outDir)}`);
+  console.log(
+    `[demo] data ready in ${((performance.now() - started) / 1000).toFixed(1)} s: ${count} words (vectors ${mb(files.vectors.byteLength)} MiB, HNSW graph ${mb(hnsw.bytes.byteLength)} MiB), WordNet ${manifest.wordnet.nodes} synsets / ${manifest.wordnet.edges} edges, ${bench.suites.length} bench result files -> ${path.relative(REPO_ROOT, outDir)}`,
+  );
 }
 
 await prepare();

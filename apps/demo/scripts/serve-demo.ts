@@ -26,18 +26,23 @@ export interface DemoServer {
 /** Runs scripts/prepare-data.ts with TANDEM_DEMO_WORDS=5000 unless public/data already holds prepared data. */
 export function ensureDemoData(): void {
   if (existsSync(path.join(DEMO_DIR, 'public', 'data', 'manifest.json'))) return;
-  const result = spawnSync(process.execPath, ['--conditions=@tandem/source', '--import', 'tsx', path.join(DEMO_DIR, 'scripts', 'prepare-data.ts')], {
-    cwd: DEMO_DIR,
-    env: { ...process.env, TANDEM_DEMO_WORDS: process.env['TANDEM_DEMO_WORDS'] ?? '5000' },
-    stdio: 'inherit',
-  });
+  const result = spawnSync(
+    process.execPath,
+    ['--conditions=@tandem/source', '--import', 'tsx', path.join(DEMO_DIR, 'scripts', 'prepare-data.ts')],
+    {
+      cwd: DEMO_DIR,
+      env: { ...process.env, TANDEM_DEMO_WORDS: process.env['TANDEM_DEMO_WORDS'] ?? '5000' },
+      stdio: 'inherit',
+    },
+  );
   if (result.status !== 0) throw new Error(`prepare-data failed with status ${result.status}`);
 }
 
 /** Starts the server (see the top of this file). */
 export async function startDemoServer(): Promise<DemoServer> {
   const mode = process.env['TANDEM_DEMO_DIST'];
-  if ((mode === '1' || mode === 'server') && !existsSync(path.join(DEMO_DIR, 'dist', 'index.html'))) throw new Error(`TANDEM_DEMO_DIST=${mode} but apps/demo/dist is not built: npm run build -w @tandem/demo`);
+  if ((mode === '1' || mode === 'server') && !existsSync(path.join(DEMO_DIR, 'dist', 'index.html')))
+    throw new Error(`TANDEM_DEMO_DIST=${mode} but apps/demo/dist is not built: npm run build -w @tandem/demo`);
   if (mode === 'server') {
     const app = Fastify();
     await app.register(demoStatic, { root: path.join(DEMO_DIR, 'dist') });

@@ -4,7 +4,11 @@
 export type ElementSpec = Readonly<Record<string, string>> & { readonly text?: string };
 
 /** A new element with attributes and children. */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, spec: ElementSpec = {}, children: readonly (Node | string)[] = []): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  spec: ElementSpec = {},
+  children: readonly (Node | string)[] = [],
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [key, value] of Object.entries(spec)) {
     if (key === 'text') element.textContent = value;

@@ -5,7 +5,9 @@ import { BROWSER_BACKENDS, createEngine, type BackendFactory, type CapableBacken
 import type { WebGpuBackend } from '@tandem/webgpu';
 
 /** What the page knows about WebGPU here. */
-export type WebGpuStatus = { readonly available: true; readonly adapter: string } | { readonly available: false; readonly reason: string };
+export type WebGpuStatus =
+  | { readonly available: true; readonly adapter: string }
+  | { readonly available: false; readonly reason: string };
 
 /** The engine and the WebGPU backend it schedules over (when there is one). */
 export interface DemoEngine {
@@ -41,7 +43,9 @@ function webgpuStatusOf(engine: Engine): WebGpuStatus {
   const status = engine.backends().find((b) => b.name === 'webgpu');
   if (status?.available === true) return { available: true, adapter: status.device ?? 'unknown adapter' };
   if (status !== undefined) return { available: false, reason: status.unavailableReason ?? 'unknown' };
-  const notice = engine.telemetry.noticeEvents().find((n) => n.backend === 'webgpu' && n.kind === 'backend-unavailable');
+  const notice = engine.telemetry
+    .noticeEvents()
+    .find((n) => n.backend === 'webgpu' && n.kind === 'backend-unavailable');
   return { available: false, reason: notice?.detail ?? 'no WebGPU backend' };
 }
 

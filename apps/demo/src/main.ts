@@ -29,7 +29,9 @@ function reportPageError(text: string): void {
 }
 
 window.addEventListener('error', (event) => reportPageError(`Something failed on the page: ${event.message}`));
-window.addEventListener('unhandledrejection', (event) => reportPageError(`Something failed on the page: ${shownOf(event.reason).sentence}`));
+window.addEventListener('unhandledrejection', (event) =>
+  reportPageError(`Something failed on the page: ${shownOf(event.reason).sentence}`),
+);
 
 /** The WebGPU banner: why there is none, or that the one here is a software GPU. */
 function showWebGpu(info: Replies['start']): void {
@@ -37,8 +39,10 @@ function showWebGpu(info: Replies['start']): void {
   banner.dataset['webgpu'] = info.webgpu.available ? 'available' : 'unavailable';
   const software = info.backends.some((b) => b.name === 'webgpu' && b.available && b.software);
   const cpu = `WebAssembly with SIMD${info.isolated ? ' and threads' : ''}`;
-  if (!info.webgpu.available) banner.textContent = `WebGPU is not available here — ${info.webgpu.why}. Everything runs on the CPU, in ${cpu}.`;
-  else if (software) banner.textContent = `WebGPU runs on ${info.webgpu.why} here: a software GPU, emulated on the CPU. Expect it to lose to ${cpu}; the scheduler learns that and keeps work off it.`;
+  if (!info.webgpu.available)
+    banner.textContent = `WebGPU is not available here — ${info.webgpu.why}. Everything runs on the CPU, in ${cpu}.`;
+  else if (software)
+    banner.textContent = `WebGPU runs on ${info.webgpu.why} here: a software GPU, emulated on the CPU. Expect it to lose to ${cpu}; the scheduler learns that and keeps work off it.`;
   banner.hidden = info.webgpu.available && !software;
 }
 
@@ -66,7 +70,11 @@ function wireTelemetry(client: EngineClient): { started: (info: Replies['start']
       showBackendBadges(badges, info.backends);
       // The chart (and uPlot) load after the page's first task: evaluating them with it made one long task (issue 33).
       void import('./panels/live-chart.ts').then(({ LiveChart }) => {
-        chart = new LiveChart(byId('live-chart', HTMLDivElement), 0, info.backends.map((b) => b.name));
+        chart = new LiveChart(
+          byId('live-chart', HTMLDivElement),
+          0,
+          info.backends.map((b) => b.name),
+        );
       });
     },
   };
@@ -80,7 +88,8 @@ function showProgress(client: EngineClient): void {
     bar.hidden = event.loaded >= event.total;
     bar.max = event.total;
     bar.value = event.loaded;
-    if (status.dataset['state'] === 'loading') status.textContent = `Loading the data: ${formatMB(event.loaded)} of ${formatMB(event.total)} (${event.file})…`;
+    if (status.dataset['state'] === 'loading')
+      status.textContent = `Loading the data: ${formatMB(event.loaded)} of ${formatMB(event.total)} (${event.file})…`;
   });
 }
 
@@ -103,7 +112,10 @@ async function start(): Promise<void> {
   await wordnetLoaded;
   await setUpSpreadPanel(client, info.synsets, info.edges);
   const backends = info.backends.filter((b) => b.available).map((b) => b.name);
-  setStatus('ready', `Ready: ${info.words.toLocaleString('en')} words, ${info.synsets.toLocaleString('en')} synsets; backends ${backends.join(', ')}; ${info.isolated ? 'cross-origin isolated (WASM threads on)' : 'not cross-origin isolated (WASM runs single-threaded)'}.`);
+  setStatus(
+    'ready',
+    `Ready: ${info.words.toLocaleString('en')} words, ${info.synsets.toLocaleString('en')} synsets; backends ${backends.join(', ')}; ${info.isolated ? 'cross-origin isolated (WASM threads on)' : 'not cross-origin isolated (WASM runs single-threaded)'}.`,
+  );
 }
 
 start().catch((error: unknown) => setStatus('error', `The demo could not start. ${shownOf(error).sentence}`));

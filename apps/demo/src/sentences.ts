@@ -27,7 +27,12 @@ export function showError(error: unknown): ShownError {
   if (!(error instanceof Error)) return { sentence: asSentence(String(error)), name: 'unknown' };
   const limit: unknown = Reflect.get(error, 'limit');
   const file: unknown = Reflect.get(error, 'file');
-  if (error.name === 'InvalidArgumentError' && 'value' in error && typeof limit === 'string') return { sentence: asSentence(`${quoted(Reflect.get(error, 'value'))} ${limit}`), name: error.name };
-  if (error.name === 'DemoDataError' && typeof file === 'string') return { sentence: asSentence(`the data file data/${file} cannot be used: ${error.message.replace(`data/${file}: `, '')}`), name: error.name };
+  if (error.name === 'InvalidArgumentError' && 'value' in error && typeof limit === 'string')
+    return { sentence: asSentence(`${quoted(Reflect.get(error, 'value'))} ${limit}`), name: error.name };
+  if (error.name === 'DemoDataError' && typeof file === 'string')
+    return {
+      sentence: asSentence(`the data file data/${file} cannot be used: ${error.message.replace(`data/${file}: `, '')}`),
+      name: error.name,
+    };
   return { sentence: asSentence(error.message), name: error.name };
 }

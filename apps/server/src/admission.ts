@@ -64,23 +64,30 @@ export type Answer = Record<string, unknown> | Readable;
  * a thenable that settles only once sent, which would hold the slot (and keep the socket timeout off) while a slow
  * client reads.
  */
-export function limited<R extends FastifyRequest, P extends FastifyReply>(limiter: Limiter, compute: (request: R, reply: P) => Promise<Answer>): (request: R, reply: P) => Promise<unknown> {
+export function limited<R extends FastifyRequest, P extends FastifyReply>(
+  limiter: Limiter,
+  compute: (request: R, reply: P) => Promise<Answer>,
+): (request: R, reply: P) => Promise<unknown> {
   return async (request, reply) => {
-    const outcome = await serverBusy(request.raw.socket, request.server.server.timeout, async (): Promise<{ answer: Answer } | { refused: OverloadedError } | undefined> => {
-      let release: () => void;
-      try {
-        release = await acquireFor(limiter, reply);
-      } catch (error) {
-        if (error instanceof OverloadedError) return { refused: error };
-        if (error instanceof AbandonedError) return undefined; // nobody is left to answer
-        throw error;
-      }
-      try {
-        return { answer: await compute(request, reply) };
-      } finally {
-        release();
-      }
-    });
+    const outcome = await serverBusy(
+      request.raw.socket,
+      request.server.server.timeout,
+      async (): Promise<{ answer: Answer } | { refused: OverloadedError } | undefined> => {
+        let release: () => void;
+        try {
+          release = await acquireFor(limiter, reply);
+        } catch (error) {
+          if (error instanceof OverloadedError) return { refused: error };
+          if (error instanceof AbandonedError) return undefined; // nobody is left to answer
+          throw error;
+        }
+        try {
+          return { answer: await compute(request, reply) };
+        } finally {
+          release();
+        }
+      },
+    );
     if (outcome === undefined) return reply.hijack();
     if ('refused' in outcome) return sendOverloaded(request, reply, outcome.refused);
     return reply.send(outcome.answer);

@@ -15,7 +15,14 @@ import { openApiDocument, type DocumentedRoute } from './openapi.ts';
 import { opsRoutes } from './ops-routes.ts';
 import { openApiRoute } from './route-schemas.ts';
 import { searchRoutes } from './search-routes.ts';
-import { BODY_LIMIT, DEFAULT_LIMITS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS, SOCKET_IDLE_MS, type AppOptions } from './settings.ts';
+import {
+  BODY_LIMIT,
+  DEFAULT_LIMITS,
+  MAX_CONNECTIONS,
+  REQUEST_TIMEOUT_MS,
+  SOCKET_IDLE_MS,
+  type AppOptions,
+} from './settings.ts';
 import type { SchemaTypes, TypedApp } from './type-provider.ts';
 
 export { BODY_LIMIT, REQUEST_TIMEOUT_MS } from './settings.ts';
@@ -31,7 +38,11 @@ function positiveInteger(argument: string, value: number): number {
 }
 
 /** Builds the fastify app over a loaded context. */
-export async function buildApp(ctx: ServerContext, metrics: ServerMetrics, options: AppOptions = {}): Promise<TypedApp> {
+export async function buildApp(
+  ctx: ServerContext,
+  metrics: ServerMetrics,
+  options: AppOptions = {},
+): Promise<TypedApp> {
   const requestTimeout = positiveInteger('requestTimeoutMs', options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS);
   const socketIdleMs = positiveInteger('socketIdleMs', options.socketIdleMs ?? SOCKET_IDLE_MS);
   const maxConnections = positiveInteger('maxConnections', options.maxConnections ?? MAX_CONNECTIONS);
@@ -55,7 +66,15 @@ export async function buildApp(ctx: ServerContext, metrics: ServerMetrics, optio
     // Node checks request deadlines every connectionsCheckingInterval (30 s by default): check every second so a
     // body dribbled byte by byte is cut off near the request timeout with a 408.
     serverFactory: (handler) => {
-      const server = createServer({ requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout / 2), keepAliveTimeout: KEEP_ALIVE_MS }, handler);
+      const server = createServer(
+        {
+          requestTimeout,
+          headersTimeout: requestTimeout,
+          connectionsCheckingInterval: Math.min(1000, requestTimeout / 2),
+          keepAliveTimeout: KEEP_ALIVE_MS,
+        },
+        handler,
+      );
       server.maxConnections = maxConnections;
       metrics.watchServer(server);
       server.on('drop', () => metrics.droppedConnections.inc());
@@ -88,7 +107,11 @@ export async function buildApp(ctx: ServerContext, metrics: ServerMetrics, optio
     reply.header('Cross-Origin-Embedder-Policy', 'require-corp');
   });
   app.addHook('onResponse', async (request, reply) => {
-    const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) };
+    const labels = {
+      route: request.routeOptions.url ?? 'unmatched',
+      method: request.method,
+      status: String(reply.statusCode),
+    };
     metrics.httpSeconds.observe(labels, reply.elapsedTime / 1000);
     metrics.responses.inc(labels);
   });
@@ -99,7 +122,12 @@ export async function buildApp(ctx: ServerContext, metrics: ServerMetrics, optio
   opsRoutes(app, ctx, metrics, trace, [light, heavy, trace], options.debug === true);
   let document: unknown;
   app.get('/openapi.json', { schema: openApiRoute }, async () => {
-    document ??= openApiDocument(documented, { title: 'Tandem server', version: '0.1.0', description: 'Nearest words, analogies, batches and spreading activation over WordNet on the Tandem engine; health, metrics and traces.' });
+    document ??= openApiDocument(documented, {
+      title: 'Tandem server',
+      version: '0.1.0',
+      description:
+        'Nearest words, analogies, batches and spreading activation over WordNet on the Tandem engine; health, metrics and traces.',
+    });
     return document;
   });
   if (options.demoDir !== undefined) await app.register(demoStatic, { root: options.demoDir });

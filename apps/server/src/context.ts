@@ -79,7 +79,13 @@ function turnTaking(vectors: VectorOps, turns: Turns): BatchSearchTarget {
 }
 
 /** Builds an HNSW index over the vectors, or loads the one cached for the same words and parameters. */
-async function hnswFor(vectors: Float32Array, dim: number, count: number, cacheDir: string, log: (line: string) => void): Promise<HnswIndex> {
+async function hnswFor(
+  vectors: Float32Array,
+  dim: number,
+  count: number,
+  cacheDir: string,
+  log: (line: string) => void,
+): Promise<HnswIndex> {
   const file = path.join(cacheDir, `hnsw-wink-${count}-M16-efc100.tdhn`);
   if (existsSync(file)) {
     try {
@@ -87,7 +93,9 @@ async function hnswFor(vectors: Float32Array, dim: number, count: number, cacheD
       if (index.count === count && index.dim === dim) return index;
       log(`cached HNSW index ${file} is for other data: rebuilding`);
     } catch (error) {
-      log(`cached HNSW index ${file} is unreadable (${error instanceof Error ? error.message : String(error)}): rebuilding`);
+      log(
+        `cached HNSW index ${file} is unreadable (${error instanceof Error ? error.message : String(error)}): rebuilding`,
+      );
     }
   }
   const started = performance.now();
@@ -105,7 +113,9 @@ async function hnswFor(vectors: Float32Array, dim: number, count: number, cacheD
   });
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(file, index.save());
-  log(`HNSW index over ${count} words built in ${((performance.now() - started) / 1000).toFixed(1)} s, cached in ${file}`);
+  log(
+    `HNSW index over ${count} words built in ${((performance.now() - started) / 1000).toFixed(1)} s, cached in ${file}`,
+  );
   return index;
 }
 
@@ -123,11 +133,16 @@ export async function createContext(engine: Engine, options: ContextOptions): Pr
   const vectors = await VectorOps.create(engine, wink.vectors, wink.dim, { matmulMinQueries: MATMUL_MIN_QUERIES });
   const hnsw = await hnswFor(wink.vectors, wink.dim, wink.words.length, cacheDir, log);
   const turns = new Turns();
-  const batches = new BatchEngine(turnTaking(vectors, turns), { maxBatchSize: queriesPerStep(vectors.count, vectors.dim), maxWaitMs: 2 });
+  const batches = new BatchEngine(turnTaking(vectors, turns), {
+    maxBatchSize: queriesPerStep(vectors.count, vectors.dim),
+    maxWaitMs: 2,
+  });
   started = performance.now();
   const wordnet = await loadWordNet();
   const graph = CsrGraph.fromCsr(wordnet.rowPtr, wordnet.colIdx, wordnet.weights);
-  log(`WordNet: ${wordnet.synsetIds.length} synsets, ${graph.edgeCount} relations in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  log(
+    `WordNet: ${wordnet.synsetIds.length} synsets, ${graph.edgeCount} relations in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   const synsetIndex = new Map(wordnet.synsetIds.map((id, i) => [id, i] as const));
   return {
     engine,

@@ -16,16 +16,30 @@ let server: RunningServer;
 let engine: Engine;
 const logLines: string[] = [];
 
-const post = (route: string, body: unknown): Promise<Response> => fetch(`${server.url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (route: string, body: unknown): Promise<Response> =>
+  fetch(`${server.url}${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 /** A JSON value as a plain object ({} for anything else). */
 function object(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.fromEntries(Object.entries(value)) : {};
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value))
+    : {};
 }
 
 beforeAll(async () => {
-  engine = await Engine.create({ backends: [new WasmBackend({ threads: 1 }), new ReferenceBackend({ fallbackOnly: true })] });
-  server = await startServer({ port: 0, words: 2000, engine, logger: { level: 'info', stream: { write: (line) => logLines.push(line) } } });
+  engine = await Engine.create({
+    backends: [new WasmBackend({ threads: 1 }), new ReferenceBackend({ fallbackOnly: true })],
+  });
+  server = await startServer({
+    port: 0,
+    words: 2000,
+    engine,
+    logger: { level: 'info', stream: { write: (line) => logLines.push(line) } },
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -43,9 +57,15 @@ describe('/metrics', () => {
     expect(families.get('process_cpu_user_seconds_total')?.type).toBe('counter');
     expect(families.get('tandem_http_responses_total')?.type).toBe('counter');
     // No second schema for the engine's metrics: the server mirrors none of them.
-    expect([...families.keys()].filter((n) => n.startsWith('tandem_op') || n.includes('fallback') || n.includes('moved'))).toEqual(['tandem_ops_total', 'tandem_op_duration_seconds', 'tandem_fallbacks_total', 'tandem_moved_bytes_total']);
+    expect(
+      [...families.keys()].filter((n) => n.startsWith('tandem_op') || n.includes('fallback') || n.includes('moved')),
+    ).toEqual(['tandem_ops_total', 'tandem_op_duration_seconds', 'tandem_fallbacks_total', 'tandem_moved_bytes_total']);
     const ops = families.get('tandem_ops_total')?.samples ?? [];
-    expect(ops.find((s) => s.labels['op'] === 'cosineSimilarity' && s.labels['backend'] === 'wasm' && s.labels['outcome'] === 'ok')?.value).toBeGreaterThan(0);
+    expect(
+      ops.find(
+        (s) => s.labels['op'] === 'cosineSimilarity' && s.labels['backend'] === 'wasm' && s.labels['outcome'] === 'ok',
+      )?.value,
+    ).toBeGreaterThan(0);
     expect(new Set(ops.map((s) => s.labels['outcome']))).toEqual(new Set(['ok', 'error']));
     // Our names follow the conventions (prom-client's nodejs_active_*_total gauges are its own).
     expect(namingProblems(families).filter((p) => p.startsWith('tandem_'))).toEqual([]);
@@ -58,7 +78,12 @@ describe('/trace', () => {
     // Calls in flight together on one backend: the server's requests, and the engine's own calls issued at once.
     const a = engine.tensor(new Float32Array(64 * 64).fill(0.5), [64, 64]);
     const direct = Array.from({ length: 6 }, () => engine.matmul(a, a).then((c) => c.dispose()));
-    await Promise.all([...direct, ...words.map((word) => post('/api/nearest', { word, k: 5 })), post('/api/spread', { word: 'dog', maxHops: 2 }), post('/api/batch', { queries: words.map((word) => ({ word })) })]);
+    await Promise.all([
+      ...direct,
+      ...words.map((word) => post('/api/nearest', { word, k: 5 })),
+      post('/api/spread', { word: 'dog', maxHops: 2 }),
+      post('/api/batch', { queries: words.map((word) => ({ word })) }),
+    ]);
     a.dispose();
     const trace = object(await (await fetch(`${server.url}/trace`)).json());
     const events: CheckedEvent[] = Array.isArray(trace['traceEvents']) ? trace['traceEvents'] : [];
@@ -75,16 +100,35 @@ describe('/openapi.json', () => {
     const doc = object(await (await fetch(`${server.url}/openapi.json`)).json());
     expect(doc['openapi']).toBe('3.1.0');
     const paths = object(doc['paths']);
-    expect(Object.keys(paths).sort()).toEqual(['/api/analogy', '/api/batch', '/api/nearest', '/api/spread', '/healthz', '/metrics', '/openapi.json', '/trace']);
-    const bodies = { '/api/nearest': nearestBody, '/api/analogy': analogyBody, '/api/batch': batchBody, '/api/spread': spreadBody };
+    expect(Object.keys(paths).sort()).toEqual([
+      '/api/analogy',
+      '/api/batch',
+      '/api/nearest',
+      '/api/spread',
+      '/healthz',
+      '/metrics',
+      '/openapi.json',
+      '/trace',
+    ]);
+    const bodies = {
+      '/api/nearest': nearestBody,
+      '/api/analogy': analogyBody,
+      '/api/batch': batchBody,
+      '/api/spread': spreadBody,
+    };
     for (const [path, body] of Object.entries(bodies)) {
       const post = object(object(paths[path])['post']);
-      expect(object(object(object(post['requestBody'])['content'])['application/json'])['schema'], path).toEqual(JSON.parse(JSON.stringify(body)));
+      expect(object(object(object(post['requestBody'])['content'])['application/json'])['schema'], path).toEqual(
+        JSON.parse(JSON.stringify(body)),
+      );
       expect(Object.keys(object(post['responses'])), path).toEqual(['200', '4XX', '5XX']);
       expect(typeof post['summary'], path).toBe('string');
     }
     const health = object(object(object(paths['/healthz'])['get'])['responses']);
-    expect(Object.keys(object(object(health['503'])['content'])).sort()).toEqual(['application/json', 'application/problem+json']);
+    expect(Object.keys(object(object(health['503'])['content'])).sort()).toEqual([
+      'application/json',
+      'application/problem+json',
+    ]);
   });
 
   it("an answer carries exactly its schema's fields", async () => {

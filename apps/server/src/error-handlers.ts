@@ -42,20 +42,34 @@ function shown(value: unknown): string {
 }
 
 /** The app's error handler: maps every error to a problem answer; a 500 says only the error's class. */
-export function errorHandler(log: (line: string) => void): (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => FastifyReply {
+export function errorHandler(
+  log: (line: string) => void,
+): (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => FastifyReply {
   return (error, request, reply) => {
-    if (error instanceof RequestError) return sendProblem(request, reply, error.statusCode, error.message, { field: error.field });
-    if (error instanceof InvalidArgumentError) return sendProblem(request, reply, 400, error.message, { field: error.argument });
+    if (error instanceof RequestError)
+      return sendProblem(request, reply, error.statusCode, error.message, { field: error.field });
+    if (error instanceof InvalidArgumentError)
+      return sendProblem(request, reply, 400, error.message, { field: error.argument });
     if (error instanceof OverloadedError) return sendOverloaded(request, reply, error);
-    if (error instanceof DisposedError) return sendProblem(request, reply, 503, 'the server is shutting down', { headers: { 'Retry-After': String(SHUTDOWN_RETRY_AFTER_S) } });
+    if (error instanceof DisposedError)
+      return sendProblem(request, reply, 503, 'the server is shutting down', {
+        headers: { 'Retry-After': String(SHUTDOWN_RETRY_AFTER_S) },
+      });
     const status = statusOf(error);
-    if (status === 413) return sendProblem(request, reply, 413, `the request body exceeds the ${BODY_LIMIT}-byte limit`);
+    if (status === 413)
+      return sendProblem(request, reply, 413, `the request body exceeds the ${BODY_LIMIT}-byte limit`);
     if (status !== undefined && status >= 400 && status < 500) {
       const field = validationField(error);
       if (field === undefined) return sendProblem(request, reply, status, error.message);
       // A schema error names the field and the rule; add the value it got, when the field is there.
       const value = field === '' ? undefined : valueAt(request.body, field);
-      return sendProblem(request, reply, status, value === undefined ? error.message : `${error.message} (got ${shown(value)})`, { field });
+      return sendProblem(
+        request,
+        reply,
+        status,
+        value === undefined ? error.message : `${error.message} (got ${shown(value)})`,
+        { field },
+      );
     }
     request.log.error({ err: error }, 'internal error');
     log(`internal error on ${request.method} ${request.url}: ${error.stack ?? error.message}`);
@@ -69,15 +83,24 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 }
 
 /** Not found: 405 with Allow when the path exists with other methods, else 404. */
-export function notFoundHandler(methodsByPath: ReadonlyMap<string, ReadonlySet<string>>): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
+export function notFoundHandler(
+  methodsByPath: ReadonlyMap<string, ReadonlySet<string>>,
+): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
   return (request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '';
     const methods = methodsByPath.get(path);
     if (methods !== undefined && !methods.has(request.method)) {
       const allow = [...methods].sort().join(', ');
-      return sendProblem(request, reply, 405, `${request.method} is not allowed on ${path}; use ${allow}`, { headers: { Allow: allow } });
+      return sendProblem(request, reply, 405, `${request.method} is not allowed on ${path}; use ${allow}`, {
+        headers: { Allow: allow },
+      });
     }
-    return sendProblem(request, reply, 404, `no route for ${request.method} ${path.length > 200 ? `${path.slice(0, 200)}...` : path}`);
+    return sendProblem(
+      request,
+      reply,
+      404,
+      `no route for ${request.method} ${path.length > 200 ? `${path.slice(0, 200)}...` : path}`,
+    );
   };
 }
 

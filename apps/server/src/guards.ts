@@ -24,20 +24,39 @@ export function addGuards(app: FastifyInstance, options: GuardOptions): void {
   let port: number | undefined;
   app.addHook('onRequest', async (request, reply) => {
     if (options.closing()) {
-      return sendProblem(request, reply, 503, 'the server is shutting down', { headers: { 'Retry-After': String(SHUTDOWN_RETRY_AFTER_S), Connection: 'close' } });
+      return sendProblem(request, reply, 503, 'the server is shutting down', {
+        headers: { 'Retry-After': String(SHUTDOWN_RETRY_AFTER_S), Connection: 'close' },
+      });
     }
     if (options.allowedHosts !== undefined) {
       port ??= listeningPort(app);
       const host = request.headers.host;
       if (port === undefined || !hostAllowed(host, options.allowedHosts, port)) {
         const shown = host === undefined ? 'no Host header' : `Host "${host.slice(0, 100)}"`;
-        return sendProblem(request, reply, 421, `${shown} is not one this server answers to (${options.allowedHosts.join(', ')} on port ${port ?? '?'}; see --allowed-hosts)`);
+        return sendProblem(
+          request,
+          reply,
+          421,
+          `${shown} is not one this server answers to (${options.allowedHosts.join(', ')} on port ${port ?? '?'}; see --allowed-hosts)`,
+        );
       }
     }
-    if (request.url.length > MAX_URL_CHARS) return sendProblem(request, reply, 414, `the URL has ${request.url.length} characters; the limit is ${MAX_URL_CHARS}`);
+    if (request.url.length > MAX_URL_CHARS)
+      return sendProblem(
+        request,
+        reply,
+        414,
+        `the URL has ${request.url.length} characters; the limit is ${MAX_URL_CHARS}`,
+      );
     const path = request.url.split('?', 1)[0] ?? '';
     const longest = Math.max(...path.split('/').map((s) => s.length));
-    if (longest > MAX_SEGMENT_CHARS) return sendProblem(request, reply, 404, `a path segment has ${longest} characters; no route or file has one over ${MAX_SEGMENT_CHARS}`);
+    if (longest > MAX_SEGMENT_CHARS)
+      return sendProblem(
+        request,
+        reply,
+        404,
+        `a path segment has ${longest} characters; no route or file has one over ${MAX_SEGMENT_CHARS}`,
+      );
     return undefined;
   });
 }

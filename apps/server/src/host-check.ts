@@ -16,7 +16,10 @@ export function isLoopback(bindHost: string): boolean {
  * The allow-list in force: `configured` when given (['*'] or any list holding '*': none), else the defaults on
  * loopback, else none (undefined: every Host is accepted).
  */
-export function allowedHostsFor(bindHost: string, configured: readonly string[] | undefined): readonly string[] | undefined {
+export function allowedHostsFor(
+  bindHost: string,
+  configured: readonly string[] | undefined,
+): readonly string[] | undefined {
   const list = configured ?? (isLoopback(bindHost) ? DEFAULT_ALLOWED_HOSTS : undefined);
   if (list === undefined || list.includes('*')) return undefined;
   return list.map((h) => h.trim().toLowerCase()).filter((h) => h !== '');

@@ -5,7 +5,14 @@
 import { Readable } from 'node:stream';
 import type { Turns } from './turns.ts';
 
-async function* slices<T>(prefix: string, items: readonly T[], toJson: (item: T) => string, suffix: string, turns: Turns, perSlice: number): AsyncGenerator<string> {
+async function* slices<T>(
+  prefix: string,
+  items: readonly T[],
+  toJson: (item: T) => string,
+  suffix: string,
+  turns: Turns,
+  perSlice: number,
+): AsyncGenerator<string> {
   yield prefix;
   for (let start = 0; start < items.length; start += perSlice) {
     await turns.next();
@@ -19,6 +26,13 @@ async function* slices<T>(prefix: string, items: readonly T[], toJson: (item: T)
  * A stream of `prefix` + items as JSON separated by commas + `suffix`, `perSlice` items per turn; prefix must open
  * the array and suffix close it (e.g. '{"results":[' and '],"ms":3}'). Buffers at most one slice.
  */
-export function jsonStream<T>(prefix: string, items: readonly T[], toJson: (item: T) => string, suffix: string, turns: Turns, perSlice: number): Readable {
+export function jsonStream<T>(
+  prefix: string,
+  items: readonly T[],
+  toJson: (item: T) => string,
+  suffix: string,
+  turns: Turns,
+  perSlice: number,
+): Readable {
   return Readable.from(slices(prefix, items, toJson, suffix, turns, perSlice), { highWaterMark: 1, objectMode: true });
 }

@@ -36,7 +36,9 @@ export class OverloadedError extends Error {
   /** Seconds after which a retry is likely to be admitted (>= 1). */
   readonly retryAfterS: number;
   constructor(limiter: string, settings: LimiterSettings, retryAfterS: number) {
-    super(`the ${limiter} limit is reached (${settings.concurrency} running, ${settings.queue} waiting): retry after ${retryAfterS} s`);
+    super(
+      `the ${limiter} limit is reached (${settings.concurrency} running, ${settings.queue} waiting): retry after ${retryAfterS} s`,
+    );
     this.limiter = limiter;
     this.retryAfterS = retryAfterS;
   }
@@ -52,7 +54,8 @@ export function checkLimiterSettings(argument: string, settings: LimiterSettings
   if (!Number.isInteger(settings.concurrency) || settings.concurrency < 1) {
     throw new InvalidArgumentError(`${argument}.concurrency`, settings.concurrency, 'must be an integer >= 1');
   }
-  if (!Number.isInteger(settings.queue) || settings.queue < 0) throw new InvalidArgumentError(`${argument}.queue`, settings.queue, 'must be an integer >= 0');
+  if (!Number.isInteger(settings.queue) || settings.queue < 0)
+    throw new InvalidArgumentError(`${argument}.queue`, settings.queue, 'must be an integer >= 0');
 }
 
 /** Weight of the newest hold time in the running mean that Retry-After is estimated from. */
@@ -137,7 +140,13 @@ export class Limiter {
 
   /** Counters and gauges now. */
   stats(): LimiterStats {
-    return { active: this.active, queued: this.waiters.length, admitted: this.admitted, shed: this.shed, abandoned: this.abandoned };
+    return {
+      active: this.active,
+      queued: this.waiters.length,
+      admitted: this.admitted,
+      shed: this.shed,
+      abandoned: this.abandoned,
+    };
   }
 
   /** A release for a slot just taken (this.active already counts it). */

@@ -67,7 +67,8 @@ if (flags.help) {
 function integerFlag(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (raw.trim() === '' || !Number.isInteger(n) || n < min || n > max) refuse(name, raw, `must be an integer from ${min} to ${max}`);
+  if (raw.trim() === '' || !Number.isInteger(n) || n < min || n > max)
+    refuse(name, raw, `must be an integer from ${min} to ${max}`);
   return n;
 }
 
@@ -80,16 +81,29 @@ function optionalPositive(name: string, raw: string | undefined): number | undef
 function limitFlag(name: keyof ServerLimits, raw: string | undefined): LimiterSettings | undefined {
   if (raw === undefined) return undefined;
   const [concurrency, queue, extra] = raw.split(',').map(Number);
-  if (extra !== undefined || concurrency === undefined || queue === undefined || !Number.isInteger(concurrency) || concurrency < 1 || !Number.isInteger(queue) || queue < 0) {
+  if (
+    extra !== undefined ||
+    concurrency === undefined ||
+    queue === undefined ||
+    !Number.isInteger(concurrency) ||
+    concurrency < 1 ||
+    !Number.isInteger(queue) ||
+    queue < 0
+  ) {
     refuse(`${name}-limit`, raw, 'must be CONCURRENCY,QUEUE: an integer >= 1, a comma, an integer >= 0');
   }
   return { concurrency, queue };
 }
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
-if (!LEVELS.includes(flags['log-level'])) refuse('log-level', flags['log-level'], `must be one of ${LEVELS.join(', ')}`);
+if (!LEVELS.includes(flags['log-level']))
+  refuse('log-level', flags['log-level'], `must be one of ${LEVELS.join(', ')}`);
 const limits: Partial<Record<keyof ServerLimits, LimiterSettings>> = {};
-for (const [name, raw] of [['light', flags['light-limit']], ['heavy', flags['heavy-limit']], ['trace', flags['trace-limit']]] as const) {
+for (const [name, raw] of [
+  ['light', flags['light-limit']],
+  ['heavy', flags['heavy-limit']],
+  ['trace', flags['trace-limit']],
+] as const) {
   const settings = limitFlag(name, raw);
   if (settings !== undefined) limits[name] = settings;
 }
@@ -116,8 +130,12 @@ const server = await startServer({
 console.log(`\nTandem server ready in ${((performance.now() - started) / 1000).toFixed(1)} s at ${server.url}`);
 console.log(`Backends: ${server.backends.join('; ')}`);
 console.log(`Try: curl -s ${server.url}/api/nearest -H 'content-type: application/json' -d '{"word":"king","k":5}'`);
-console.log(`     curl -s ${server.url}/api/analogy -H 'content-type: application/json' -d '{"a":"king","b":"man","c":"woman","k":3}'`);
-console.log(`     ${server.url}/healthz  ${server.url}/metrics  ${server.url}/trace  ${server.url}/openapi.json  (Ctrl-C stops)`);
+console.log(
+  `     curl -s ${server.url}/api/analogy -H 'content-type: application/json' -d '{"a":"king","b":"man","c":"woman","k":3}'`,
+);
+console.log(
+  `     ${server.url}/healthz  ${server.url}/metrics  ${server.url}/trace  ${server.url}/openapi.json  (Ctrl-C stops)`,
+);
 if (debug) console.log(`Debug details (driver strings, Node version): ${server.url}/debug`);
 
 let stopping = false;

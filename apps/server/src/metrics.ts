@@ -46,19 +46,41 @@ export function createMetrics(engine: Engine): ServerMetrics {
     labelNames: ['backend'],
     registers: [registry],
     collect() {
-      for (const b of engine.backends()) this.set({ backend: b.name }, b.available && b.health.state !== 'unhealthy' && b.health.state !== 'unavailable' ? 1 : 0);
+      for (const b of engine.backends())
+        this.set(
+          { backend: b.name },
+          b.available && b.health.state !== 'unhealthy' && b.health.state !== 'unavailable' ? 1 : 0,
+        );
     },
   });
-  const responses = new Counter({ name: 'tandem_http_responses_total', help: 'HTTP responses by route, method and status', labelNames: ['route', 'method', 'status'], registers: [registry] });
-  const droppedConnections = new Counter({ name: 'tandem_http_connections_dropped_total', help: 'Connections closed at once at the connection cap', registers: [registry] });
-  const idleSocketsClosed = new Counter({ name: 'tandem_http_idle_sockets_closed_total', help: 'Sockets closed after the inactivity timeout', registers: [registry] });
+  const responses = new Counter({
+    name: 'tandem_http_responses_total',
+    help: 'HTTP responses by route, method and status',
+    labelNames: ['route', 'method', 'status'],
+    registers: [registry],
+  });
+  const droppedConnections = new Counter({
+    name: 'tandem_http_connections_dropped_total',
+    help: 'Connections closed at once at the connection cap',
+    registers: [registry],
+  });
+  const idleSocketsClosed = new Counter({
+    name: 'tandem_http_idle_sockets_closed_total',
+    help: 'Sockets closed after the inactivity timeout',
+    registers: [registry],
+  });
   const servers: Server[] = [];
   new Gauge({
     name: 'tandem_http_connections_open',
     help: 'Connections open now',
     registers: [registry],
     async collect() {
-      const counts = await Promise.all(servers.map((server) => new Promise<number>((resolve) => server.getConnections((error, n) => resolve(error === null ? n : 0)))));
+      const counts = await Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<number>((resolve) => server.getConnections((error, n) => resolve(error === null ? n : 0))),
+        ),
+      );
       this.set(counts.reduce((a, b) => a + b, 0));
     },
   });
@@ -87,11 +109,24 @@ export function createMetrics(engine: Engine): ServerMetrics {
       },
     });
   limiterCounter('tandem_limiter_shed_total', 'Requests refused with 503 by the limiter', (l) => l.stats().shed);
-  limiterCounter('tandem_limiter_abandoned_total', 'Requests whose client left while waiting for a slot', (l) => l.stats().abandoned);
+  limiterCounter(
+    'tandem_limiter_abandoned_total',
+    'Requests whose client left while waiting for a slot',
+    (l) => l.stats().abandoned,
+  );
   void healthy;
   const exposition = async (): Promise<string> => {
     const own = await registry.metrics();
     return `${own.endsWith('\n') ? own : `${own}\n`}${engine.telemetry.toPrometheus()}`;
   };
-  return { registry, exposition, httpSeconds, responses, droppedConnections, idleSocketsClosed, watch: (limiter) => limiters.push(limiter), watchServer: (server) => servers.push(server) };
+  return {
+    registry,
+    exposition,
+    httpSeconds,
+    responses,
+    droppedConnections,
+    idleSocketsClosed,
+    watch: (limiter) => limiters.push(limiter),
+    watchServer: (server) => servers.push(server),
+  };
 }

@@ -25,7 +25,9 @@ export interface OpenApiDocument {
 
 /** `value` as a plain object, or undefined. */
 function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.fromEntries(Object.entries(value)) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value))
+    : undefined;
 }
 
 /** An OpenAPI response object from fastify's response entry ({ content: { type: { schema } } } or a bare schema). */
@@ -45,9 +47,11 @@ export function openApiDocument(routes: readonly DocumentedRoute[], info: OpenAp
     const operation: Record<string, unknown> = {};
     if (typeof schema['summary'] === 'string') operation['summary'] = schema['summary'];
     if (typeof schema['description'] === 'string') operation['description'] = schema['description'];
-    if (schema['body'] !== undefined) operation['requestBody'] = { required: true, content: { 'application/json': { schema: schema['body'] } } };
+    if (schema['body'] !== undefined)
+      operation['requestBody'] = { required: true, content: { 'application/json': { schema: schema['body'] } } };
     const responses: Record<string, unknown> = {};
-    for (const [status, entry] of Object.entries(record(schema['response']) ?? {})) responses[status.toUpperCase()] = responseObject(status, entry);
+    for (const [status, entry] of Object.entries(record(schema['response']) ?? {}))
+      responses[status.toUpperCase()] = responseObject(status, entry);
     operation['responses'] = responses;
     paths[route.url] = { ...paths[route.url], [route.method.toLowerCase()]: operation };
   }

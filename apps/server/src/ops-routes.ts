@@ -13,11 +13,25 @@ import type { TypedApp } from './type-provider.ts';
 const DEBUG_RECENT = 50;
 
 /** Registers /healthz, /metrics, /trace and, when `debug`, /debug. */
-export function opsRoutes(app: TypedApp, ctx: ServerContext, metrics: ServerMetrics, traceLimiter: Limiter, limiters: readonly Limiter[], debug: boolean): void {
+export function opsRoutes(
+  app: TypedApp,
+  ctx: ServerContext,
+  metrics: ServerMetrics,
+  traceLimiter: Limiter,
+  limiters: readonly Limiter[],
+  debug: boolean,
+): void {
   app.get('/healthz', { schema: healthRoute }, async (_request, reply) => {
-    const backends = ctx.engine.backends().map((b) => ({ name: b.name, kind: b.kind, available: b.available, state: b.health.state }));
+    const backends = ctx.engine
+      .backends()
+      .map((b) => ({ name: b.name, kind: b.kind, available: b.available, state: b.health.state }));
     const serving = backends.some((b) => b.available && b.state !== 'unhealthy' && b.state !== 'unavailable');
-    return reply.status(serving ? 200 : 503).send({ status: serving ? 'ok' : 'unavailable', words: ctx.words.length, synsets: ctx.wordnet.synsetIds.length, backends });
+    return reply.status(serving ? 200 : 503).send({
+      status: serving ? 'ok' : 'unavailable',
+      words: ctx.words.length,
+      synsets: ctx.wordnet.synsetIds.length,
+      backends,
+    });
   });
 
   app.get('/metrics', { schema: metricsRoute }, async (_request, reply) => {
@@ -29,7 +43,9 @@ export function opsRoutes(app: TypedApp, ctx: ServerContext, metrics: ServerMetr
   app.get('/trace', { schema: traceRoute, onRequest: shedWhenFull(traceLimiter) }, async (request, reply) => {
     let release: () => void;
     try {
-      release = await serverBusy(request.raw.socket, request.server.server.timeout, () => acquireFor(traceLimiter, reply));
+      release = await serverBusy(request.raw.socket, request.server.server.timeout, () =>
+        acquireFor(traceLimiter, reply),
+      );
     } catch (error) {
       if (error instanceof OverloadedError) return sendOverloaded(request, reply, error);
       if (error instanceof AbandonedError) return reply.hijack();
@@ -52,7 +68,14 @@ export function opsRoutes(app: TypedApp, ctx: ServerContext, metrics: ServerMetr
       node: process.version,
       platform: `${process.platform} ${process.arch}`,
       versions: process.versions,
-      backends: ctx.engine.backends().map((b) => ({ name: b.name, kind: b.kind, available: b.available, device: b.device ?? null, unavailableReason: b.unavailableReason ?? null, health: b.health })),
+      backends: ctx.engine.backends().map((b) => ({
+        name: b.name,
+        kind: b.kind,
+        available: b.available,
+        device: b.device ?? null,
+        unavailableReason: b.unavailableReason ?? null,
+        health: b.health,
+      })),
       notices: telemetry.noticeEvents().slice(-DEBUG_RECENT),
       failures,
       limiters: limiters.map((l) => ({ name: l.name, ...l.settings, ...l.stats() })),

@@ -14,7 +14,9 @@ import { call, metricValue } from './testing/http-probes.ts';
 let engine: Engine;
 
 beforeAll(async () => {
-  engine = await Engine.create({ backends: [new WasmBackend({ threads: 1 }), new ReferenceBackend({ fallbackOnly: true })] });
+  engine = await Engine.create({
+    backends: [new WasmBackend({ threads: 1 }), new ReferenceBackend({ fallbackOnly: true })],
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -31,7 +33,8 @@ describe('a server with the demo, /debug and a cap of 4 connections', () => {
       expect(debug.status).toBe(200);
       const text = await debug.text();
       expect(text).toContain(process.version);
-      for (const backend of engine.backends()) if (backend.device !== undefined) expect(text).toContain(JSON.stringify(backend.device));
+      for (const backend of engine.backends())
+        if (backend.device !== undefined) expect(text).toContain(JSON.stringify(backend.device));
       expect((await fetch(`${local.url}/`)).status).toBe(200);
       for (const length of [256, 300, 5000]) {
         const response = await fetch(`${local.url}/${'a'.repeat(length)}`);
@@ -44,11 +47,16 @@ describe('a server with the demo, /debug and a cap of 4 connections', () => {
       const droppedBefore = await dropped();
       const url = new URL(local.url);
       const sockets = Array.from({ length: 8 }, () => connect(Number(url.port), url.hostname));
-      const closedAtOnce = await Promise.all(sockets.map((s) => new Promise<boolean>((resolve) => {
-        s.on('error', () => undefined);
-        s.once('close', () => resolve(true));
-        setTimeout(() => resolve(false), 500);
-      })));
+      const closedAtOnce = await Promise.all(
+        sockets.map(
+          (s) =>
+            new Promise<boolean>((resolve) => {
+              s.on('error', () => undefined);
+              s.once('close', () => resolve(true));
+              setTimeout(() => resolve(false), 500);
+            }),
+        ),
+      );
       for (const s of sockets) s.destroy();
       expect(closedAtOnce.filter(Boolean).length).toBeGreaterThanOrEqual(4);
       expect((await dropped()) - droppedBefore).toBeGreaterThanOrEqual(4);
@@ -59,11 +67,16 @@ describe('a server with the demo, /debug and a cap of 4 connections', () => {
   }, 60_000);
 });
 
-
 describe('a short inactivity timeout and one heavy request at a time', () => {
   it('requests waiting for their slot longer than the timeout are still answered: the wait is not the client being silent', async () => {
     const idleMs = 250;
-    const local = await startServer({ port: 0, words: 2000, engine, socketIdleMs: idleMs, limits: { heavy: { concurrency: 1, queue: 15 } } });
+    const local = await startServer({
+      port: 0,
+      words: 2000,
+      engine,
+      socketIdleMs: idleMs,
+      limits: { heavy: { concurrency: 1, queue: 15 } },
+    });
     try {
       const spread = JSON.stringify({ word: 'run', maxHops: 10, decay: 1, threshold: 0, k: 100 });
       // The first spread uploads WordNet to the backend in one long step; a step longer than the timeout would
@@ -73,7 +86,9 @@ describe('a short inactivity timeout and one heavy request at a time', () => {
       const answers = await Promise.all(Array.from({ length: 16 }, () => call(local.url, '/api/spread', spread)));
       const waitedMs = performance.now() - started;
       expect(answers.map((a) => a.status)).toEqual(new Array<number>(16).fill(200));
-      console.log(`  16 spreads one at a time answered in ${waitedMs.toFixed(0)} ms (inactivity timeout ${idleMs} ms${waitedMs > idleMs ? '' : ': too fast here to test the wait'})`);
+      console.log(
+        `  16 spreads one at a time answered in ${waitedMs.toFixed(0)} ms (inactivity timeout ${idleMs} ms${waitedMs > idleMs ? '' : ': too fast here to test the wait'})`,
+      );
     } finally {
       await local.close();
     }

@@ -54,7 +54,13 @@ export function problem(status: number, detail: string, instance?: string, field
 }
 
 /** Sends a problem answer for `request` and returns the reply (so an async hook can `return sendProblem(...)`). */
-export function sendProblem(request: FastifyRequest, reply: FastifyReply, status: number, detail: string, extras: ProblemExtras = {}): FastifyReply {
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  detail: string,
+  extras: ProblemExtras = {},
+): FastifyReply {
   for (const [name, value] of Object.entries(extras.headers ?? {})) reply.header(name, value);
   return reply
     .status(status)
@@ -71,7 +77,9 @@ export function rawProblemResponse(status: number, detail: string): string {
 /** Status and detail for an error Node's HTTP parser reports on a socket ('clientError'); undefined: nothing to answer. */
 export function clientErrorProblem(code: string | undefined): { status: number; detail: string } | undefined {
   if (code === 'ECONNRESET' || code === 'EPIPE') return undefined;
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, detail: 'the request did not arrive completely within the request timeout' };
-  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, detail: `the request line and headers exceed ${maxHeaderSize} bytes` };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return { status: 408, detail: 'the request did not arrive completely within the request timeout' };
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return { status: 431, detail: `the request line and headers exceed ${maxHeaderSize} bytes` };
   return { status: 400, detail: `the request is not valid HTTP/1.1 (${code ?? 'unknown parser error'})` };
 }

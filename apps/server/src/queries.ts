@@ -8,7 +8,8 @@ import type { ServerContext } from './context.ts';
  */
 export function wordRow(ctx: ServerContext, word: string, field: string): number {
   const row = ctx.wordIndex.get(word) ?? ctx.wordIndex.get(word.toLowerCase());
-  if (row === undefined) throw new RequestError(404, field, `${field}: "${word}" is not among the ${ctx.words.length} words loaded`);
+  if (row === undefined)
+    throw new RequestError(404, field, `${field}: "${word}" is not among the ${ctx.words.length} words loaded`);
   return row;
 }
 
@@ -19,10 +20,12 @@ export function wordVector(ctx: ServerContext, word: string, field: string): Flo
 
 /** A raw vector from a request: the data's dimension, finite, not all zero. */
 export function rawVector(ctx: ServerContext, values: readonly number[], field: string): Float32Array {
-  if (values.length !== ctx.dim) throw new RequestError(400, field, `${field} has ${values.length} numbers; must have ${ctx.dim}`);
+  if (values.length !== ctx.dim)
+    throw new RequestError(400, field, `${field} has ${values.length} numbers; must have ${ctx.dim}`);
   const v = Float32Array.from(values);
   if (!v.every(Number.isFinite)) throw new RequestError(400, field, `${field} must hold finite numbers only`);
-  if (v.every((x) => x === 0)) throw new RequestError(400, field, `${field} must not be all zeros (cosine is undefined)`);
+  if (v.every((x) => x === 0))
+    throw new RequestError(400, field, `${field} must not be all zeros (cosine is undefined)`);
   return v;
 }
 

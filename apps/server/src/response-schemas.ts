@@ -19,27 +19,52 @@ export const problemSchema = {
 } as const;
 
 const word = { type: 'string' } as const;
-const hit = { type: 'object', additionalProperties: false, required: ['word', 'score'], properties: { word, score: { type: 'number', description: 'Cosine similarity' } } } as const;
+const hit = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['word', 'score'],
+  properties: { word, score: { type: 'number', description: 'Cosine similarity' } },
+} as const;
 const hits = { type: 'array', items: hit } as const;
 const backends = {
   type: 'array',
   description: 'Backends that ran the search ops meanwhile (shared with concurrent requests), with the reason',
-  items: { type: 'object', additionalProperties: false, required: ['backend', 'reason'], properties: { backend: { type: 'string', description: 'op@backend' }, reason: { type: 'string' } } },
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['backend', 'reason'],
+    properties: { backend: { type: 'string', description: 'op@backend' }, reason: { type: 'string' } },
+  },
 } as const;
 const ms = { type: 'number', description: 'Time the search took, ms' } as const;
 
 /** 200 of /api/nearest. */
-export const nearestAnswer = { type: 'object', additionalProperties: false, required: ['results', 'method', 'backends', 'ms'], properties: { results: hits, method: { type: 'string', enum: ['brute', 'hnsw'] }, backends, ms } } as const;
+export const nearestAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['results', 'method', 'backends', 'ms'],
+  properties: { results: hits, method: { type: 'string', enum: ['brute', 'hnsw'] }, backends, ms },
+} as const;
 
 /** 200 of /api/analogy. */
-export const analogyAnswer = { type: 'object', additionalProperties: false, required: ['results', 'backends', 'ms'], properties: { results: hits, backends, ms } } as const;
+export const analogyAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['results', 'backends', 'ms'],
+  properties: { results: hits, backends, ms },
+} as const;
 
 /** 200 of /api/batch (streamed, chunked). */
 export const batchAnswer = {
   type: 'object',
   additionalProperties: false,
   required: ['results', 'batchSize', 'backends', 'ms'],
-  properties: { results: { type: 'array', items: hits, description: 'One list per query, in order' }, batchSize: { type: 'integer' }, backends, ms },
+  properties: {
+    results: { type: 'array', items: hits, description: 'One list per query, in order' },
+    batchSize: { type: 'integer' },
+    backends,
+    ms,
+  },
 } as const;
 
 /** 200 of /api/spread. */
@@ -56,7 +81,12 @@ export const spreadAnswer = {
         type: 'object',
         additionalProperties: false,
         required: ['synset', 'lemmas', 'activation', 'gloss'],
-        properties: { synset: { type: 'string' }, lemmas: { type: 'array', items: { type: 'string' } }, activation: { type: 'number' }, gloss: { type: 'string' } },
+        properties: {
+          synset: { type: 'string' },
+          lemmas: { type: 'array', items: { type: 'string' } },
+          activation: { type: 'number' },
+          gloss: { type: 'string' },
+        },
       },
     },
     reached: { type: 'integer', description: 'Synsets with any activation' },
@@ -80,7 +110,12 @@ export const healthAnswer = {
         type: 'object',
         additionalProperties: false,
         required: ['name', 'kind', 'available', 'state'],
-        properties: { name: { type: 'string' }, kind: { type: 'string' }, available: { type: 'boolean' }, state: { type: 'string' } },
+        properties: {
+          name: { type: 'string' },
+          kind: { type: 'string' },
+          available: { type: 'boolean' },
+          state: { type: 'string' },
+        },
       },
     },
   },
@@ -90,7 +125,10 @@ export const healthAnswer = {
 export const traceAnswer = {
   type: 'object',
   required: ['traceEvents', 'displayTimeUnit'],
-  properties: { displayTimeUnit: { type: 'string' }, traceEvents: { type: 'array', items: { type: 'object', additionalProperties: true } } },
+  properties: {
+    displayTimeUnit: { type: 'string' },
+    traceEvents: { type: 'array', items: { type: 'object', additionalProperties: true } },
+  },
 } as const;
 
 /** Any JSON object (documents whose fields are not fixed: /openapi.json, /debug). */

@@ -1,6 +1,16 @@
 // Each route's schema: what it is for (summary, description), its body, and its answers by status and media type.
 // Fastify validates bodies and serialises answers with them; openapi.ts turns them into the OpenAPI document.
-import { analogyAnswer, anyObject, batchAnswer, healthAnswer, nearestAnswer, problemSchema, spreadAnswer, text, traceAnswer } from './response-schemas.ts';
+import {
+  analogyAnswer,
+  anyObject,
+  batchAnswer,
+  healthAnswer,
+  nearestAnswer,
+  problemSchema,
+  spreadAnswer,
+  text,
+  traceAnswer,
+} from './response-schemas.ts';
 import { analogyBody, batchBody, nearestBody, spreadBody } from './schemas.ts';
 
 const json = <S>(schema: S) => ({ content: { 'application/json': { schema } } }) as const;
@@ -11,7 +21,8 @@ const errors = { '4xx': problems, '5xx': problems } as const;
 /** POST /api/nearest */
 export const nearestRoute = {
   summary: 'Nearest words to a word or a vector',
-  description: 'Brute force (cosine then top-k on the engine, batched with concurrent requests) or HNSW; the query word is left out of its answer.',
+  description:
+    'Brute force (cosine then top-k on the engine, batched with concurrent requests) or HNSW; the query word is left out of its answer.',
   body: nearestBody,
   response: { 200: json(nearestAnswer), ...errors },
 } as const;
@@ -44,20 +55,28 @@ export const spreadRoute = {
 export const healthRoute = {
   summary: "Each backend's state",
   description: '200 while a backend can serve, else 503 with the same body.',
-  response: { 200: json(healthAnswer), 503: { content: { 'application/json': { schema: healthAnswer }, 'application/problem+json': { schema: problemSchema } } }, '4xx': problems },
+  response: {
+    200: json(healthAnswer),
+    503: {
+      content: { 'application/json': { schema: healthAnswer }, 'application/problem+json': { schema: problemSchema } },
+    },
+    '4xx': problems,
+  },
 } as const;
 
 /** GET /metrics */
 export const metricsRoute = {
   summary: 'Prometheus metrics',
-  description: "Text exposition 0.0.4: prom-client's process metrics, the HTTP and limiter metrics, then the engine's telemetry (tandem_ops_total, tandem_op_duration_seconds, tandem_fallbacks_total, tandem_moved_bytes_total).",
+  description:
+    "Text exposition 0.0.4: prom-client's process metrics, the HTTP and limiter metrics, then the engine's telemetry (tandem_ops_total, tandem_op_duration_seconds, tandem_fallbacks_total, tandem_moved_bytes_total).",
   response: { 200: { content: { 'text/plain': { schema: text } } }, ...errors },
 } as const;
 
 /** GET /trace */
 export const traceRoute = {
   summary: "Chrome trace of the engine's recent ops",
-  description: 'Open in Perfetto. One track per concurrent lane of each backend; failure messages and notice details left out (see /debug).',
+  description:
+    'Open in Perfetto. One track per concurrent lane of each backend; failure messages and notice details left out (see /debug).',
   response: { 200: json(traceAnswer), ...errors },
 } as const;
 
@@ -65,4 +84,7 @@ export const traceRoute = {
 export const openApiRoute = { summary: 'This document', response: { 200: json(anyObject), ...errors } } as const;
 
 /** GET /debug (only when enabled) */
-export const debugRoute = { summary: 'Driver strings, failure messages, the Node version (opt-in)', response: { 200: json(anyObject), ...errors } } as const;
+export const debugRoute = {
+  summary: 'Driver strings, failure messages, the Node version (opt-in)',
+  response: { 200: json(anyObject), ...errors },
+} as const;

@@ -28,7 +28,10 @@ const BATCH_ROWS_PER_SLICE = 16;
 const SEARCH_OPS: ReadonlySet<string> = new Set(['cosineSimilarity', 'matmul', 'topK', 'spreadActivation']);
 
 /** Runs `work` and reports the backends that ran search ops meanwhile (shared with concurrent requests). */
-async function observed<T>(ctx: ServerContext, work: () => Promise<T>): Promise<{ value: T; ms: number; backends: { backend: string; reason: string }[] }> {
+async function observed<T>(
+  ctx: ServerContext,
+  work: () => Promise<T>,
+): Promise<{ value: T; ms: number; backends: { backend: string; reason: string }[] }> {
   const seen: OpEvent[] = [];
   const stop = ctx.engine.telemetry.subscribe((e) => {
     if (e.ok && SEARCH_OPS.has(e.op)) seen.push(e);
@@ -38,13 +41,21 @@ async function observed<T>(ctx: ServerContext, work: () => Promise<T>): Promise<
     const value = await work();
     const backends = new Map<string, string>();
     for (const e of seen) backends.set(`${e.op}@${e.backend}`, e.reason.kind);
-    return { value, ms: monotonicClock() - t0, backends: [...backends].map(([backend, reason]) => ({ backend, reason })) };
+    return {
+      value,
+      ms: monotonicClock() - t0,
+      backends: [...backends].map(([backend, reason]) => ({ backend, reason })),
+    };
   } finally {
     stop();
   }
 }
 
-function named(ctx: ServerContext, hits: readonly SearchHit[], exclude: ReadonlySet<number> = new Set()): { word: string; score: number }[] {
+function named(
+  ctx: ServerContext,
+  hits: readonly SearchHit[],
+  exclude: ReadonlySet<number> = new Set(),
+): { word: string; score: number }[] {
   return hits.filter((h) => !exclude.has(h.index)).map((h) => ({ word: ctx.words[h.index] ?? '?', score: h.score }));
 }
 
@@ -64,7 +75,12 @@ export function searchRoutes(app: TypedApp, ctx: ServerContext, limiters: Search
         await ctx.turns.next();
         const t0 = monotonicClock();
         const hits = ctx.hnsw.search(unit(query), want, { ef: Math.max(64, want) });
-        return { results: named(ctx, hits, exclude).slice(0, k), method, backends: [{ backend: 'hnsw (graph search in wasm)', reason: 'approximate index' }], ms: monotonicClock() - t0 };
+        return {
+          results: named(ctx, hits, exclude).slice(0, k),
+          method,
+          backends: [{ backend: 'hnsw (graph search in wasm)', reason: 'approximate index' }],
+          ms: monotonicClock() - t0,
+        };
       }
       const run = await observed(ctx, () => ctx.batches.search(query, want));
       return { results: named(ctx, run.value, exclude).slice(0, k), method, backends: run.backends, ms: run.ms };
@@ -92,7 +108,8 @@ export function searchRoutes(app: TypedApp, ctx: ServerContext, limiters: Search
       const vectors = queries.map((q, i) => queryVector(ctx, q, `queries[${i}].`));
       const run = await observed(ctx, () => Promise.all(vectors.map((v) => ctx.batches.search(v, k))));
       // Up to 25,600 hits (1.1 MB): streamed a slice of rows per turn, after the slot is given back.
-      const row = (hits: readonly SearchHit[]): string => `[${hits.map((h) => `{"word":${JSON.stringify(ctx.words[h.index] ?? '?')},"score":${JSON.stringify(h.score)}}`).join(',')}]`;
+      const row = (hits: readonly SearchHit[]): string =>
+        `[${hits.map((h) => `{"word":${JSON.stringify(ctx.words[h.index] ?? '?')},"score":${JSON.stringify(h.score)}}`).join(',')}]`;
       const suffix = `],"batchSize":${queries.length},"backends":${JSON.stringify(run.backends)},"ms":${JSON.stringify(run.ms)}}`;
       reply.type('application/json; charset=utf-8');
       return jsonStream('{"results":[', run.value, row, suffix, ctx.turns, BATCH_ROWS_PER_SLICE);
@@ -115,12 +132,28 @@ export function searchRoutes(app: TypedApp, ctx: ServerContext, limiters: Search
       }
       const run = await observed(ctx, async () => {
         await ctx.turns.next();
-        return spreadActivation(ctx.engine, ctx.graph, { sources: sources.map((node) => ({ node, activation: 1 })), decay, threshold, maxHops });
+        return spreadActivation(ctx.engine, ctx.graph, {
+          sources: sources.map((node) => ({ node, activation: 1 })),
+          decay,
+          threshold,
+          maxHops,
+        });
       });
       const activation = run.value;
       const { top, positive } = topPositive(activation, k);
-      const activated = top.map((i) => ({ synset: ctx.wordnet.synsetIds[i] ?? '', lemmas: ctx.wordnet.lemmas[i] ?? [], activation: activation[i] ?? 0, gloss: ctx.wordnet.glosses[i] ?? '' }));
-      return { sources: sources.map((i) => ctx.wordnet.synsetIds[i] ?? ''), activated, reached: positive, backends: run.backends, ms: run.ms };
+      const activated = top.map((i) => ({
+        synset: ctx.wordnet.synsetIds[i] ?? '',
+        lemmas: ctx.wordnet.lemmas[i] ?? [],
+        activation: activation[i] ?? 0,
+        gloss: ctx.wordnet.glosses[i] ?? '',
+      }));
+      return {
+        sources: sources.map((i) => ctx.wordnet.synsetIds[i] ?? ''),
+        activated,
+        reached: positive,
+        backends: run.backends,
+        ms: run.ms,
+      };
     }),
   );
 }

@@ -13,36 +13,70 @@ let engine: Engine;
 /** A JSON object from a response (anything else fails the test). */
 async function jsonObject(response: Response): Promise<Record<string, unknown>> {
   const json: unknown = await response.json();
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error(`expected a JSON object, got ${JSON.stringify(json)}`);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new Error(`expected a JSON object, got ${JSON.stringify(json)}`);
   return Object.fromEntries(Object.entries(json));
 }
 
-async function post(route: string, body: unknown): Promise<{ status: number; json: Record<string, unknown>; type: string }> {
-  const response = await fetch(`${server.url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-  return { status: response.status, type: response.headers.get('content-type') ?? '', json: await jsonObject(response) };
+async function post(
+  route: string,
+  body: unknown,
+): Promise<{ status: number; json: Record<string, unknown>; type: string }> {
+  const response = await fetch(`${server.url}${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    type: response.headers.get('content-type') ?? '',
+    json: await jsonObject(response),
+  };
 }
 
 /** Checks an answer is an RFC 9457 problem for `status` at `instance`. */
-function expectProblem(answer: { status: number; json: Record<string, unknown>; type: string }, status: number, instance: string): void {
+function expectProblem(
+  answer: { status: number; json: Record<string, unknown>; type: string },
+  status: number,
+  instance: string,
+): void {
   expect(answer.status).toBe(status);
   expect(answer.type).toMatch(/^application\/problem\+json/);
-  expect(answer.json).toMatchObject({ type: 'about:blank', title: expect.any(String), status, detail: expect.any(String), instance });
+  expect(answer.json).toMatchObject({
+    type: 'about:blank',
+    title: expect.any(String),
+    status,
+    detail: expect.any(String),
+    instance,
+  });
   expect(String(answer.json['detail']).length).toBeGreaterThan(0);
 }
 
 /** A request with any method and Host header (fetch forbids setting Host). */
-function raw(method: string, path: string, host?: string): Promise<{ status: number; json: Record<string, unknown>; type: string; allow: string }> {
+function raw(
+  method: string,
+  path: string,
+  host?: string,
+): Promise<{ status: number; json: Record<string, unknown>; type: string; allow: string }> {
   const url = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers: { host: host ?? url.host } }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => {
-        const parsed: unknown = text === '' ? {} : JSON.parse(text);
-        const json = typeof parsed === 'object' && parsed !== null ? Object.fromEntries(Object.entries(parsed)) : {};
-        resolve({ status: res.statusCode ?? 0, json, type: String(res.headers['content-type'] ?? ''), allow: String(res.headers['allow'] ?? '') });
-      });
-    });
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, method, path, headers: { host: host ?? url.host } },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => {
+          const parsed: unknown = text === '' ? {} : JSON.parse(text);
+          const json = typeof parsed === 'object' && parsed !== null ? Object.fromEntries(Object.entries(parsed)) : {};
+          resolve({
+            status: res.statusCode ?? 0,
+            json,
+            type: String(res.headers['content-type'] ?? ''),
+            allow: String(res.headers['allow'] ?? ''),
+          });
+        });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -54,7 +88,9 @@ function words(json: Record<string, unknown>): string[] {
 }
 
 beforeAll(async () => {
-  engine = await Engine.create({ backends: [new WasmBackend({ threads: 1 }), new ReferenceBackend({ fallbackOnly: true })] });
+  engine = await Engine.create({
+    backends: [new WasmBackend({ threads: 1 }), new ReferenceBackend({ fallbackOnly: true })],
+  });
   server = await startServer({ port: 0, words: 2000, engine, requestTimeoutMs: 1500 });
 }, 120_000);
 
@@ -90,7 +126,9 @@ describe('search', () => {
     expect(Array.isArray(results) ? results.length : 0).toBe(4);
     const single = await post('/api/nearest', { word: 'water', k: 4 });
     const batchWater = Array.isArray(results) ? (results[1] as { word: string }[]).map((r) => r.word) : [];
-    expect(batchWater.filter((w) => w !== 'water')).toEqual(words(single.json).slice(0, batchWater.filter((w) => w !== 'water').length));
+    expect(batchWater.filter((w) => w !== 'water')).toEqual(
+      words(single.json).slice(0, batchWater.filter((w) => w !== 'water').length),
+    );
   });
 
   it('spreading activation from a word reaches its synset first, then its relations', async () => {
@@ -110,7 +148,9 @@ describe('case folding', () => {
     expect(words(analogy.json)).not.toContain('king');
     expect(words(analogy.json)).not.toContain('man');
     expect(words(analogy.json)).not.toContain('woman');
-    expect(words(analogy.json)).toEqual(words((await post('/api/analogy', { a: 'king', b: 'man', c: 'woman', k: 5 })).json));
+    expect(words(analogy.json)).toEqual(
+      words((await post('/api/analogy', { a: 'king', b: 'man', c: 'woman', k: 5 })).json),
+    );
     const nearest = await post('/api/nearest', { word: 'KING', k: 5 });
     expect(words(nearest.json)).not.toContain('king');
     expect(words(nearest.json)).toEqual(words((await post('/api/nearest', { word: 'king', k: 5 })).json));
@@ -128,7 +168,13 @@ describe('bad input gets a 4xx naming the field', () => {
     ['an unknown word', '/api/nearest', { word: 'zzzzqqq' }, 404, 'word'],
     ['an analogy word missing', '/api/analogy', { a: 'king', b: 'man' }, 400, ''],
     ['too many batch queries', '/api/batch', { queries: new Array(300).fill({ word: 'king' }) }, 400, '/queries'],
-    ['a bad query inside a batch', '/api/batch', { queries: [{ word: 'king' }, { word: 'zzzzqqq' }] }, 404, 'queries[1].word'],
+    [
+      'a bad query inside a batch',
+      '/api/batch',
+      { queries: [{ word: 'king' }, { word: 'zzzzqqq' }] },
+      404,
+      'queries[1].word',
+    ],
     ['too many hops', '/api/spread', { word: 'dog', maxHops: 50 }, 400, '/maxHops'],
     ['a malformed synset id', '/api/spread', { synset: 'dog' }, 400, '/synset'],
     ['an unknown synset', '/api/spread', { synset: 'n:00000000' }, 404, 'synset'],
@@ -152,9 +198,21 @@ describe('bad input gets a 4xx naming the field', () => {
 
   it('malformed JSON and deep nesting are 400, a huge body 413, and the server keeps serving', async () => {
     expectProblem(await post('/api/nearest', '{"word": "king",'), 400, '/api/nearest');
-    expectProblem(await post('/api/nearest', `{"vector": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`), 400, '/api/nearest');
-    const huge = await fetch(`${server.url}/api/nearest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ vector: new Array(100_000).fill(1.5) }) });
-    expectProblem({ status: huge.status, type: huge.headers.get('content-type') ?? '', json: await jsonObject(huge) }, 413, '/api/nearest');
+    expectProblem(
+      await post('/api/nearest', `{"vector": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`),
+      400,
+      '/api/nearest',
+    );
+    const huge = await fetch(`${server.url}/api/nearest`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ vector: new Array(100_000).fill(1.5) }),
+    });
+    expectProblem(
+      { status: huge.status, type: huge.headers.get('content-type') ?? '', json: await jsonObject(huge) },
+      413,
+      '/api/nearest',
+    );
     expect((await post('/api/nearest', { word: 'king', k: 1 })).status).toBe(200);
   });
 });
@@ -193,7 +251,8 @@ describe('routing', () => {
 describe('Host allow-list (bound to loopback)', () => {
   it('answers localhost, 127.0.0.1 and [::1] on its port, and refuses any other Host with 421', async () => {
     const port = new URL(server.url).port;
-    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`]) expect((await raw('GET', '/healthz', host)).status, host).toBe(200);
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`])
+      expect((await raw('GET', '/healthz', host)).status, host).toBe(200);
     for (const host of [`evil.example:${port}`, 'localhost:1', 'localhost', `localhost.evil.example:${port}`]) {
       const answer = await raw('GET', '/healthz', host);
       expectProblem(answer, 421, '/healthz');
@@ -209,7 +268,9 @@ describe('slow bodies', () => {
     const firstLine = await new Promise<string>((resolve) => {
       let response = '';
       const socket = connect(Number(url.port), url.hostname, () => {
-        socket.write(`POST /api/nearest HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{`);
+        socket.write(
+          `POST /api/nearest HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{`,
+        );
       });
       const timer = setInterval(() => socket.write(' '), 200);
       socket.on('data', (d) => (response += d.toString()));
@@ -231,9 +292,16 @@ describe('operations', () => {
     expect(response.status).toBe(200);
     const text = await response.text();
     const json: unknown = JSON.parse(text);
-    expect(json).toMatchObject({ status: 'ok', backends: [{ name: 'wasm', state: 'healthy' }, { name: 'reference', state: 'healthy' }] });
+    expect(json).toMatchObject({
+      status: 'ok',
+      backends: [
+        { name: 'wasm', state: 'healthy' },
+        { name: 'reference', state: 'healthy' },
+      ],
+    });
     // Device and driver strings and the Node version are /debug's alone.
-    for (const backend of engine.backends()) if (backend.device !== undefined) expect(text).not.toContain(backend.device);
+    for (const backend of engine.backends())
+      if (backend.device !== undefined) expect(text).not.toContain(backend.device);
     expect(text).not.toContain(process.version);
     expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin');
     expect(response.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
@@ -243,7 +311,9 @@ describe('operations', () => {
     await post('/api/nearest', { word: 'king', k: 1 });
     const text = await (await fetch(`${server.url}/metrics`)).text();
     expect(text).toMatch(/^tandem_ops_total\{op="cosineSimilarity",backend="wasm",outcome="ok"\} [1-9]/m);
-    expect(text).toMatch(/^tandem_http_request_duration_seconds_count\{route="\/api\/nearest",method="POST",status="200"\} [1-9]/m);
+    expect(text).toMatch(
+      /^tandem_http_request_duration_seconds_count\{route="\/api\/nearest",method="POST",status="200"\} [1-9]/m,
+    );
     expect(text).toMatch(/^tandem_backend_up\{backend="wasm"\} 1$/m);
     expect(text).toMatch(/^process_cpu_user_seconds_total /m);
     expect(text).toMatch(/^tandem_http_responses_total\{route="\/api\/nearest",method="POST",status="200"\} [1-9]/m);
@@ -255,16 +325,30 @@ describe('operations', () => {
   it('/metrics counts every status: 404, 405, 400 from validation and parsing, 421', async () => {
     const count = async (route: string, method: string, status: number): Promise<number> => {
       const text = await (await fetch(`${server.url}/metrics`)).text();
-      const line = text.split('\n').find((l) => l.startsWith(`tandem_http_responses_total{route="${route}",method="${method}",status="${status}"}`));
+      const line = text
+        .split('\n')
+        .find((l) =>
+          l.startsWith(`tandem_http_responses_total{route="${route}",method="${method}",status="${status}"}`),
+        );
       return Number(line?.split(' ').at(-1) ?? 0);
     };
-    const before = [await count('unmatched', 'GET', 404), await count('/api/nearest', 'POST', 400), await count('unmatched', 'GET', 405), await count('/healthz', 'GET', 421)];
+    const before = [
+      await count('unmatched', 'GET', 404),
+      await count('/api/nearest', 'POST', 400),
+      await count('unmatched', 'GET', 405),
+      await count('/healthz', 'GET', 421),
+    ];
     await raw('GET', '/nope');
     await post('/api/nearest', '{"word": ');
     await post('/api/nearest', { word: 'king', k: 'three' });
     await raw('GET', '/api/nearest');
     await raw('GET', '/healthz', 'evil.example');
-    const after = [await count('unmatched', 'GET', 404), await count('/api/nearest', 'POST', 400), await count('unmatched', 'GET', 405), await count('/healthz', 'GET', 421)];
+    const after = [
+      await count('unmatched', 'GET', 404),
+      await count('/api/nearest', 'POST', 400),
+      await count('unmatched', 'GET', 405),
+      await count('/healthz', 'GET', 421),
+    ];
     expect(after.map((n, i) => n - (before[i] ?? 0))).toEqual([1, 2, 1, 1]);
   });
 
@@ -273,10 +357,15 @@ describe('operations', () => {
     expect(response.headers.get('transfer-encoding')).toBe('chunked');
     const text = await response.text();
     const events: unknown = JSON.parse(text)['traceEvents'];
-    expect(Array.isArray(events) && events.some((e: { name: string }) => e.name.includes('matmul') || e.name.includes('cosineSimilarity'))).toBe(true);
+    expect(
+      Array.isArray(events) &&
+        events.some((e: { name: string }) => e.name.includes('matmul') || e.name.includes('cosineSimilarity')),
+    ).toBe(true);
     expect(Array.isArray(events) ? events.length : 0).toBeGreaterThan(engine.telemetry.opEvents().length / 2);
-    for (const notice of engine.telemetry.noticeEvents()) if (notice.detail !== '') expect(text).not.toContain(notice.detail);
-    for (const backend of engine.backends()) if (backend.device !== undefined) expect(text).not.toContain(backend.device);
+    for (const notice of engine.telemetry.noticeEvents())
+      if (notice.detail !== '') expect(text).not.toContain(notice.detail);
+    for (const backend of engine.backends())
+      if (backend.device !== undefined) expect(text).not.toContain(backend.device);
   });
 
   it('/debug is off unless enabled', async () => {
@@ -291,7 +380,11 @@ describe('shutdown', () => {
     const stop = engine.telemetry.subscribe(() => {
       closing ??= local.close(); // the request is being served: close now
     });
-    const response = await fetch(`${local.url}/api/spread`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ word: 'dog', maxHops: 3 }) });
+    const response = await fetch(`${local.url}/api/spread`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ word: 'dog', maxHops: 3 }),
+    });
     stop();
     expect(response.status).toBe(200);
     expect(closing).toBeDefined();

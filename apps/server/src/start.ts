@@ -53,7 +53,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const log = options.log ?? (() => undefined);
   const engine = options.engine ?? (await createEngine());
   const ownsEngine = options.engine === undefined;
-  const backends = engine.backends().map((b) => (b.available ? `${b.name}${b.device === undefined ? '' : ` (${b.device})`}` : `${b.name} (unavailable: ${b.unavailableReason ?? 'unknown'})`));
+  const backends = engine
+    .backends()
+    .map((b) =>
+      b.available
+        ? `${b.name}${b.device === undefined ? '' : ` (${b.device})`}`
+        : `${b.name} (unavailable: ${b.unavailableReason ?? 'unknown'})`,
+    );
   const ctx = await createContext(engine, { words: options.words ?? 50_000, log });
   const metrics = createMetrics(engine);
   const demoDir = options.demoDir !== undefined && existsSync(options.demoDir) ? options.demoDir : undefined;

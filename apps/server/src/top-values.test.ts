@@ -13,13 +13,14 @@ function bySort(values: Float32Array, k: number): { top: number[]; positive: num
 describe('topPositive', () => {
   it('matches a full sort, ties to the lower index, for k from 0 to past the positives', () => {
     let seed = 7;
-    const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let trial = 0; trial < 50; trial++) {
       const values = Float32Array.from({ length: 1 + Math.floor(random() * 500) }, () => {
         const r = random();
         return r < 0.3 ? 0 : r < 0.4 ? -r : Math.round(r * 20) / 20; // zeros, negatives, many ties
       });
-      for (const k of [0, 1, 5, 20, 100, 1000]) expect(topPositive(values, k), `trial ${trial}, k ${k}`).toEqual(bySort(values, k));
+      for (const k of [0, 1, 5, 20, 100, 1000])
+        expect(topPositive(values, k), `trial ${trial}, k ${k}`).toEqual(bySort(values, k));
     }
   });
 

@@ -4,7 +4,14 @@
 // microseconds), redacted: free text that can carry driver or system details (failure messages, fallback reasons,
 // notice details) is left out; /debug has it when enabled.
 import type { Readable } from 'node:stream';
-import { noticeTraceEvent, opTraceEvent, traceTracks, type NoticeEvent, type OpEvent, type Telemetry } from '@tandem/core';
+import {
+  noticeTraceEvent,
+  opTraceEvent,
+  traceTracks,
+  type NoticeEvent,
+  type OpEvent,
+  type Telemetry,
+} from '@tandem/core';
 import { jsonStream } from './json-stream.ts';
 import type { Turns } from './turns.ts';
 
@@ -20,7 +27,11 @@ export function traceStream(telemetry: Telemetry, turns: Turns): Readable {
   const origin = telemetry.originMs;
   const redact = { redact: true } as const;
   const toJson = (e: OpEvent | NoticeEvent): string =>
-    JSON.stringify('callId' in e ? opTraceEvent(e, origin, tracks.opTid(e), redact) : noticeTraceEvent(e, origin, tracks.noticeTid(e), redact));
+    JSON.stringify(
+      'callId' in e
+        ? opTraceEvent(e, origin, tracks.opTid(e), redact)
+        : noticeTraceEvent(e, origin, tracks.noticeTid(e), redact),
+    );
   const prefix = `{"displayTimeUnit":"ms","traceEvents":[${tracks.meta.map((m) => JSON.stringify(m)).join(',')}${events.length > 0 ? ',' : ''}`;
   return jsonStream(prefix, events, toJson, ']}', turns, TRACE_SLICE_EVENTS);
 }

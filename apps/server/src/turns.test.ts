@@ -34,11 +34,13 @@ describe('Turns', () => {
       const until = performance.now() + ms;
       while (performance.now() < until);
     };
-    const work = Promise.all(Array.from({ length: 40 }, async () => {
-      await turns.next();
-      busy(5);
-      stepsDone++;
-    }));
+    const work = Promise.all(
+      Array.from({ length: 40 }, async () => {
+        await turns.next();
+        busy(5);
+        stepsDone++;
+      }),
+    );
     const answeredAfter = await new Promise<number>((resolve) => {
       request({ port, host: '127.0.0.1', path: '/' }, (res) => {
         res.resume();

@@ -18,7 +18,13 @@ describe('capabilities', () => {
   it('accept an op of a listed dtype and say why they refuse any other', () => {
     expect(checkCapabilities(table, { op: 'matmul', a: f32, b: f32 })).toEqual({ ok: true });
     const f16 = { dtype: 'f16', shape: [2, 2] } as const;
-    expect(checkCapabilities(table, { op: 'matmul', a: f16, b: f16 })).toEqual({ ok: false, reason: 'matmul does not support dtype f16' });
-    expect(checkCapabilities(table, { op: 'scale', x: f32, factor: 2 })).toEqual({ ok: false, reason: 'scale is not implemented' });
+    expect(checkCapabilities(table, { op: 'matmul', a: f16, b: f16 })).toEqual({
+      ok: false,
+      reason: 'matmul does not support dtype f16',
+    });
+    expect(checkCapabilities(table, { op: 'scale', x: f32, factor: 2 })).toEqual({
+      ok: false,
+      reason: 'scale is not implemented',
+    });
   });
 });

@@ -11,11 +11,18 @@ export function checkCapabilities(capabilities: readonly Capability[], op: Op<Te
     implemented = true;
     if (c.dtypes.includes(first.dtype)) return { ok: true };
   }
-  return { ok: false, reason: implemented ? `${op.op} does not support dtype ${first.dtype}` : `${op.op} is not implemented` };
+  return {
+    ok: false,
+    reason: implemented ? `${op.op} does not support dtype ${first.dtype}` : `${op.op} is not implemented`,
+  };
 }
 
 /** A backend's verdict on an op: its own supportsOp when it has one, else its capability table. */
-export function backendSupports(backend: CapableBackend, op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict {
+export function backendSupports(
+  backend: CapableBackend,
+  op: Op<TensorSpec>,
+  outputs?: readonly TensorSpec[],
+): SupportVerdict {
   if (backend.supportsOp !== undefined) return backend.supportsOp(op, outputs);
   return checkCapabilities(backend.capabilities, op);
 }

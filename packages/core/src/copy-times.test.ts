@@ -12,8 +12,10 @@ const MiB = 1024 * KiB;
 describe('CopyTimes', () => {
   it('prices each size from copies of about that size, and sizes between them on the line through their neighbours', () => {
     const times = new CopyTimes(() => 5e6);
-    for (let round = 0; round < 20; round++) for (const bytes of [16 * KiB, 256 * KiB, 1 * MiB, 4 * MiB]) times.observe(bytes, pinnedBusMs(bytes), false);
-    for (const bytes of [16 * KiB, 256 * KiB, 1 * MiB, 4 * MiB]) expect(times.estimateMs(bytes)).toBeCloseTo(pinnedBusMs(bytes), 6);
+    for (let round = 0; round < 20; round++)
+      for (const bytes of [16 * KiB, 256 * KiB, 1 * MiB, 4 * MiB]) times.observe(bytes, pinnedBusMs(bytes), false);
+    for (const bytes of [16 * KiB, 256 * KiB, 1 * MiB, 4 * MiB])
+      expect(times.estimateMs(bytes)).toBeCloseTo(pinnedBusMs(bytes), 6);
     // Between 1 and 4 MiB the bus is a line: interpolation is exact there.
     expect(times.estimateMs(2 * MiB)).toBeCloseTo(pinnedBusMs(2 * MiB), 6);
     // The single latency + bandwidth line this replaced (latency from the small copies, the rate a median over the

@@ -98,7 +98,8 @@ export class CopyTimes {
     if (this.sortedPoints !== undefined) return this.sortedPoints;
     const points: CopyPoint[] = [];
     for (const c of this.classes.values()) {
-      if (c.bytes.median !== undefined && c.ms.median !== undefined) points.push({ bytes: c.bytes.median, ms: c.ms.median });
+      if (c.bytes.median !== undefined && c.ms.median !== undefined)
+        points.push({ bytes: c.bytes.median, ms: c.ms.median });
     }
     this.sortedPoints = points.sort((a, b) => a.bytes - b.bytes);
     return this.sortedPoints;
@@ -115,7 +116,8 @@ export class CopyTimes {
     const last = points.at(-1);
     if (first === undefined || last === undefined) return bytes / this.priorBytesPerMs();
     if (bytes <= first.bytes) return first.ms;
-    if (bytes >= last.bytes) return last.ms + (bytes - last.bytes) / Math.max(last.bytes / Math.max(last.ms, 1e-6), this.priorBytesPerMs());
+    if (bytes >= last.bytes)
+      return last.ms + (bytes - last.bytes) / Math.max(last.bytes / Math.max(last.ms, 1e-6), this.priorBytesPerMs());
     const upper = points.findIndex((p) => p.bytes >= bytes);
     const [lo, hi] = [points[upper - 1] ?? first, points[upper] ?? last];
     const span = hi.bytes - lo.bytes;

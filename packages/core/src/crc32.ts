@@ -28,7 +28,11 @@ export function crc32(bytes: Uint8Array, crc = 0): number {
   const end4 = n - (n % 4);
   for (; i < end4; i += 4) {
     c ^= (bytes[i] ?? 0) | ((bytes[i + 1] ?? 0) << 8) | ((bytes[i + 2] ?? 0) << 16) | ((bytes[i + 3] ?? 0) << 24);
-    c = (t[768 + (c & 0xff)] ?? 0) ^ (t[512 + ((c >>> 8) & 0xff)] ?? 0) ^ (t[256 + ((c >>> 16) & 0xff)] ?? 0) ^ (t[c >>> 24] ?? 0);
+    c =
+      (t[768 + (c & 0xff)] ?? 0) ^
+      (t[512 + ((c >>> 8) & 0xff)] ?? 0) ^
+      (t[256 + ((c >>> 16) & 0xff)] ?? 0) ^
+      (t[c >>> 24] ?? 0);
   }
   for (; i < n; i++) c = (t[(c ^ (bytes[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
   return ~c >>> 0;

@@ -45,11 +45,20 @@ export interface RandomOptions<D extends RandomDType = RandomDType> {
 }
 
 /** The checked shape and dtype of a creator call, and the element count. */
-function checkShapeAndDType(where: string, shape: unknown, dtype: unknown): { shape: readonly number[]; dtype: DType; count: number } {
+function checkShapeAndDType(
+  where: string,
+  shape: unknown,
+  dtype: unknown,
+): { shape: readonly number[]; dtype: DType; count: number } {
   assertValidShape(`${where}.shape`, shape);
-  if (!isDType(dtype)) throw new InvalidArgumentError(`${where}.dtype`, describeValue(dtype), `must be one of ${DTYPES.join(', ')}`);
+  if (!isDType(dtype))
+    throw new InvalidArgumentError(`${where}.dtype`, describeValue(dtype), `must be one of ${DTYPES.join(', ')}`);
   if (isQuantized(dtype) && (shape.length === 0 || (shape[shape.length - 1] ?? 0) % QUANT_BLOCK !== 0)) {
-    throw new InvalidArgumentError(`${where}.shape`, [...shape], `last dimension must be a multiple of ${QUANT_BLOCK} for ${dtype}`);
+    throw new InvalidArgumentError(
+      `${where}.shape`,
+      [...shape],
+      `last dimension must be a multiple of ${QUANT_BLOCK} for ${dtype}`,
+    );
   }
   return { shape, dtype, count: numel(shape) };
 }
@@ -61,9 +70,13 @@ function valueRule(dtype: DType, value: number): string | undefined {
     case 'f16':
       return undefined; // any number, NaN and infinities included (-Infinity fills masks)
     case 'i32':
-      return Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31 ? undefined : 'must be an integer in [-2^31, 2^31 - 1] for i32';
+      return Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31
+        ? undefined
+        : 'must be an integer in [-2^31, 2^31 - 1] for i32';
     case 'u32':
-      return Number.isInteger(value) && value >= 0 && value < 2 ** 32 ? undefined : 'must be an integer in [0, 2^32 - 1] for u32';
+      return Number.isInteger(value) && value >= 0 && value < 2 ** 32
+        ? undefined
+        : 'must be an integer in [0, 2^32 - 1] for u32';
     case 'q8_0':
     case 'q4_0':
       return Number.isFinite(value) ? undefined : `must be a finite number for ${dtype}`;
@@ -90,7 +103,8 @@ function filled(dtype: DType, count: number, value: number): TensorDataOf[DType]
 /** The host data of full(shape, value, dtype), checked; `where` names the method ('zeros', 'ones', 'full'). */
 export function filledData(where: string, shape: readonly number[], value: number, dtype: DType): TensorDataOf[DType] {
   const checked = checkShapeAndDType(where, shape, dtype);
-  if (typeof value !== 'number') throw new InvalidArgumentError(`${where}.value`, describeValue(value), 'must be a number');
+  if (typeof value !== 'number')
+    throw new InvalidArgumentError(`${where}.value`, describeValue(value), 'must be a number');
   const rule = valueRule(checked.dtype, value);
   if (rule !== undefined) throw new InvalidArgumentError(`${where}.value`, value, rule);
   return filled(checked.dtype, checked.count, value);
@@ -99,20 +113,41 @@ export function filledData(where: string, shape: readonly number[], value: numbe
 const RANDOM_KEYS = ['seed', 'distribution', 'low', 'high', 'mean', 'std', 'dtype'];
 
 /** The host data of random(shape, options), checked. */
-export function randomData(shape: readonly number[], options: RandomOptions | undefined): { data: TensorDataOf[RandomDType]; dtype: RandomDType } {
+export function randomData(
+  shape: readonly number[],
+  options: RandomOptions | undefined,
+): { data: TensorDataOf[RandomDType]; dtype: RandomDType } {
   checkOptionKeys('random.options', options, RANDOM_KEYS, { callOptions: false });
   const { seed, distribution = 'uniform', low = 0, high = 1, mean = 0, std = 1, dtype = 'f32' } = options ?? {};
   const checked = checkShapeAndDType('random', shape, dtype);
-  if (dtype !== 'f32' && dtype !== 'f16') throw new InvalidArgumentError('random.options.dtype', dtype, "must be 'f32' or 'f16'");
-  if (seed !== undefined && !Number.isInteger(seed)) throw new InvalidArgumentError('random.options.seed', describeValue(seed), 'must be an integer');
-  if (!DISTRIBUTIONS.includes(distribution)) throw new InvalidArgumentError('random.options.distribution', describeValue(distribution), `must be one of ${DISTRIBUTIONS.join(', ')}`);
+  if (dtype !== 'f32' && dtype !== 'f16')
+    throw new InvalidArgumentError('random.options.dtype', dtype, "must be 'f32' or 'f16'");
+  if (seed !== undefined && !Number.isInteger(seed))
+    throw new InvalidArgumentError('random.options.seed', describeValue(seed), 'must be an integer');
+  if (!DISTRIBUTIONS.includes(distribution))
+    throw new InvalidArgumentError(
+      'random.options.distribution',
+      describeValue(distribution),
+      `must be one of ${DISTRIBUTIONS.join(', ')}`,
+    );
   const given = (key: string): boolean => options !== undefined && Reflect.get(options, key) !== undefined;
   const foreign = distribution === 'uniform' ? ['mean', 'std'] : ['low', 'high'];
   for (const key of foreign) {
-    if (given(key)) throw new InvalidArgumentError(`random.options.${key}`, Reflect.get(options ?? {}, key), `is not an option of the ${distribution} distribution`);
+    if (given(key))
+      throw new InvalidArgumentError(
+        `random.options.${key}`,
+        Reflect.get(options ?? {}, key),
+        `is not an option of the ${distribution} distribution`,
+      );
   }
-  for (const [key, value] of [['low', low], ['high', high], ['mean', mean], ['std', std]] as const) {
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw new InvalidArgumentError(`random.options.${key}`, describeValue(value), 'must be a finite number');
+  for (const [key, value] of [
+    ['low', low],
+    ['high', high],
+    ['mean', mean],
+    ['std', std],
+  ] as const) {
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      throw new InvalidArgumentError(`random.options.${key}`, describeValue(value), 'must be a finite number');
   }
   if (!(high > low)) throw new InvalidArgumentError('random.options.high', high, `must be greater than low (${low})`);
   if (std < 0) throw new InvalidArgumentError('random.options.std', std, 'must be >= 0');

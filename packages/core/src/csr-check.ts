@@ -33,12 +33,27 @@ export function checkCsr(rowPtr: Uint32Array, colIdx: Uint32Array): void {
   for (let i = 0; i < nodes; i++) {
     const begin = rowPtr[i] ?? 0;
     const end = rowPtr[i + 1] ?? 0;
-    if (end < begin) throw new InvalidArgumentError(`spreadActivation.rowPtr[${i + 1}]`, end, `must be >= rowPtr[${i}] (${begin}): row pointers never decrease`);
+    if (end < begin)
+      throw new InvalidArgumentError(
+        `spreadActivation.rowPtr[${i + 1}]`,
+        end,
+        `must be >= rowPtr[${i}] (${begin}): row pointers never decrease`,
+      );
   }
-  if (rowPtr[nodes] !== edges) throw new InvalidArgumentError(`spreadActivation.rowPtr[${nodes}]`, rowPtr[nodes], `must equal the edge count, colIdx.shape[0] (${edges})`);
+  if (rowPtr[nodes] !== edges)
+    throw new InvalidArgumentError(
+      `spreadActivation.rowPtr[${nodes}]`,
+      rowPtr[nodes],
+      `must equal the edge count, colIdx.shape[0] (${edges})`,
+    );
   for (let e = 0; e < edges; e++) {
     const j = colIdx[e] ?? 0;
-    if (j >= nodes) throw new InvalidArgumentError(`spreadActivation.colIdx[${e}]`, j, `must be a node index < ${nodes} (initial.shape[0])`);
+    if (j >= nodes)
+      throw new InvalidArgumentError(
+        `spreadActivation.colIdx[${e}]`,
+        j,
+        `must be a node index < ${nodes} (initial.shape[0])`,
+      );
   }
 }
 

@@ -63,7 +63,8 @@ export interface BackendLifecycleOptions {
 }
 
 /** Why forceCpu leaves a GPU backend that was handed to the engine uninitialised. */
-export const FORCE_CPU_UNSTARTED = 'not started: forceCpu (createEngine({ forceCpu: true }) or TANDEM_FORCE_CPU=1) starts no GPU backend and loads no GPU driver';
+export const FORCE_CPU_UNSTARTED =
+  'not started: forceCpu (createEngine({ forceCpu: true }) or TANDEM_FORCE_CPU=1) starts no GPU backend and loads no GPU driver';
 
 /** Why a backend that is being re-initialised after a failure gets no work. */
 export const RECOVERING_TEXT = 'recovering: re-initialising after a failure';
@@ -85,7 +86,17 @@ export class BackendLifecycle {
     this.telemetry = options.telemetry;
     this.onChange = options.onChange;
     for (const backend of options.backends) {
-      this.states.set(backend.name, { backend, available: false, unavailableReason: 'not initialised', profile: DEFAULT_PROFILES[backend.kind], software: false, lastRecoveryAt: -Infinity, recovering: false, wasReady: false, unusableText: 'unavailable: not initialised' });
+      this.states.set(backend.name, {
+        backend,
+        available: false,
+        unavailableReason: 'not initialised',
+        profile: DEFAULT_PROFILES[backend.kind],
+        software: false,
+        lastRecoveryAt: -Infinity,
+        recovering: false,
+        wasReady: false,
+        unusableText: 'unavailable: not initialised',
+      });
     }
   }
 
@@ -94,7 +105,11 @@ export class BackendLifecycle {
    * a GPU backend's init() is never called: a driver that hangs or crashes there cannot take a CPU-only process down.
    */
   async init(): Promise<void> {
-    await Promise.all([...this.states.values()].map((s) => (this.forceCpu && s.backend.kind === 'gpu' ? this.leaveUnstarted(s) : this.initBackend(s))));
+    await Promise.all(
+      [...this.states.values()].map((s) =>
+        this.forceCpu && s.backend.kind === 'gpu' ? this.leaveUnstarted(s) : this.initBackend(s),
+      ),
+    );
   }
 
   /** Registered backends with availability, device and health. */
@@ -123,7 +138,8 @@ export class BackendLifecycle {
       s.recovering = false;
       this.onChange();
       const health = s.backend.health();
-      if (s.available && health.state !== 'unhealthy' && health.state !== 'unavailable') this.telemetry.notice('backend-recovered', s.backend.name, 'init succeeded after failure');
+      if (s.available && health.state !== 'unhealthy' && health.state !== 'unavailable')
+        this.telemetry.notice('backend-recovered', s.backend.name, 'init succeeded after failure');
     });
   }
 

@@ -8,7 +8,16 @@ import { CsrChecks } from './csr-check.ts';
 import { byteLengthOf } from './dtype.ts';
 import type { BackendLifecycle } from './engine-backends.ts';
 import type { CallInputs } from './engine-planning.ts';
-import { AllBackendsFailedError, BackendError, callerError, DeadlineExceededError, DeviceLostError, DisposedError, errorMessage, type BackendFailure } from './errors.ts';
+import {
+  AllBackendsFailedError,
+  BackendError,
+  callerError,
+  DeadlineExceededError,
+  DeviceLostError,
+  DisposedError,
+  errorMessage,
+  type BackendFailure,
+} from './errors.ts';
 import type { OpWork } from './op-definition.ts';
 import { mapOpTensors, opInputs, type Op, type SpreadActivationOp, type TensorSpec } from './ops.ts';
 import { disposedInput, type TensorOwner } from './ownership.ts';
@@ -167,18 +176,49 @@ export class CallExecutor {
         const offFromMs = this.costModel.observe(opKey, name, work.flops, priorMs, opMs, cold, this.clock());
         if (offFromMs !== undefined) {
           const { surprisesForRegimeChange, surpriseFactor, regimeMinSpanMs } = this.costModel.config;
-          this.telemetry.notice('cost-model-reset', name, `${opKey}: ${surprisesForRegimeChange} or more measurements in a row of this size (${work.flops} flops) over ${regimeMinSpanMs} ms or more, ${surpriseFactor}x or more off the estimate (last ${opMs.toFixed(3)} ms, estimate ${offFromMs.toFixed(3)} ms); this size is re-learned from them`, op.op);
+          this.telemetry.notice(
+            'cost-model-reset',
+            name,
+            `${opKey}: ${surprisesForRegimeChange} or more measurements in a row of this size (${work.flops} flops) over ${regimeMinSpanMs} ms or more, ${surpriseFactor}x or more off the estimate (last ${opMs.toFixed(3)} ms, estimate ${offFromMs.toFixed(3)} ms); this size is re-learned from them`,
+            op.op,
+          );
         }
         // A cold call's time says how long the backend took to wake up, not whether a cached plan still holds.
         if (!cold && cached !== undefined && attempt === 1) this.decisions.checkDrift(cached, opMs);
         else if (!cold) this.decisions.noteMeasured(work, opKey, name, opMs);
         this.tracker.record(op.op, name, true, runMs, probe);
         const durationMs = this.clock() - startMs;
-        if (!this.telemetry.keepsEvents) this.telemetry.count({ op: op.op, backend: name, attempt, ok: true, durationMs, bytesMoved: moved.bytes, reason, costsMs: plan.costsMs });
+        if (!this.telemetry.keepsEvents)
+          this.telemetry.count({
+            op: op.op,
+            backend: name,
+            attempt,
+            ok: true,
+            durationMs,
+            bytesMoved: moved.bytes,
+            reason,
+            costsMs: plan.costsMs,
+          });
         else {
           this.telemetry.recordOp({
-            seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, costsMs: plan.costsMs, ok: true, error: undefined,
-            startMs, durationMs, kernelMs: result.kernelMs, estimatedMs, flops: work.flops, bytesMoved: moved.bytes,
+            seq: this.telemetry.nextSeq(),
+            callId,
+            attempt,
+            op: op.op,
+            label,
+            dtype,
+            shapes,
+            backend: name,
+            reason,
+            costsMs: plan.costsMs,
+            ok: true,
+            error: undefined,
+            startMs,
+            durationMs,
+            kernelMs: result.kernelMs,
+            estimatedMs,
+            flops: work.flops,
+            bytesMoved: moved.bytes,
           });
         }
         this.warmth.end(name, this.clock());
@@ -198,11 +238,37 @@ export class CallExecutor {
         failures.push({ backend: name, error: message });
         this.tracker.record(op.op, name, false, runMs, probe);
         const durationMs = this.clock() - startMs;
-        if (!this.telemetry.keepsEvents) this.telemetry.count({ op: op.op, backend: name, attempt, ok: false, durationMs, bytesMoved: moved.bytes, reason, costsMs: plan.costsMs });
+        if (!this.telemetry.keepsEvents)
+          this.telemetry.count({
+            op: op.op,
+            backend: name,
+            attempt,
+            ok: false,
+            durationMs,
+            bytesMoved: moved.bytes,
+            reason,
+            costsMs: plan.costsMs,
+          });
         else {
           this.telemetry.recordOp({
-            seq: this.telemetry.nextSeq(), callId, attempt, op: op.op, label, dtype, shapes, backend: name, reason, costsMs: plan.costsMs, ok: false, error: message,
-            startMs, durationMs, kernelMs: undefined, estimatedMs, flops: work.flops, bytesMoved: moved.bytes,
+            seq: this.telemetry.nextSeq(),
+            callId,
+            attempt,
+            op: op.op,
+            label,
+            dtype,
+            shapes,
+            backend: name,
+            reason,
+            costsMs: plan.costsMs,
+            ok: false,
+            error: message,
+            startMs,
+            durationMs,
+            kernelMs: undefined,
+            estimatedMs,
+            flops: work.flops,
+            bytesMoved: moved.bytes,
           });
         }
         const health = state.backend.health();
@@ -216,14 +282,18 @@ export class CallExecutor {
         }
         reason = { kind: 'error-fallback', failed: name, error: message };
         const next = order[attempt];
-        estimatedMs = next === undefined ? 0 : plan.costsMs[next] ?? 0;
+        estimatedMs = next === undefined ? 0 : (plan.costsMs[next] ?? 0);
       }
     }
     throw new AllBackendsFailedError(op.op, failures);
   }
 
   /** Makes every input resident on `backend` (gathering views into contiguous copies first). */
-  private async bind(op: Op<Tensor>, backend: CapableBackend, moved: { bytes: number; ms: number }): Promise<Op<BoundTensor>> {
+  private async bind(
+    op: Op<Tensor>,
+    backend: CapableBackend,
+    moved: { bytes: number; ms: number },
+  ): Promise<Op<BoundTensor>> {
     const bound = new Map<Tensor, BoundTensor>();
     for (const { tensor } of opInputs(op)) {
       if (bound.has(tensor)) continue;
@@ -261,10 +331,18 @@ export class CallExecutor {
     const problem =
       result.outputs.length !== outputs.length
         ? `returned ${result.outputs.length} outputs, expected ${outputs.length}`
-        : result.outputs.findIndex((b, i) => b.backend !== backend.name || b.byteLength !== byteLengthOf(outputs[i]?.dtype ?? 'f32', numel(outputs[i]?.shape ?? [])));
+        : result.outputs.findIndex(
+            (b, i) =>
+              b.backend !== backend.name ||
+              b.byteLength !== byteLengthOf(outputs[i]?.dtype ?? 'f32', numel(outputs[i]?.shape ?? [])),
+          );
     if (typeof problem === 'string' || problem >= 0) {
       for (const b of result.outputs) if (b.backend === backend.name) backend.free(b);
-      throw new BackendError('BAD_OUTPUT', backend.name, typeof problem === 'string' ? problem : `output ${problem} has the wrong size or owner`);
+      throw new BackendError(
+        'BAD_OUTPUT',
+        backend.name,
+        typeof problem === 'string' ? problem : `output ${problem} has the wrong size or owner`,
+      );
     }
     return result.outputs.map((buffer, i) => {
       const spec = outputs[i] ?? { dtype: 'f32', shape: [] };

@@ -147,7 +147,15 @@ export class CallPlanner {
       const selection = planned.plan.selection;
       const transferMs = request.candidates.find((c) => c.name === selection.backend)?.transferMs ?? 0;
       const opKey = request.opKey;
-      this.decisions.store({ work: call.work, kind: call.kind, residency: call.residency, opKey, plan: planned.plan, decisionCount: this.costModel.decisionCount(opKey), runEstimateMs: selection.estimatedMs - transferMs });
+      this.decisions.store({
+        work: call.work,
+        kind: call.kind,
+        residency: call.residency,
+        opKey,
+        plan: planned.plan,
+        decisionCount: this.costModel.decisionCount(opKey),
+        runEstimateMs: selection.estimatedMs - transferMs,
+      });
     }
     return { plan: planned.plan, opKey: request.opKey };
   }
@@ -160,13 +168,22 @@ export class CallPlanner {
       const backend = this.lifecycle.states.get(c.name)?.backend;
       if (c.unusable !== undefined || backend === undefined) continue;
       const scratchBytes = backend.scratchBytes?.(call.spec, call.outputs) ?? 0;
-      needs[c.name] = { inputBytes: c.requiredBytes - outputBytes - scratchBytes, outputBytes, scratchBytes, totalBytes: c.requiredBytes, availableBytes: c.availableBytes };
+      needs[c.name] = {
+        inputBytes: c.requiredBytes - outputBytes - scratchBytes,
+        outputBytes,
+        scratchBytes,
+        totalBytes: c.requiredBytes,
+        availableBytes: c.availableBytes,
+      };
     }
     return needs;
   }
 
   /** Every backend as a candidate for the call: unusable with its reason, or priced (compute, copies, memory). */
-  private requestFor(call: Pick<PlanningCall, 'spec' | 'inputs' | 'work' | 'outputs'>): { request: ScheduleRequest; awaitingRecovery: boolean } {
+  private requestFor(call: Pick<PlanningCall, 'spec' | 'inputs' | 'work' | 'outputs'>): {
+    request: ScheduleRequest;
+    awaitingRecovery: boolean;
+  } {
     const { spec, inputs, work, outputs } = call;
     const opKey = opKeyOf(spec, inputs);
     const outBytes = opMemory(spec, outputs).outputBytes;
@@ -193,12 +210,23 @@ export class CallPlanner {
           awaitingRecovery = true;
           this.lifecycle.maybeRecover(s);
         } else {
-          const verdict = b.supportsOp === undefined ? checkCapabilities(b.capabilities, spec) : b.supportsOp(spec, outputs);
+          const verdict =
+            b.supportsOp === undefined ? checkCapabilities(b.capabilities, spec) : b.supportsOp(spec, outputs);
           if (!verdict.ok) unusable = verdict.reason;
         }
       }
       if (unusable !== undefined) {
-        candidates.push({ name: b.name, kind: b.kind, priority: b.priority, fallbackOnly: b.fallbackOnly ?? false, unusable, priorMs: Infinity, transferMs: 0, requiredBytes: 0, availableBytes: undefined });
+        candidates.push({
+          name: b.name,
+          kind: b.kind,
+          priority: b.priority,
+          fallbackOnly: b.fallbackOnly ?? false,
+          unusable,
+          priorMs: Infinity,
+          transferMs: 0,
+          requiredBytes: 0,
+          availableBytes: undefined,
+        });
         continue;
       }
       let transferMs = 0;
@@ -218,7 +246,18 @@ export class CallPlanner {
       if (readBackRate > 0) transferMs += readBackRate * this.residency.downloadEstimateMs(outBytes, b.name);
       const priorMs = b.estimateCost?.(spec, work) ?? rooflineMs(work, s.profile);
       const availableBytes = b.availableMemory !== undefined ? b.availableMemory() : b.describe().availableMemoryBytes;
-      candidates.push({ name: b.name, kind: b.kind, priority: b.priority, fallbackOnly: b.fallbackOnly ?? false, software: s.software, unusable, priorMs, transferMs, requiredBytes: missing + outBytes + (b.scratchBytes?.(spec, outputs) ?? 0), availableBytes });
+      candidates.push({
+        name: b.name,
+        kind: b.kind,
+        priority: b.priority,
+        fallbackOnly: b.fallbackOnly ?? false,
+        software: s.software,
+        unusable,
+        priorMs,
+        transferMs,
+        requiredBytes: missing + outBytes + (b.scratchBytes?.(spec, outputs) ?? 0),
+        availableBytes,
+      });
     }
     return { request: { op: spec.op, opKey, work, candidates }, awaitingRecovery };
   }

@@ -12,11 +12,17 @@ export type TelemetrySetting = boolean | TelemetryLevel;
 export function telemetryLevelOf(setting: unknown): TelemetryLevel {
   if (setting === undefined || setting === true || setting === 'events') return 'events';
   if (setting === false || setting === 'counters') return 'counters';
-  throw new InvalidArgumentError('createEngine.telemetry', setting, "must be true or 'events' (every attempt kept in a ring), or false or 'counters' (counters only)");
+  throw new InvalidArgumentError(
+    'createEngine.telemetry',
+    setting,
+    "must be true or 'events' (every attempt kept in a ring), or false or 'counters' (counters only)",
+  );
 }
 
 /** The telemetry's view of an engine; `parts` is read when asked (the engine builds its telemetry first). */
-export function engineTelemetryView(parts: () => { readonly lifecycle: BackendLifecycle; readonly costModel: CostModel }): TelemetryView {
+export function engineTelemetryView(
+  parts: () => { readonly lifecycle: BackendLifecycle; readonly costModel: CostModel },
+): TelemetryView {
   return {
     kindOf: (backend) => parts().lifecycle.states.get(backend)?.backend.kind,
     gpuAvailable: () => {
@@ -30,7 +36,9 @@ export function engineTelemetryView(parts: () => { readonly lifecycle: BackendLi
     gpuSpeedup: (op, flops) => {
       const { lifecycle, costModel } = parts();
       // An op id stands for its busiest cost-model key (most decisions), e.g. 'matmul|f32'.
-      const key = op.includes('|') ? op : costModel.keysOf(op).sort((a, b) => costModel.decisionCount(b) - costModel.decisionCount(a))[0];
+      const key = op.includes('|')
+        ? op
+        : costModel.keysOf(op).sort((a, b) => costModel.decisionCount(b) - costModel.decisionCount(a))[0];
       if (key === undefined) return undefined;
       const size = flops ?? costModel.latestFlops(key);
       if (size === undefined) return undefined;

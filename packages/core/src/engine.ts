@@ -71,7 +71,11 @@ export class Engine {
     if (options.strategy !== undefined) checkStrategy('createEngine.strategy', options.strategy, names);
     const clock = options.clock ?? monotonicClock;
     this.strategy = options.strategy ?? 'auto';
-    const telemetry = new Telemetry(clock, { capacity: options.telemetryCapacity, level: telemetryLevelOf(options.telemetry), view: engineTelemetryView(() => ({ lifecycle: this.lifecycle, costModel: this.costModel })) });
+    const telemetry = new Telemetry(clock, {
+      capacity: options.telemetryCapacity,
+      level: telemetryLevelOf(options.telemetry),
+      view: engineTelemetryView(() => ({ lifecycle: this.lifecycle, costModel: this.costModel })),
+    });
     this.telemetry = telemetry;
     this.costModel = new CostModel(options.costModel);
     this.tracker = new Tracker(clock, options.tracker);
@@ -80,8 +84,18 @@ export class Engine {
       decisions.clear();
       telemetry.notice(`circuit-${to}`, backend, `success rate ${rate.toFixed(2)}`, op);
     };
-    const scheduler = new Scheduler(this.costModel, this.tracker, { ...options.scheduler, forceCpu: options.forceCpu ?? false });
-    const lifecycle = new BackendLifecycle({ backends: options.backends, clock, recoveryIntervalMs: options.recoveryIntervalMs ?? 5_000, telemetry, onChange: () => decisions.clear(), forceCpu: options.forceCpu ?? false });
+    const scheduler = new Scheduler(this.costModel, this.tracker, {
+      ...options.scheduler,
+      forceCpu: options.forceCpu ?? false,
+    });
+    const lifecycle = new BackendLifecycle({
+      backends: options.backends,
+      clock,
+      recoveryIntervalMs: options.recoveryIntervalMs ?? 5_000,
+      telemetry,
+      onChange: () => decisions.clear(),
+      forceCpu: options.forceCpu ?? false,
+    });
     this.lifecycle = lifecycle;
     // Tells op calls just after an idle host (slow on every backend) from the rest, so none is learned from.
     const warmth = new WarmthTracker();
@@ -103,7 +117,16 @@ export class Engine {
     };
     const shared = { lifecycle, costModel: this.costModel, decisions, residency: this.residency };
     this.planner = new CallPlanner({ ...shared, scheduler, readBack: this.readBack });
-    this.executor = new CallExecutor({ ...shared, tracker: this.tracker, telemetry, warmth, clock, deadlineMs: options.opDeadlineMs ?? 60_000, owner: this.owner, host: this.host });
+    this.executor = new CallExecutor({
+      ...shared,
+      tracker: this.tracker,
+      telemetry,
+      warmth,
+      clock,
+      deadlineMs: options.opDeadlineMs ?? 60_000,
+      owner: this.owner,
+      host: this.host,
+    });
   }
 
   /** Initialises every backend concurrently; a failure marks that backend unavailable with its reason. */
@@ -137,7 +160,11 @@ export class Engine {
       throw new InvalidArgumentError('tensor.shape', [...shape], `last dimension must be a multiple of 32 for ${dt}`);
     }
     if (bytes.byteLength !== expected) {
-      throw new InvalidArgumentError('tensor.data', `${bytes.byteLength} bytes`, `must be ${expected} bytes for shape [${shape.join(', ')}] ${dt}`);
+      throw new InvalidArgumentError(
+        'tensor.data',
+        `${bytes.byteLength} bytes`,
+        `must be ${expected} bytes for shape [${shape.join(', ')}] ${dt}`,
+      );
     }
     const storage = new Storage(dt, expected, bytes, this.owner);
     this.residency.track(storage);
@@ -204,7 +231,18 @@ export class Engine {
     const cached = kind === undefined ? undefined : this.planner.reusable(work, kind, residency);
     if (cached !== undefined) {
       this.costModel.tick(cached.opKey);
-      return this.executor.execute({ op, spec, outputs, work, plan: cached.plan, label, signal, inputs, cached, opKey: cached.opKey });
+      return this.executor.execute({
+        op,
+        spec,
+        outputs,
+        work,
+        plan: cached.plan,
+        label,
+        signal,
+        inputs,
+        cached,
+        opKey: cached.opKey,
+      });
     }
     const { plan, opKey } = this.planner.plan({ spec, inputs, work, outputs, strategy, kind, residency, commit: true });
     return this.executor.execute({ op, spec, outputs, work, plan, label, signal, inputs, cached: undefined, opKey });
@@ -230,7 +268,8 @@ export class Engine {
     const kind = this.planner.kindOf(spec, inputs, strategy);
     const residency = kind === undefined ? 0 : this.planner.residencySignature(inputs);
     const cached = kind === undefined ? undefined : this.planner.reusable(work, kind, residency);
-    const plan = cached?.plan ?? this.planner.plan({ spec, inputs, work, outputs, strategy, kind, residency, commit: false }).plan;
+    const plan =
+      cached?.plan ?? this.planner.plan({ spec, inputs, work, outputs, strategy, kind, residency, commit: false }).plan;
     return explanationOf(plan, op.op, work, () => this.planner.memoryNeeds({ spec, inputs, work, outputs }));
   }
 
@@ -265,11 +304,19 @@ export class Engine {
   // the matching array without a cast ----
 
   /** a [M, K] x b [K, N] -> [M, N], f32 or f16 (the output has the inputs' dtype). */
-  async matmul<D extends InputDType<'matmul', 'a'>>(a: Tensor<D>, b: Tensor<NoInfer<D>>, options?: CallOptions): Promise<Tensor<D>> {
+  async matmul<D extends InputDType<'matmul', 'a'>>(
+    a: Tensor<D>,
+    b: Tensor<NoInfer<D>>,
+    options?: CallOptions,
+  ): Promise<Tensor<D>> {
     return this.single('matmul', { op: 'matmul', a, b }, options, a.dtype);
   }
   /** x [M, K] f32 times quantized weights w [N, K] (q8_0 or q4_0) -> [M, N] f32. */
-  async quantizedMatmul(x: Tensor<'f32'>, w: Tensor<InputDType<'quantizedMatmul', 'w'>>, options?: CallOptions): Promise<Tensor<'f32'>> {
+  async quantizedMatmul(
+    x: Tensor<'f32'>,
+    w: Tensor<InputDType<'quantizedMatmul', 'w'>>,
+    options?: CallOptions,
+  ): Promise<Tensor<'f32'>> {
     return this.single('quantizedMatmul', { op: 'quantizedMatmul', x, w }, options, 'f32');
   }
   /** q8_0 / q4_0 / f16 -> f32, same shape. */
@@ -277,28 +324,50 @@ export class Engine {
     return this.single('dequantize', { op: 'dequantize', x }, options, 'f32');
   }
   /** a + b elementwise; b has a's shape or a suffix of it (broadcast over a's leading dimensions). f32 or f16. */
-  async add<D extends InputDType<'add', 'a'>>(a: Tensor<D>, b: Tensor<NoInfer<D>>, options?: CallOptions): Promise<Tensor<D>> {
+  async add<D extends InputDType<'add', 'a'>>(
+    a: Tensor<D>,
+    b: Tensor<NoInfer<D>>,
+    options?: CallOptions,
+  ): Promise<Tensor<D>> {
     return this.single('add', { op: 'add', a, b }, options, a.dtype);
   }
   /** a * b elementwise; b has a's shape or a suffix of it (broadcast). f32 or f16. */
-  async mul<D extends InputDType<'mul', 'a'>>(a: Tensor<D>, b: Tensor<NoInfer<D>>, options?: CallOptions): Promise<Tensor<D>> {
+  async mul<D extends InputDType<'mul', 'a'>>(
+    a: Tensor<D>,
+    b: Tensor<NoInfer<D>>,
+    options?: CallOptions,
+  ): Promise<Tensor<D>> {
     return this.single('mul', { op: 'mul', a, b }, options, a.dtype);
   }
   /** x * factor, f32 or f16. */
-  async scale<D extends InputDType<'scale', 'x'>>(x: Tensor<D>, factor: number, options?: CallOptions): Promise<Tensor<D>> {
+  async scale<D extends InputDType<'scale', 'x'>>(
+    x: Tensor<D>,
+    factor: number,
+    options?: CallOptions,
+  ): Promise<Tensor<D>> {
     return this.single('scale', { op: 'scale', x, factor }, options, x.dtype);
   }
   /** Softmax over the last axis (the only one supported: `axis` may be -1 or rank - 1), optionally causal. */
-  async softmax(x: Tensor<InputDType<'softmax', 'x'>>, options: SoftmaxOptions & CallOptions = {}): Promise<Tensor<'f32'>> {
+  async softmax(
+    x: Tensor<InputDType<'softmax', 'x'>>,
+    options: SoftmaxOptions & CallOptions = {},
+  ): Promise<Tensor<'f32'>> {
     checkOptionKeys('softmax.options', options, ['causal', 'axis']);
     const { causal = false, axis, ...call } = options;
     if (axis !== undefined && axis !== -1 && axis !== x.shape.length - 1) {
-      throw new InvalidArgumentError('softmax.options.axis', axis, `only the last axis is supported (-1 or ${x.shape.length - 1})`);
+      throw new InvalidArgumentError(
+        'softmax.options.axis',
+        axis,
+        `only the last axis is supported (-1 or ${x.shape.length - 1})`,
+      );
     }
     return this.single('softmax', { op: 'softmax', x, causal }, call, 'f32');
   }
   /** RMSNorm over the last dimension, times `weight` when given. */
-  async rmsNorm(x: Tensor<InputDType<'rmsNorm', 'x'>>, options: RmsNormOptions<Tensor<InputDType<'rmsNorm', 'weight'>>> & CallOptions = {}): Promise<Tensor<'f32'>> {
+  async rmsNorm(
+    x: Tensor<InputDType<'rmsNorm', 'x'>>,
+    options: RmsNormOptions<Tensor<InputDType<'rmsNorm', 'weight'>>> & CallOptions = {},
+  ): Promise<Tensor<'f32'>> {
     checkOptionKeys('rmsNorm.options', options, ['weight', 'eps']);
     const { weight, eps = 1e-5, ...call } = options;
     return this.single('rmsNorm', { op: 'rmsNorm', x, weight, eps }, call, 'f32');
@@ -318,7 +387,11 @@ export class Engine {
     return this.single('gelu', { op: 'gelu', x }, options, x.dtype);
   }
   /** silu(gate) * up, same shapes (f32). */
-  async swiglu(gate: Tensor<InputDType<'swiglu', 'gate'>>, up: Tensor<InputDType<'swiglu', 'up'>>, options?: CallOptions): Promise<Tensor<'f32'>> {
+  async swiglu(
+    gate: Tensor<InputDType<'swiglu', 'gate'>>,
+    up: Tensor<InputDType<'swiglu', 'up'>>,
+    options?: CallOptions,
+  ): Promise<Tensor<'f32'>> {
     return this.single('swiglu', { op: 'swiglu', gate, up }, options, 'f32');
   }
   /** Multi-head attention over q [Sq, H, D], k/v [Sk, Hkv, D] -> [Sq, H, D]; `scale` defaults to 1/sqrt(D). */
@@ -333,13 +406,22 @@ export class Engine {
     return this.single('attention', { op: 'attention', q, k, v, causal, scale }, call, 'f32');
   }
   /** Cosine similarity [Q, D] x [T, D] -> [Q, T] (a single query [D] gives [1, T]). */
-  async cosineSimilarity(queries: Tensor<InputDType<'cosineSimilarity', 'queries'>>, targets: Tensor<InputDType<'cosineSimilarity', 'targets'>>, options?: CallOptions): Promise<Tensor<'f32'>> {
+  async cosineSimilarity(
+    queries: Tensor<InputDType<'cosineSimilarity', 'queries'>>,
+    targets: Tensor<InputDType<'cosineSimilarity', 'targets'>>,
+    options?: CallOptions,
+  ): Promise<Tensor<'f32'>> {
     return this.single('cosineSimilarity', { op: 'cosineSimilarity', queries, targets }, options, 'f32');
   }
   /** The k largest values of each row of x [rows, n] (or [n]), in descending order, and their indices: each [rows, k]. */
-  async topK(x: Tensor<InputDType<'topK', 'x'>>, k: number, options?: CallOptions): Promise<{ values: Tensor<'f32'>; indices: Tensor<'i32'> }> {
+  async topK(
+    x: Tensor<InputDType<'topK', 'x'>>,
+    k: number,
+    options?: CallOptions,
+  ): Promise<{ values: Tensor<'f32'>; indices: Tensor<'i32'> }> {
     const [values, indices] = await this.call('topK.options', { op: 'topK', x, k }, options);
-    if (values === undefined || indices === undefined) throw new BackendError('BAD_OUTPUT', 'engine', 'topK returned fewer than two outputs');
+    if (values === undefined || indices === undefined)
+      throw new BackendError('BAD_OUTPUT', 'engine', 'topK returned fewer than two outputs');
     return { values: outputOf('topK', values, 'f32'), indices: outputOf('topK', indices, 'i32') };
   }
   /** Spreading activation over a CSR graph (rowPtr, colIdx u32; weights, initial f32) -> activations [nodes]. */
@@ -350,11 +432,24 @@ export class Engine {
   ): Promise<Tensor<'f32'>> {
     checkOptionKeys('spreadActivation.options', options, ['decay', 'threshold', 'iterations']);
     const { decay, threshold, iterations, ...call } = options;
-    const op: Op<Tensor> = { op: 'spreadActivation', rowPtr: graph.rowPtr, colIdx: graph.colIdx, weights: graph.weights, initial, decay, threshold, iterations };
+    const op: Op<Tensor> = {
+      op: 'spreadActivation',
+      rowPtr: graph.rowPtr,
+      colIdx: graph.colIdx,
+      weights: graph.weights,
+      initial,
+      decay,
+      threshold,
+      iterations,
+    };
     return this.single('spreadActivation', op, call, 'f32');
   }
   /** a [Ra, ...rest] then b [Rb, ...rest] -> [Ra + Rb, ...rest] along axis 0 (any dtype but the quantized ones). */
-  async concat<D extends InputDType<'concat', 'a'>>(a: Tensor<D>, b: Tensor<NoInfer<D>>, options?: CallOptions): Promise<Tensor<D>> {
+  async concat<D extends InputDType<'concat', 'a'>>(
+    a: Tensor<D>,
+    b: Tensor<NoInfer<D>>,
+    options?: CallOptions,
+  ): Promise<Tensor<D>> {
     return this.single('concat', { op: 'concat', a, b }, options, a.dtype);
   }
 
@@ -365,7 +460,12 @@ export class Engine {
   }
 
   /** run() for an op method: its options are checked under the method's name (`matmul.options.strategy`). */
-  private async single<D extends DType>(kind: OpKind, op: Op<Tensor>, options: CallOptions | undefined, dtype: D): Promise<Tensor<D>> {
+  private async single<D extends DType>(
+    kind: OpKind,
+    op: Op<Tensor>,
+    options: CallOptions | undefined,
+    dtype: D,
+  ): Promise<Tensor<D>> {
     const [out] = await this.call(`${kind}.options`, op, options);
     if (out === undefined) throw new BackendError('BAD_OUTPUT', 'engine', `${op.op} returned no output`);
     return outputOf(kind, out, dtype);
@@ -389,10 +489,22 @@ export class Engine {
  * memory is worked out when first read, so that explain() costs what run()'s decision costs (the scheduler bench
  * times explain()).
  */
-function explanationOf(plan: SchedulePlan, op: string, work: OpWork, memoryNeeds: () => Readonly<Record<string, MemoryNeed>>): Explanation {
+function explanationOf(
+  plan: SchedulePlan,
+  op: string,
+  work: OpWork,
+  memoryNeeds: () => Readonly<Record<string, MemoryNeed>>,
+): Explanation {
   let memory: Readonly<Record<string, MemoryNeed>> | undefined;
   return {
-    selection: plan.selection, fallbacks: plan.fallbacks, skipped: plan.skipped, costsMs: plan.costsMs, transfersMs: plan.transfersMs, probe: plan.probe, op, work,
+    selection: plan.selection,
+    fallbacks: plan.fallbacks,
+    skipped: plan.skipped,
+    costsMs: plan.costsMs,
+    transfersMs: plan.transfersMs,
+    probe: plan.probe,
+    op,
+    work,
     get memory() {
       memory ??= memoryNeeds();
       return memory;
@@ -402,7 +514,8 @@ function explanationOf(plan: SchedulePlan, op: string, work: OpWork, memoryNeeds
 
 /** An op's output as a tensor of the dtype its method promises (the output specs give it; a mismatch is a bug). */
 function outputOf<D extends DType>(kind: OpKind, out: Tensor, dtype: D): Tensor<D> {
-  if (!out.hasDType(dtype)) throw new BackendError('BAD_OUTPUT', 'engine', `${kind} returned a ${out.dtype} tensor where ${dtype} was due`);
+  if (!out.hasDType(dtype))
+    throw new BackendError('BAD_OUTPUT', 'engine', `${kind} returned a ${out.dtype} tensor where ${dtype} was due`);
   return out;
 }
 

@@ -34,7 +34,7 @@ export const ERROR_CODES = {
   // Errors of the libraries on top of the engine.
   GRAPH_INVALID: 'a graph node is invalid; names the node',
   GRAPH_RUN_FAILED: 'a graph node failed while the graph ran; names the node',
-  BATCH_FAILED: "a BatchEngine batch failed; every query in it gets this error",
+  BATCH_FAILED: 'a BatchEngine batch failed; every query in it gets this error',
   CLOSED: 'a BatchEngine was used after close()',
   HNSW_FORMAT: 'a saved HNSW index is malformed; names the byte offset',
   HNSW_VECTORS_MISMATCH: 'the vectors given are not the ones an HNSW index was built on',

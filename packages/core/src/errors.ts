@@ -92,7 +92,8 @@ export class AllBackendsFailedError extends TandemError {
   /** Failures in the order the backends were tried. */
   readonly failures: readonly BackendFailure[];
   constructor(op: string, failures: readonly BackendFailure[]) {
-    const detail = failures.length === 0 ? 'no backend is registered' : failures.map((f) => `${f.backend}: ${f.error}`).join('; ');
+    const detail =
+      failures.length === 0 ? 'no backend is registered' : failures.map((f) => `${f.backend}: ${f.error}`).join('; ');
     super('ALL_BACKENDS_FAILED', `${op} failed on every capable backend (${detail})`);
     this.failures = failures;
   }
@@ -112,9 +113,18 @@ export class ResourceExhaustedError extends TandemError {
   readonly availableBytes: number;
   /** Every backend's reason for not taking the op. */
   readonly failures: readonly BackendFailure[];
-  constructor(op: string, shapes: string, requiredBytes: number, availableBytes: number, failures: readonly BackendFailure[]) {
+  constructor(
+    op: string,
+    shapes: string,
+    requiredBytes: number,
+    availableBytes: number,
+    failures: readonly BackendFailure[],
+  ) {
     const detail = failures.map((f) => `${f.backend}: ${f.error}`).join('; ');
-    super('RESOURCE_EXHAUSTED', `${op} (${shapes}) needs ${requiredBytes} bytes on one backend; the most free on any backend that can run it is ${availableBytes} bytes (${detail})`);
+    super(
+      'RESOURCE_EXHAUSTED',
+      `${op} (${shapes}) needs ${requiredBytes} bytes on one backend; the most free on any backend that can run it is ${availableBytes} bytes (${detail})`,
+    );
     this.op = op;
     this.requiredBytes = requiredBytes;
     this.availableBytes = availableBytes;
@@ -143,7 +153,8 @@ export class DisposedError extends TandemError {
  * (also when a backend wrapped it as its cause). These never count against a backend's health and are not retried.
  */
 export function callerError(error: unknown): TandemError | undefined {
-  if (error instanceof AbortedError || error instanceof DisposedError || error instanceof InvalidArgumentError) return error;
+  if (error instanceof AbortedError || error instanceof DisposedError || error instanceof InvalidArgumentError)
+    return error;
   if (error instanceof BackendError && error.cause instanceof InvalidArgumentError) return error.cause;
   return undefined;
 }

@@ -33,9 +33,15 @@ export function checkOutputShapes(op: Op<TensorSpec>, outputs: readonly TensorSp
       if (size > largest) largest = size;
     }
     if (n > MAX_ELEMENTS || largest > MAX_ELEMENTS) {
-      const inputs = opInputs(op).map(({ name, tensor }) => `${name} [${tensor.shape.join(', ')}]`).join(', ');
+      const inputs = opInputs(op)
+        .map(({ name, tensor }) => `${name} [${tensor.shape.join(', ')}]`)
+        .join(', ');
       const count = n > MAX_ELEMENTS ? `${n} elements` : `a dimension of ${largest}`;
-      throw new InvalidArgumentError(`${op.op}.output${outputs.length === 1 ? '' : `[${i}]`}.shape`, [...shape], `has ${count} (from ${inputs}); the limit is ${MAX_ELEMENTS}`);
+      throw new InvalidArgumentError(
+        `${op.op}.output${outputs.length === 1 ? '' : `[${i}]`}.shape`,
+        [...shape],
+        `has ${count} (from ${inputs}); the limit is ${MAX_ELEMENTS}`,
+      );
     }
   }
 }
@@ -53,9 +59,15 @@ export function opMemory(op: Op<TensorSpec>, outputs: readonly TensorSpec[]): Op
  * The error of a call no backend can take: ResourceExhaustedError when backends able to run it were left out for
  * lack of memory and no other was left, else AllBackendsFailedError; either lists every backend's reason.
  */
-export function unplannable(op: Op<TensorSpec>, skipped: readonly SkippedBackend[], shortfall: MemoryShortfall | undefined): TandemError {
+export function unplannable(
+  op: Op<TensorSpec>,
+  skipped: readonly SkippedBackend[],
+  shortfall: MemoryShortfall | undefined,
+): TandemError {
   const failures = skipped.map((s) => ({ backend: s.backend, error: s.reason }));
   if (shortfall === undefined) return new AllBackendsFailedError(op.op, failures);
-  const shapes = opInputs(op).map(({ name, tensor }) => `${name} ${tensor.dtype} [${tensor.shape.join(', ')}]`).join(', ');
+  const shapes = opInputs(op)
+    .map(({ name, tensor }) => `${name} ${tensor.dtype} [${tensor.shape.join(', ')}]`)
+    .join(', ');
   return new ResourceExhaustedError(op.op, shapes, shortfall.requiredBytes, shortfall.availableBytes, failures);
 }

@@ -47,17 +47,30 @@ export type ParamValue<P extends ParamKind> = P extends 'number'
 export type InputValue<S extends InputSpec, T> = S extends { readonly optional: true } ? T | undefined : T;
 
 /** The fields of an op besides `op`: its inputs over tensor references T, then its parameters. */
-export type OpFields<I extends Readonly<Record<string, InputSpec>>, P extends Readonly<Record<string, ParamKind>>, T> = {
+export type OpFields<
+  I extends Readonly<Record<string, InputSpec>>,
+  P extends Readonly<Record<string, ParamKind>>,
+  T,
+> = {
   readonly [K in keyof I]: InputValue<I[K], T>;
 } & { readonly [K in keyof P]: ParamValue<P[K]> };
 
 /** An op of id `Id` with inputs I and parameters P, over tensor references T. */
-export type OpShape<Id extends string, I extends Readonly<Record<string, InputSpec>>, P extends Readonly<Record<string, ParamKind>>, T> = {
+export type OpShape<
+  Id extends string,
+  I extends Readonly<Record<string, InputSpec>>,
+  P extends Readonly<Record<string, ParamKind>>,
+  T,
+> = {
   readonly op: Id;
 } & OpFields<I, P, T>;
 
 /** What defineOp is given. */
-export interface OpDefinitionInput<Id extends string, I extends Readonly<Record<string, InputSpec>>, P extends Readonly<Record<string, ParamKind>>> {
+export interface OpDefinitionInput<
+  Id extends string,
+  I extends Readonly<Record<string, InputSpec>>,
+  P extends Readonly<Record<string, ParamKind>>,
+> {
   /** The op id: names the engine method, the kernel file in every backend (snake_case) and the telemetry key. */
   readonly id: Id;
   /** One line saying what the op computes. */
@@ -80,8 +93,11 @@ export interface OpDefinitionInput<Id extends string, I extends Readonly<Record<
 }
 
 /** One op's definition: what defineOp was given, plus its input names in order. */
-export interface OpDefinition<Id extends string, I extends Readonly<Record<string, InputSpec>>, P extends Readonly<Record<string, ParamKind>>>
-  extends OpDefinitionInput<Id, I, P> {
+export interface OpDefinition<
+  Id extends string,
+  I extends Readonly<Record<string, InputSpec>>,
+  P extends Readonly<Record<string, ParamKind>>,
+> extends OpDefinitionInput<Id, I, P> {
   /** The names of `inputs`, in order. */
   readonly inputNames: readonly string[];
   /** The specs of `inputs`, in the same order. */
@@ -89,8 +105,10 @@ export interface OpDefinition<Id extends string, I extends Readonly<Record<strin
 }
 
 /** Declares an op; see OpDefinitionInput. Input and parameter names are kept as literal types. */
-export function defineOp<const Id extends string, const I extends Readonly<Record<string, InputSpec>>, const P extends Readonly<Record<string, ParamKind>>>(
-  definition: OpDefinitionInput<Id, I, P>,
-): OpDefinition<Id, I, P> {
+export function defineOp<
+  const Id extends string,
+  const I extends Readonly<Record<string, InputSpec>>,
+  const P extends Readonly<Record<string, ParamKind>>,
+>(definition: OpDefinitionInput<Id, I, P>): OpDefinition<Id, I, P> {
   return { ...definition, inputNames: Object.keys(definition.inputs), inputSpecs: Object.values(definition.inputs) };
 }

@@ -26,7 +26,11 @@ export function binaryElementwise<const Id extends string>(id: Id, doc: string) 
       }
       return [{ dtype: op.a.dtype, shape: op.a.shape }];
     },
-    work: (op, outputs) => ({ flops: outElemsOf(outputs), bytes: bytesOf(op.a) + bytesOf(op.b) + outBytesOf(outputs), batch: rows(op.a) }),
+    work: (op, outputs) => ({
+      flops: outElemsOf(outputs),
+      bytes: bytesOf(op.a) + bytesOf(op.b) + outBytesOf(outputs),
+      batch: rows(op.a),
+    }),
   });
 }
 
@@ -46,7 +50,9 @@ export interface UnaryElementwise<Id extends string, D extends readonly DType[] 
  * f(x) elementwise, x's dtype and shape out, no parameters. Every backend runs the members of this family with one
  * generic kernel each: `<op>_<dtype>(x, out, n)` natively, `<op>.wgsl` with bindings x, out and params n.
  */
-export function unaryElementwise<const Id extends string, const D extends readonly DType[]>(unary: UnaryElementwise<Id, D>) {
+export function unaryElementwise<const Id extends string, const D extends readonly DType[]>(
+  unary: UnaryElementwise<Id, D>,
+) {
   const definition = defineOp({
     id: unary.id,
     doc: unary.doc,
@@ -58,11 +64,14 @@ export function unaryElementwise<const Id extends string, const D extends readon
     params: {},
     map: (op, fn) => ({ op: unary.id, x: fn(op.x, 'x') }),
     outputs: (op) => [{ dtype: op.x.dtype, shape: op.x.shape }],
-    work: (op, outputs) => ({ flops: outElemsOf(outputs) * unary.flopsPerElement, bytes: bytesOf(op.x) + outBytesOf(outputs), batch: rows(op.x) }),
+    work: (op, outputs) => ({
+      flops: outElemsOf(outputs) * unary.flopsPerElement,
+      bytes: bytesOf(op.x) + outBytesOf(outputs),
+      batch: rows(op.x),
+    }),
   });
   return { ...definition, family: UNARY };
 }
 
 /** The unary elementwise family's tag on a definition. */
 export const UNARY: 'unary' = 'unary';
-

@@ -16,7 +16,10 @@ export function inferOutputs(op: Op<TensorSpec>): TensorSpec[] {
 }
 
 /** inferOutputs for a caller that has the op's inputs already (the engine: one traversal per call). */
-export function inferOutputsOf(op: Op<TensorSpec>, inputs: ReadonlyArray<{ name: string; tensor: TensorSpec }>): TensorSpec[] {
+export function inferOutputsOf(
+  op: Op<TensorSpec>,
+  inputs: ReadonlyArray<{ name: string; tensor: TensorSpec }>,
+): TensorSpec[] {
   checkInputs(op.op, inputs);
   const outputs = outputSpecs(op);
   checkOutputShapes(op, outputs);
@@ -33,7 +36,12 @@ function checkInputs(kind: OpKind, inputs: ReadonlyArray<{ name: string; tensor:
     const dtype = input.tensor.dtype;
     if (spec.sameDtypeAs !== undefined) {
       const other = inputs.find((x) => x.name === spec.sameDtypeAs)?.tensor.dtype;
-      if (dtype !== other) throw new InvalidArgumentError(`${kind}.${input.name}.dtype`, dtype, `must equal ${spec.sameDtypeAs}.dtype (${other})`);
+      if (dtype !== other)
+        throw new InvalidArgumentError(
+          `${kind}.${input.name}.dtype`,
+          dtype,
+          `must equal ${spec.sameDtypeAs}.dtype (${other})`,
+        );
     } else if (!spec.dtypes.includes(dtype)) {
       throw new InvalidArgumentError(`${kind}.${input.name}.dtype`, dtype, `must be one of ${spec.dtypes.join(', ')}`);
     }
@@ -44,10 +52,18 @@ function checkInputs(kind: OpKind, inputs: ReadonlyArray<{ name: string; tensor:
     if (input === undefined || spec === undefined) continue;
     const rank = input.tensor.shape.length;
     if (spec.ranks !== undefined && !spec.ranks.includes(rank)) {
-      throw new InvalidArgumentError(`${kind}.${input.name}.shape`, [...input.tensor.shape], `must have rank ${spec.ranks.join(' or ')}`);
+      throw new InvalidArgumentError(
+        `${kind}.${input.name}.shape`,
+        [...input.tensor.shape],
+        `must have rank ${spec.ranks.join(' or ')}`,
+      );
     }
     if (spec.minRank !== undefined && rank < spec.minRank) {
-      throw new InvalidArgumentError(`${kind}.${input.name}.shape`, [...input.tensor.shape], `must have rank >= ${spec.minRank}`);
+      throw new InvalidArgumentError(
+        `${kind}.${input.name}.shape`,
+        [...input.tensor.shape],
+        `must have rank >= ${spec.minRank}`,
+      );
     }
   }
 }

@@ -30,7 +30,11 @@ export type ParamsOf<K extends OpKind> = Definitions[K]['params'];
  * The dtypes input N of op K accepts, from its definition: InputDType<'matmul', 'a'> is 'f32' | 'f16'. The engine's
  * op methods take tensors of exactly these dtypes, so a wrong dtype is a compile error as well as a runtime one.
  */
-export type InputDType<K extends OpKind, N extends keyof InputsOf<K>> = InputsOf<K>[N] extends { readonly dtypes: readonly (infer E extends DType)[] } ? E : DType;
+export type InputDType<K extends OpKind, N extends keyof InputsOf<K>> = InputsOf<K>[N] extends {
+  readonly dtypes: readonly (infer E extends DType)[];
+}
+  ? E
+  : DType;
 
 /** Op K over tensor references T; for a union of ids, the union of those ops (narrowed by `op`). */
 export type OpOf<K extends OpKind, T> = { [P in K]: OpShape<P, InputsOf<P>, ParamsOf<P>, T> }[K];
@@ -42,7 +46,9 @@ export type Op<T> = OpOf<OpKind, T>;
 export type BinaryOp<T> = AddOp<T> | MulOp<T>;
 
 /** The ids of the unary elementwise ops (x in, x's dtype and shape out, no parameters): silu, ... */
-export type UnaryOpKind = { [K in OpKind]: Definitions[K] extends { readonly family: typeof UNARY } ? K : never }[OpKind];
+export type UnaryOpKind = {
+  [K in OpKind]: Definitions[K] extends { readonly family: typeof UNARY } ? K : never;
+}[OpKind];
 
 /** Every definition, typed per op id (what the traversals dispatch through). */
 export type DefinitionTable = { readonly [K in OpKind]: OpDefinition<K, InputsOf<K>, ParamsOf<K>> };

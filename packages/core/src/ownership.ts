@@ -28,12 +28,22 @@ export function newTensorOwner(): TensorOwner {
  * tensor of another engine, DisposedError for a disposed one. `unowned: 'allow'` also lets through tensors made
  * outside any engine (graph planning's data-less placeholders, which explain() prices and run() refuses).
  */
-export function checkOwnTensor(argument: string, tensor: unknown, owner: TensorOwner, unowned: 'allow' | 'refuse' = 'refuse'): asserts tensor is Tensor {
-  if (!(tensor instanceof Tensor)) throw new InvalidArgumentError(argument, describeValue(tensor), 'must be a Tensor from engine.tensor() or an op');
+export function checkOwnTensor(
+  argument: string,
+  tensor: unknown,
+  owner: TensorOwner,
+  unowned: 'allow' | 'refuse' = 'refuse',
+): asserts tensor is Tensor {
+  if (!(tensor instanceof Tensor))
+    throw new InvalidArgumentError(argument, describeValue(tensor), 'must be a Tensor from engine.tensor() or an op');
   const theirs = tensor.storage.owner;
   if (theirs !== owner && !(theirs === undefined && unowned === 'allow')) {
     const whose = theirs === undefined ? 'no engine' : `another engine (${theirs.label}; this is ${owner.label})`;
-    throw new InvalidArgumentError(argument, `a tensor [${tensor.shape.join(', ')}] ${tensor.dtype}`, `belongs to ${whose}: use tensors of the engine that runs the op (read() it and make a tensor here to move it)`);
+    throw new InvalidArgumentError(
+      argument,
+      `a tensor [${tensor.shape.join(', ')}] ${tensor.dtype}`,
+      `belongs to ${whose}: use tensors of the engine that runs the op (read() it and make a tensor here to move it)`,
+    );
   }
   if (tensor.disposed) throw new DisposedError(argument);
 }
@@ -43,9 +53,16 @@ export function checkOwnTensor(argument: string, tensor: unknown, owner: TensorO
  * object naming a known op, whose every tensor passes checkOwnTensor as `<op>.<input>`. Returns the op's inputs.
  * O(inputs).
  */
-export function checkOpArgument(where: string, op: Op<Tensor>, owner: TensorOwner, unowned: 'allow' | 'refuse'): Array<{ name: string; tensor: Tensor }> {
-  if (typeof op !== 'object' || op === null) throw new InvalidArgumentError(where, describeValue(op), "must be an op object such as { op: 'matmul', a, b }");
-  if (!KNOWN_OPS.has(op.op)) throw new InvalidArgumentError(`${where}.op`, describeValue(op.op), `must be one of ${OP_KINDS.join(', ')}`);
+export function checkOpArgument(
+  where: string,
+  op: Op<Tensor>,
+  owner: TensorOwner,
+  unowned: 'allow' | 'refuse',
+): Array<{ name: string; tensor: Tensor }> {
+  if (typeof op !== 'object' || op === null)
+    throw new InvalidArgumentError(where, describeValue(op), "must be an op object such as { op: 'matmul', a, b }");
+  if (!KNOWN_OPS.has(op.op))
+    throw new InvalidArgumentError(`${where}.op`, describeValue(op.op), `must be one of ${OP_KINDS.join(', ')}`);
   const inputs = opInputs(op);
   for (let i = 0; i < inputs.length; i++) {
     const input = inputs[i];

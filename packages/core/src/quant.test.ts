@@ -82,7 +82,9 @@ describe('dequantize', () => {
     expect(() => dequantizeQ8_0(new Uint8Array(34), 31)).toThrow(InvalidArgumentError);
     expect(() => dequantizeQ8_0(new Uint8Array(33), 32)).toThrow(/dequantizeQ8_0\.bytes\.byteLength = 33: must be 34/);
     expect(() => dequantizeQ4_0(new Uint8Array(18), 64)).toThrow(/must be 36/);
-    expect(() => quantizeQ4_0(new Float32Array(33))).toThrow(/quantizeQ4_0\.values\.length = 33: must be a non-negative multiple of 32/);
+    expect(() => quantizeQ4_0(new Float32Array(33))).toThrow(
+      /quantizeQ4_0\.values\.length = 33: must be a non-negative multiple of 32/,
+    );
     expect(() => quantizeQ8_0(new Float32Array(1))).toThrow(InvalidArgumentError);
   });
 

@@ -11,14 +11,22 @@ export type QuantizedDType = 'q8_0' | 'q4_0';
 
 function expectWholeBlocks(fn: string, argument: string, count: number): void {
   if (!Number.isInteger(count) || count < 0 || count % QUANT_BLOCK !== 0) {
-    throw new InvalidArgumentError(`${fn}.${argument}`, count, `must be a non-negative multiple of ${QUANT_BLOCK} (quantization block)`);
+    throw new InvalidArgumentError(
+      `${fn}.${argument}`,
+      count,
+      `must be a non-negative multiple of ${QUANT_BLOCK} (quantization block)`,
+    );
   }
 }
 
 function expectByteLength(fn: string, bytes: Uint8Array, count: number, blockBytes: number): void {
   const expected = (count / QUANT_BLOCK) * blockBytes;
   if (bytes.byteLength !== expected) {
-    throw new InvalidArgumentError(`${fn}.bytes.byteLength`, bytes.byteLength, `must be ${expected} (${count / QUANT_BLOCK} blocks of ${blockBytes} bytes for count ${count})`);
+    throw new InvalidArgumentError(
+      `${fn}.bytes.byteLength`,
+      bytes.byteLength,
+      `must be ${expected} (${count / QUANT_BLOCK} blocks of ${blockBytes} bytes for count ${count})`,
+    );
   }
 }
 

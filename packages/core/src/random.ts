@@ -50,7 +50,8 @@ export function createRng(seed: number): Rng {
     normal,
     int(lo, hiExclusive) {
       if (!Number.isInteger(lo)) throw new InvalidArgumentError('rng.int.lo', lo, 'must be an integer');
-      if (!Number.isInteger(hiExclusive) || hiExclusive <= lo) throw new InvalidArgumentError('rng.int.hiExclusive', hiExclusive, `must be an integer > lo (${lo})`);
+      if (!Number.isInteger(hiExclusive) || hiExclusive <= lo)
+        throw new InvalidArgumentError('rng.int.hiExclusive', hiExclusive, `must be an integer > lo (${lo})`);
       return lo + Math.floor(next() * (hiExclusive - lo));
     },
     fillUniform(arr, lo, hi) {

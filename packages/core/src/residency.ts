@@ -72,7 +72,10 @@ export class Residency {
 
   /** What was learned of `backend`'s copies: per size class, typical bytes and median ms, each way. */
   copyPoints(backend: string): { upload: readonly CopyPoint[]; download: readonly CopyPoint[] } {
-    return { upload: this.uploadTimes.get(backend)?.points() ?? [], download: this.downloadTimes.get(backend)?.points() ?? [] };
+    return {
+      upload: this.uploadTimes.get(backend)?.points() ?? [],
+      download: this.downloadTimes.get(backend)?.points() ?? [],
+    };
   }
 
   /** Bytes `backend` would need to allocate to hold `storage` (0 when resident). */
@@ -114,11 +117,19 @@ export class Residency {
         failures.push(`${name}: ${errorMessage(error)}`);
       }
     }
-    throw new BackendError('DATA_LOST', failures.length === 0 ? 'none' : 'all', `tensor data (${storage.byteLength} bytes) could not be read from any replica: ${failures.join('; ') || 'no replica left'}`);
+    throw new BackendError(
+      'DATA_LOST',
+      failures.length === 0 ? 'none' : 'all',
+      `tensor data (${storage.byteLength} bytes) could not be read from any replica: ${failures.join('; ') || 'no replica left'}`,
+    );
   }
 
   /** Makes `storage` resident on `backend`; concurrent callers share one upload. */
-  async ensureOn(storage: Storage, spec: TensorSpec, backend: CapableBackend): Promise<{ buffer: DeviceBuffer; cost: TransferCost }> {
+  async ensureOn(
+    storage: Storage,
+    spec: TensorSpec,
+    backend: CapableBackend,
+  ): Promise<{ buffer: DeviceBuffer; cost: TransferCost }> {
     const existing = storage.replicas.get(backend.name);
     if (existing !== undefined) return { buffer: existing, cost: { bytes: 0, ms: 0 } };
     const inFlight = storage.pending.get(backend.name);

@@ -30,17 +30,24 @@ export function contiguousStrides(shape: readonly number[]): number[] {
  * hide one that is out of range ([2^40, 0] is refused).
  */
 export function assertValidShape(argument: string, shape: unknown): asserts shape is readonly number[] {
-  if (!Array.isArray(shape)) throw new InvalidArgumentError(argument, describeValue(shape), 'must be an array of dimensions');
-  if (shape.length > MAX_RANK) throw new InvalidArgumentError(argument, shape, `has rank ${shape.length}; the limit is ${MAX_RANK}`);
+  if (!Array.isArray(shape))
+    throw new InvalidArgumentError(argument, describeValue(shape), 'must be an array of dimensions');
+  if (shape.length > MAX_RANK)
+    throw new InvalidArgumentError(argument, shape, `has rank ${shape.length}; the limit is ${MAX_RANK}`);
   let n = 1;
   for (let i = 0; i < shape.length; i++) {
     const d: unknown = shape[i];
     if (typeof d !== 'number' || !Number.isInteger(d) || d < 0 || d > MAX_ELEMENTS) {
-      throw new InvalidArgumentError(`${argument}[${i}]`, describeValue(d), `must be a non-negative integer <= ${MAX_ELEMENTS}`);
+      throw new InvalidArgumentError(
+        `${argument}[${i}]`,
+        describeValue(d),
+        `must be a non-negative integer <= ${MAX_ELEMENTS}`,
+      );
     }
     n *= d;
   }
-  if (n > MAX_ELEMENTS) throw new InvalidArgumentError(argument, shape, `has ${n} elements; the limit is ${MAX_ELEMENTS}`);
+  if (n > MAX_ELEMENTS)
+    throw new InvalidArgumentError(argument, shape, `has ${n} elements; the limit is ${MAX_ELEMENTS}`);
 }
 
 /** True when two shapes are equal. */

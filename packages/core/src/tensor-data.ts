@@ -23,18 +23,21 @@ export interface TensorDataOf {
   u32: Uint32Array;
 }
 
-const DATA_RULE = 'must be a Float32Array or number[] (f32), Uint16Array (f16 bits), Int32Array (i32), Uint32Array (u32) or Uint8Array (q8_0/q4_0 blocks)';
+const DATA_RULE =
+  'must be a Float32Array or number[] (f32), Uint16Array (f16 bits), Int32Array (i32), Uint32Array (u32) or Uint8Array (q8_0/q4_0 blocks)';
 
 /** The dtype of `data`: `dtype` when given (checked to be one Tandem knows), else the array type's default. */
 export function dtypeOf(data: unknown, dtype: unknown): DType {
   if (dtype !== undefined) {
-    if (!isDType(dtype)) throw new InvalidArgumentError('tensor.dtype', describeValue(dtype), `must be one of ${DTYPES.join(', ')}`);
+    if (!isDType(dtype))
+      throw new InvalidArgumentError('tensor.dtype', describeValue(dtype), `must be one of ${DTYPES.join(', ')}`);
     return dtype;
   }
   if (data instanceof Int32Array) return 'i32';
   if (data instanceof Uint32Array) return 'u32';
   if (data instanceof Uint16Array) return 'f16';
-  if (data instanceof Uint8Array) throw new InvalidArgumentError('tensor.dtype', undefined, "is required for Uint8Array data ('q8_0' or 'q4_0')");
+  if (data instanceof Uint8Array)
+    throw new InvalidArgumentError('tensor.dtype', undefined, "is required for Uint8Array data ('q8_0' or 'q4_0')");
   if (data instanceof Float32Array || Array.isArray(data)) return 'f32';
   throw new InvalidArgumentError('tensor.data', describeValue(data), DATA_RULE);
 }
@@ -47,12 +50,14 @@ export function bytesOfData(data: unknown, dtype: DType): Uint8Array {
     (dtype === 'u32' && data instanceof Uint32Array) ||
     (dtype === 'f16' && data instanceof Uint16Array) ||
     ((dtype === 'q8_0' || dtype === 'q4_0') && data instanceof Uint8Array);
-  if (!fits) throw new InvalidArgumentError('tensor.data', describeValue(data), `does not carry dtype ${dtype}: ${DATA_RULE}`);
+  if (!fits)
+    throw new InvalidArgumentError('tensor.data', describeValue(data), `does not carry dtype ${dtype}: ${DATA_RULE}`);
   if (Array.isArray(data)) {
     const values = new Float32Array(data.length);
     for (let i = 0; i < data.length; i++) {
       const v: unknown = data[i];
-      if (typeof v !== 'number') throw new InvalidArgumentError(`tensor.data[${i}]`, describeValue(v), 'must be a number');
+      if (typeof v !== 'number')
+        throw new InvalidArgumentError(`tensor.data[${i}]`, describeValue(v), 'must be a number');
       values[i] = v;
     }
     return new Uint8Array(values.buffer);

@@ -38,7 +38,12 @@ const fromBytes: { [K in DType]: (bytes: Uint8Array, owned: boolean) => HostArra
 };
 
 /** A typed array of `Kind` (`elementBytes` per element) over `bytes` as handedOver gives them. */
-function viewAs<A>(Kind: new (buffer: ArrayBufferLike, byteOffset: number, length: number) => A, elementBytes: number, bytes: Uint8Array, owned: boolean): A {
+function viewAs<A>(
+  Kind: new (buffer: ArrayBufferLike, byteOffset: number, length: number) => A,
+  elementBytes: number,
+  bytes: Uint8Array,
+  owned: boolean,
+): A {
   const aligned = handedOver(bytes, owned, elementBytes);
   return new Kind(aligned.buffer, aligned.byteOffset, aligned.byteLength / elementBytes);
 }
@@ -111,7 +116,14 @@ export class Tensor<D extends DType = DType> {
   /** Number of elements. */
   readonly size: number;
 
-  constructor(host: TensorHost, storage: Storage, dtype: D, shape: readonly number[], strides?: readonly number[], offset = 0) {
+  constructor(
+    host: TensorHost,
+    storage: Storage,
+    dtype: D,
+    shape: readonly number[],
+    strides?: readonly number[],
+    offset = 0,
+  ) {
     this.host = host;
     this.storage = storage;
     this.dtype = dtype;
@@ -142,16 +154,32 @@ export class Tensor<D extends DType = DType> {
   reshape(shape: readonly number[]): Tensor<D> {
     this.assertLive();
     assertValidShape('reshape.shape', shape);
-    if (numel(shape) !== this.size) throw new InvalidArgumentError('reshape.shape', [...shape], `must have ${this.size} elements like [${this.shape.join(', ')}]`);
-    if (!this.isContiguous) throw new InvalidArgumentError('reshape.this', [...this.shape], 'must be contiguous (a permuted view cannot be reshaped; run an op on it first)');
+    if (numel(shape) !== this.size)
+      throw new InvalidArgumentError(
+        'reshape.shape',
+        [...shape],
+        `must have ${this.size} elements like [${this.shape.join(', ')}]`,
+      );
+    if (!this.isContiguous)
+      throw new InvalidArgumentError(
+        'reshape.this',
+        [...this.shape],
+        'must be contiguous (a permuted view cannot be reshaped; run an op on it first)',
+      );
     return new Tensor(this.host, this.storage, this.dtype, shape);
   }
 
   /** Reorders dimensions without moving data: result.shape[i] = shape[axes[i]]. */
   permute(axes: readonly number[]): Tensor<D> {
     this.assertLive();
-    if (isQuantized(this.dtype)) throw new InvalidArgumentError('permute.this.dtype', this.dtype, 'quantized tensors cannot be permuted (blocks run along the last dimension)');
-    if (!Array.isArray(axes)) throw new InvalidArgumentError('permute.axes', describeValue(axes), 'must be an array of axes');
+    if (isQuantized(this.dtype))
+      throw new InvalidArgumentError(
+        'permute.this.dtype',
+        this.dtype,
+        'quantized tensors cannot be permuted (blocks run along the last dimension)',
+      );
+    if (!Array.isArray(axes))
+      throw new InvalidArgumentError('permute.axes', describeValue(axes), 'must be an array of axes');
     const sorted = [...axes].sort((a, b) => a - b);
     if (axes.length !== this.shape.length || sorted.some((a, i) => a !== i)) {
       throw new InvalidArgumentError('permute.axes', [...axes], `must be a permutation of 0..${this.shape.length - 1}`);
@@ -176,11 +204,21 @@ export class Tensor<D extends DType = DType> {
     this.assertLive();
     const rows = this.shape[0] ?? 0;
     if (this.shape.length === 0) throw new InvalidArgumentError('slice.this.shape', [], 'must have rank >= 1');
-    if (!Number.isInteger(start) || start < 0 || start > rows) throw new InvalidArgumentError('slice.start', start, `must be an integer in [0, ${rows}]`);
-    if (!Number.isInteger(end) || end < start || end > rows) throw new InvalidArgumentError('slice.end', end, `must be an integer in [${start}, ${rows}]`);
-    if (isQuantized(this.dtype) && !this.isContiguous) throw new InvalidArgumentError('slice.this', this.dtype, 'quantized slices need a contiguous tensor');
+    if (!Number.isInteger(start) || start < 0 || start > rows)
+      throw new InvalidArgumentError('slice.start', start, `must be an integer in [0, ${rows}]`);
+    if (!Number.isInteger(end) || end < start || end > rows)
+      throw new InvalidArgumentError('slice.end', end, `must be an integer in [${start}, ${rows}]`);
+    if (isQuantized(this.dtype) && !this.isContiguous)
+      throw new InvalidArgumentError('slice.this', this.dtype, 'quantized slices need a contiguous tensor');
     const shape = [end - start, ...this.shape.slice(1)];
-    return new Tensor(this.host, this.storage, this.dtype, shape, this.strides, this.offset + start * (this.strides[0] ?? 0));
+    return new Tensor(
+      this.host,
+      this.storage,
+      this.dtype,
+      shape,
+      this.strides,
+      this.offset + start * (this.strides[0] ?? 0),
+    );
   }
 
   /** Copies the data to the host, in row-major order of this view. */

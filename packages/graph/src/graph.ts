@@ -2,7 +2,19 @@
 // slice in the Chrome trace), places them per the run's strategy ('auto': a whole-graph plan priced by the
 // engine's scheduler, see placement.ts), frees every intermediate right after its last reader, and reports
 // per-node backend, reason, time and bytes moved.
-import { checkOptionKeys, InvalidArgumentError, mapOpTensors, sameShape, Tensor, type Clock, type DType, type Engine, type Op, type TensorData, type TensorSpec } from '@tandem/core';
+import {
+  checkOptionKeys,
+  InvalidArgumentError,
+  mapOpTensors,
+  sameShape,
+  Tensor,
+  type Clock,
+  type DType,
+  type Engine,
+  type Op,
+  type TensorData,
+  type TensorSpec,
+} from '@tandem/core';
 import { decideNode, PlanCache, type NodeDecision, type PlacementSummary } from './node-decision.ts';
 import { GraphRunError } from './errors.ts';
 import type { ExecutionPlan } from './plan.ts';
@@ -40,9 +52,15 @@ export class GraphOutputs<O extends OutputDTypes = OutputDTypes> {
   get<D extends DType>(name: string, dtype: D): Tensor<D>;
   get(name: string, dtype?: DType): Tensor {
     const t = this.tensors.get(name);
-    if (t === undefined) throw new InvalidArgumentError('outputs.get.name', name, `is not an output (outputs: ${[...this.tensors.keys()].join(', ')})`);
+    if (t === undefined)
+      throw new InvalidArgumentError(
+        'outputs.get.name',
+        name,
+        `is not an output (outputs: ${[...this.tensors.keys()].join(', ')})`,
+      );
     const actual: DType = t.dtype;
-    if (dtype !== undefined && actual !== dtype) throw new InvalidArgumentError('outputs.get.dtype', dtype, `must be the output's dtype (${name} is ${actual})`);
+    if (dtype !== undefined && actual !== dtype)
+      throw new InvalidArgumentError('outputs.get.dtype', dtype, `must be the output's dtype (${name} is ${actual})`);
     return t;
   }
   /** Output names, in the order they were declared. */
@@ -177,9 +195,22 @@ export class Graph {
         if (node === undefined) continue;
         const op = mapOpTensors(node.op, (t) => this.tensorOf(t, values, views));
         const t0 = clock();
-        const decision = decideNode(placer, current, fresh && !this.plans.carriedReaders.has(step), step, op, this.stepNames);
+        const decision = decideNode(
+          placer,
+          current,
+          fresh && !this.plans.carriedReaders.has(step),
+          step,
+          op,
+          this.stepNames,
+        );
         const outs = await this.runNode(node.name, op, decision);
-        const record = nodeRecord(node.name, node.op.op, latestCallEvents(engine, node.name), clock() - t0, decision.override);
+        const record = nodeRecord(
+          node.name,
+          node.op.op,
+          latestCallEvents(engine, node.name),
+          clock() - t0,
+          decision.override,
+        );
         records.push(record);
         if (decision.overridesEngine) overrides++;
         node.outputs.forEach((sym, i) => {
@@ -204,7 +235,8 @@ export class Graph {
       }
       // A run that followed its plan to the end measures that plan (against its alternatives: see node-decision.ts).
       const recordingFrom = clock();
-      if (planned?.plan !== undefined) this.plans.recordRun(planned.plan, recordingFrom - started - planned.summary.planningMs, replans === 0);
+      if (planned?.plan !== undefined)
+        this.plans.recordRun(planned.plan, recordingFrom - started - planned.summary.planningMs, replans === 0);
       choosingMs += clock() - recordingFrom;
       if (planned !== undefined) placement = placementOf(planned.summary, replanningMs, choosingMs, overrides);
     } catch (error) {
@@ -268,7 +300,11 @@ export class Graph {
   private bindInputs(given: Readonly<Record<string, GraphInput>>, live: LiveSet): Map<number, Tensor> {
     const { inputs: declared, engine } = this.parts;
     for (const name of Object.keys(given)) {
-      if (!declared.has(name)) throw new GraphRunError(`${this.name}.inputs.${name}`, `is not an input of this graph (inputs: ${[...declared.keys()].join(', ')})`);
+      if (!declared.has(name))
+        throw new GraphRunError(
+          `${this.name}.inputs.${name}`,
+          `is not an input of this graph (inputs: ${[...declared.keys()].join(', ')})`,
+        );
     }
     const values = new Map<number, Tensor>();
     try {
@@ -278,7 +314,10 @@ export class Graph {
         if (value === undefined) throw new GraphRunError(where, `is missing (${sym.dtype} [${sym.shape.join(', ')}])`);
         if (value instanceof Tensor) {
           if (value.dtype !== sym.dtype || !sameShape(value.shape, sym.shape)) {
-            throw new GraphRunError(where, `is ${value.dtype} [${value.shape.join(', ')}]; the graph was built for ${sym.dtype} [${sym.shape.join(', ')}]`);
+            throw new GraphRunError(
+              where,
+              `is ${value.dtype} [${value.shape.join(', ')}]; the graph was built for ${sym.dtype} [${sym.shape.join(', ')}]`,
+            );
           }
           if (value.disposed) throw new GraphRunError(where, 'was disposed');
           try {
@@ -314,7 +353,8 @@ export class Graph {
       case 'input':
       case 'op': {
         const t = values.get(sym.id);
-        if (t === undefined) throw new GraphRunError(sym.name, 'was freed before a reader ran (a bug in the buffer plan)');
+        if (t === undefined)
+          throw new GraphRunError(sym.name, 'was freed before a reader ran (a bug in the buffer plan)');
         return t;
       }
       case 'view': {
@@ -338,7 +378,12 @@ export class Graph {
 }
 
 /** The run's placement summary: the plan's, with this run's replanning, choosing time and overrides (fields listed, not spread: this runs once per run, cold, and a spread had cost ~10 us). */
-function placementOf(summary: Omit<PlacementSummary, 'overrides' | 'choosingMs'>, replanningMs: number, choosingMs: number, overrides: number): PlacementSummary {
+function placementOf(
+  summary: Omit<PlacementSummary, 'overrides' | 'choosingMs'>,
+  replanningMs: number,
+  choosingMs: number,
+  overrides: number,
+): PlacementSummary {
   return {
     estimatedMs: summary.estimatedMs,
     greedyMs: summary.greedyMs,

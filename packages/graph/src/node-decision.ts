@@ -5,7 +5,17 @@ import { backendBit, HOST_BIT, maskOf, type PlaceMask } from './phantom.ts';
 import { planPlacement, segmentOf, type PlacementPlan } from './placement.ts';
 import { rootOf, type ExecutionPlan } from './plan.ts';
 import { splitStrategy, type NodePlacer } from './strategy.ts';
-import { assignmentKey, chooseCandidate, CLOSE_CALL, forgetEarlyCandidates, recordCandidateRun, refreshCandidates, type MeasuredCandidates, type PlanChoice, type SettledChoice } from './plan-candidates.ts';
+import {
+  assignmentKey,
+  chooseCandidate,
+  CLOSE_CALL,
+  forgetEarlyCandidates,
+  recordCandidateRun,
+  refreshCandidates,
+  type MeasuredCandidates,
+  type PlanChoice,
+  type SettledChoice,
+} from './plan-candidates.ts';
 
 export type { PlanChoice } from './plan-candidates.ts';
 
@@ -55,7 +65,6 @@ const MAX_PLAN_REUSE = 512;
 
 /** Structures remembered per engine before the shared plans are forgotten. */
 const MAX_SHARED_STRUCTURES = 64;
-
 
 /**
  * When a remade plan differs from the one it replaces, candidates measured within this factor of the best get one
@@ -138,7 +147,9 @@ export class PlanCache {
     this.constantRoots = constantRootsOf(execution);
     this.carriedInputs = carriedInputsOf(execution);
     this.carriedReaders = new Set(
-      execution.steps.flatMap((node, step) => (opInputs(node.op).some(({ tensor }) => this.carriedInputs.has(rootOf(tensor).id)) ? [step] : [])),
+      execution.steps.flatMap((node, step) =>
+        opInputs(node.op).some(({ tensor }) => this.carriedInputs.has(rootOf(tensor).id)) ? [step] : [],
+      ),
     );
     this.structure = structureOf(execution);
   }
@@ -148,11 +159,28 @@ export class PlanCache {
    * plan was made, for 32 runs, or up to 512 while remaking it keeps giving the same plan (the very first plan, made
    * on priors alone, for one run).
    */
-  planFor(values: ReadonlyMap<number, Tensor>): { plan: PlacementPlan | undefined; summary: Omit<PlacementSummary, 'overrides' | 'choosingMs'> } {
+  planFor(values: ReadonlyMap<number, Tensor>): {
+    plan: PlacementPlan | undefined;
+    summary: Omit<PlacementSummary, 'overrides' | 'choosingMs'>;
+  } {
     const shared = this.sharedFor(values);
-    const picked = shared.entry.plansMade > 1 ? chooseCandidate(shared.entry, shared.plan, shared.remade) : { plan: shared.plan, chosenBy: 'estimate' as const, candidates: 1 };
+    const picked =
+      shared.entry.plansMade > 1
+        ? chooseCandidate(shared.entry, shared.plan, shared.remade)
+        : { plan: shared.plan, chosenBy: 'estimate' as const, candidates: 1 };
     const plan = picked.plan;
-    return { plan, summary: { estimatedMs: plan?.estimatedMs ?? 0, greedyMs: plan?.greedyMs ?? 0, planningMs: shared.planningMs, explainCalls: shared.made ? (plan?.explainCalls ?? 0) : 0, reused: !shared.made, chosenBy: picked.chosenBy, candidates: picked.candidates } };
+    return {
+      plan,
+      summary: {
+        estimatedMs: plan?.estimatedMs ?? 0,
+        greedyMs: plan?.greedyMs ?? 0,
+        planningMs: shared.planningMs,
+        explainCalls: shared.made ? (plan?.explainCalls ?? 0) : 0,
+        reused: !shared.made,
+        chosenBy: picked.chosenBy,
+        candidates: picked.candidates,
+      },
+    };
   }
 
   /**
@@ -166,7 +194,13 @@ export class PlanCache {
   }
 
   /** This run's plan: reused while its residency's plan has runs left, or made now (then `made` and the planning time). */
-  private sharedFor(values: ReadonlyMap<number, Tensor>): { entry: StructurePlans; plan: PlacementPlan | undefined; made: boolean; remade: boolean; planningMs: number } {
+  private sharedFor(values: ReadonlyMap<number, Tensor>): {
+    entry: StructurePlans;
+    plan: PlacementPlan | undefined;
+    made: boolean;
+    remade: boolean;
+    planningMs: number;
+  } {
     let byStructure = SHARED_PLANS.get(this.engine);
     if (byStructure === undefined) {
       byStructure = new Map();
@@ -188,11 +222,25 @@ export class PlanCache {
     }
     const started = this.clock();
     const backends = this.availableBackends();
-    const plan = planPlacement({ engine: this.engine, steps: this.execution.steps, initial: this.placesOf(values, backends), backends, alternativesWithin: MEASURE_WITHIN });
+    const plan = planPlacement({
+      engine: this.engine,
+      steps: this.execution.steps,
+      initial: this.placesOf(values, backends),
+      backends,
+      alternativesWithin: MEASURE_WITHIN,
+    });
     const planningMs = this.clock() - started;
     if (entry === undefined || entry.backends.join() !== backends.join()) {
       if (entry === undefined && byStructure.size >= MAX_SHARED_STRUCTURES) byStructure.clear();
-      entry = { backends, byKey: new Map(), plansMade: entry?.plansMade ?? 0, measured: entry?.measured ?? new Map(), lastRun: undefined, runsSinceRefresh: 0, settled: undefined };
+      entry = {
+        backends,
+        byKey: new Map(),
+        plansMade: entry?.plansMade ?? 0,
+        measured: entry?.measured ?? new Map(),
+        lastRun: undefined,
+        runsSinceRefresh: 0,
+        settled: undefined,
+      };
       byStructure.set(this.structure, entry);
     }
     // A plan remade because its runs ran out drops the oldest measurement of the candidates in a close call, so each
@@ -203,13 +251,19 @@ export class PlanCache {
     // scratch, those within REMEASURE_FIRST_WITHIN of the best: their first runs came while the engine and the devices
     // were still warming up, and one more run at a time never moves a median of three that all came then.
     if (keyed !== undefined && entry.plansMade === 2) forgetEarlyCandidates(entry.measured, REMEASURE_FIRST_WITHIN);
-    else if (keyed !== undefined) refreshCandidates(entry.measured, sameAssignment(keyed.plan, plan) ? CLOSE_CALL : REMEASURE_WITHIN);
+    else if (keyed !== undefined)
+      refreshCandidates(entry.measured, sameAssignment(keyed.plan, plan) ? CLOSE_CALL : REMEASURE_WITHIN);
     if (keyed !== undefined) entry.runsSinceRefresh = 0;
     entry.settled = undefined;
     if (entry.byKey.size >= MAX_KEYS_PER_STRUCTURE) entry.byKey.clear();
     // The first plan rests on priors alone and serves one run; later ones serve PLAN_REUSE runs, or twice as many as
     // the plan they replace when they came out the same.
-    const reuse = entry.plansMade === 0 ? 1 : keyed !== undefined && sameAssignment(keyed.plan, plan) ? Math.min(Math.max(keyed.reuse * 2, PLAN_REUSE), MAX_PLAN_REUSE) : PLAN_REUSE;
+    const reuse =
+      entry.plansMade === 0
+        ? 1
+        : keyed !== undefined && sameAssignment(keyed.plan, plan)
+          ? Math.min(Math.max(keyed.reuse * 2, PLAN_REUSE), MAX_PLAN_REUSE)
+          : PLAN_REUSE;
     const remade = keyed !== undefined;
     entry.byKey.set(keyOf(values, backends, this.carriedInputs), { plan, runsLeft: reuse - 1, reuse, remade });
     entry.plansMade++;
@@ -217,10 +271,19 @@ export class PlanCache {
   }
 
   /** A plan of steps `firstStep`.. from where the live values are now (after a node ran off-plan); never cached. */
-  replanFrom(firstStep: number, values: ReadonlyMap<number, Tensor>): { plan: PlacementPlan | undefined; planningMs: number } {
+  replanFrom(
+    firstStep: number,
+    values: ReadonlyMap<number, Tensor>,
+  ): { plan: PlacementPlan | undefined; planningMs: number } {
     const started = this.clock();
     const backends = this.availableBackends();
-    const plan = planPlacement({ engine: this.engine, steps: this.execution.steps.slice(firstStep), firstStep, initial: this.placesOf(values, backends), backends });
+    const plan = planPlacement({
+      engine: this.engine,
+      steps: this.execution.steps.slice(firstStep),
+      firstStep,
+      initial: this.placesOf(values, backends),
+      backends,
+    });
     return { plan, planningMs: this.clock() - started };
   }
 
@@ -259,13 +322,24 @@ export class PlanCache {
  *   them, and asking again per node costs more than a small node's kernel (exploration waits for the next plan).
  * A node that fails under `{ only }` is retried with 'auto' by the executor.
  */
-export function decideNode(placer: NodePlacer, plan: PlacementPlan | undefined, fresh: boolean, step: number, op: Op<Tensor>, names: readonly string[]): NodeDecision {
-  if (placer.kind === 'engine') return { strategy: placer.strategy, override: undefined, overridesEngine: false, planned: undefined };
-  if (placer.kind === 'split') return { strategy: splitStrategy(placer, op.op), override: undefined, overridesEngine: false, planned: undefined };
+export function decideNode(
+  placer: NodePlacer,
+  plan: PlacementPlan | undefined,
+  fresh: boolean,
+  step: number,
+  op: Op<Tensor>,
+  names: readonly string[],
+): NodeDecision {
+  if (placer.kind === 'engine')
+    return { strategy: placer.strategy, override: undefined, overridesEngine: false, planned: undefined };
+  if (placer.kind === 'split')
+    return { strategy: splitStrategy(placer, op.op), override: undefined, overridesEngine: false, planned: undefined };
   const planned = plan?.nodes[step - plan.firstStep];
-  if (plan === undefined || planned === undefined) return { strategy: 'auto', override: undefined, overridesEngine: false, planned: undefined };
+  if (plan === undefined || planned === undefined)
+    return { strategy: 'auto', override: undefined, overridesEngine: false, planned: undefined };
   const agrees = planned.engineAlone === planned.backend;
-  if (agrees && fresh) return { strategy: 'auto', override: undefined, overridesEngine: false, planned: planned.backend };
+  if (agrees && fresh)
+    return { strategy: 'auto', override: undefined, overridesEngine: false, planned: planned.backend };
   // A reused plan gives every run the same decisions: made (reason text included) once per plan and step.
   let decisions = PLANNED_DECISIONS.get(plan);
   if (decisions === undefined) {
@@ -284,11 +358,16 @@ const PLANNED_DECISIONS = new WeakMap<PlacementPlan, NodeDecision[]>();
 /** The decision that follows `plan` at `step` with `{ only }`, and the plan's reason. */
 function plannedDecision(plan: PlacementPlan, step: number, names: readonly string[]): NodeDecision {
   const planned = plan.nodes[step - plan.firstStep];
-  if (planned === undefined) throw new RangeError(`step ${step} is outside the plan (${plan.firstStep}..${plan.firstStep + plan.nodes.length - 1})`);
+  if (planned === undefined)
+    throw new RangeError(
+      `step ${step} is outside the plan (${plan.firstStep}..${plan.firstStep + plan.nodes.length - 1})`,
+    );
   const agrees = planned.engineAlone === planned.backend;
   const { first, last } = segmentOf(plan, step);
   const run = first === last ? (names[first] ?? '') : `${names[first] ?? ''} .. ${names[last] ?? ''}`;
-  const why = agrees ? `as the engine's cost alone would (estimate ${formatMs(planned.estimatedMs)})` : `engine alone: ${planned.engineAlone}`;
+  const why = agrees
+    ? `as the engine's cost alone would (estimate ${formatMs(planned.estimatedMs)})`
+    : `engine alone: ${planned.engineAlone}`;
   return {
     strategy: { only: planned.backend },
     planned: planned.backend,
@@ -325,7 +404,10 @@ function carriedInputsOf(execution: ExecutionPlan): Set<number> {
 function structureOf(execution: ExecutionPlan): string {
   return execution.steps
     .map((node) => {
-      const inputs = opInputs(node.op).map(({ tensor }) => `${tensor.dtype}[${tensor.shape.map((d) => (d <= 1 ? d : 2 ** Math.ceil(Math.log2(d)))).join('x')}]`);
+      const inputs = opInputs(node.op).map(
+        ({ tensor }) =>
+          `${tensor.dtype}[${tensor.shape.map((d) => (d <= 1 ? d : 2 ** Math.ceil(Math.log2(d)))).join('x')}]`,
+      );
       return `${node.name}:${node.op.op}(${inputs.join(',')})`;
     })
     .join(';');

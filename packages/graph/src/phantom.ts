@@ -2,14 +2,24 @@
 // so the engine's own explain() can price a node as if its inputs lived where a candidate placement would put
 // them. A phantom holds no data: it only ever goes to explain(), which reads storage.byteLength, storage.host
 // (present or not) and storage.replicas (which backends). Reading or binding one fails loudly.
-import { BackendError, byteLengthOf, numel, Storage, Tensor, type DeviceBuffer, type DType, type TensorHost } from '@tandem/core';
+import {
+  BackendError,
+  byteLengthOf,
+  numel,
+  Storage,
+  Tensor,
+  type DeviceBuffer,
+  type DType,
+  type TensorHost,
+} from '@tandem/core';
 
 /** Marker for "a host copy exists": explain() only tests storage.host against undefined. */
 const HOST_MARKER = new Uint8Array(0);
 
 /** A TensorHost for phantoms: nothing can be read from them. */
 const PHANTOM_HOST: TensorHost = {
-  bytesForRead: () => Promise.reject(new BackendError('PHANTOM', 'graph', 'a phantom tensor (placement planning) has no data')),
+  bytesForRead: () =>
+    Promise.reject(new BackendError('PHANTOM', 'graph', 'a phantom tensor (placement planning) has no data')),
   release: () => undefined,
 };
 
@@ -25,7 +35,12 @@ export function backendBit(index: number): number {
 }
 
 /** A data-less tensor of `dtype` [shape] resident wherever `mask` says (backend names by position in `backends`). */
-export function phantomTensor(dtype: DType, shape: readonly number[], mask: PlaceMask, backends: readonly string[]): Tensor {
+export function phantomTensor(
+  dtype: DType,
+  shape: readonly number[],
+  mask: PlaceMask,
+  backends: readonly string[],
+): Tensor {
   const byteLength = byteLengthOf(dtype, numel(shape));
   const storage = new Storage(dtype, byteLength, (mask & HOST_BIT) !== 0 ? HOST_MARKER : undefined);
   backends.forEach((name, i) => {

@@ -18,8 +18,21 @@ type Step = 'matmul' | 'silu' | 'scale' | 'add' | 'rmsNorm';
 async function request(rows: number, busBytesPerMs: number, steps: readonly Step[]): Promise<PlacementRequest> {
   const clock = new ManualClock();
   const gpuProfile = { ...DEFAULT_PROFILES.gpu, transferBytesPerMs: busBytesPerMs };
-  const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', clock, performance: DEFAULT_PROFILES.cpu, latencyMs: (_op, w) => rooflineMs(w, DEFAULT_PROFILES.cpu) });
-  const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', clock, performance: gpuProfile, transferBytesPerMs: busBytesPerMs, latencyMs: (_op, w) => rooflineMs(w, gpuProfile) });
+  const cpu = new SimulatedBackend({
+    name: 'cpu',
+    kind: 'cpu',
+    clock,
+    performance: DEFAULT_PROFILES.cpu,
+    latencyMs: (_op, w) => rooflineMs(w, DEFAULT_PROFILES.cpu),
+  });
+  const gpu = new SimulatedBackend({
+    name: 'gpu',
+    kind: 'gpu',
+    clock,
+    performance: gpuProfile,
+    transferBytesPerMs: busBytesPerMs,
+    latencyMs: (_op, w) => rooflineMs(w, gpuProfile),
+  });
   const engine = await Engine.create({ backends: [cpu, gpu], clock: clock.clock });
   const g = new GraphBuilder(engine, { name: 'chain' });
   const x = g.input('x', 'f32', [rows, WIDTH]);
@@ -37,7 +50,15 @@ async function request(rows: number, busBytesPerMs: number, steps: readonly Step
   const graph = g.build();
   const backends = ['cpu', 'gpu'];
   const everywhere = HOST_BIT | backendBit(0) | backendBit(1);
-  return { engine, steps: graph.execution.steps, initial: new Map([[x.id, HOST_BIT], [weight.id, everywhere]]), backends };
+  return {
+    engine,
+    steps: graph.execution.steps,
+    initial: new Map([
+      [x.id, HOST_BIT],
+      [weight.id, everywhere],
+    ]),
+    backends,
+  };
 }
 
 function bruteForceMs(req: PlacementRequest): number {
@@ -54,23 +75,35 @@ describe('placement search', () => {
   it('returns a local optimum no worse than greedy or any uniform plan, priced as the engine would (random chains)', async () => {
     const step = fc.constantFrom<Step>('matmul', 'silu', 'scale', 'add', 'rmsNorm');
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(1, 16, 64, 256, 1024), fc.constantFrom(1e5, 1e6, 5e6, 2e7, 1e9), fc.array(step, { minLength: 2, maxLength: 7 }), async (rows, bus, steps) => {
-        const req = await request(rows, bus, steps);
-        const plan = planPlacement(req);
-        expect(plan).toBeDefined();
-        const chosen = plan?.nodes.map((n) => n.backend) ?? [];
-        const total = plan?.estimatedMs ?? Infinity;
-        // The plan's own total is what pricing its assignment gives.
-        expect(priceAssignment(req, chosen)).toBeCloseTo(total, 9);
-        expect(total).toBeLessThanOrEqual((plan?.greedyMs ?? 0) * (1 + 1e-9));
-        for (const b of ['cpu', 'gpu']) expect(total).toBeLessThanOrEqual(priceAssignment(req, steps.map(() => b)) * (1 + 1e-9));
-        // No single node moved to the other backend does better (the search moves single nodes and whole segments).
-        chosen.forEach((backend, i) => {
-          const moved = chosen.map((b, j) => (j === i ? (backend === 'cpu' ? 'gpu' : 'cpu') : b));
-          expect(priceAssignment(req, moved), `node ${i} moved`).toBeGreaterThanOrEqual(total * (1 - 1e-9));
-        });
-        await req.engine.dispose();
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(1, 16, 64, 256, 1024),
+        fc.constantFrom(1e5, 1e6, 5e6, 2e7, 1e9),
+        fc.array(step, { minLength: 2, maxLength: 7 }),
+        async (rows, bus, steps) => {
+          const req = await request(rows, bus, steps);
+          const plan = planPlacement(req);
+          expect(plan).toBeDefined();
+          const chosen = plan?.nodes.map((n) => n.backend) ?? [];
+          const total = plan?.estimatedMs ?? Infinity;
+          // The plan's own total is what pricing its assignment gives.
+          expect(priceAssignment(req, chosen)).toBeCloseTo(total, 9);
+          expect(total).toBeLessThanOrEqual((plan?.greedyMs ?? 0) * (1 + 1e-9));
+          for (const b of ['cpu', 'gpu'])
+            expect(total).toBeLessThanOrEqual(
+              priceAssignment(
+                req,
+                steps.map(() => b),
+              ) *
+                (1 + 1e-9),
+            );
+          // No single node moved to the other backend does better (the search moves single nodes and whole segments).
+          chosen.forEach((backend, i) => {
+            const moved = chosen.map((b, j) => (j === i ? (backend === 'cpu' ? 'gpu' : 'cpu') : b));
+            expect(priceAssignment(req, moved), `node ${i} moved`).toBeGreaterThanOrEqual(total * (1 - 1e-9));
+          });
+          await req.engine.dispose();
+        },
+      ),
       { numRuns: 40, seed: PROPERTY_SEED },
     );
   });
@@ -88,18 +121,30 @@ describe('placement search', () => {
     const step = fc.constantFrom<Step>('matmul', 'silu', 'scale', 'add', 'rmsNorm');
     let seen = 0;
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(1, 64, 1024), fc.constantFrom(1e6, 2e7, 1e9), fc.array(step, { minLength: 2, maxLength: 6 }), async (rows, bus, steps) => {
-        const req = await request(rows, bus, steps);
-        expect(planPlacement(req)?.alternatives).toEqual([]);
-        const plan = planPlacement({ ...req, alternativesWithin: 2 });
-        const own = plan?.nodes.map((n) => n.backend).join() ?? '';
-        const uniform = ['cpu', 'gpu'].map((b) => steps.map(() => b).join()).filter((a) => a !== own);
-        const expected = uniform.filter((a) => priceAssignment(req, a.split(',')) <= (plan?.estimatedMs ?? 0) * 2);
-        expect(plan?.alternatives.map((a) => a.nodes.map((n) => n.backend).join()).sort()).toEqual(expected.sort());
-        for (const a of plan?.alternatives ?? []) expect(a.estimatedMs).toBeCloseTo(priceAssignment(req, a.nodes.map((n) => n.backend)), 9);
-        seen += plan?.alternatives.length ?? 0;
-        await req.engine.dispose();
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(1, 64, 1024),
+        fc.constantFrom(1e6, 2e7, 1e9),
+        fc.array(step, { minLength: 2, maxLength: 6 }),
+        async (rows, bus, steps) => {
+          const req = await request(rows, bus, steps);
+          expect(planPlacement(req)?.alternatives).toEqual([]);
+          const plan = planPlacement({ ...req, alternativesWithin: 2 });
+          const own = plan?.nodes.map((n) => n.backend).join() ?? '';
+          const uniform = ['cpu', 'gpu'].map((b) => steps.map(() => b).join()).filter((a) => a !== own);
+          const expected = uniform.filter((a) => priceAssignment(req, a.split(',')) <= (plan?.estimatedMs ?? 0) * 2);
+          expect(plan?.alternatives.map((a) => a.nodes.map((n) => n.backend).join()).sort()).toEqual(expected.sort());
+          for (const a of plan?.alternatives ?? [])
+            expect(a.estimatedMs).toBeCloseTo(
+              priceAssignment(
+                req,
+                a.nodes.map((n) => n.backend),
+              ),
+              9,
+            );
+          seen += plan?.alternatives.length ?? 0;
+          await req.engine.dispose();
+        },
+      ),
       { numRuns: 30, seed: PROPERTY_SEED },
     );
     expect(seen).toBeGreaterThan(0);

@@ -93,10 +93,21 @@ export function planPlacement(request: PlacementRequest): PlacementPlan | undefi
   return toPlan(pricing, candidates, chosen, greedyMs, request.firstStep ?? 0, alternatives);
 }
 
-function toPlan(pricing: Pricing, candidates: readonly (readonly string[])[], priced: Priced, greedyMs: number, firstStep: number, alternatives: readonly PlacementPlan[]): PlacementPlan {
+function toPlan(
+  pricing: Pricing,
+  candidates: readonly (readonly string[])[],
+  priced: Priced,
+  greedyMs: number,
+  firstStep: number,
+  alternatives: readonly PlacementPlan[],
+): PlacementPlan {
   const alone = pricing.cheapestAlong(priced.assignment, candidates);
   return {
-    nodes: priced.assignment.map((backend, step) => ({ backend, estimatedMs: priced.prices[step] ?? 0, engineAlone: alone[step] ?? backend })),
+    nodes: priced.assignment.map((backend, step) => ({
+      backend,
+      estimatedMs: priced.prices[step] ?? 0,
+      engineAlone: alone[step] ?? backend,
+    })),
     estimatedMs: priced.total,
     greedyMs,
     explainCalls: pricing.explainCalls,

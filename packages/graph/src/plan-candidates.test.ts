@@ -1,10 +1,24 @@
 // The executor's choice among a plan and its uniform alternatives (placement.ts returns those estimated within 2x):
 // measure each a few times (more when two are close), then keep the fastest.
 import { describe, expect, it } from 'vitest';
-import { assignmentKey, CandidateRuns, chooseCandidate, forgetEarlyCandidates, pickCandidate, recordCandidateRun, refreshCandidates, type MeasuredCandidates, type SettledChoice } from './plan-candidates.ts';
+import {
+  assignmentKey,
+  CandidateRuns,
+  chooseCandidate,
+  forgetEarlyCandidates,
+  pickCandidate,
+  recordCandidateRun,
+  refreshCandidates,
+  type MeasuredCandidates,
+  type SettledChoice,
+} from './plan-candidates.ts';
 import type { PlacementPlan } from './placement.ts';
 
-function plan(backends: readonly string[], estimatedMs: number, alternatives: readonly PlacementPlan[] = []): PlacementPlan {
+function plan(
+  backends: readonly string[],
+  estimatedMs: number,
+  alternatives: readonly PlacementPlan[] = [],
+): PlacementPlan {
   return {
     nodes: backends.map((backend) => ({ backend, estimatedMs: estimatedMs / backends.length, engineAlone: backend })),
     estimatedMs,
@@ -31,19 +45,45 @@ describe('pickCandidate', () => {
   const mixed = plan(['gpu', 'cpu', 'gpu'], 4, [allGpu, allCpu]);
 
   it('measures the candidates in turns of two recorded runs after a warm-up run, three runs each', () => {
-    const state: { measured: MeasuredCandidates; lastRun: string | undefined } = { measured: new Map(), lastRun: undefined };
+    const state: { measured: MeasuredCandidates; lastRun: string | undefined } = {
+      measured: new Map(),
+      lastRun: undefined,
+    };
     const order: string[] = [];
     for (let run = 0; run < 14; run++) {
       const picked = pickCandidate(mixed, state.measured, state.lastRun);
       expect(picked.chosenBy).toBe('measuring');
       expect(picked.candidates).toBe(3);
       const key = assignmentKey(picked.plan ?? mixed);
-      order.push(recordCandidateRun(state, key, key === assignmentKey(mixed) ? 6 : key === assignmentKey(allGpu) ? 5 : 8) ? key : `${key} (warm-up)`);
+      order.push(
+        recordCandidateRun(state, key, key === assignmentKey(mixed) ? 6 : key === assignmentKey(allGpu) ? 5 : 8)
+          ? key
+          : `${key} (warm-up)`,
+      );
     }
     const [m, g, c] = ['gpu,cpu,gpu', 'gpu,gpu,gpu', 'cpu,cpu,cpu'];
     // All at two runs, the CPU plan's turn goes on to its third; the others come back for theirs.
-    expect(order).toEqual([`${m} (warm-up)`, m, m, `${g} (warm-up)`, g, g, `${c} (warm-up)`, c, c, c, `${m} (warm-up)`, m, `${g} (warm-up)`, g]);
-    expect(pickCandidate(mixed, state.measured, state.lastRun)).toEqual({ plan: allGpu, chosenBy: 'measured', candidates: 3 });
+    expect(order).toEqual([
+      `${m} (warm-up)`,
+      m,
+      m,
+      `${g} (warm-up)`,
+      g,
+      g,
+      `${c} (warm-up)`,
+      c,
+      c,
+      c,
+      `${m} (warm-up)`,
+      m,
+      `${g} (warm-up)`,
+      g,
+    ]);
+    expect(pickCandidate(mixed, state.measured, state.lastRun)).toEqual({
+      plan: allGpu,
+      chosenBy: 'measured',
+      candidates: 3,
+    });
   });
 
   it('then keeps the candidate with the lowest median of its runs, even against the estimate', () => {
@@ -99,7 +139,11 @@ describe('pickCandidate', () => {
     expect(order).toEqual([g, g, `${m} (warm-up)`, m, m, m, `${g} (warm-up)`, g]);
     expect(state.measured.get('cpu,cpu,cpu')?.values).toEqual([9, 9, 9]);
     // Three runs each had kept the split; six each keep the plan that is faster.
-    expect(pickCandidate(mixed, state.measured, state.lastRun)).toEqual({ plan: allGpu, chosenBy: 'measured', candidates: 3 });
+    expect(pickCandidate(mixed, state.measured, state.lastRun)).toEqual({
+      plan: allGpu,
+      chosenBy: 'measured',
+      candidates: 3,
+    });
   });
 
   it('a remade plan offering one new assignment has it measured only if estimated 10% below the measured best', () => {
@@ -108,14 +152,30 @@ describe('pickCandidate', () => {
       ['cpu,cpu,cpu', [9, 9.5, 8.8]],
     ]);
     const slightlyCheaper = plan(['cpu', 'gpu', 'gpu'], 4.6, [allGpu, allCpu]); // 8% below all-GPU's estimate
-    expect(pickCandidate(slightlyCheaper, measured, 'gpu,gpu,gpu', true)).toEqual({ plan: allGpu, chosenBy: 'measured', candidates: 2 });
+    expect(pickCandidate(slightlyCheaper, measured, 'gpu,gpu,gpu', true)).toEqual({
+      plan: allGpu,
+      chosenBy: 'measured',
+      candidates: 2,
+    });
     const muchCheaper = plan(['cpu', 'gpu', 'gpu'], 4.4, [allGpu, allCpu]); // 12% below
-    expect(pickCandidate(muchCheaper, measured, 'gpu,gpu,gpu', true)).toEqual({ plan: muchCheaper, chosenBy: 'measuring', candidates: 3 });
+    expect(pickCandidate(muchCheaper, measured, 'gpu,gpu,gpu', true)).toEqual({
+      plan: muchCheaper,
+      chosenBy: 'measuring',
+      candidates: 3,
+    });
     // Two new assignments at once (the first measurements of a structure, or a search that moved far): both measured.
     const twoNew = plan(['cpu', 'gpu', 'gpu'], 4.6, [allGpu, allCpu, plan(['gpu', 'gpu', 'cpu'], 4.7)]);
-    expect(pickCandidate(twoNew, measured, 'gpu,gpu,gpu', true)).toEqual({ plan: twoNew, chosenBy: 'measuring', candidates: 4 });
+    expect(pickCandidate(twoNew, measured, 'gpu,gpu,gpu', true)).toEqual({
+      plan: twoNew,
+      chosenBy: 'measuring',
+      candidates: 4,
+    });
     // A plan made for a new residency of the inputs: the runs measured under another one do not screen it.
-    expect(pickCandidate(slightlyCheaper, measured, 'gpu,gpu,gpu')).toEqual({ plan: slightlyCheaper, chosenBy: 'measuring', candidates: 3 });
+    expect(pickCandidate(slightlyCheaper, measured, 'gpu,gpu,gpu')).toEqual({
+      plan: slightlyCheaper,
+      chosenBy: 'measuring',
+      candidates: 3,
+    });
   });
 
   it('the first remake measures again from scratch the candidates within 2x of the best, and does not screen them as new', () => {
@@ -125,14 +185,27 @@ describe('pickCandidate', () => {
       ['gpu,cpu,gpu', [24, 24, 24]], // far slower: its runs stay
     ]);
     forgetEarlyCandidates(measured, 2);
-    expect(timesOf(measured)).toEqual(new Map([['cpu,cpu,cpu', [1.5, 1.5, 1.4, 1.5]], ['gpu,gpu,gpu', []], ['gpu,cpu,gpu', [24, 24, 24]]]));
+    expect(timesOf(measured)).toEqual(
+      new Map([
+        ['cpu,cpu,cpu', [1.5, 1.5, 1.4, 1.5]],
+        ['gpu,gpu,gpu', []],
+        ['gpu,cpu,gpu', [24, 24, 24]],
+      ]),
+    );
     // All-GPU's estimate is above all-CPU's: a new assignment would be screened out; a forgotten one is measured.
     const cpuPlan = plan(['cpu', 'cpu', 'cpu'], 4, [allGpu]);
-    expect(pickCandidate(cpuPlan, measured, 'cpu,cpu,cpu', true)).toEqual({ plan: allGpu, chosenBy: 'measuring', candidates: 2 });
+    expect(pickCandidate(cpuPlan, measured, 'cpu,cpu,cpu', true)).toEqual({
+      plan: allGpu,
+      chosenBy: 'measuring',
+      candidates: 2,
+    });
   });
 
   it('the first run after a switch of plans and runs that departed from their plan are not recorded', () => {
-    const state: { measured: MeasuredCandidates; lastRun: string | undefined } = { measured: new Map(), lastRun: undefined };
+    const state: { measured: MeasuredCandidates; lastRun: string | undefined } = {
+      measured: new Map(),
+      lastRun: undefined,
+    };
     expect(recordCandidateRun(state, 'gpu,gpu,gpu', 150)).toBe(false); // first run of this plan: weights copied
     expect(recordCandidateRun(state, 'gpu,gpu,gpu', 5)).toBe(true);
     expect(recordCandidateRun(state, 'cpu,cpu,cpu', 40)).toBe(false); // a switch: the KV cache moves once
@@ -140,11 +213,20 @@ describe('pickCandidate', () => {
     expect(recordCandidateRun(state, undefined, 3)).toBe(false); // departed from its plan
     expect(recordCandidateRun(state, 'cpu,cpu,cpu', 12)).toBe(false); // after a departure: a warm-up again
     expect(recordCandidateRun(state, 'cpu,cpu,cpu', 9.5)).toBe(true);
-    expect(timesOf(state.measured)).toEqual(new Map([['gpu,gpu,gpu', [5]], ['cpu,cpu,cpu', [9, 9.5]]]));
+    expect(timesOf(state.measured)).toEqual(
+      new Map([
+        ['gpu,gpu,gpu', [5]],
+        ['cpu,cpu,cpu', [9, 9.5]],
+      ]),
+    );
   });
 
   it('a plan without alternatives is simply used', () => {
-    expect(pickCandidate(plan(['gpu'], 5), new Map())).toEqual({ plan: plan(['gpu'], 5), chosenBy: 'estimate', candidates: 1 });
+    expect(pickCandidate(plan(['gpu'], 5), new Map())).toEqual({
+      plan: plan(['gpu'], 5),
+      chosenBy: 'estimate',
+      candidates: 1,
+    });
     expect(pickCandidate(undefined, new Map())).toEqual({ plan: undefined, chosenBy: 'estimate', candidates: 0 });
   });
 

@@ -34,7 +34,6 @@ const CLOSE_CALL_RUNS = 6;
  */
 const TURN_RUNS = 2;
 
-
 /**
  * A candidate with more backend switches than the best so far must have a median this much lower to replace it (or
  * more: the scatter of both candidates' runs, see pickCandidate): its hand-offs are where the variance is (a GPU ->
@@ -81,7 +80,10 @@ export class CandidateRuns {
   get spread(): number {
     if (this.spreadRatio === undefined) {
       const m = this.median;
-      this.spreadRatio = this.times.length < 2 || !(m > 0) || !Number.isFinite(m) ? 0 : median(this.times.map((v) => Math.abs(v - m))) / m;
+      this.spreadRatio =
+        this.times.length < 2 || !(m > 0) || !Number.isFinite(m)
+          ? 0
+          : median(this.times.map((v) => Math.abs(v - m))) / m;
     }
     return this.spreadRatio;
   }
@@ -196,7 +198,11 @@ const REPICK_EVERY = 4;
 
 /** pickCandidate for `plan`, or the settled choice for the same plan while it has runs left (see REPICK_EVERY). */
 export function chooseCandidate(
-  entry: { readonly measured: MeasuredCandidates; readonly lastRun: string | undefined; settled: SettledChoice | undefined },
+  entry: {
+    readonly measured: MeasuredCandidates;
+    readonly lastRun: string | undefined;
+    settled: SettledChoice | undefined;
+  },
   plan: PlacementPlan | undefined,
   screenNew: boolean,
 ): CandidatePick {
@@ -216,7 +222,8 @@ export function chooseCandidate(
  */
 export function forgetEarlyCandidates(measured: MeasuredCandidates, factor: number): void {
   const [bestKey, bestMs] = bestMeasured(measured);
-  for (const [key, runs] of measured) if (key !== bestKey && runs.count >= RUNS_PER_CANDIDATE && runs.median <= bestMs * factor) runs.clear();
+  for (const [key, runs] of measured)
+    if (key !== bestKey && runs.count >= RUNS_PER_CANDIDATE && runs.median <= bestMs * factor) runs.clear();
 }
 
 /**
@@ -225,13 +232,15 @@ export function forgetEarlyCandidates(measured: MeasuredCandidates, factor: numb
  */
 export function refreshCandidates(measured: MeasuredCandidates, factor: number): void {
   const [, bestMs] = bestMeasured(measured);
-  for (const runs of measured.values()) if (runs.count >= RUNS_PER_CANDIDATE && runs.median <= bestMs * factor) runs.dropOldest();
+  for (const runs of measured.values())
+    if (runs.count >= RUNS_PER_CANDIDATE && runs.median <= bestMs * factor) runs.dropOldest();
 }
 
 /** The key and median of the candidate with the lowest median among those measured RUNS_PER_CANDIDATE times (['', Infinity] if none). */
 function bestMeasured(measured: MeasuredCandidates): [string, number] {
   let best: [string, number] = ['', Infinity];
-  for (const [key, runs] of measured) if (runs.count >= RUNS_PER_CANDIDATE && runs.median < best[1]) best = [key, runs.median];
+  for (const [key, runs] of measured)
+    if (runs.count >= RUNS_PER_CANDIDATE && runs.median < best[1]) best = [key, runs.median];
   return best;
 }
 
@@ -242,7 +251,11 @@ function bestMeasured(measured: MeasuredCandidates): [string, number] {
  * run run after run does not.
  * Returns whether the run was recorded.
  */
-export function recordCandidateRun(state: { measured: MeasuredCandidates; lastRun: string | undefined }, followed: string | undefined, totalMs: number): boolean {
+export function recordCandidateRun(
+  state: { measured: MeasuredCandidates; lastRun: string | undefined },
+  followed: string | undefined,
+  totalMs: number,
+): boolean {
   const warm = followed !== undefined && state.lastRun === followed;
   state.lastRun = followed;
   if (!warm) return false;
@@ -266,7 +279,12 @@ export function recordCandidateRun(state: { measured: MeasuredCandidates; lastRu
  * its candidates were measured under): a single new candidate is measured only when its estimate promises a gain
  * (screenNewCandidates).
  */
-export function pickCandidate(plan: PlacementPlan | undefined, measured: ReadonlyMap<string, CandidateRuns>, lastRun?: string, screenNew = false): CandidatePick {
+export function pickCandidate(
+  plan: PlacementPlan | undefined,
+  measured: ReadonlyMap<string, CandidateRuns>,
+  lastRun?: string,
+  screenNew = false,
+): CandidatePick {
   if (plan === undefined) return { plan, chosenBy: 'estimate', candidates: 0 };
   const { offered, bySwitches } = candidatesOf(plan);
   if (offered.length === 1) return { plan, chosenBy: 'estimate', candidates: 1 };
@@ -281,7 +299,10 @@ export function pickCandidate(plan: PlacementPlan | undefined, measured: Readonl
   for (const c of bySwitches) {
     if (candidates !== offered && !candidates.includes(c)) continue;
     const ms = medianMs(measured, c);
-    const margin = c.switches > best.switches && bestMs !== Infinity ? Math.max(MIXED_MARGIN, spreadOf(measured, c) + spreadOf(measured, best)) : 0;
+    const margin =
+      c.switches > best.switches && bestMs !== Infinity
+        ? Math.max(MIXED_MARGIN, spreadOf(measured, c) + spreadOf(measured, best))
+        : 0;
     if (ms < bestMs * (1 - margin)) [best, bestMs] = [c, ms];
   }
   const close = candidates.filter((c) => c === best || medianMs(measured, c) <= bestMs * CLOSE_CALL);
@@ -309,7 +330,12 @@ function spreadOf(measured: ReadonlyMap<string, CandidateRuns>, c: Candidate): n
  * Among candidates with fewer than `runs` runs: the one the latest run followed while its turn lasts (fewer than
  * TURN_RUNS runs above the fewest), else the first with the fewest. Undefined when all have `runs`.
  */
-function nextToMeasure(among: readonly Candidate[], runs: number, measured: ReadonlyMap<string, CandidateRuns>, lastRun: string | undefined): Candidate | undefined {
+function nextToMeasure(
+  among: readonly Candidate[],
+  runs: number,
+  measured: ReadonlyMap<string, CandidateRuns>,
+  lastRun: string | undefined,
+): Candidate | undefined {
   let first: Candidate | undefined;
   let fewest = Infinity;
   let current: Candidate | undefined;
@@ -327,12 +353,22 @@ function nextToMeasure(among: readonly Candidate[], runs: number, measured: Read
  * measured RUNS_PER_CANDIDATE times; then the new one stays only if its estimate is NEW_CANDIDATE_MARGIN below the
  * estimate of the measured one with the lowest median (both estimates come from the same search).
  */
-function screenNewCandidates(offered: readonly Candidate[], measured: ReadonlyMap<string, CandidateRuns>): readonly Candidate[] {
+function screenNewCandidates(
+  offered: readonly Candidate[],
+  measured: ReadonlyMap<string, CandidateRuns>,
+): readonly Candidate[] {
   const fresh = offered.filter((c) => !measured.has(c.key));
   const [newOne] = fresh;
   if (fresh.length !== 1 || newOne === undefined) return offered;
   let best: Candidate | undefined;
-  for (const c of offered) if (countOf(measured, c) >= RUNS_PER_CANDIDATE && (best === undefined || medianMs(measured, c) < medianMs(measured, best))) best = c;
+  for (const c of offered)
+    if (
+      countOf(measured, c) >= RUNS_PER_CANDIDATE &&
+      (best === undefined || medianMs(measured, c) < medianMs(measured, best))
+    )
+      best = c;
   if (best === undefined) return offered;
-  return newOne.plan.estimatedMs < best.plan.estimatedMs * (1 - NEW_CANDIDATE_MARGIN) ? offered : offered.filter((c) => c !== newOne);
+  return newOne.plan.estimatedMs < best.plan.estimatedMs * (1 - NEW_CANDIDATE_MARGIN)
+    ? offered
+    : offered.filter((c) => c !== newOne);
 }

@@ -16,7 +16,11 @@ describe('combineReports', () => {
     const [first, second] = [build('layer0'), build('layer1')];
     const one = await first.run({ x: new Float32Array(8).fill(1) });
     const two = await second.run({ x: one.outputs.get('y') });
-    const combined = combineReports('two layers', [one.report, two.report], { hostMs: 0.5, bytesMoved: 16, totalMs: 42 });
+    const combined = combineReports('two layers', [one.report, two.report], {
+      hostMs: 0.5,
+      bytesMoved: 16,
+      totalMs: 42,
+    });
     expect(combined.graph).toBe('two layers');
     expect(combined.nodes.map((n) => n.name)).toEqual(['layer0.scale', 'layer0.act', 'layer1.scale', 'layer1.act']);
     expect(combined.strategy).toBe(one.report.strategy); // the same strategy once
@@ -53,8 +57,20 @@ describe('formatReport', () => {
     const { outputs, report: real } = await g.build().run({ x: new Float32Array(8) });
     outputs.dispose();
     const long = `graph plan: a segment of 3 nodes on wasm, ${'x'.repeat(120)}`;
-    const report: RunReport = { ...real, nodes: [node('a', 'wasm', long), node('b', 'wasm', long), node('c', 'wasm', long), node('d', 'webgpu', long), node('e', 'webgpu', 'cost-model')] };
-    const reasons = formatReport(report).split('\n').slice(2).map((line) => line.slice(65));
+    const report: RunReport = {
+      ...real,
+      nodes: [
+        node('a', 'wasm', long),
+        node('b', 'wasm', long),
+        node('c', 'wasm', long),
+        node('d', 'webgpu', long),
+        node('e', 'webgpu', 'cost-model'),
+      ],
+    };
+    const reasons = formatReport(report)
+      .split('\n')
+      .slice(2)
+      .map((line) => line.slice(65));
     expect(reasons).toEqual([long, SAME_REASON, SAME_REASON, long, 'cost-model']);
     expect(formatReport(report).split(long).length - 1).toBe(2);
     await engine.dispose();

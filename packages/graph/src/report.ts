@@ -1,5 +1,14 @@
 // Per-run report: one record per node (backend, reason, time, bytes moved) from the engine's telemetry, and totals.
-import { chromeTraceOf, describeReason, formatMs, type ChromeTrace, type Engine, type OpEvent, type OpKind, type SelectionReason } from '@tandem/core';
+import {
+  chromeTraceOf,
+  describeReason,
+  formatMs,
+  type ChromeTrace,
+  type Engine,
+  type OpEvent,
+  type OpKind,
+  type SelectionReason,
+} from '@tandem/core';
 import type { PlacementSummary } from './node-decision.ts';
 
 /** What happened to one node in one run. */
@@ -75,14 +84,24 @@ export function latestCallEvents(engine: Engine, label: string): OpEvent[] {
 }
 
 /** A node's record from its call's telemetry events and the executor's wall time; `planReason`: the graph plan's reason, when the plan placed the node itself (it replaces the engine's). */
-export function nodeRecord(name: string, op: OpKind, events: readonly OpEvent[], ms: number, planReason?: string): NodeRecord {
+export function nodeRecord(
+  name: string,
+  op: OpKind,
+  events: readonly OpEvent[],
+  ms: number,
+  planReason?: string,
+): NodeRecord {
   const final = events[events.length - 1];
   return {
     name,
     op,
     backend: final?.backend ?? 'unknown',
     reasonKind: planReason !== undefined ? 'graph-plan' : (final?.reason.kind ?? 'cpu-fallback'),
-    reason: planReason ?? (final === undefined ? 'no telemetry event (the engine was used concurrently)' : describeReason(final.reason, final.costsMs)),
+    reason:
+      planReason ??
+      (final === undefined
+        ? 'no telemetry event (the engine was used concurrently)'
+        : describeReason(final.reason, final.costsMs)),
     attempts: events.length,
     ms,
     kernelMs: final?.kernelMs,
@@ -93,7 +112,9 @@ export function nodeRecord(name: string, op: OpKind, events: readonly OpEvent[],
 }
 
 /** Per-backend totals, transfer count and backend switches of a list of node records. */
-export function totalsOf(nodes: readonly NodeRecord[]): Pick<RunReport, 'byBackend' | 'nodesWithTransfers' | 'backendSwitches'> & { nodeBytes: number } {
+export function totalsOf(
+  nodes: readonly NodeRecord[],
+): Pick<RunReport, 'byBackend' | 'nodesWithTransfers' | 'backendSwitches'> & { nodeBytes: number } {
   const byBackend: Record<string, BackendTotals> = {};
   let switches = 0;
   nodes.forEach((n, i) => {
@@ -111,7 +132,11 @@ export function totalsOf(nodes: readonly NodeRecord[]): Pick<RunReport, 'byBacke
 }
 
 /** Several runs as one report (e.g. the step graphs of several decoder layers), with what happened between them in `extra`. */
-export function combineReports(graph: string, reports: readonly RunReport[], extra: { hostMs: number; bytesMoved: number; totalMs: number }): RunReport {
+export function combineReports(
+  graph: string,
+  reports: readonly RunReport[],
+  extra: { hostMs: number; bytesMoved: number; totalMs: number },
+): RunReport {
   const nodes = reports.flatMap((r) => r.nodes);
   const totals = totalsOf(nodes);
   return {
@@ -147,7 +172,13 @@ export function formatReport(report: RunReport): string {
   let above: NodeRecord | undefined;
   for (const n of report.nodes) {
     const same = above !== undefined && above.backend === n.backend && above.reason === n.reason;
-    lines.push(pad(n.name, 30) + pad(n.backend, 12) + pad(formatMs(n.ms), 11) + pad(String(n.bytesMoved), 12) + (same ? SAME_REASON : n.reason));
+    lines.push(
+      pad(n.name, 30) +
+        pad(n.backend, 12) +
+        pad(formatMs(n.ms), 11) +
+        pad(String(n.bytesMoved), 12) +
+        (same ? SAME_REASON : n.reason),
+    );
     above = n;
   }
   return lines.join('\n');
@@ -176,7 +207,8 @@ function combinePlacements(placements: ReadonlyArray<PlacementSummary | undefine
  */
 export function graphChromeTrace(engine: Engine, reports: readonly RunReport[]): ChromeTrace {
   const reasons = new Map<number, string>();
-  for (const report of reports) for (const n of report.nodes) if (n.reasonKind === 'graph-plan') reasons.set(n.callId, n.reason);
+  for (const report of reports)
+    for (const n of report.nodes) if (n.reasonKind === 'graph-plan') reasons.set(n.callId, n.reason);
   const trace = chromeTraceOf(engine.telemetry.opEvents(), engine.telemetry.noticeEvents(), engine.telemetry.originMs);
   return {
     displayTimeUnit: trace.displayTimeUnit,

@@ -4,7 +4,16 @@
 // weights stay resident across runs. Telemetry and the Chrome trace name every node.
 import { describe, expect, it } from 'vitest';
 import type { ChromeTrace } from '@tandem/core';
-import { DEFAULT_PROFILES, DTYPES, Engine, OP_KINDS, rooflineMs, type DeviceBuffer, type OpKind, type Tensor } from '@tandem/core';
+import {
+  DEFAULT_PROFILES,
+  DTYPES,
+  Engine,
+  OP_KINDS,
+  rooflineMs,
+  type DeviceBuffer,
+  type OpKind,
+  type Tensor,
+} from '@tandem/core';
 import { ManualClock, SimulatedBackend } from '@tandem/testing';
 import { GraphBuilder } from './graph-builder.ts';
 import { graphChromeTrace } from './report.ts';
@@ -37,7 +46,14 @@ async function hybrid(busBytesPerMs: number, gpuOps: readonly OpKind[] = OP_KIND
   const clock = new ManualClock();
   const cpuProfile = DEFAULT_PROFILES.cpu;
   const gpuProfile = { ...DEFAULT_PROFILES.gpu, transferBytesPerMs: busBytesPerMs };
-  const cpu = new CountingSimulated({ name: 'cpu', clock, kind: 'cpu', priority: 10, performance: cpuProfile, latencyMs: (_op, w) => rooflineMs(w, cpuProfile) });
+  const cpu = new CountingSimulated({
+    name: 'cpu',
+    clock,
+    kind: 'cpu',
+    priority: 10,
+    performance: cpuProfile,
+    latencyMs: (_op, w) => rooflineMs(w, cpuProfile),
+  });
   const gpu = new CountingSimulated({
     name: 'gpu',
     clock,
@@ -78,7 +94,9 @@ describe('residency-aware placement of a graph', () => {
     const report = await run(); // the plan reused: nodes run where it says, no per-node decision
     expect(report.placement?.reused).toBe(true);
     expect(report.nodes.map((n) => n.backend)).toEqual(['gpu', 'gpu', 'gpu']);
-    expect(report.nodes[1]?.reason).toMatch(/^graph plan: mlp\.up \.\. mlp\.down on gpu \(as the engine's cost alone would \(estimate 0\.102ms\)\)/);
+    expect(report.nodes[1]?.reason).toMatch(
+      /^graph plan: mlp\.up \.\. mlp\.down on gpu \(as the engine's cost alone would \(estimate 0\.102ms\)\)/,
+    );
     expect(report.placement?.overrides).toBe(0);
     expect(report.nodes.map((n) => n.bytesMoved)).toEqual([MATRIX_BYTES, 0, 0]); // only x goes up; weights are resident
     expect(gpu.downloads).toBe(downloadsBefore);
@@ -88,7 +106,8 @@ describe('residency-aware placement of a graph', () => {
   it('remakes a plan after 32 runs, and twice as late each time remaking gives the same plan (up to 512 runs)', async () => {
     const { run } = await hybrid(1e6);
     const made: number[] = [];
-    for (let i = 0; i < 1 + 32 + 64 + 128 + 256 + 512 + 512 + 1; i++) if ((await run()).placement?.reused === false) made.push(i);
+    for (let i = 0; i < 1 + 32 + 64 + 128 + 256 + 512 + 512 + 1; i++)
+      if ((await run()).placement?.reused === false) made.push(i);
     // Run 0: the plan on priors (one run); run 1: the first plan from measurements; then 32, 64, ... 512, 512 runs.
     expect(made).toEqual([0, 1, 33, 97, 225, 481, 993, 1505]);
   });
@@ -108,11 +127,18 @@ describe('residency-aware placement of a graph', () => {
 
   it('a CPU op between two GPU ops pays two transfers', async () => {
     // The GPU cannot run silu here, so the CPU must: its input comes down from the GPU and its output goes back up.
-    const { run, gpu, cpu } = await hybrid(1e6, OP_KINDS.filter((op) => op !== 'silu'));
+    const { run, gpu, cpu } = await hybrid(
+      1e6,
+      OP_KINDS.filter((op) => op !== 'silu'),
+    );
     for (let i = 0; i < 2; i++) await run(); // exploration, then the weight's one-off upload
     const counts = { gpuUp: gpu.uploads, gpuDown: gpu.downloads, cpuUp: cpu.uploads, cpuDown: cpu.downloads };
     const report = await run();
-    expect(report.nodes.map((n) => [n.name, n.backend])).toEqual([['mlp.up', 'gpu'], ['mlp.act', 'cpu'], ['mlp.down', 'gpu']]);
+    expect(report.nodes.map((n) => [n.name, n.backend])).toEqual([
+      ['mlp.up', 'gpu'],
+      ['mlp.act', 'cpu'],
+      ['mlp.down', 'gpu'],
+    ]);
     expect(gpu.downloads - counts.gpuDown).toBe(1); // transfer 1: GPU -> host (up's output, for act)
     expect(gpu.uploads - counts.gpuUp).toBe(2); // transfer 2: host -> GPU (act's output, for down); the other upload is x
     // Bytes each node's binding moved: x up; up's output down from the GPU and into the CPU; act's output out of the CPU and up.
@@ -137,7 +163,9 @@ describe('residency-aware placement of a graph', () => {
     expect(gpu.downloads).toBe(downloads);
     const act = auto.nodes[1];
     expect(act?.reasonKind).toBe('graph-plan');
-    expect(act?.reason).toMatch(/^graph plan: mlp\.up \.\. mlp\.down on gpu \(engine alone: cpu\); plan 0\.\d+ms vs 0\.\d+ms placing each node alone$/);
+    expect(act?.reason).toMatch(
+      /^graph plan: mlp\.up \.\. mlp\.down on gpu \(engine alone: cpu\); plan 0\.\d+ms vs 0\.\d+ms placing each node alone$/,
+    );
     const placement = auto.placement;
     expect(placement?.overrides).toBe(1);
     // Saved: the round trip (2 x 0.0328 ms) less silu's extra compute on the GPU (0.1017 - 0.0554 ms) = 0.019 ms;
@@ -148,7 +176,9 @@ describe('residency-aware placement of a graph', () => {
     expect(auto.totalMs).toBeLessThan(perOp.totalMs); // simulated time on the manual clock
     expect(perOp.totalMs - auto.totalMs).toBeCloseTo(0.019, 2);
     // The Chrome trace carries the graph's reason for the node the plan placed (the engine itself saw `{ only: 'gpu' }`).
-    const slices = graphChromeTrace(engine, [auto]).traceEvents.filter((e) => e.ph === 'X' && e.name === 'mlp.act (silu)');
+    const slices = graphChromeTrace(engine, [auto]).traceEvents.filter(
+      (e) => e.ph === 'X' && e.name === 'mlp.act (silu)',
+    );
     expect(slices.map((e) => [e.cat, e.args['reason']]).slice(-2)).toEqual([
       ['cpu', 'cost model (prior): cpu 0.088ms, gpu 0.102ms'], // the last per-op run
       ['gpu', act?.reason],
@@ -170,7 +200,11 @@ describe('residency-aware placement of a graph', () => {
     const cpuRun = await built.run({ x: input }, { strategy: 'cpu-only' });
     const gpuRun = await built.run({ x: input }, { strategy: 'gpu-only' });
     expect(cpuRun.report.nodes[0]).toMatchObject({ backend: 'cpu', reasonKind: 'user-preference' });
-    expect(gpuRun.report.nodes[0]).toMatchObject({ backend: 'gpu', reasonKind: 'user-preference', bytesMoved: MATRIX_BYTES });
+    expect(gpuRun.report.nodes[0]).toMatchObject({
+      backend: 'gpu',
+      reasonKind: 'user-preference',
+      bytesMoved: MATRIX_BYTES,
+    });
     expect(cpuRun.report.placement).toBeUndefined();
     expect(w1.residency()).toEqual(expect.arrayContaining(['host', 'gpu', 'cpu']));
   });
@@ -182,7 +216,9 @@ describe('residency-aware placement of a graph', () => {
     const slices = trace.traceEvents.filter((e) => e.ph === 'X');
     expect(slices.map((e) => e.name)).toEqual(['mlp.up (matmul)', 'mlp.act (silu)', 'mlp.down (matmul)']);
     expect(slices.map((e) => e.args['bytesMoved'])).toEqual(report.nodes.map((n) => n.bytesMoved));
-    const threads = trace.traceEvents.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => e.args['name']);
+    const threads = trace.traceEvents
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name')
+      .map((e) => e.args['name']);
     expect(new Set(threads)).toEqual(new Set(report.nodes.map((n) => n.backend)));
     expect(engine.telemetry.opEvents().map((e) => e.label)).toEqual(['mlp.up', 'mlp.act', 'mlp.down']);
   });
@@ -196,8 +232,23 @@ describe('carried inputs (state handed from run to run, like a KV cache)', () =>
    */
   async function stateLeftOnGpu(carried: boolean) {
     const clock = new ManualClock();
-    const cpu = new CountingSimulated({ name: 'cpu', clock, kind: 'cpu', priority: 10, performance: DEFAULT_PROFILES.cpu, latencyMs: () => 0.01 });
-    const gpu = new CountingSimulated({ name: 'gpu', clock, kind: 'gpu', priority: 20, performance: DEFAULT_PROFILES.gpu, transferBytesPerMs: 1e5, latencyMs: () => 0.05 });
+    const cpu = new CountingSimulated({
+      name: 'cpu',
+      clock,
+      kind: 'cpu',
+      priority: 10,
+      performance: DEFAULT_PROFILES.cpu,
+      latencyMs: () => 0.01,
+    });
+    const gpu = new CountingSimulated({
+      name: 'gpu',
+      clock,
+      kind: 'gpu',
+      priority: 20,
+      performance: DEFAULT_PROFILES.gpu,
+      transferBytesPerMs: 1e5,
+      latencyMs: () => 0.05,
+    });
     const engine = await Engine.create({ backends: [cpu, gpu], clock: clock.clock });
     const g = new GraphBuilder(engine, { name: 'loop', clock: clock.clock });
     g.output('next', g.scale('loop.step', g.input('state', 'f32', [N, N], { carried }), 1));
@@ -222,7 +273,7 @@ describe('carried inputs (state handed from run to run, like a KV cache)', () =>
     return { early, handed };
   }
 
-  it("does not replan when a carried state is elsewhere: the plan follows the steady state and the state moves back once", async () => {
+  it('does not replan when a carried state is elsewhere: the plan follows the steady state and the state moves back once', async () => {
     const { early, handed } = await stateLeftOnGpu(true);
     expect(early.slice(16)).toEqual(Array(8).fill('cpu'));
     expect(handed.placement?.reused).toBe(true); // the same plan as for a state on the CPU
@@ -234,9 +285,24 @@ describe('carried inputs (state handed from run to run, like a KV cache)', () =>
     // plan (state resident everywhere) puts the step on the CPU. The engine alone, seeing the state on the GPU,
     // would add its 2.6 ms move to the CPU's cost and keep the step on the GPU.
     const clock = new ManualClock();
-    const cpu = new CountingSimulated({ name: 'cpu', clock, kind: 'cpu', priority: 10, performance: DEFAULT_PROFILES.cpu, latencyMs: () => 0.01 });
+    const cpu = new CountingSimulated({
+      name: 'cpu',
+      clock,
+      kind: 'cpu',
+      priority: 10,
+      performance: DEFAULT_PROFILES.cpu,
+      latencyMs: () => 0.01,
+    });
     const gpuProfile = { ...DEFAULT_PROFILES.gpu, launchMs: 1, transferBytesPerMs: 1e5 };
-    const gpu = new CountingSimulated({ name: 'gpu', clock, kind: 'gpu', priority: 20, performance: gpuProfile, transferBytesPerMs: 1e5, latencyMs: () => 0.05 });
+    const gpu = new CountingSimulated({
+      name: 'gpu',
+      clock,
+      kind: 'gpu',
+      priority: 20,
+      performance: gpuProfile,
+      transferBytesPerMs: 1e5,
+      latencyMs: () => 0.05,
+    });
     const engine = await Engine.create({ backends: [cpu, gpu], clock: clock.clock });
     const g = new GraphBuilder(engine, { name: 'loop', clock: clock.clock });
     g.output('next', g.scale('loop.step', g.input('state', 'f32', [N, N], { carried: true }), 1));

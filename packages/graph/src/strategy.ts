@@ -34,7 +34,11 @@ export type NodePlacer =
 const SPLIT_GPU_OPS: ReadonlySet<OpKind> = new Set(['matmul', 'quantizedMatmul', 'attention', 'concat']);
 
 /** The placer for a graph strategy; throws GraphRunError when the engine has no usable backend of a needed kind. */
-export function resolveStrategy(engine: Engine, strategy: GraphStrategy, preference: BackendPreference = {}): NodePlacer {
+export function resolveStrategy(
+  engine: Engine,
+  strategy: GraphStrategy,
+  preference: BackendPreference = {},
+): NodePlacer {
   switch (strategy) {
     case 'auto':
       return { kind: 'plan' };
@@ -45,7 +49,11 @@ export function resolveStrategy(engine: Engine, strategy: GraphStrategy, prefere
     case 'gpu-only':
       return { kind: 'engine', strategy: { only: backendOfKind(engine, 'gpu', strategy, preference.gpuBackend) } };
     case 'split':
-      return { kind: 'split', cpu: backendOfKind(engine, 'cpu', strategy, preference.cpuBackend), gpu: backendOfKind(engine, 'gpu', strategy, preference.gpuBackend) };
+      return {
+        kind: 'split',
+        cpu: backendOfKind(engine, 'cpu', strategy, preference.cpuBackend),
+        gpu: backendOfKind(engine, 'gpu', strategy, preference.gpuBackend),
+      };
     default:
       return { kind: 'engine', strategy };
   }
@@ -63,12 +71,22 @@ export function strategyName(strategy: GraphStrategy): string {
 
 function backendOfKind(engine: Engine, kind: 'cpu' | 'gpu', strategy: string, wanted: string | undefined): string {
   const statuses = engine.backends();
-  const usable = statuses.filter((b) => b.kind === kind && b.available && b.health.state !== 'unhealthy' && b.health.state !== 'unavailable');
+  const usable = statuses.filter(
+    (b) => b.kind === kind && b.available && b.health.state !== 'unhealthy' && b.health.state !== 'unavailable',
+  );
   const chosen = wanted === undefined ? usable[0] : usable.find((b) => b.name === wanted);
   if (chosen === undefined) {
-    const seen = statuses.filter((b) => b.kind === kind).map((b) => `${b.name}: ${b.available ? b.health.state : (b.unavailableReason ?? 'unavailable')}`);
-    const what = wanted === undefined ? `no usable ${kind.toUpperCase()} backend` : `${kind.toUpperCase()} backend '${wanted}' is not usable`;
-    throw new GraphRunError(`strategy ${strategy}`, `${what} (${seen.join('; ') || `none of kind ${kind} registered`})`);
+    const seen = statuses
+      .filter((b) => b.kind === kind)
+      .map((b) => `${b.name}: ${b.available ? b.health.state : (b.unavailableReason ?? 'unavailable')}`);
+    const what =
+      wanted === undefined
+        ? `no usable ${kind.toUpperCase()} backend`
+        : `${kind.toUpperCase()} backend '${wanted}' is not usable`;
+    throw new GraphRunError(
+      `strategy ${strategy}`,
+      `${what} (${seen.join('; ') || `none of kind ${kind} registered`})`,
+    );
   }
   return chosen.name;
 }

@@ -4,7 +4,11 @@ import { bytesOf, readF32, readI32, readU16 } from './bytes.ts';
 import { computeReference } from './compute.ts';
 import type { HostTensor } from './host-tensor.ts';
 
-const f32 = (shape: number[], ...v: number[]): HostTensor => ({ dtype: 'f32', shape, data: bytesOf(Float32Array.from(v)) });
+const f32 = (shape: number[], ...v: number[]): HostTensor => ({
+  dtype: 'f32',
+  shape,
+  data: bytesOf(Float32Array.from(v)),
+});
 const first = (outputs: HostTensor[]): HostTensor => {
   const [out] = outputs;
   if (out === undefined) throw new Error('no output');
@@ -29,13 +33,17 @@ describe('computeReference', () => {
 
   it('dequantizes q8_0 to f32', () => {
     const values = Float32Array.from({ length: 32 }, (_, i) => (i === 31 ? 127 : i - 16)); // amax 127: d = 1, exact
-    const out = first(computeReference({ op: 'dequantize', x: { dtype: 'q8_0', shape: [32], data: quantizeQ8_0(values) } }));
+    const out = first(
+      computeReference({ op: 'dequantize', x: { dtype: 'q8_0', shape: [32], data: quantizeQ8_0(values) } }),
+    );
     expect(out.dtype).toBe('f32');
     expect(Array.from(readF32(out.data))).toEqual(Array.from(values));
   });
 
   it('treats a 1-D cosine query as one row and a 1-D topK input as one row', () => {
-    const sims = first(computeReference({ op: 'cosineSimilarity', queries: f32([2], 1, 0), targets: f32([2, 2], 2, 0, 0, 3) }));
+    const sims = first(
+      computeReference({ op: 'cosineSimilarity', queries: f32([2], 1, 0), targets: f32([2, 2], 2, 0, 0, 3) }),
+    );
     expect(sims.shape).toEqual([1, 2]);
     expect(Array.from(readF32(sims.data))).toEqual([1, 0]);
     const [values, indices] = computeReference({ op: 'topK', x: f32([3], 1, 3, 2), k: 1 });
@@ -52,12 +60,18 @@ describe('computeReference', () => {
   it('reads inputs at unaligned byte offsets', () => {
     const raw = new Uint8Array(9);
     raw.set(bytesOf(Float32Array.of(2, 3)), 1);
-    const out = first(computeReference({ op: 'scale', x: { dtype: 'f32', shape: [2], data: raw.subarray(1) }, factor: 2 }));
+    const out = first(
+      computeReference({ op: 'scale', x: { dtype: 'f32', shape: [2], data: raw.subarray(1) }, factor: 2 }),
+    );
     expect(Array.from(readF32(out.data))).toEqual([4, 6]);
   });
 
   it('rejects invalid ops and byte lengths that do not match the shape', () => {
-    expect(() => computeReference({ op: 'matmul', a: f32([1, 2], 1, 2), b: f32([1, 2], 1, 2) })).toThrow(InvalidArgumentError);
-    expect(() => computeReference({ op: 'silu', x: f32([3], 1, 2) })).toThrow(/silu\.x\.data\.byteLength = 8: must be 12/);
+    expect(() => computeReference({ op: 'matmul', a: f32([1, 2], 1, 2), b: f32([1, 2], 1, 2) })).toThrow(
+      InvalidArgumentError,
+    );
+    expect(() => computeReference({ op: 'silu', x: f32([3], 1, 2) })).toThrow(
+      /silu\.x\.data\.byteLength = 8: must be 12/,
+    );
   });
 });

@@ -1,6 +1,15 @@
 // What the reference kernels (kernels/<op_id>.ts) share: their table entry's type, argument checks (they are public
 // oracles, so a wrong length fails loudly), dimensions of host tensors, and the elementwise families' kernels.
-import { decodeF16, encodeF16, InvalidArgumentError, type KernelReach, type OpKind, type OpOf, type TensorSpec, type UnaryOpKind } from '@tandem/core';
+import {
+  decodeF16,
+  encodeF16,
+  InvalidArgumentError,
+  type KernelReach,
+  type OpKind,
+  type OpOf,
+  type TensorSpec,
+  type UnaryOpKind,
+} from '@tandem/core';
 import { bytesOf, readF32, readU16 } from './bytes.ts';
 import type { HostTensor } from './host-tensor.ts';
 
@@ -14,7 +23,8 @@ export interface ReferenceKernel<K extends OpKind> extends KernelReach {
 
 /** Throws unless `values` holds exactly `expected` elements. */
 export function expectLength(argument: string, values: { readonly length: number }, expected: number): void {
-  if (values.length !== expected) throw new InvalidArgumentError(`${argument}.length`, values.length, `must be ${expected}`);
+  if (values.length !== expected)
+    throw new InvalidArgumentError(`${argument}.length`, values.length, `must be ${expected}`);
 }
 
 /** Throws unless `value` is an integer >= 0. */
@@ -41,11 +51,20 @@ export function widenedBytes(inputs: readonly TensorSpec[], outputs: readonly Te
 }
 
 /** a (fn) b elementwise in float64, b repeating over a's leading dimensions (b's shape is a suffix of a's). */
-export function broadcast(op: string, a: Float32Array, b: Float32Array, fn: (x: number, y: number) => number): Float32Array {
+export function broadcast(
+  op: string,
+  a: Float32Array,
+  b: Float32Array,
+  fn: (x: number, y: number) => number,
+): Float32Array {
   const out = new Float32Array(a.length);
   if (a.length === 0) return out;
   if (b.length === 0 || a.length % b.length !== 0) {
-    throw new InvalidArgumentError(`${op}.b.length`, b.length, `must divide a.length (${a.length}): b's shape is a suffix of a's`);
+    throw new InvalidArgumentError(
+      `${op}.b.length`,
+      b.length,
+      `must divide a.length (${a.length}): b's shape is a suffix of a's`,
+    );
   }
   for (let i = 0; i < a.length; i++) out[i] = fn(a[i] ?? 0, b[i % b.length] ?? 0);
   return out;
@@ -58,7 +77,10 @@ export function binaryKernel<K extends 'add' | 'mul'>(
   f16Kernel: (a: Uint16Array, b: Uint16Array) => Uint16Array,
 ): ReferenceKernel<K> {
   return {
-    run: (op) => (op.a.dtype === 'f16' ? [bytesOf(f16Kernel(readU16(op.a.data), readU16(op.b.data)))] : [bytesOf(f32Kernel(f32(op.a, `${name}.a`), f32(op.b, `${name}.b`)))]),
+    run: (op) =>
+      op.a.dtype === 'f16'
+        ? [bytesOf(f16Kernel(readU16(op.a.data), readU16(op.b.data)))]
+        : [bytesOf(f32Kernel(f32(op.a, `${name}.a`), f32(op.b, `${name}.b`)))],
     scratchBytes: (op, outputs) => (op.a.dtype === 'f16' ? widenedBytes([op.a, op.b], outputs) : 0),
   };
 }
@@ -76,7 +98,10 @@ export function mapValues(x: Float32Array, f: (v: number) => number): Float32Arr
  */
 export function unaryKernel<K extends UnaryOpKind>(name: K, f: (v: number) => number): ReferenceKernel<K> {
   return {
-    run: (op) => (op.x.dtype === 'f16' ? [bytesOf(encodeF16(mapValues(decodeF16(readU16(op.x.data)), f)))] : [bytesOf(mapValues(f32(op.x, `${name}.x`), f))]),
+    run: (op) =>
+      op.x.dtype === 'f16'
+        ? [bytesOf(encodeF16(mapValues(decodeF16(readU16(op.x.data)), f)))]
+        : [bytesOf(mapValues(f32(op.x, `${name}.x`), f))],
     scratchBytes: (op, outputs) => (op.x.dtype === 'f16' ? widenedBytes([op.x], outputs) : 0),
   };
 }

@@ -1,4 +1,11 @@
-import { BackendError, backendSupports, OP_KINDS, type BoundTensor, type DeviceBuffer, type TensorSpec } from '@tandem/core';
+import {
+  BackendError,
+  backendSupports,
+  OP_KINDS,
+  type BoundTensor,
+  type DeviceBuffer,
+  type TensorSpec,
+} from '@tandem/core';
 import { describe, expect, it } from 'vitest';
 import { bytesOf, readF32, readI32 } from './bytes.ts';
 import { ReferenceBackend } from './reference-backend.ts';
@@ -50,7 +57,10 @@ describe('ReferenceBackend', () => {
   it('returns both topK outputs (values f32, indices i32)', async () => {
     const backend = new ReferenceBackend();
     const x = await uploadF32(backend, [4], [1, 4, 4, 2]);
-    const { outputs } = await backend.run({ op: 'topK', x, k: 2 }, [{ dtype: 'f32', shape: [1, 2] }, { dtype: 'i32', shape: [1, 2] }]);
+    const { outputs } = await backend.run({ op: 'topK', x, k: 2 }, [
+      { dtype: 'f32', shape: [1, 2] },
+      { dtype: 'i32', shape: [1, 2] },
+    ]);
     const [values, indices] = await Promise.all(outputs.map((o) => backend.download(o)));
     expect(Array.from(readF32(values ?? new Uint8Array()))).toEqual([4, 4]);
     expect(Array.from(readI32(indices ?? new Uint8Array()))).toEqual([1, 2]);
@@ -64,7 +74,11 @@ describe('ReferenceBackend', () => {
     backend.free(a.buffer);
     backend.free(a.buffer); // freeing twice does not throw
     const spec: TensorSpec[] = [{ dtype: 'f32', shape: [1, 1] }];
-    for (const [bad, code] of [[a, 'UNKNOWN_BUFFER'], [{ ...a, buffer: foreign }, 'UNKNOWN_BUFFER'], [short, 'BUFFER_MISMATCH']] as const) {
+    for (const [bad, code] of [
+      [a, 'UNKNOWN_BUFFER'],
+      [{ ...a, buffer: foreign }, 'UNKNOWN_BUFFER'],
+      [short, 'BUFFER_MISMATCH'],
+    ] as const) {
       const run = backend.run({ op: 'matmul', a: bad, b: bad }, spec);
       await expect(run).rejects.toBeInstanceOf(BackendError);
       await expect(run).rejects.toMatchObject({ code, backend: 'reference' });
@@ -75,13 +89,18 @@ describe('ReferenceBackend', () => {
   it('wraps invalid ops in a BackendError that keeps the code', async () => {
     const backend = new ReferenceBackend();
     const a = await uploadF32(backend, [1, 2], [1, 2]);
-    await expect(backend.run({ op: 'matmul', a, b: a }, [{ dtype: 'f32', shape: [1, 2] }])).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', backend: 'reference' });
+    await expect(backend.run({ op: 'matmul', a, b: a }, [{ dtype: 'f32', shape: [1, 2] }])).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      backend: 'reference',
+    });
   });
 
   it('rejects output specs that do not match the op', async () => {
     const backend = new ReferenceBackend();
     const a = await uploadF32(backend, [1, 1], [2]);
-    await expect(backend.run({ op: 'matmul', a, b: a }, [{ dtype: 'f32', shape: [2, 2] }])).rejects.toMatchObject({ code: 'BAD_OUTPUT' });
+    await expect(backend.run({ op: 'matmul', a, b: a }, [{ dtype: 'f32', shape: [2, 2] }])).rejects.toMatchObject({
+      code: 'BAD_OUTPUT',
+    });
   });
 
   it('supports every op through the capability table (f16 matmul included)', () => {

@@ -71,7 +71,8 @@ export class ReferenceBackend implements CapableBackend {
   constructor(options: ReferenceBackendOptions = {}) {
     this.fallbackOnly = options.fallbackOnly ?? false;
     const budget = options.memoryBytes ?? DEFAULT_REFERENCE_MEMORY_BYTES;
-    if (!Number.isSafeInteger(budget) || budget < 0) throw new InvalidArgumentError('ReferenceBackend.memoryBytes', budget, 'must be a non-negative safe integer');
+    if (!Number.isSafeInteger(budget) || budget < 0)
+      throw new InvalidArgumentError('ReferenceBackend.memoryBytes', budget, 'must be a non-negative safe integer');
     this.memoryBytes = budget;
   }
 
@@ -82,7 +83,13 @@ export class ReferenceBackend implements CapableBackend {
 
   /** The host CPU, with the reference's rough speeds. */
   describe(): DeviceDescription {
-    return { name: 'reference (TypeScript, float64 accumulation)', memoryBytes: this.memoryBytes, availableMemoryBytes: this.availableMemory(), features: [], performance: REFERENCE_PERFORMANCE };
+    return {
+      name: 'reference (TypeScript, float64 accumulation)',
+      memoryBytes: this.memoryBytes,
+      availableMemoryBytes: this.availableMemory(),
+      features: [],
+      performance: REFERENCE_PERFORMANCE,
+    };
   }
 
   /** Bytes of the budget not held by buffers. */
@@ -117,8 +124,14 @@ export class ReferenceBackend implements CapableBackend {
 
   /** Reads the inputs from memory, computes with computeReference, stores the outputs as new buffers. */
   async run(op: Op<BoundTensor>, outputs: readonly TensorSpec[]): Promise<RunResult> {
-    this.reserve(`${op.op}'s outputs and scratch`, opMemory(op, outputs).outputBytes + referenceScratchBytes(op, outputs));
-    const host = mapOpTensors(op, (t, name): HostTensor => ({ dtype: t.dtype, shape: t.shape, data: this.tensorBytes(t, `${op.op}.${name}`) }));
+    this.reserve(
+      `${op.op}'s outputs and scratch`,
+      opMemory(op, outputs).outputBytes + referenceScratchBytes(op, outputs),
+    );
+    const host = mapOpTensors(
+      op,
+      (t, name): HostTensor => ({ dtype: t.dtype, shape: t.shape, data: this.tensorBytes(t, `${op.op}.${name}`) }),
+    );
     const start = monotonicClock();
     let results: HostTensor[];
     try {
@@ -159,10 +172,19 @@ export class ReferenceBackend implements CapableBackend {
 
   private bytes(buffer: DeviceBuffer, what: string): Uint8Array {
     if (buffer.backend !== this.name) {
-      throw new BackendError('UNKNOWN_BUFFER', this.name, `${what}: buffer ${buffer.id} belongs to backend '${buffer.backend}'`);
+      throw new BackendError(
+        'UNKNOWN_BUFFER',
+        this.name,
+        `${what}: buffer ${buffer.id} belongs to backend '${buffer.backend}'`,
+      );
     }
     const data = this.memory.get(buffer.id);
-    if (data === undefined) throw new BackendError('UNKNOWN_BUFFER', this.name, `${what}: buffer ${buffer.id} does not exist (freed or never allocated)`);
+    if (data === undefined)
+      throw new BackendError(
+        'UNKNOWN_BUFFER',
+        this.name,
+        `${what}: buffer ${buffer.id} does not exist (freed or never allocated)`,
+      );
     return data;
   }
 
@@ -170,7 +192,11 @@ export class ReferenceBackend implements CapableBackend {
     const data = this.bytes(t.buffer, what);
     const expected = byteLengthOf(t.dtype, numel(t.shape));
     if (data.byteLength !== expected) {
-      throw new BackendError('BUFFER_MISMATCH', this.name, `${what}: buffer ${t.buffer.id} has ${data.byteLength} bytes; ${t.dtype} [${t.shape.join(', ')}] needs ${expected}`);
+      throw new BackendError(
+        'BUFFER_MISMATCH',
+        this.name,
+        `${what}: buffer ${t.buffer.id} has ${data.byteLength} bytes; ${t.dtype} [${t.shape.join(', ')}] needs ${expected}`,
+      );
     }
     return data;
   }
@@ -181,7 +207,11 @@ function checkOutputs(backend: string, op: string, results: readonly HostTensor[
   const problem =
     results.length !== specs.length
       ? `computed ${results.length} outputs, the caller expects ${specs.length}`
-      : results.findIndex((r, i) => r.dtype !== specs[i]?.dtype || r.data.byteLength !== byteLengthOf(r.dtype, numel(specs[i]?.shape ?? [])));
+      : results.findIndex(
+          (r, i) =>
+            r.dtype !== specs[i]?.dtype || r.data.byteLength !== byteLengthOf(r.dtype, numel(specs[i]?.shape ?? [])),
+        );
   if (typeof problem === 'string') throw new BackendError('BAD_OUTPUT', backend, `${op}: ${problem}`);
-  if (problem >= 0) throw new BackendError('BAD_OUTPUT', backend, `${op}: output ${problem} does not match the requested spec`);
+  if (problem >= 0)
+    throw new BackendError('BAD_OUTPUT', backend, `${op}: output ${problem} does not match the requested spec`);
 }

@@ -26,7 +26,10 @@ import { createRequire } from 'node:module';
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = resolve(here, '..');
 // The repository's native-rocm/, or the copy an installed package ships (prepack puts it in the package).
-const nativeDir = [join(packageDir, 'native-rocm'), resolve(packageDir, '../../native-rocm')].find((d) => existsSync(join(d, 'kernels'))) ?? resolve(packageDir, '../../native-rocm');
+const nativeDir =
+  [join(packageDir, 'native-rocm'), resolve(packageDir, '../../native-rocm')].find((d) =>
+    existsSync(join(d, 'kernels')),
+  ) ?? resolve(packageDir, '../../native-rocm');
 const VARIANTS = ['amd', 'nvidia'];
 const EXPLICIT_VARIANTS = [...VARIANTS, 'emulated'];
 
@@ -41,7 +44,8 @@ function parseArgs(argv) {
     else if (a === '--jobs') opts.jobs = Number(argv[++i]);
     else throw new Error(`unknown argument ${a}`);
   }
-  if (opts.variant !== 'auto' && !EXPLICIT_VARIANTS.includes(opts.variant)) throw new Error(`--variant must be amd, nvidia, emulated or auto (got ${opts.variant})`);
+  if (opts.variant !== 'auto' && !EXPLICIT_VARIANTS.includes(opts.variant))
+    throw new Error(`--variant must be amd, nvidia, emulated or auto (got ${opts.variant})`);
   if (!(opts.jobs >= 1)) throw new Error('--jobs must be >= 1');
   return opts;
 }
@@ -60,7 +64,10 @@ function findCompiler(variant) {
   if (variant === 'emulated') return which(process.env.CXX ?? 'g++');
   if (variant === 'amd') {
     const hipcc = which(process.env.HIPCC ?? 'hipcc');
-    return hipcc !== undefined && existsSync('/usr/include/hip/hip_runtime.h') || (hipcc !== undefined && process.env.HIPCC !== undefined) ? hipcc : undefined;
+    return (hipcc !== undefined && existsSync('/usr/include/hip/hip_runtime.h')) ||
+      (hipcc !== undefined && process.env.HIPCC !== undefined)
+      ? hipcc
+      : undefined;
   }
   return which(process.env.NVCC ?? 'nvcc') ?? which('/usr/local/cuda/bin/nvcc');
 }
@@ -74,9 +81,11 @@ function includeDirs() {
   } catch {
     throw new Error('node-addon-api is not installed (npm install) and NAPI_INCLUDE is not set');
   }
-  const nodeHeaders = [process.env.NODE_INCLUDE, join(dirname(process.execPath), '../include/node'), '/usr/include/node'].find(
-    (d) => d !== undefined && existsSync(join(d, 'node_api.h')),
-  );
+  const nodeHeaders = [
+    process.env.NODE_INCLUDE,
+    join(dirname(process.execPath), '../include/node'),
+    '/usr/include/node',
+  ].find((d) => d !== undefined && existsSync(join(d, 'node_api.h')));
   if (nodeHeaders === undefined) throw new Error("Node's headers (node_api.h) were not found; set NODE_INCLUDE");
   return [...dirs, nodeHeaders];
 }
@@ -90,9 +99,18 @@ const COMMON_DEFINES = ['-DNAPI_VERSION=8', '-DNAPI_CPP_EXCEPTIONS', '-DNODE_ADD
  */
 function emulatedSource(src, genDir) {
   const text = readFileSync(src, 'utf8')
-    .replace(/extern\s+__shared__\s+(?:__align__\(\d+\)\s+)?([\w:]+)\s+(\w+)\[\];/g, '$1* $2 = static_cast<$1*>(tandem_emu::dynamic_shared());')
+    .replace(
+      /extern\s+__shared__\s+(?:__align__\(\d+\)\s+)?([\w:]+)\s+(\w+)\[\];/g,
+      '$1* $2 = static_cast<$1*>(tandem_emu::dynamic_shared());',
+    )
     .replace(/([A-Za-z_][\w:]*(?:<[^;<>()]*>)?)\s*<<<([\s\S]*?)>>>\(/g, 'tandem_emu::Config($2).run($1, ');
-  const out = join(genDir, src.split(/[/\\]/).pop().replace(/\.hip$/, '.cc'));
+  const out = join(
+    genDir,
+    src
+      .split(/[/\\]/)
+      .pop()
+      .replace(/\.hip$/, '.cc'),
+  );
   writeFileSync(out, `#line 1 "${src}"\n${text}`);
   return out;
 }
@@ -120,7 +138,29 @@ function toolchain(variant, compiler, includes, outDir) {
       archs: ['cpu'],
       compile: (src, obj) => {
         const input = src.endsWith('.hip') ? emulatedSource(src, genDir) : src;
-        return [compiler, ['-x', 'c++', '-std=c++20', '-O2', '-g', '-fPIC', '-pthread', '-fvisibility=hidden', '-Wno-unknown-pragmas', '-DTANDEM_HIP_EMULATION', ...extraFlags, ...COMMON_DEFINES, ...kernelInc, ...inc, '-c', input, '-o', obj]];
+        return [
+          compiler,
+          [
+            '-x',
+            'c++',
+            '-std=c++20',
+            '-O2',
+            '-g',
+            '-fPIC',
+            '-pthread',
+            '-fvisibility=hidden',
+            '-Wno-unknown-pragmas',
+            '-DTANDEM_HIP_EMULATION',
+            ...extraFlags,
+            ...COMMON_DEFINES,
+            ...kernelInc,
+            ...inc,
+            '-c',
+            input,
+            '-o',
+            obj,
+          ],
+        ];
       },
       link: (objs, out) => [compiler, ['-shared', '-pthread', '-Wl,-Bsymbolic', ...extraFlags, '-o', out, ...objs]],
     };
@@ -133,35 +173,80 @@ function toolchain(variant, compiler, includes, outDir) {
       archs,
       compile: (src, obj) => {
         const hostOnly = src.endsWith('.cc') ? ['--cuda-host-only'] : offload;
-        return [compiler, ['-x', 'hip', '-std=c++17', '-O3', '-fPIC', '-fvisibility=hidden', '-Wno-unused-result', ...hostOnly, ...COMMON_DEFINES, ...inc, '-c', src, '-o', obj]];
+        return [
+          compiler,
+          [
+            '-x',
+            'hip',
+            '-std=c++17',
+            '-O3',
+            '-fPIC',
+            '-fvisibility=hidden',
+            '-Wno-unused-result',
+            ...hostOnly,
+            ...COMMON_DEFINES,
+            ...inc,
+            '-c',
+            src,
+            '-o',
+            obj,
+          ],
+        ];
       },
       link: (objs, out) => [compiler, ['-shared', '-fPIC', ...offload, '-Wl,-Bsymbolic', '-o', out, ...objs]],
     };
   }
   const archs = (process.env.TANDEM_CUDA_ARCHS ?? '80,90').split(',').filter(Boolean);
   const last = archs[archs.length - 1];
-  const gencode = [...archs.flatMap((a) => ['-gencode', `arch=compute_${a},code=sm_${a}`]), '-gencode', `arch=compute_${last},code=compute_${last}`];
+  const gencode = [
+    ...archs.flatMap((a) => ['-gencode', `arch=compute_${a},code=sm_${a}`]),
+    '-gencode',
+    `arch=compute_${last},code=compute_${last}`,
+  ];
   return {
     env: process.env,
     archs,
     compile: (src, obj) => {
       const device = src.endsWith('.cc') ? [] : gencode;
-      return [compiler, ['-x', 'cu', '-std=c++17', '-O3', '-Xcompiler', '-fPIC,-fvisibility=hidden', ...device, ...COMMON_DEFINES, ...inc, '-c', src, '-o', obj]];
+      return [
+        compiler,
+        [
+          '-x',
+          'cu',
+          '-std=c++17',
+          '-O3',
+          '-Xcompiler',
+          '-fPIC,-fvisibility=hidden',
+          ...device,
+          ...COMMON_DEFINES,
+          ...inc,
+          '-c',
+          src,
+          '-o',
+          obj,
+        ],
+      ];
     },
     link: (objs, out) => [compiler, ['-shared', '-Xcompiler', '-fPIC', '-Xlinker', '-Bsymbolic', '-o', out, ...objs]],
   };
 }
 
 function sources() {
-  const kernels = readdirSync(join(nativeDir, 'kernels')).filter((f) => f.endsWith('.hip')).map((f) => join(nativeDir, 'kernels', f));
-  const host = readdirSync(join(nativeDir, 'src')).filter((f) => f.endsWith('.cc')).map((f) => join(nativeDir, 'src', f));
+  const kernels = readdirSync(join(nativeDir, 'kernels'))
+    .filter((f) => f.endsWith('.hip'))
+    .map((f) => join(nativeDir, 'kernels', f));
+  const host = readdirSync(join(nativeDir, 'src'))
+    .filter((f) => f.endsWith('.cc'))
+    .map((f) => join(nativeDir, 'src', f));
   return [...kernels, ...host].sort();
 }
 
 /** Newest modification time among headers and this script: any change there rebuilds every object. */
 function headersStamp() {
   const headers = [join(nativeDir, 'include'), join(nativeDir, 'kernels'), join(nativeDir, 'src')].flatMap((d) =>
-    readdirSync(d).filter((f) => f.endsWith('.h')).map((f) => join(d, f)),
+    readdirSync(d)
+      .filter((f) => f.endsWith('.h'))
+      .map((f) => join(d, f)),
   );
   return Math.max(statSync(fileURLToPath(import.meta.url)).mtimeMs, ...headers.map((h) => statSync(h).mtimeMs));
 }
@@ -181,7 +266,12 @@ function run(cmd, args, env) {
 function cleanOutput(text) {
   return text
     .split('\n')
-    .filter((l) => !/rocm_agent_enumerator|Traceback|readFromKFD|topology_dir|FileNotFoundError|^\s+\^+$|^\s+File "|^\s+(target_list|for node|main\(\))/.test(l))
+    .filter(
+      (l) =>
+        !/rocm_agent_enumerator|Traceback|readFromKFD|topology_dir|FileNotFoundError|^\s+\^+$|^\s+File "|^\s+(target_list|for node|main\(\))/.test(
+          l,
+        ),
+    )
     .join('\n')
     .trim();
 }
@@ -199,13 +289,18 @@ async function buildVariant(variant, compiler, opts) {
   const tc = toolchain(variant, compiler, includeDirs(), outDir);
   const env = { ...tc.env, TMPDIR: scratch };
   try {
-    const stamp = Math.max(headersStamp(), variant === 'emulated' ? statSync(join(nativeDir, 'emulation', 'tandem_hip_emulated.h')).mtimeMs : 0);
+    const stamp = Math.max(
+      headersStamp(),
+      variant === 'emulated' ? statSync(join(nativeDir, 'emulation', 'tandem_hip_emulated.h')).mtimeMs : 0,
+    );
     const srcs = sources();
     const objs = srcs.map((s) => join(objDir, relative(nativeDir, s).replace(/[/\\]/g, '_') + '.o'));
-    const stale = srcs.map((s, i) => i).filter((i) => {
-      const o = objs[i];
-      return !existsSync(o) || statSync(o).mtimeMs < Math.max(stamp, statSync(srcs[i]).mtimeMs);
-    });
+    const stale = srcs
+      .map((s, i) => i)
+      .filter((i) => {
+        const o = objs[i];
+        return !existsSync(o) || statSync(o).mtimeMs < Math.max(stamp, statSync(srcs[i]).mtimeMs);
+      });
     let next = 0;
     const failures = [];
     const worker = async () => {
@@ -224,9 +319,14 @@ async function buildVariant(variant, compiler, opts) {
     const [cmd, args] = tc.link(objs, out);
     const linked = await run(cmd, args, env);
     if (linked.code !== 0) throw new Error(`${variant} link failed:\n${cleanOutput(linked.output)}`);
-    writeFileSync(join(outDir, 'build-info.json'), JSON.stringify({ variant, compiler, archs: tc.archs, builtAt: new Date().toISOString() }, null, 2) + '\n');
+    writeFileSync(
+      join(outDir, 'build-info.json'),
+      JSON.stringify({ variant, compiler, archs: tc.archs, builtAt: new Date().toISOString() }, null, 2) + '\n',
+    );
     const secs = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(`@tandem/rocm: built ${relative(process.cwd(), out) || out} (${variant}, ${tc.archs.join(' ')}, ${stale.length}/${srcs.length} sources compiled, ${secs} s)`);
+    console.log(
+      `@tandem/rocm: built ${relative(process.cwd(), out) || out} (${variant}, ${tc.archs.join(' ')}, ${stale.length}/${srcs.length} sources compiled, ${secs} s)`,
+    );
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -253,7 +353,10 @@ async function main() {
       await buildVariant(variant, compiler, opts);
     } catch (e) {
       failed = true;
-      if (opts.optional) console.log(`@tandem/rocm: the ${variant} build failed; the ROCm backend will report itself unavailable (run node packages/rocm/scripts/build.mjs --variant ${variant} for details)`);
+      if (opts.optional)
+        console.log(
+          `@tandem/rocm: the ${variant} build failed; the ROCm backend will report itself unavailable (run node packages/rocm/scripts/build.mjs --variant ${variant} for details)`,
+        );
       else console.error(e.message);
     }
   }

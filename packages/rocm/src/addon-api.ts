@@ -73,12 +73,24 @@ export interface NativeDevice {
   /** Releases a buffer after the work queued before it; false for unknown ids. */
   free(id: number): boolean;
   /** Runs a native kernel on input buffers into new outputs of the given sizes. Rejects with error.code = HIP error name. */
-  run(kernel: string, inputs: readonly number[], outputBytes: readonly number[], params: Readonly<Record<string, number>>, runInline?: boolean): Promise<NativeRunResult>;
+  run(
+    kernel: string,
+    inputs: readonly number[],
+    outputBytes: readonly number[],
+    params: Readonly<Record<string, number>>,
+    runInline?: boolean,
+  ): Promise<NativeRunResult>;
   /**
    * Benchmarks: launches a kernel `launches` times back to back between two events (input set i % sets for launch
    * i; outputs allocated once, then released); resolves with the time per launch, without the host's launch gap.
    */
-  time(kernel: string, inputSets: readonly (readonly number[])[], outputBytes: readonly number[], params: Readonly<Record<string, number>>, launches: number): Promise<{ readonly kernelMs: number }>;
+  time(
+    kernel: string,
+    inputSets: readonly (readonly number[])[],
+    outputBytes: readonly number[],
+    params: Readonly<Record<string, number>>,
+    launches: number,
+  ): Promise<{ readonly kernelMs: number }>;
   /**
    * False when a download of `bytes` (64 KiB or more) would find no pinned host block now (none free in its size
    * class, no room to pin more) and land in pageable memory; true otherwise. Blocks come back when the arrays holding them are collected, and their finalizers run on the event loop.
@@ -118,7 +130,14 @@ export interface NativeLimits {
 }
 
 /** The keys of NativeLimits, for checking a loaded module. */
-const LIMIT_KEYS: ReadonlyArray<keyof NativeLimits> = ['topKMax', 'attentionDimsPerLane', 'matmulMaxColumnsF32', 'matmulMaxColumnsF16', 'cosineWarpQueries', 'quantizedDirectRows'];
+const LIMIT_KEYS: ReadonlyArray<keyof NativeLimits> = [
+  'topKMax',
+  'attentionDimsPerLane',
+  'matmulMaxColumnsF32',
+  'matmulMaxColumnsF16',
+  'cosineWarpQueries',
+  'quantizedDirectRows',
+];
 
 /** The module itself. */
 export interface RocmAddon {
@@ -131,7 +150,9 @@ export interface RocmAddon {
   /** The kernels' limits. */
   readonly limits: NativeLimits;
   /** Opens device `index`; throws an Error with code = HIP error name when it can't. */
-  readonly Device: new (index: number) => NativeDevice;
+  readonly Device: new (
+    index: number,
+  ) => NativeDevice;
 }
 
 /** Whether a loaded module looks like tandem_rocm.node. */
@@ -139,7 +160,10 @@ export function isRocmAddon(value: unknown): value is RocmAddon {
   if (typeof value !== 'object' || value === null) return false;
   const platform: unknown = Reflect.get(value, 'platform');
   const limits: unknown = Reflect.get(value, 'limits');
-  const limitsFit = typeof limits === 'object' && limits !== null && LIMIT_KEYS.every((key) => typeof Reflect.get(limits, key) === 'number');
+  const limitsFit =
+    typeof limits === 'object' &&
+    limits !== null &&
+    LIMIT_KEYS.every((key) => typeof Reflect.get(limits, key) === 'number');
   return (
     limitsFit &&
     (platform === 'amd' || platform === 'nvidia' || platform === 'emulated') &&

@@ -60,8 +60,13 @@ export function toBackendError(error: unknown, what: string, requestedBytes = 0)
   const name = hipErrorName(error) ?? 'unknown';
   const message = errorMessage(error);
   if (OUT_OF_MEMORY.has(name)) {
-    const requested: unknown = typeof error === 'object' && error !== null ? Reflect.get(error, 'requestedBytes') : undefined;
-    return new OutOfMemoryError(BACKEND_NAME, `${what} (${name})`, typeof requested === 'number' ? requested : requestedBytes);
+    const requested: unknown =
+      typeof error === 'object' && error !== null ? Reflect.get(error, 'requestedBytes') : undefined;
+    return new OutOfMemoryError(
+      BACKEND_NAME,
+      `${what} (${name})`,
+      typeof requested === 'number' ? requested : requestedBytes,
+    );
   }
   if (DEVICE_LOST.has(name)) return new DeviceLostError(BACKEND_NAME, `${message} (during ${what})`);
   return new HipError(name, `${what}: ${message}`, { cause: error });

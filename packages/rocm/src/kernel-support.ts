@@ -1,6 +1,16 @@
 // What the ROCm backend's kernels (kernels/<op_id>.ts) share: their table entry's type, the limits they check
 // against (the addon's, and the device's warp size), dimensions of tensors, and the elementwise families' kernels.
-import { firstInputDtypes, kernelName, numel, type BoundTensor, type KernelReach, type OpKind, type OpOf, type TensorSpec, type UnaryOpKind } from '@tandem/core';
+import {
+  firstInputDtypes,
+  kernelName,
+  numel,
+  type BoundTensor,
+  type KernelReach,
+  type OpKind,
+  type OpOf,
+  type TensorSpec,
+  type UnaryOpKind,
+} from '@tandem/core';
 import type { NativeLimits } from './addon-api.ts';
 import { nativeCall, nativeParams, type NativeCall, type NativeParamSpec } from './native-params.ts';
 
@@ -61,7 +71,11 @@ export function binaryKernel<K extends 'add' | 'mul'>(kind: K): RocmKernel<K> {
   return {
     natives: { [`${kind}_f32`]: BINARY, [`${kind}_f16`]: BINARY },
     nativeId: (op) => `${kind}_${op.a.dtype}`,
-    encode: (op) => nativeCall(BINARY, `${kind}_${op.a.dtype}`, [op.a, op.b], { count: numel(op.a.shape), bCount: numel(op.b.shape) }),
+    encode: (op) =>
+      nativeCall(BINARY, `${kind}_${op.a.dtype}`, [op.a, op.b], {
+        count: numel(op.a.shape),
+        bCount: numel(op.b.shape),
+      }),
   };
 }
 

@@ -28,7 +28,9 @@ export function addonCandidates(explicitPath: string | undefined, buildDir: stri
 }
 
 /** A module that loaded, or why it did not. */
-export type AddonLoad = { readonly ok: true; readonly path: string; readonly addon: RocmAddon } | { readonly ok: false; readonly path: string; readonly reason: string };
+export type AddonLoad =
+  | { readonly ok: true; readonly path: string; readonly addon: RocmAddon }
+  | { readonly ok: false; readonly path: string; readonly reason: string };
 
 const requireNative = createRequire(import.meta.url);
 
@@ -43,7 +45,13 @@ export function loadAddon(path: string): AddonLoad {
   }
   if (!isRocmAddon(loaded)) {
     const stale = typeof loaded === 'object' && loaded !== null && typeof Reflect.get(loaded, 'kernels') === 'function';
-    return { ok: false, path, reason: stale ? `${path} was built from older sources (it reports no kernel limits): rebuild it (${BUILD_COMMAND})` : `${path} is not a Tandem ROCm addon` };
+    return {
+      ok: false,
+      path,
+      reason: stale
+        ? `${path} was built from older sources (it reports no kernel limits): rebuild it (${BUILD_COMMAND})`
+        : `${path} is not a Tandem ROCm addon`,
+    };
   }
   return { ok: true, path, addon: loaded };
 }

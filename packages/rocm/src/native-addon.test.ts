@@ -7,28 +7,32 @@ import { NATIVE_PARAMS } from './kernel-table.ts';
 import { parameterDrift } from './native-params.ts';
 import { buildPresent, gpuPresent } from './test-support/device.ts';
 
-
 for (const variant of ADDON_VARIANTS) {
   const path = variantPath(variant);
   describe.skipIf(!buildPresent(variant))(`tandem_rocm.node (${variant})`, () => {
-    it.skipIf(gpuPresent(variant))('without its GPU: loads, enumerates no device without throwing, and refuses to open one', () => {
-      const load = loadAddon(path);
-      if (!load.ok) throw new Error(load.reason);
-      const addon = load.addon;
-      expect(addon.platform).toBe(variant);
-      const list = addon.devices();
-      expect(list.count).toBe(0);
-      expect(list.devices).toEqual([]);
-      expect(list.error).toMatch(variant === 'amd' ? /^hipErrorNoDevice$/ : /^cudaError(NoDevice|InsufficientDriver)$/);
-      let thrown: unknown;
-      try {
-        new addon.Device(0);
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown).toBeInstanceOf(Error);
-      expect(Reflect.get(Object(thrown), 'code')).toMatch(/^(hip|cuda)Error/);
-    });
+    it.skipIf(gpuPresent(variant))(
+      'without its GPU: loads, enumerates no device without throwing, and refuses to open one',
+      () => {
+        const load = loadAddon(path);
+        if (!load.ok) throw new Error(load.reason);
+        const addon = load.addon;
+        expect(addon.platform).toBe(variant);
+        const list = addon.devices();
+        expect(list.count).toBe(0);
+        expect(list.devices).toEqual([]);
+        expect(list.error).toMatch(
+          variant === 'amd' ? /^hipErrorNoDevice$/ : /^cudaError(NoDevice|InsufficientDriver)$/,
+        );
+        let thrown: unknown;
+        try {
+          new addon.Device(0);
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown).toBeInstanceOf(Error);
+        expect(Reflect.get(Object(thrown), 'code')).toMatch(/^(hip|cuda)Error/);
+      },
+    );
 
     it.skipIf(!gpuPresent(variant))('with its GPU: enumerates at least one device and opens device 0', () => {
       const load = loadAddon(path);

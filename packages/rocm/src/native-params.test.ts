@@ -30,7 +30,9 @@ describe('the kernel table', () => {
   it('reports a kernel whose parameters differ, naming both sides', () => {
     const mine = new Map([['k', nativeParams({ m: 'dim', n: 'dim' })]]);
     expect(parameterDrift(mine, [{ name: 'k', params: { m: 'dim', n: 'dim' } }])).toEqual([]);
-    expect(parameterDrift(mine, [{ name: 'k', params: { m: 'dim', nn: 'dim' } }])).toEqual([`k takes [["m","dim"],["nn","dim"]], the backend passes [["m","dim"],["n","dim"]]`]);
+    expect(parameterDrift(mine, [{ name: 'k', params: { m: 'dim', nn: 'dim' } }])).toEqual([
+      `k takes [["m","dim"],["nn","dim"]], the backend passes [["m","dim"],["n","dim"]]`,
+    ]);
     expect(parameterDrift(mine, [{ name: 'k', params: { n: 'dim', m: 'dim' } }])).toHaveLength(1);
   });
 });

@@ -32,14 +32,22 @@ export function nativeParams<const S extends NativeParamSpec>(spec: S): S {
 }
 
 /** A call of `kernel`, whose parameters are `spec`. */
-export function nativeCall<S extends NativeParamSpec>(_spec: S, kernel: string, inputs: readonly BoundTensor[], params: NativeParamValues<S>): NativeCall {
+export function nativeCall<S extends NativeParamSpec>(
+  _spec: S,
+  kernel: string,
+  inputs: readonly BoundTensor[],
+  params: NativeParamValues<S>,
+): NativeCall {
   const values: Record<string, number> = {};
   for (const [name, value] of Object.entries(params)) if (typeof value === 'number') values[name] = value;
   return { kernel, inputs, params: values };
 }
 
 /** Where the addon's kernels take other parameters than the backend passes: one line per kernel that differs. */
-export function parameterDrift(expected: ReadonlyMap<string, NativeParamSpec>, kernels: readonly NativeKernelInfo[]): string[] {
+export function parameterDrift(
+  expected: ReadonlyMap<string, NativeParamSpec>,
+  kernels: readonly NativeKernelInfo[],
+): string[] {
   const drift: string[] = [];
   for (const kernel of kernels) {
     const mine = expected.get(kernel.name);

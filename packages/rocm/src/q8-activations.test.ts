@@ -5,7 +5,15 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { dequantizeFrom, Engine, InvalidArgumentError, quantizeAs, type BoundTensor, type DType, type QuantizedDType } from '@tandem/core';
+import {
+  dequantizeFrom,
+  Engine,
+  InvalidArgumentError,
+  quantizeAs,
+  type BoundTensor,
+  type DType,
+  type QuantizedDType,
+} from '@tandem/core';
 import { encodeOp } from './encode-op.ts';
 import { RocmBackend } from './index.ts';
 import { requireBackend } from '../../../test/support/requirements.ts';
@@ -91,7 +99,10 @@ describe('quantizedActivations option', () => {
     expect(encodeOp(op).params).toEqual({ m: 2, k: 64, n: 7 });
     expect(encodeOp(op, { quantizedActivations: 'f32' }).params).toEqual({ m: 2, k: 64, n: 7 });
     expect(encodeOp(op, { quantizedActivations: 'q8' }).params).toEqual({ m: 2, k: 64, n: 7, q8Activations: 1 });
-    expect(encodeOp({ op: 'scale', x: bound('f32', [4]), factor: 2 }, { quantizedActivations: 'q8' }).params).toEqual({ count: 4, factor: 2 });
+    expect(encodeOp({ op: 'scale', x: bound('f32', [4]), factor: 2 }, { quantizedActivations: 'q8' }).params).toEqual({
+      count: 4,
+      factor: 2,
+    });
   });
 
   it('rejects an unknown mode with InvalidArgumentError', () => {
@@ -106,48 +117,69 @@ describe('quantizedActivations option', () => {
   });
 });
 
-describe.skipIf(!requireBackend('rocm', existsSync(EMULATED) ? undefined : `no emulated HIP build at ${EMULATED}`))('quantizedActivations q8 on the emulated device', () => {
-  it('keeps every output of Q4_0 and Q8_0 mat-vecs within the int8 rounding bound', async () => {
-    const engine = await Engine.create({ backends: [new RocmBackend({ addonPath: EMULATED, quantizedActivations: 'q8' })] });
-    let largestError = 0;
-    for (const dtype of ['q4_0', 'q8_0'] satisfies QuantizedDType[]) {
-      for (const [m, n, k] of [[1, 40, 256], [3, 9, 96]] as const) {
-        const x = values(m * k, m * 31 + k);
-        x[5] = 4; // one large value per first block: that block's step d grows, the others' do not
-        const wBytes = quantizeAs(dtype, values(n * k, n * 17 + k));
-        const w = dequantizeFrom(dtype, wBytes, n * k);
-        const [y] = await engine.run({ op: 'quantizedMatmul', x: engine.tensor(x, [m, k]), w: engine.tensor(wBytes, [n, k], dtype) });
-        const got = (await y?.read()) ?? new Float32Array(0);
-        expect(got.length).toBe(m * n);
-        const exact = product(x, w, m, k, n);
-        const rounded = product(roundedActivations(x), w, m, k, n);
-        for (let i = 0; i < m * n; i++) {
-          const g = got[i] ?? Number.NaN;
-          const slack = 1e-5 * (exact.magnitude[i] ?? 0);
-          expect(Math.abs(g - (exact.value[i] ?? 0))).toBeLessThanOrEqual((exact.q8Bound[i] ?? 0) + slack);
-          expect(Math.abs(g - (rounded.value[i] ?? 0))).toBeLessThanOrEqual(1e-5 * (rounded.magnitude[i] ?? 0) + 1e-12);
-          largestError = Math.max(largestError, Math.abs(g - (exact.value[i] ?? 0)) / ((exact.magnitude[i] ?? 0) + 1e-30));
+describe.skipIf(!requireBackend('rocm', existsSync(EMULATED) ? undefined : `no emulated HIP build at ${EMULATED}`))(
+  'quantizedActivations q8 on the emulated device',
+  () => {
+    it('keeps every output of Q4_0 and Q8_0 mat-vecs within the int8 rounding bound', async () => {
+      const engine = await Engine.create({
+        backends: [new RocmBackend({ addonPath: EMULATED, quantizedActivations: 'q8' })],
+      });
+      let largestError = 0;
+      for (const dtype of ['q4_0', 'q8_0'] satisfies QuantizedDType[]) {
+        for (const [m, n, k] of [
+          [1, 40, 256],
+          [3, 9, 96],
+        ] as const) {
+          const x = values(m * k, m * 31 + k);
+          x[5] = 4; // one large value per first block: that block's step d grows, the others' do not
+          const wBytes = quantizeAs(dtype, values(n * k, n * 17 + k));
+          const w = dequantizeFrom(dtype, wBytes, n * k);
+          const [y] = await engine.run({
+            op: 'quantizedMatmul',
+            x: engine.tensor(x, [m, k]),
+            w: engine.tensor(wBytes, [n, k], dtype),
+          });
+          const got = (await y?.read()) ?? new Float32Array(0);
+          expect(got.length).toBe(m * n);
+          const exact = product(x, w, m, k, n);
+          const rounded = product(roundedActivations(x), w, m, k, n);
+          for (let i = 0; i < m * n; i++) {
+            const g = got[i] ?? Number.NaN;
+            const slack = 1e-5 * (exact.magnitude[i] ?? 0);
+            expect(Math.abs(g - (exact.value[i] ?? 0))).toBeLessThanOrEqual((exact.q8Bound[i] ?? 0) + slack);
+            expect(Math.abs(g - (rounded.value[i] ?? 0))).toBeLessThanOrEqual(
+              1e-5 * (rounded.magnitude[i] ?? 0) + 1e-12,
+            );
+            largestError = Math.max(
+              largestError,
+              Math.abs(g - (exact.value[i] ?? 0)) / ((exact.magnitude[i] ?? 0) + 1e-30),
+            );
+          }
         }
       }
-    }
-    // The int8 rounding is visible (far above f32 rounding): the option reached the kernel.
-    expect(largestError).toBeGreaterThan(1e-4);
-    expect(engine.telemetry.opEvents().every((e) => e.backend === 'rocm' && e.ok)).toBe(true);
-    await engine.dispose();
-  });
+      // The int8 rounding is visible (far above f32 rounding): the option reached the kernel.
+      expect(largestError).toBeGreaterThan(1e-4);
+      expect(engine.telemetry.opEvents().every((e) => e.backend === 'rocm' && e.ok)).toBe(true);
+      await engine.dispose();
+    });
 
-  it('names the mode in describe() and gives NaN rows for a NaN activation', async () => {
-    const backend = new RocmBackend({ addonPath: EMULATED, quantizedActivations: 'q8' });
-    const engine = await Engine.create({ backends: [backend] });
-    expect(backend.describe().features).toContain('quantized-activations:q8');
-    const [m, n, k] = [2, 5, 64];
-    const x = values(m * k, 3);
-    x[k + 3] = Number.NaN; // row 1 only
-    const wBytes = quantizeAs('q4_0', values(n * k, 4));
-    const [y] = await engine.run({ op: 'quantizedMatmul', x: engine.tensor(x, [m, k]), w: engine.tensor(wBytes, [n, k], 'q4_0') });
-    const got = Array.from((await y?.read()) ?? []);
-    expect(got.slice(0, n).every(Number.isFinite)).toBe(true);
-    expect(got.slice(n).every(Number.isNaN)).toBe(true);
-    await engine.dispose();
-  });
-});
+    it('names the mode in describe() and gives NaN rows for a NaN activation', async () => {
+      const backend = new RocmBackend({ addonPath: EMULATED, quantizedActivations: 'q8' });
+      const engine = await Engine.create({ backends: [backend] });
+      expect(backend.describe().features).toContain('quantized-activations:q8');
+      const [m, n, k] = [2, 5, 64];
+      const x = values(m * k, 3);
+      x[k + 3] = Number.NaN; // row 1 only
+      const wBytes = quantizeAs('q4_0', values(n * k, 4));
+      const [y] = await engine.run({
+        op: 'quantizedMatmul',
+        x: engine.tensor(x, [m, k]),
+        w: engine.tensor(wBytes, [n, k], 'q4_0'),
+      });
+      const got = Array.from((await y?.read()) ?? []);
+      expect(got.slice(0, n).every(Number.isFinite)).toBe(true);
+      expect(got.slice(n).every(Number.isNaN)).toBe(true);
+      await engine.dispose();
+    });
+  },
+);

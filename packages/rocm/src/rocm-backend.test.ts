@@ -51,20 +51,32 @@ describe.skipIf(!buildPresent('amd') || gpuPresent('amd'))('the AMD build on a m
   });
 });
 
-describe.skipIf(!buildPresent('nvidia') || gpuPresent('nvidia'))('the NVIDIA build on a machine without an NVIDIA GPU', () => {
-  it('loads and reports the CUDA runtime error by name', async () => {
-    const result = await new RocmBackend({ addonPath: NVIDIA_BUILD }).init();
-    expect(result).toEqual({ ok: false, reason: expect.stringMatching(/nvidia build: no device \(cudaError(NoDevice|InsufficientDriver)/) });
-  });
-});
-
-for (const [variant, path] of [['amd', AMD_BUILD], ['nvidia', NVIDIA_BUILD]] as const) {
-  describe.skipIf(!buildPresent(variant) || !gpuPresent(variant))(`the ${variant} build on a machine with that GPU`, () => {
-    it('opens the device and is healthy', async () => {
-      const backend = new RocmBackend({ addonPath: path });
-      expect(await backend.init()).toEqual({ ok: true });
-      expect(backend.health().state).toBe('healthy');
-      await backend.dispose();
+describe.skipIf(!buildPresent('nvidia') || gpuPresent('nvidia'))(
+  'the NVIDIA build on a machine without an NVIDIA GPU',
+  () => {
+    it('loads and reports the CUDA runtime error by name', async () => {
+      const result = await new RocmBackend({ addonPath: NVIDIA_BUILD }).init();
+      expect(result).toEqual({
+        ok: false,
+        reason: expect.stringMatching(/nvidia build: no device \(cudaError(NoDevice|InsufficientDriver)/),
+      });
     });
-  });
+  },
+);
+
+for (const [variant, path] of [
+  ['amd', AMD_BUILD],
+  ['nvidia', NVIDIA_BUILD],
+] as const) {
+  describe.skipIf(!buildPresent(variant) || !gpuPresent(variant))(
+    `the ${variant} build on a machine with that GPU`,
+    () => {
+      it('opens the device and is healthy', async () => {
+        const backend = new RocmBackend({ addonPath: path });
+        expect(await backend.init()).toEqual({ ok: true });
+        expect(backend.health().state).toBe('healthy');
+        await backend.dispose();
+      });
+    },
+  );
 }

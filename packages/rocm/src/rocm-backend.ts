@@ -138,17 +138,28 @@ export class RocmBackend implements CapableBackend {
   private disposed = false;
 
   constructor(options: RocmBackendOptions = {}) {
-    if (options.quantizedActivations !== undefined && options.quantizedActivations !== 'f32' && options.quantizedActivations !== 'q8') {
+    if (
+      options.quantizedActivations !== undefined &&
+      options.quantizedActivations !== 'f32' &&
+      options.quantizedActivations !== 'q8'
+    ) {
       throw new InvalidArgumentError('quantizedActivations', options.quantizedActivations, "'f32' or 'q8'");
     }
     const inline = options.inline;
     if (inline !== undefined && inline !== false) {
-      if (!(inline.opMs >= 0)) throw new InvalidArgumentError('inline.opMs', inline.opMs, 'must be a number of ms >= 0 (Infinity: every op)');
-      if (!(inline.copyBytes >= 0)) throw new InvalidArgumentError('inline.copyBytes', inline.copyBytes, 'must be a byte count >= 0 (Infinity: every copy)');
+      if (!(inline.opMs >= 0))
+        throw new InvalidArgumentError('inline.opMs', inline.opMs, 'must be a number of ms >= 0 (Infinity: every op)');
+      if (!(inline.copyBytes >= 0))
+        throw new InvalidArgumentError(
+          'inline.copyBytes',
+          inline.copyBytes,
+          'must be a byte count >= 0 (Infinity: every copy)',
+        );
     }
     this.options = options;
     this.priority = options.priority ?? 5;
-    this.encoding = options.quantizedActivations === undefined ? {} : { quantizedActivations: options.quantizedActivations };
+    this.encoding =
+      options.quantizedActivations === undefined ? {} : { quantizedActivations: options.quantizedActivations };
   }
 
   /** Loads the addon and opens the device (again, after a loss); resolves { ok: false, reason } when it can't. */
@@ -170,7 +181,11 @@ export class RocmBackend implements CapableBackend {
       name: s.info.name,
       memoryBytes: s.info.totalMemory,
       ...(available === undefined ? {} : { availableMemoryBytes: available }),
-      features: [`hip-${s.platform}`, `arch:${s.info.arch}`, ...(this.encoding.quantizedActivations === 'q8' ? ['quantized-activations:q8'] : [])],
+      features: [
+        `hip-${s.platform}`,
+        `arch:${s.info.arch}`,
+        ...(this.encoding.quantizedActivations === 'q8' ? ['quantized-activations:q8'] : []),
+      ],
       performance: s.profile,
       software: s.platform === 'emulated',
       platform: s.platform,
@@ -204,7 +219,12 @@ export class RocmBackend implements CapableBackend {
   /** Copies host bytes (in the dtype's layout) into a new device buffer. */
   async upload(data: Uint8Array, spec: TensorSpec): Promise<DeviceBuffer> {
     const expected = byteLengthOf(spec.dtype, numel(spec.shape));
-    if (data.byteLength !== expected) throw new InvalidArgumentError('upload.data.byteLength', data.byteLength, `must be ${expected} for ${spec.dtype}[${spec.shape.join(', ')}]`);
+    if (data.byteLength !== expected)
+      throw new InvalidArgumentError(
+        'upload.data.byteLength',
+        data.byteLength,
+        `must be ${expected} for ${spec.dtype}[${spec.shape.join(', ')}]`,
+      );
     const what = `upload ${spec.dtype}[${spec.shape.join(', ')}]`;
     const s = this.ready(what);
     const nativeId = await this.call(s, what, expected, () => s.device.upload(data, this.inlineCopy(s, expected)));
@@ -218,14 +238,16 @@ export class RocmBackend implements CapableBackend {
     const runInline = this.inlineCopy(s, buffer.byteLength);
     // Pinned blocks come back when the arrays holding them are collected, through finalizers that run on the event
     // loop; a loop of inline calls never gives it a turn, so a short pool gets one here (else: pageable memory).
-    if (runInline && !s.device.pinnedBlockFree(buffer.byteLength)) await new Promise((resolve) => setImmediate(resolve));
+    if (runInline && !s.device.pinnedBlockFree(buffer.byteLength))
+      await new Promise((resolve) => setImmediate(resolve));
     return this.call(s, `download buffer ${buffer.id}`, 0, () => s.device.download(record.nativeId, runInline));
   }
 
   /** Releases a buffer (after the work queued before it); unknown handles are ignored. Never throws. */
   free(buffer: DeviceBuffer): void {
     const record = this.buffers.get(buffer.id);
-    if (buffer.backend !== BACKEND_NAME || record === undefined || record.handle.byteLength !== buffer.byteLength) return;
+    if (buffer.backend !== BACKEND_NAME || record === undefined || record.handle.byteLength !== buffer.byteLength)
+      return;
     this.buffers.delete(buffer.id);
     if (this.freeReading !== undefined) this.freeReading.ownSince -= buffer.byteLength;
     try {
@@ -246,8 +268,15 @@ export class RocmBackend implements CapableBackend {
     const outputBytes = outputs.map((o) => byteLengthOf(o.dtype, numel(o.shape)));
     const requested = outputBytes.reduce((a, b) => a + b, 0);
     const runInline = this.inlineOp(s, spec, outputs);
-    const result = await this.call(s, `${op.op} (${call.kernel})`, requested, () => s.device.run(call.kernel, inputIds, outputBytes, call.params, runInline));
-    if (result.outputs.length !== outputs.length) throw new BackendError('BAD_OUTPUT', BACKEND_NAME, `${call.kernel} returned ${result.outputs.length} outputs, expected ${outputs.length}`);
+    const result = await this.call(s, `${op.op} (${call.kernel})`, requested, () =>
+      s.device.run(call.kernel, inputIds, outputBytes, call.params, runInline),
+    );
+    if (result.outputs.length !== outputs.length)
+      throw new BackendError(
+        'BAD_OUTPUT',
+        BACKEND_NAME,
+        `${call.kernel} returned ${result.outputs.length} outputs, expected ${outputs.length}`,
+      );
     const handles = result.outputs.map((nativeId, i) => this.register(nativeId, s, outputBytes[i] ?? 0));
     return { outputs: handles, kernelMs: result.kernelMs };
   }
@@ -257,22 +286,35 @@ export class RocmBackend implements CapableBackend {
    * (ops that differ only in their input buffers, e.g. weight copies rotated past the cache); outputs are not kept.
    * run()'s kernelMs includes the host's launch gap after its start event, a few microseconds.
    */
-  async timeLaunches(ops: readonly Op<BoundTensor>[], outputs: readonly TensorSpec[], launches: number): Promise<number> {
+  async timeLaunches(
+    ops: readonly Op<BoundTensor>[],
+    outputs: readonly TensorSpec[],
+    launches: number,
+  ): Promise<number> {
     const first = ops[0];
     if (first === undefined) throw new InvalidArgumentError('ops', 0, 'at least one op');
-    if (!Number.isInteger(launches) || launches < 1 || launches > 100_000) throw new InvalidArgumentError('launches', launches, 'an integer from 1 to 100000');
+    if (!Number.isInteger(launches) || launches < 1 || launches > 100_000)
+      throw new InvalidArgumentError('launches', launches, 'an integer from 1 to 100000');
     const s = this.ready(first.op);
     const { kernel, params } = encodeOp(first, this.encoding);
     const calls = ops.map((op) => encodeOp(op, this.encoding));
     for (const [i, call] of calls.entries()) {
       if (call.kernel !== kernel || JSON.stringify(call.params) !== JSON.stringify(params)) {
-        throw new InvalidArgumentError(`ops[${i}]`, call.kernel, `the same kernel and parameters as ops[0] (${kernel})`);
+        throw new InvalidArgumentError(
+          `ops[${i}]`,
+          call.kernel,
+          `the same kernel and parameters as ops[0] (${kernel})`,
+        );
       }
     }
-    const inputSets = calls.map((call, i) => call.inputs.map((t) => this.lookup(t.buffer, ops[i]?.op ?? first.op, s).nativeId));
+    const inputSets = calls.map((call, i) =>
+      call.inputs.map((t) => this.lookup(t.buffer, ops[i]?.op ?? first.op, s).nativeId),
+    );
     const outputBytes = outputs.map((o) => byteLengthOf(o.dtype, numel(o.shape)));
     const requested = outputBytes.reduce((a, b) => a + b, 0);
-    const result = await this.call(s, `${first.op} (${kernel}) x${launches}`, requested, () => s.device.time(kernel, inputSets, outputBytes, params, launches));
+    const result = await this.call(s, `${first.op} (${kernel}) x${launches}`, requested, () =>
+      s.device.time(kernel, inputSets, outputBytes, params, launches),
+    );
     return result.kernelMs;
   }
 
@@ -292,9 +334,15 @@ export class RocmBackend implements CapableBackend {
   }
 
   private open(): InitResult {
-    const candidates = addonCandidates(this.options.addonPath ?? readSetting(process.env, 'TANDEM_ROCM_ADDON'), this.options.buildDir);
+    const candidates = addonCandidates(
+      this.options.addonPath ?? readSetting(process.env, 'TANDEM_ROCM_ADDON'),
+      this.options.buildDir,
+    );
     if (candidates.length === 0) {
-      return { ok: false, reason: `the ROCm addon is not built: run \`${BUILD_COMMAND}\` (needs hipcc or nvcc), or set TANDEM_ROCM_ADDON to a tandem_rocm.node` };
+      return {
+        ok: false,
+        reason: `the ROCm addon is not built: run \`${BUILD_COMMAND}\` (needs hipcc or nvcc), or set TANDEM_ROCM_ADDON to a tandem_rocm.node`,
+      };
     }
     const index = this.options.deviceIndex ?? 0;
     const problems: string[] = [];
@@ -308,7 +356,9 @@ export class RocmBackend implements CapableBackend {
       const label = `${addon.platform} build`;
       const list = addon.devices();
       if (list.count === 0) {
-        problems.push(`${label}: no device (${list.error ?? 'none reported'}${list.message === undefined ? '' : `: ${list.message}`})`);
+        problems.push(
+          `${label}: no device (${list.error ?? 'none reported'}${list.message === undefined ? '' : `: ${list.message}`})`,
+        );
         continue;
       }
       const info = list.devices.find((d) => d.index === index);
@@ -324,9 +374,23 @@ export class RocmBackend implements CapableBackend {
       }
       try {
         const features = [`hip-${addon.platform}`, `arch:${info.arch}`];
-        const limits: DeviceLimits = { warpSize: info.warpSize, features, native: addon.limits, kernels: new Set(kernels.map((k) => k.name)) };
+        const limits: DeviceLimits = {
+          warpSize: info.warpSize,
+          features,
+          native: addon.limits,
+          kernels: new Set(kernels.map((k) => k.name)),
+        };
         const inline = this.options.inline ?? (addon.platform === 'emulated' ? false : DEFAULT_INLINE_LIMITS);
-        this.session = { platform: addon.platform, path, info, device: new addon.Device(index), lostReason: undefined, limits, profile: performanceProfile(info), inline };
+        this.session = {
+          platform: addon.platform,
+          path,
+          info,
+          device: new addon.Device(index),
+          lostReason: undefined,
+          limits,
+          profile: performanceProfile(info),
+          inline,
+        };
         return { ok: true };
       } catch (error) {
         problems.push(`${label}: opening device ${index} failed: ${errorMessage(error)}`);
@@ -351,8 +415,14 @@ export class RocmBackend implements CapableBackend {
   private ready(what: string): Session {
     if (this.disposed) throw new BackendError('DISPOSED', BACKEND_NAME, `${what}: the backend was disposed`);
     const s = this.session;
-    if (s === undefined) throw new BackendError('UNAVAILABLE', BACKEND_NAME, `${what}: ${this.initFailure ?? 'not initialised'}`);
-    if (s.lostReason !== undefined) throw new BackendError('DEVICE_LOST', BACKEND_NAME, `${what}: the device faulted earlier (${s.lostReason}); init() again`);
+    if (s === undefined)
+      throw new BackendError('UNAVAILABLE', BACKEND_NAME, `${what}: ${this.initFailure ?? 'not initialised'}`);
+    if (s.lostReason !== undefined)
+      throw new BackendError(
+        'DEVICE_LOST',
+        BACKEND_NAME,
+        `${what}: the device faulted earlier (${s.lostReason}); init() again`,
+      );
     return s;
   }
 
@@ -387,9 +457,14 @@ export class RocmBackend implements CapableBackend {
   private lookup(buffer: DeviceBuffer, what: string, session?: Session): BufferRecord {
     const record = this.buffers.get(buffer.id);
     if (buffer.backend !== BACKEND_NAME || record === undefined || record.handle.byteLength !== buffer.byteLength) {
-      throw new BackendError('UNKNOWN_BUFFER', BACKEND_NAME, `${what}: buffer ${buffer.id} is not a live ${BACKEND_NAME} buffer`);
+      throw new BackendError(
+        'UNKNOWN_BUFFER',
+        BACKEND_NAME,
+        `${what}: buffer ${buffer.id} is not a live ${BACKEND_NAME} buffer`,
+      );
     }
-    if (session !== undefined && record.session !== session) throw new BackendError('UNKNOWN_BUFFER', BACKEND_NAME, `${what}: buffer ${buffer.id} belongs to a closed device`);
+    if (session !== undefined && record.session !== session)
+      throw new BackendError('UNKNOWN_BUFFER', BACKEND_NAME, `${what}: buffer ${buffer.id} belongs to a closed device`);
     return record;
   }
 }

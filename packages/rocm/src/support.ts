@@ -9,7 +9,11 @@ import { ROCM_KERNELS } from './kernel-table.ts';
 export type { DeviceLimits } from './kernel-support.ts';
 
 /** Whether the ROCm backend can run `op` on a device with these limits. */
-export function checkRocmSupport(op: Op<TensorSpec>, limits: DeviceLimits, outputs?: readonly TensorSpec[]): SupportVerdict {
+export function checkRocmSupport(
+  op: Op<TensorSpec>,
+  limits: DeviceLimits,
+  outputs?: readonly TensorSpec[],
+): SupportVerdict {
   const table = checkCapabilities(ROCM_CAPABILITIES, op);
   if (!table.ok) return table;
   const refused = kernelRefusal(op, limits);
@@ -20,6 +24,7 @@ function kernelRefusal<K extends OpKind>(op: OpOf<K, TensorSpec>, limits: Device
   const kernel = ROCM_KERNELS[op.op];
   if (kernel === undefined) return `${op.op} has no ROCm kernel`;
   const native = kernel.nativeId(op);
-  if (!limits.kernels.has(native)) return `${op.op}: the addon has no native kernel ${native} (rebuild it: ${BUILD_COMMAND})`;
+  if (!limits.kernels.has(native))
+    return `${op.op}: the addon has no native kernel ${native} (rebuild it: ${BUILD_COMMAND})`;
   return kernel.refuse?.(op, limits);
 }

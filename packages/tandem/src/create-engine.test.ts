@@ -31,7 +31,12 @@ function gpuFactory(name: string, behaviour: 'throw' | 'hang'): BackendFactory &
 
 describe('createEngine', () => {
   it('lists each host default in preference order, GPUs marked as such', () => {
-    expect(NODE_BACKENDS.map((f) => `${f.name}:${f.kind}`)).toEqual(['rocm:gpu', 'wasm:cpu', 'webgpu:gpu', 'reference:cpu']);
+    expect(NODE_BACKENDS.map((f) => `${f.name}:${f.kind}`)).toEqual([
+      'rocm:gpu',
+      'wasm:cpu',
+      'webgpu:gpu',
+      'reference:cpu',
+    ]);
     expect(BROWSER_BACKENDS.map((f) => `${f.name}:${f.kind}`)).toEqual(['wasm:cpu', 'webgpu:gpu', 'reference:cpu']);
   });
 
@@ -51,7 +56,12 @@ describe('createEngine', () => {
     const hanging = gpuFactory('hanging', 'hang');
     const engine = await createEngineWith([crashing, hanging, reference], { forceCpu: true });
     expect(crashing.calls + hanging.calls).toBe(0);
-    expect(engine.backends().filter((b) => b.kind === 'gpu').map((b) => b.unavailableReason)).toEqual([FORCE_CPU_REASON, FORCE_CPU_REASON]);
+    expect(
+      engine
+        .backends()
+        .filter((b) => b.kind === 'gpu')
+        .map((b) => b.unavailableReason),
+    ).toEqual([FORCE_CPU_REASON, FORCE_CPU_REASON]);
     await engine.dispose();
     // The same factories without forceCpu: the crashing one is called (the hanging one would block creation).
     await (await createEngineWith([crashing, reference])).dispose();
@@ -78,7 +88,14 @@ describe('createEngine', () => {
   it('reads TANDEM_FORCE_CPU as a switch', () => {
     const saved = process.env['TANDEM_FORCE_CPU'];
     try {
-      for (const [value, on] of [['1', true], ['true', true], ['YES', true], ['0', false], ['', false], ['no', false]] as const) {
+      for (const [value, on] of [
+        ['1', true],
+        ['true', true],
+        ['YES', true],
+        ['0', false],
+        ['', false],
+        ['no', false],
+      ] as const) {
         process.env['TANDEM_FORCE_CPU'] = value;
         expect(forceCpuFromEnv()).toBe(on);
       }
@@ -112,17 +129,24 @@ describe('forceCpu in a Node process', () => {
       const maps = readFileSync('/proc/self/maps', 'utf8');
       console.log(JSON.stringify(['dawn.node', 'tandem_rocm.node'].filter((name) => maps.includes(name))));
       await engine.dispose(); process.exit(0);`;
-    const out = execFileSync(process.execPath, ['--conditions=@tandem/source', '--import', 'tsx', '--input-type=module', '-e', code], {
-      cwd: root,
-      encoding: 'utf8',
-      env: { ...process.env, TANDEM_FORCE_CPU: '' },
-      timeout: 60_000,
-    });
+    const out = execFileSync(
+      process.execPath,
+      ['--conditions=@tandem/source', '--import', 'tsx', '--input-type=module', '-e', code],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, TANDEM_FORCE_CPU: '' },
+        timeout: 60_000,
+      },
+    );
     return JSON.parse(out.trim().split('\n').at(-1) ?? '[]');
   }
 
-  it.skipIf(process.platform !== 'linux')('loads neither dawn.node nor the HIP addon, which a default engine does load', () => {
-    expect(nativeLibrariesAfter('{ forceCpu: true }')).toEqual([]);
-    expect(nativeLibrariesAfter('{}')).toEqual(rocmBuilt ? ['dawn.node', 'tandem_rocm.node'] : ['dawn.node']);
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'loads neither dawn.node nor the HIP addon, which a default engine does load',
+    () => {
+      expect(nativeLibrariesAfter('{ forceCpu: true }')).toEqual([]);
+      expect(nativeLibrariesAfter('{}')).toEqual(rocmBuilt ? ['dawn.node', 'tandem_rocm.node'] : ['dawn.node']);
+    },
+  );
 });

@@ -20,7 +20,10 @@ export const FORCE_CPU_REASON = FORCE_CPU_UNSTARTED;
  * An engine over the backends `defaults` can build here (or `options.backends`), initialised and ready.
  * TANDEM_FORCE_CPU=1 in Node (or `forceCpu: true`) keeps every op on the CPU and never calls a GPU factory.
  */
-export async function createEngineWith(defaults: readonly BackendFactory[], options: CreateEngineOptions = {}): Promise<Engine> {
+export async function createEngineWith(
+  defaults: readonly BackendFactory[],
+  options: CreateEngineOptions = {},
+): Promise<Engine> {
   const forceCpu = options.forceCpu ?? forceCpuFromEnv();
   const { factories, wasm, backends: given, ...engineOptions } = options;
   const factoryOptions: FactoryOptions = wasm === undefined ? {} : { wasm };

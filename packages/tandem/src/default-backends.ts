@@ -31,11 +31,20 @@ function navigatorGpu(): GPU | undefined {
 }
 
 function isGpu(value: unknown): value is GPU {
-  return typeof value === 'object' && value !== null && 'requestAdapter' in value && typeof value.requestAdapter === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'requestAdapter' in value &&
+    typeof value.requestAdapter === 'function'
+  );
 }
 
 /** The reference backend: plain TypeScript, always present, only the answer of last resort. */
-export const REFERENCE_FACTORY: BackendFactory = { name: 'reference', kind: 'cpu', create: async () => new ReferenceBackend({ fallbackOnly: true }) };
+export const REFERENCE_FACTORY: BackendFactory = {
+  name: 'reference',
+  kind: 'cpu',
+  create: async () => new ReferenceBackend({ fallbackOnly: true }),
+};
 
 /** The WASM-SIMD backend: the CPU, always there; threads when the host allows shared memory. */
 export const WASM_FACTORY: BackendFactory = {

@@ -13,7 +13,10 @@ export const ROCM_FACTORY: BackendFactory = {
     try {
       rocm = await import('@tandem/rocm');
     } catch (error) {
-      if (isMissing(error, '@tandem/rocm')) throw new Error('@tandem/rocm is not installed: npm install @tandem/rocm, then npx tandem-rocm-build (needs hipcc or nvcc)');
+      if (isMissing(error, '@tandem/rocm'))
+        throw new Error(
+          '@tandem/rocm is not installed: npm install @tandem/rocm, then npx tandem-rocm-build (needs hipcc or nvcc)',
+        );
       throw error;
     }
     return new rocm.RocmBackend();
@@ -35,9 +38,18 @@ export const NODE_WEBGPU_FACTORY: BackendFactory = {
 };
 
 /** Backends for Node, in preference order. */
-export const NODE_BACKENDS: readonly BackendFactory[] = [ROCM_FACTORY, WASM_FACTORY, NODE_WEBGPU_FACTORY, REFERENCE_FACTORY];
+export const NODE_BACKENDS: readonly BackendFactory[] = [
+  ROCM_FACTORY,
+  WASM_FACTORY,
+  NODE_WEBGPU_FACTORY,
+  REFERENCE_FACTORY,
+];
 
 /** Whether `error` is Node's "cannot find package `name`" (ESM resolution). */
 function isMissing(error: unknown, name: string): boolean {
-  return error instanceof Error && Reflect.get(error, 'code') === 'ERR_MODULE_NOT_FOUND' && error.message.includes(`'${name}'`);
+  return (
+    error instanceof Error &&
+    Reflect.get(error, 'code') === 'ERR_MODULE_NOT_FOUND' &&
+    error.message.includes(`'${name}'`)
+  );
 }

@@ -1,6 +1,13 @@
 // A backend that could not be built (its package is not installed, or forceCpu kept it from starting): registered
 // anyway, so `engine.backends()` lists it with the reason and how to enable it, instead of leaving it out silently.
-import { BackendError, type BackendKind, type CapableBackend, type DeviceBuffer, type InitResult, type RunResult } from '@tandem/core';
+import {
+  BackendError,
+  type BackendKind,
+  type CapableBackend,
+  type DeviceBuffer,
+  type InitResult,
+  type RunResult,
+} from '@tandem/core';
 
 /** Stands in for a backend that is not there; init() fails with the reason, everything else refuses. */
 export class UnavailableBackend implements CapableBackend {

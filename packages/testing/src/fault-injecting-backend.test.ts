@@ -2,7 +2,14 @@
 // memory naming the size, a hang, a device loss that makes the backend unhealthy and its old buffers unusable until
 // init()), on the calls its plan names; every other call is the inner backend's own.
 import { describe, expect, it } from 'vitest';
-import { BackendError, DeviceLostError, OutOfMemoryError, type BoundTensor, type DeviceBuffer, type Op } from '@tandem/core';
+import {
+  BackendError,
+  DeviceLostError,
+  OutOfMemoryError,
+  type BoundTensor,
+  type DeviceBuffer,
+  type Op,
+} from '@tandem/core';
 import { FaultInjectingBackend, faultRate, faultSchedule, type FaultKind } from './fault-injecting-backend.ts';
 import { ManualClock } from './manual-clock.ts';
 import { SimulatedBackend } from './simulated-backend.ts';
@@ -10,7 +17,10 @@ import { SimulatedBackend } from './simulated-backend.ts';
 const SPEC = { dtype: 'f32', shape: [2] } as const;
 
 /** A wrapper over a simulated backend (1 ms per op), and a silu op on an uploaded input. */
-async function wrapped(plan: Parameters<typeof faultSchedule>[0] | ReturnType<typeof faultSchedule>, options = {}): Promise<{ faulty: FaultInjectingBackend; inner: SimulatedBackend; op: Op<BoundTensor>; input: DeviceBuffer }> {
+async function wrapped(
+  plan: Parameters<typeof faultSchedule>[0] | ReturnType<typeof faultSchedule>,
+  options = {},
+): Promise<{ faulty: FaultInjectingBackend; inner: SimulatedBackend; op: Op<BoundTensor>; input: DeviceBuffer }> {
   const inner = new SimulatedBackend({ name: 'sim', kind: 'cpu', latencyMs: () => 1, clock: new ManualClock() });
   const faulty = new FaultInjectingBackend(inner, typeof plan === 'function' ? plan : faultSchedule(plan), options);
   const input = await faulty.upload(Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8), SPEC);
@@ -21,7 +31,14 @@ describe('faultSchedule and faultRate', () => {
   it('faultSchedule names the fault of exactly the calls listed', () => {
     const plan = faultSchedule({ 2: 'reject', 5: 'hang' });
     const op: Op<BoundTensor> = { op: 'silu', x: { ...SPEC, buffer: { backend: 'x', id: 1, byteLength: 8 } } };
-    expect([1, 2, 3, 4, 5, 6].map((call) => plan(call, op))).toEqual([undefined, 'reject', undefined, undefined, 'hang', undefined]);
+    expect([1, 2, 3, 4, 5, 6].map((call) => plan(call, op))).toEqual([
+      undefined,
+      'reject',
+      undefined,
+      undefined,
+      'hang',
+      undefined,
+    ]);
   });
 
   it('faultRate repeats exactly for a seed, differs for another, draws only the kinds given, near the rate', () => {
@@ -54,7 +71,10 @@ describe('FaultInjectingBackend', () => {
   it("'throw' throws synchronously, 'reject' and 'oom' reject, each with its error and count; the next call works", async () => {
     const { faulty, op } = await wrapped({ 1: 'throw', 2: 'reject', 3: 'oom' });
     expect(() => faulty.run(op, [SPEC])).toThrow(BackendError);
-    await expect(faulty.run(op, [SPEC])).rejects.toMatchObject({ code: 'INJECTED', message: expect.stringContaining('call 2') });
+    await expect(faulty.run(op, [SPEC])).rejects.toMatchObject({
+      code: 'INJECTED',
+      message: expect.stringContaining('call 2'),
+    });
     const oom = await faulty.run(op, [SPEC]).catch((e: unknown) => e);
     expect(oom).toBeInstanceOf(OutOfMemoryError);
     expect(oom instanceof OutOfMemoryError ? oom.requestedBytes : 0).toBe(2 ** 40);
@@ -75,7 +95,9 @@ describe('FaultInjectingBackend', () => {
     // A buffer of the lost device is refused; a new upload works.
     await expect(faulty.run(op, [SPEC])).rejects.toBeInstanceOf(DeviceLostError);
     const fresh = await faulty.upload(new Uint8Array(8), SPEC);
-    await expect(faulty.run({ op: 'silu', x: { ...SPEC, buffer: fresh } }, [SPEC])).resolves.toMatchObject({ kernelMs: 1 });
+    await expect(faulty.run({ op: 'silu', x: { ...SPEC, buffer: fresh } }, [SPEC])).resolves.toMatchObject({
+      kernelMs: 1,
+    });
   });
 
   it("'hang' never settles without hangMs, and with it completes the call after that long", async () => {
@@ -91,7 +113,9 @@ describe('FaultInjectingBackend', () => {
 
   it('refuses buffers it did not hand out, and frees the inner buffer on free()', async () => {
     const { faulty, inner, op, input } = await wrapped({});
-    await expect(faulty.download({ backend: 'sim', id: 999, byteLength: 8 })).rejects.toMatchObject({ code: 'UNKNOWN_BUFFER' });
+    await expect(faulty.download({ backend: 'sim', id: 999, byteLength: 8 })).rejects.toMatchObject({
+      code: 'UNKNOWN_BUFFER',
+    });
     await expect(faulty.download({ ...input, backend: 'other' })).rejects.toMatchObject({ code: 'UNKNOWN_BUFFER' });
     faulty.free(input);
     await expect(faulty.run(op, [SPEC])).rejects.toMatchObject({ code: 'UNKNOWN_BUFFER' });
@@ -100,7 +124,12 @@ describe('FaultInjectingBackend', () => {
 
   it('reports the inner backend, or the name, kind and priority it is told to play', async () => {
     const { faulty, inner } = await wrapped({});
-    expect([faulty.name, faulty.kind, faulty.priority, faulty.capabilities]).toEqual([inner.name, inner.kind, inner.priority, inner.capabilities]);
+    expect([faulty.name, faulty.kind, faulty.priority, faulty.capabilities]).toEqual([
+      inner.name,
+      inner.kind,
+      inner.priority,
+      inner.capabilities,
+    ]);
     const playing = new FaultInjectingBackend(inner, faultSchedule({}), { name: 'gpu', kind: 'gpu', priority: 1 });
     expect([playing.name, playing.kind, playing.priority]).toEqual(['gpu', 'gpu', 1]);
     expect(playing.describe()).toEqual(inner.describe());

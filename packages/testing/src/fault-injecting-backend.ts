@@ -186,8 +186,10 @@ export class FaultInjectingBackend implements CapableBackend {
 
   private unwrap(buffer: DeviceBuffer): DeviceBuffer {
     const held = this.buffers.get(buffer.id);
-    if (held === undefined || buffer.backend !== this.name) throw new BackendError('UNKNOWN_BUFFER', this.name, `buffer ${buffer.backend}#${buffer.id} is not held here`);
-    if (held.epoch !== this.epoch) throw new DeviceLostError(this.name, `buffer ${buffer.id} was on a device that is gone; upload it again`);
+    if (held === undefined || buffer.backend !== this.name)
+      throw new BackendError('UNKNOWN_BUFFER', this.name, `buffer ${buffer.backend}#${buffer.id} is not held here`);
+    if (held.epoch !== this.epoch)
+      throw new DeviceLostError(this.name, `buffer ${buffer.id} was on a device that is gone; upload it again`);
     return held.inner;
   }
 }

@@ -6,18 +6,34 @@ import type { BoundTensor, Op } from '@tandem/core';
 import { ManualClock } from './manual-clock.ts';
 import { SimulatedBackend } from './simulated-backend.ts';
 
-function backend(clock: ManualClock, extra: Partial<ConstructorParameters<typeof SimulatedBackend>[0]> = {}): SimulatedBackend {
-  return new SimulatedBackend({ name: 'sim', kind: 'gpu', latencyMs: (_op, work) => work.flops / 1000, clock, ...extra });
+function backend(
+  clock: ManualClock,
+  extra: Partial<ConstructorParameters<typeof SimulatedBackend>[0]> = {},
+): SimulatedBackend {
+  return new SimulatedBackend({
+    name: 'sim',
+    kind: 'gpu',
+    latencyMs: (_op, work) => work.flops / 1000,
+    clock,
+    ...extra,
+  });
 }
 
 describe('SimulatedBackend', () => {
-  it('runs an op in exactly its latency on the manual clock, with zero-filled outputs of the specs\' sizes', async () => {
+  it("runs an op in exactly its latency on the manual clock, with zero-filled outputs of the specs' sizes", async () => {
     const clock = new ManualClock();
     const sim = backend(clock);
     const a = await sim.upload(new Uint8Array(2 * 3 * 4));
     const b = await sim.upload(new Uint8Array(3 * 5 * 4));
-    const op: Op<BoundTensor> = { op: 'matmul', a: { dtype: 'f32', shape: [2, 3], buffer: a }, b: { dtype: 'f32', shape: [3, 5], buffer: b } };
-    const result = await sim.run(op, [{ dtype: 'f32', shape: [2, 5] }, { dtype: 'f16', shape: [3] }]);
+    const op: Op<BoundTensor> = {
+      op: 'matmul',
+      a: { dtype: 'f32', shape: [2, 3], buffer: a },
+      b: { dtype: 'f32', shape: [3, 5], buffer: b },
+    };
+    const result = await sim.run(op, [
+      { dtype: 'f32', shape: [2, 5] },
+      { dtype: 'f16', shape: [3] },
+    ]);
     expect(clock.nowMs).toBe((2 * 2 * 3 * 5) / 1000); // 2 M K N flops / 1000
     expect(result.kernelMs).toBe(clock.nowMs);
     expect(result.outputs.map((o) => o.byteLength)).toEqual([40, 6]);
@@ -62,11 +78,23 @@ describe('SimulatedBackend', () => {
 
   it('supports every op and dtype by default, and only its capabilities when given', () => {
     const all = backend(new ManualClock());
-    expect(all.supportsOp({ op: 'quantizedMatmul', x: { dtype: 'f32', shape: [1, 32] }, w: { dtype: 'q4_0', shape: [2, 32] } })).toEqual({ ok: true });
+    expect(
+      all.supportsOp({
+        op: 'quantizedMatmul',
+        x: { dtype: 'f32', shape: [1, 32] },
+        w: { dtype: 'q4_0', shape: [2, 32] },
+      }),
+    ).toEqual({ ok: true });
     const onlyAdd = backend(new ManualClock(), { capabilities: [{ op: 'add', dtypes: ['f32'] }] });
-    expect(onlyAdd.supportsOp({ op: 'add', a: { dtype: 'f32', shape: [2] }, b: { dtype: 'f32', shape: [2] } })).toEqual({ ok: true });
-    expect(onlyAdd.supportsOp({ op: 'mul', a: { dtype: 'f32', shape: [2] }, b: { dtype: 'f32', shape: [2] } }).ok).toBe(false);
-    expect(onlyAdd.supportsOp({ op: 'add', a: { dtype: 'f16', shape: [2] }, b: { dtype: 'f16', shape: [2] } }).ok).toBe(false);
+    expect(onlyAdd.supportsOp({ op: 'add', a: { dtype: 'f32', shape: [2] }, b: { dtype: 'f32', shape: [2] } })).toEqual(
+      { ok: true },
+    );
+    expect(onlyAdd.supportsOp({ op: 'mul', a: { dtype: 'f32', shape: [2] }, b: { dtype: 'f32', shape: [2] } }).ok).toBe(
+      false,
+    );
+    expect(onlyAdd.supportsOp({ op: 'add', a: { dtype: 'f16', shape: [2] }, b: { dtype: 'f16', shape: [2] } }).ok).toBe(
+      false,
+    );
   });
 
   it('describes only what it was given; defaults priority 50, not fallback-only, healthy', () => {
@@ -74,8 +102,20 @@ describe('SimulatedBackend', () => {
     expect(plain.describe()).toEqual({ name: 'simulated gpu', features: [] });
     expect([plain.priority, plain.fallbackOnly, plain.health()]).toEqual([50, false, { state: 'healthy' }]);
     const performance = { flopsPerMs: 1e6, bytesPerMs: 1e5, launchMs: 0.01, transferBytesPerMs: 1e4 };
-    const told = backend(new ManualClock(), { performance, availableMemoryBytes: 1024, software: true, priority: 3, fallbackOnly: true });
-    expect(told.describe()).toEqual({ name: 'simulated gpu', features: [], performance, availableMemoryBytes: 1024, software: true });
+    const told = backend(new ManualClock(), {
+      performance,
+      availableMemoryBytes: 1024,
+      software: true,
+      priority: 3,
+      fallbackOnly: true,
+    });
+    expect(told.describe()).toEqual({
+      name: 'simulated gpu',
+      features: [],
+      performance,
+      availableMemoryBytes: 1024,
+      software: true,
+    });
     expect([told.priority, told.fallbackOnly]).toEqual([3, true]);
   });
 

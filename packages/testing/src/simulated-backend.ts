@@ -87,7 +87,9 @@ export class SimulatedBackend implements CapableBackend {
       name: `simulated ${this.kind}`,
       features: [],
       ...(this.options.performance === undefined ? {} : { performance: this.options.performance }),
-      ...(this.options.availableMemoryBytes === undefined ? {} : { availableMemoryBytes: this.options.availableMemoryBytes }),
+      ...(this.options.availableMemoryBytes === undefined
+        ? {}
+        : { availableMemoryBytes: this.options.availableMemoryBytes }),
       ...(this.options.software === undefined ? {} : { software: this.options.software }),
     };
   }
@@ -116,7 +118,10 @@ export class SimulatedBackend implements CapableBackend {
     this.calls++;
     const ms = this.options.latencyMs(op, opWork(op));
     this.options.clock.advance(ms);
-    return { outputs: outputs.map((o) => this.store(new Uint8Array(byteLengthOf(o.dtype, numel(o.shape))))), kernelMs: ms };
+    return {
+      outputs: outputs.map((o) => this.store(new Uint8Array(byteLengthOf(o.dtype, numel(o.shape))))),
+      kernelMs: ms,
+    };
   }
 
   health(): BackendHealth {

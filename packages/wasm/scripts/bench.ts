@@ -17,7 +17,8 @@ import { createRandom, randomFloats } from '../src/test-support/random.ts';
 const args = process.argv.slice(2);
 setFlagsFromString('--experimental-wasm-relaxed-simd');
 // `--no-build` for a bundled copy run where asc is not installed (the .wasm files must sit next to it in dist/).
-if (!args.includes('--no-build')) execFileSync(process.execPath, [fileURLToPath(new URL('./build.mjs', import.meta.url))], { stdio: 'inherit' });
+if (!args.includes('--no-build'))
+  execFileSync(process.execPath, [fileURLToPath(new URL('./build.mjs', import.meta.url))], { stdio: 'inherit' });
 
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? (args[onlyAt + 1] ?? '').split(',') : undefined;
@@ -69,7 +70,9 @@ function repsFor(flops: number): number {
   return Math.max(5, Math.min(50, Math.round(3e9 / flops)));
 }
 
-console.log(`cpu: ${(await import('node:os')).cpus()[0]?.model ?? 'unknown'}, ${(await import('node:os')).availableParallelism()} threads, node ${process.version}`);
+console.log(
+  `cpu: ${(await import('node:os')).cpus()[0]?.model ?? 'unknown'}, ${(await import('node:os')).availableParallelism()} threads, node ${process.version}`,
+);
 const rows: string[] = [];
 function report(build: string, name: string, ms: number, extra = ''): void {
   const line = `${build.padEnd(8)} ${name.padEnd(44)} ${ms.toFixed(3).padStart(9)} ms  ${extra}`;
@@ -121,7 +124,12 @@ for (const simd of sections.some(wanted) ? (['simd', 'relaxed'] as const) : []) 
       report(simd, `matvec ${dtype} 1x${k} . [${n}, ${k}]`, ms, `${(f32Ms / ms).toFixed(2)}x the f32 matvec`);
       const xb = await residentF32(backend, [64, k]);
       const msb = await time(backend, { op: 'quantizedMatmul', x: xb, w: wq }, 5);
-      report(simd, `matmul ${dtype} 64x${k} . [${n}, ${k}]`, msb, `${((2 * 64 * k * n) / msb / 1e6).toFixed(1)} GFLOP/s`);
+      report(
+        simd,
+        `matmul ${dtype} 64x${k} . [${n}, ${k}]`,
+        msb,
+        `${((2 * 64 * k * n) / msb / 1e6).toFixed(1)} GFLOP/s`,
+      );
     }
   }
   if (wanted('softmax')) {
@@ -132,13 +140,24 @@ for (const simd of sections.some(wanted) ? (['simd', 'relaxed'] as const) : []) 
   if (wanted('cosine')) {
     const queries = await residentF32(backend, [768]);
     const targets = await residentF32(backend, [16384, 768]);
-    report(simd, 'cosine 1x768 vs 16384 targets', await time(backend, { op: 'cosineSimilarity', queries, targets }, 30));
+    report(
+      simd,
+      'cosine 1x768 vs 16384 targets',
+      await time(backend, { op: 'cosineSimilarity', queries, targets }, 30),
+    );
     const q8 = await residentF32(backend, [8, 768]);
-    report(simd, 'cosine 8x768 vs 16384 targets', await time(backend, { op: 'cosineSimilarity', queries: q8, targets }, 10));
+    report(
+      simd,
+      'cosine 8x768 vs 16384 targets',
+      await time(backend, { op: 'cosineSimilarity', queries: q8, targets }, 10),
+    );
   }
   if (wanted('attention')) {
     const [h, hkv, d] = [32, 8, 128];
-    for (const [sq, sk] of [[1, 2048], [256, 256]] as const) {
+    for (const [sq, sk] of [
+      [1, 2048],
+      [256, 256],
+    ] as const) {
       const q = await residentF32(backend, [sq, h, d]);
       const k = await residentF32(backend, [sk, hkv, d]);
       const v = await residentF32(backend, [sk, hkv, d]);
@@ -154,7 +173,11 @@ for (const simd of sections.some(wanted) ? (['simd', 'relaxed'] as const) : []) 
     const rn = await residentF32(backend, [256, 4096]);
     report(simd, 'rmsNorm 256x4096', await time(backend, { op: 'rmsNorm', x: rn, weight: undefined, eps: 1e-5 }, 30));
     const r = await residentF32(backend, [256, 32, 128]);
-    report(simd, 'rope 256x32x128 neox', await time(backend, { op: 'rope', x: r, positionOffset: 0, base: 10000, mode: 'neox' }, 30));
+    report(
+      simd,
+      'rope 256x32x128 neox',
+      await time(backend, { op: 'rope', x: r, positionOffset: 0, base: 10000, mode: 'neox' }, 30),
+    );
     const t = await residentF32(backend, [16, 32000]);
     report(simd, 'topK 16x32000 k=40', await time(backend, { op: 'topK', x: t, k: 40 }, 30));
   }
@@ -172,13 +195,39 @@ if (wanted('threads')) {
     if (!started.ok) throw new Error(started.reason);
     pools.push({ threads, backend });
   }
-  const cases: Array<{ name: string; reps: number; flops?: number; op: (backend: WasmBackend) => Promise<Op<BoundTensor>> }> = [];
+  const cases: Array<{
+    name: string;
+    reps: number;
+    flops?: number;
+    op: (backend: WasmBackend) => Promise<Op<BoundTensor>>;
+  }> = [];
   for (const n of [256, 512, 1024]) {
-    cases.push({ name: `matmul f32 ${n}x${n}x${n}`, reps: repsFor(2 * n ** 3), flops: 2 * n ** 3, op: async (b) => ({ op: 'matmul', a: await residentF32(b, [n, n]), b: await residentF32(b, [n, n]) }) });
+    cases.push({
+      name: `matmul f32 ${n}x${n}x${n}`,
+      reps: repsFor(2 * n ** 3),
+      flops: 2 * n ** 3,
+      op: async (b) => ({ op: 'matmul', a: await residentF32(b, [n, n]), b: await residentF32(b, [n, n]) }),
+    });
   }
   const q4 = quantizeAs('q4_0', randomFloats(random, 4096 * 4096));
-  cases.push({ name: 'matvec q4_0 1x4096 . [4096, 4096]', reps: 30, op: async (b) => ({ op: 'quantizedMatmul', x: await residentF32(b, [1, 4096]), w: await resident(b, 'q4_0', [4096, 4096], q4) }) });
-  cases.push({ name: 'cosine 1x768 vs 16384 targets', reps: 30, op: async (b) => ({ op: 'cosineSimilarity', queries: await residentF32(b, [768]), targets: await residentF32(b, [16384, 768]) }) });
+  cases.push({
+    name: 'matvec q4_0 1x4096 . [4096, 4096]',
+    reps: 30,
+    op: async (b) => ({
+      op: 'quantizedMatmul',
+      x: await residentF32(b, [1, 4096]),
+      w: await resident(b, 'q4_0', [4096, 4096], q4),
+    }),
+  });
+  cases.push({
+    name: 'cosine 1x768 vs 16384 targets',
+    reps: 30,
+    op: async (b) => ({
+      op: 'cosineSimilarity',
+      queries: await residentF32(b, [768]),
+      targets: await residentF32(b, [16384, 768]),
+    }),
+  });
   cases.push({
     name: 'attention q1 k2048 h32/8 d128 causal',
     reps: 30,
@@ -214,7 +263,12 @@ if (wanted('threads')) {
       const samples = kept?.samples[e] ?? [];
       const ms = median(samples);
       const rate = c.flops === undefined ? '' : `${(c.flops / ms / 1e6).toFixed(1)} GFLOP/s, `;
-      report(`${entry.threads}thr`, c.name, ms, `${rate}${(base / ms).toFixed(2)}x one thread (fastest runs: ${(baseBest / Math.min(...samples)).toFixed(2)}x${entry.threads > 1 ? neighbours : ''})`);
+      report(
+        `${entry.threads}thr`,
+        c.name,
+        ms,
+        `${rate}${(base / ms).toFixed(2)}x one thread (fastest runs: ${(baseBest / Math.min(...samples)).toFixed(2)}x${entry.threads > 1 ? neighbours : ''})`,
+      );
     }
     for (const entry of ops) for (const t of opInputs(entry.op)) entry.backend.free(t.tensor.buffer);
   }

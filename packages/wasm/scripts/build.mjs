@@ -26,8 +26,14 @@ export const BUILDS = [
 ];
 
 async function newestSourceMs() {
-  const names = (await readdir(kernelsDir, { recursive: true })).filter((n) => n.endsWith('.ts') || n.endsWith('.json'));
-  const times = await Promise.all([...names.map((n) => `${kernelsDir}${n}`), fileURLToPath(import.meta.url)].map(async (p) => (await stat(p)).mtimeMs));
+  const names = (await readdir(kernelsDir, { recursive: true })).filter(
+    (n) => n.endsWith('.ts') || n.endsWith('.json'),
+  );
+  const times = await Promise.all(
+    [...names.map((n) => `${kernelsDir}${n}`), fileURLToPath(import.meta.url)].map(
+      async (p) => (await stat(p)).mtimeMs,
+    ),
+  );
   return Math.max(...times);
 }
 
@@ -73,7 +79,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const written = await buildKernels({ force: args.includes('--force'), only });
     const ms = Math.round(performance.now() - t0);
-    console.log(written.length === 0 ? 'wasm kernels up to date' : `built ${written.map((p) => p.slice(distDir.length)).join(', ')} in ${ms} ms`);
+    console.log(
+      written.length === 0
+        ? 'wasm kernels up to date'
+        : `built ${written.map((p) => p.slice(distDir.length)).join(', ')} in ${ms} ms`,
+    );
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exitCode = 1;

@@ -31,7 +31,9 @@ describe('FreeListAllocator', () => {
       expect(b.at % BLOCK_ALIGN).toBe(0);
       expect(b.at).toBeGreaterThanOrEqual(1008);
     }
-    const spans = blocks.map((b) => [b.at, b.at + Math.max(16, Math.ceil(b.n / 16) * 16)] as const).sort((x, y) => x[0] - y[0]);
+    const spans = blocks
+      .map((b) => [b.at, b.at + Math.max(16, Math.ceil(b.n / 16) * 16)] as const)
+      .sort((x, y) => x[0] - y[0]);
     for (let i = 1; i < spans.length; i++) expect(spans[i]?.[0]).toBeGreaterThanOrEqual(spans[i - 1]?.[1] ?? 0);
   });
 
@@ -58,7 +60,8 @@ describe('FreeListAllocator', () => {
     const alloc = new FreeListAllocator(fakeRange(65536, 1 << 20), 0, 1 << 20);
     const ptrs = Array.from({ length: 20 }, (_, i) => alloc.allocate(16 * (i + 1)) ?? -1);
     // Free in an interleaved order so merges happen before, after and on both sides.
-    for (const i of [1, 3, 5, 0, 2, 4, 19, 17, 18, 6, 8, 7, 9, 10, 12, 11, 14, 13, 16, 15]) alloc.release(ptrs[i] ?? -1);
+    for (const i of [1, 3, 5, 0, 2, 4, 19, 17, 18, 6, 8, 7, 9, 10, 12, 11, 14, 13, 16, 15])
+      alloc.release(ptrs[i] ?? -1);
     const stats = alloc.stats();
     expect(stats.freeBlocks).toBe(1);
     expect(stats.usedBytes).toBe(0);
@@ -101,7 +104,7 @@ describe('FreeListAllocator', () => {
     const alloc = new FreeListAllocator(fakeRange(65536, 1 << 26), 64, 1 << 26);
     const live = new Map<number, number>();
     let seed = 7;
-    const rand = (): number => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const rand = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     for (let step = 0; step < 5000; step++) {
       if (live.size > 0 && rand() < 0.45) {
         const keys = [...live.keys()];

@@ -24,7 +24,12 @@ interface WebWorkerLike {
 }
 
 function isWebWorker(value: unknown): value is WebWorkerLike {
-  return typeof value === 'object' && value !== null && typeof Reflect.get(value, 'postMessage') === 'function' && typeof Reflect.get(value, 'terminate') === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof Reflect.get(value, 'postMessage') === 'function' &&
+    typeof Reflect.get(value, 'terminate') === 'function'
+  );
 }
 
 /** A classic Web Worker from a Blob URL. */

@@ -2,7 +2,14 @@
 import { bindKernels, type Kernels } from './kernel-exports.ts';
 import { loadWasmBytes } from './load-bytes.ts';
 import { PAGE_BYTES } from './linear-memory.ts';
-import { buildUrl, pickBuild, supportsRelaxedSimd, supportsSharedMemory, supportsSimd, type WasmBuild } from './wasm-builds.ts';
+import {
+  buildUrl,
+  pickBuild,
+  supportsRelaxedSimd,
+  supportsSharedMemory,
+  supportsSimd,
+  type WasmBuild,
+} from './wasm-builds.ts';
 import { webAssembly, type WasmApi, type WasmMemory, type WasmModule } from './wasm-api.ts';
 
 /** Which SIMD flavour to load: 'auto' takes relaxed SIMD when WebAssembly.validate accepts it. */
@@ -35,7 +42,9 @@ export interface LoadRequest {
 }
 
 /** Loaded kernels, or why not. */
-export type LoadResult = { readonly ok: true; readonly loaded: LoadedKernels } | { readonly ok: false; readonly reason: string };
+export type LoadResult =
+  | { readonly ok: true; readonly loaded: LoadedKernels }
+  | { readonly ok: false; readonly reason: string };
 
 /** Initial memory: 16 MiB, grown on demand. */
 const INITIAL_PAGES = 256;
@@ -47,7 +56,10 @@ export async function loadKernels(request: LoadRequest): Promise<LoadResult> {
   if (!supportsSimd()) return { ok: false, reason: 'this WebAssembly engine does not support SIMD128' };
   const relaxedSupported = supportsRelaxedSimd();
   if (request.simd === 'relaxed' && !relaxedSupported) {
-    return { ok: false, reason: 'relaxed SIMD was requested but this engine rejects it (Node 20: --experimental-wasm-relaxed-simd)' };
+    return {
+      ok: false,
+      reason: 'relaxed SIMD was requested but this engine rejects it (Node 20: --experimental-wasm-relaxed-simd)',
+    };
   }
   const threads = request.threads && supportsSharedMemory();
   const build = pickBuild(request.simd === 'relaxed' || (request.simd === 'auto' && relaxedSupported), threads);
@@ -59,7 +71,10 @@ export async function loadKernels(request: LoadRequest): Promise<LoadResult> {
     const instance = await api.instantiate(module, kernelImports(memory));
     return { ok: true, loaded: { build, module, memory, maxBytes, kernels: bindKernels(instance.exports) } };
   } catch (error) {
-    return { ok: false, reason: `could not start ${build.file}: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      reason: `could not start ${build.file}: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
@@ -80,7 +95,10 @@ function createMemory(api: WasmApi, maxBytes: number, shared: boolean): { memory
   let maximum = Math.max(1, Math.floor(maxBytes / PAGE_BYTES));
   for (;;) {
     try {
-      return { memory: new api.Memory({ initial: Math.min(INITIAL_PAGES, maximum), maximum, shared }), maxBytes: maximum * PAGE_BYTES };
+      return {
+        memory: new api.Memory({ initial: Math.min(INITIAL_PAGES, maximum), maximum, shared }),
+        maxBytes: maximum * PAGE_BYTES,
+      };
     } catch (error) {
       if (!(error instanceof RangeError) || maximum <= 4096) throw error;
       maximum = Math.floor(maximum / 2);

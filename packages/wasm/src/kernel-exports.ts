@@ -9,7 +9,17 @@ export interface KernelExports {
   heap_base(): number;
   matmul_f32(a: number, b: number, c: number, m: number, k: number, n: number, scratch: number): void;
   matmul_f32_scratch_bytes(m: number, k: number, n: number): number;
-  matmul_f32_shared(a: number, b: number, c: number, m: number, k: number, n: number, shared: number, own: number, chunkRows: number): void;
+  matmul_f32_shared(
+    a: number,
+    b: number,
+    c: number,
+    m: number,
+    k: number,
+    n: number,
+    shared: number,
+    own: number,
+    chunkRows: number,
+  ): void;
   matmul_f32_shared_bytes(k: number, n: number): number;
   matmul_f32_shared_thread_bytes(): number;
   matmul_f32_shared_reset(shared: number): void;
@@ -26,26 +36,87 @@ export interface KernelExports {
   swiglu_f32(gate: number, up: number, out: number, n: number): void;
   softmax_f32(x: number, out: number, totalRows: number, rows: number, cols: number, causal: number): void;
   rms_norm_f32(x: number, weight: number, out: number, rows: number, n: number, eps: number): void;
-  rope_f32(x: number, out: number, seq: number, heads: number, dim: number, positionOffset: number, base: number, neox: number, scratch: number): void;
+  rope_f32(
+    x: number,
+    out: number,
+    seq: number,
+    heads: number,
+    dim: number,
+    positionOffset: number,
+    base: number,
+    neox: number,
+    scratch: number,
+  ): void;
   rope_scratch_bytes(seq: number, dim: number): number;
   attention_f32(
-    q: number, k: number, v: number, out: number, sq: number, sk: number, heads: number, kvHeads: number, dim: number,
-    scale: number, causal: number, scratch: number, rowBegin: number, rowEnd: number,
+    q: number,
+    k: number,
+    v: number,
+    out: number,
+    sq: number,
+    sk: number,
+    heads: number,
+    kvHeads: number,
+    dim: number,
+    scale: number,
+    causal: number,
+    scratch: number,
+    rowBegin: number,
+    rowEnd: number,
   ): void;
   attention_scratch_bytes(sk: number): number;
   cosine_similarity_f32(
-    queries: number, targets: number, out: number, nq: number, nt: number, dim: number, tBegin: number, tEnd: number, scratch: number,
-    targetNorms: number, normsReady: number,
+    queries: number,
+    targets: number,
+    out: number,
+    nq: number,
+    nt: number,
+    dim: number,
+    tBegin: number,
+    tEnd: number,
+    scratch: number,
+    targetNorms: number,
+    normsReady: number,
   ): void;
   cosine_similarity_scratch_bytes(nq: number, dim: number): number;
   top_k_f32(x: number, values: number, indices: number, rows: number, n: number, k: number): void;
   spread_activation_f32(
-    rowPtr: number, colIdx: number, weights: number, initial: number, out: number, scratch: number,
-    nodes: number, edges: number, decay: number, threshold: number, iterations: number, rows: number,
+    rowPtr: number,
+    colIdx: number,
+    weights: number,
+    initial: number,
+    out: number,
+    scratch: number,
+    nodes: number,
+    edges: number,
+    decay: number,
+    threshold: number,
+    iterations: number,
+    rows: number,
   ): void;
   spread_activation_scratch_bytes(nodes: number): number;
-  spread_scatter_f32(rowPtr: number, colIdx: number, weights: number, current: number, sums: number, nodes: number, edges: number, threshold: number, rowBegin: number, rowEnd: number): void;
-  spread_combine_f32(current: number, next: number, sums: number, parts: number, nodes: number, decay: number, begin: number, end: number): void;
+  spread_scatter_f32(
+    rowPtr: number,
+    colIdx: number,
+    weights: number,
+    current: number,
+    sums: number,
+    nodes: number,
+    edges: number,
+    threshold: number,
+    rowBegin: number,
+    rowEnd: number,
+  ): void;
+  spread_combine_f32(
+    current: number,
+    next: number,
+    sums: number,
+    parts: number,
+    nodes: number,
+    decay: number,
+    begin: number,
+    end: number,
+  ): void;
   spread_split_row(rowPtr: number, nodes: number, edges: number, part: number, parts: number): number;
   spread_zero(at: number, bytes: number): void;
   concat_bytes(a: number, aBytes: number, b: number, bBytes: number, out: number): void;
@@ -89,7 +160,8 @@ function bindUnaryKernels(exports: object): Map<UnaryOpKind, UnaryKernel> {
     const name = unaryExportName(op);
     const fn: unknown = Reflect.get(exports, name);
     if (fn === undefined) continue;
-    if (typeof fn !== 'function' || fn.length !== 3) throw new Error(`kernel '${name}' must be a function of (x, out, n) (rebuild the kernels)`);
+    if (typeof fn !== 'function' || fn.length !== 3)
+      throw new Error(`kernel '${name}' must be a function of (x, out, n) (rebuild the kernels)`);
     bound.set(op, (x, out, n) => Number(Reflect.apply(fn, undefined, [x, out, n])) >>> 0);
   }
   return bound;
@@ -148,7 +220,10 @@ export const KERNEL_NAMES: readonly KernelName[] = Object.keys(ARITY).filter(isK
 function exported(exports: object, name: KernelName): (...args: number[]) => number {
   const fn: unknown = Reflect.get(exports, name);
   if (typeof fn !== 'function') throw new Error(`the kernel module has no export '${name}'`);
-  if (fn.length !== ARITY[name]) throw new Error(`kernel '${name}' takes ${fn.length} arguments; the backend passes ${ARITY[name]} (rebuild the kernels)`);
+  if (fn.length !== ARITY[name])
+    throw new Error(
+      `kernel '${name}' takes ${fn.length} arguments; the backend passes ${ARITY[name]} (rebuild the kernels)`,
+    );
   return (...args: number[]) => Number(Reflect.apply(fn, undefined, args)) >>> 0;
 }
 

@@ -64,16 +64,29 @@ export class KernelPool {
    * Starts `count` workers, each instantiating `module` over the shared `memory`; `slots` is a 16-aligned block of
    * count * CONTROL_SLOT_BYTES in that memory for their control slots. Rejects if any worker fails.
    */
-  static async start(module: WasmModule, memory: WasmMemory, count: number, slots: number, names: readonly KernelName[]): Promise<KernelPool> {
+  static async start(
+    module: WasmModule,
+    memory: WasmMemory,
+    count: number,
+    slots: number,
+    names: readonly KernelName[],
+  ): Promise<KernelPool> {
     const started: Slot[] = [];
     try {
       for (let i = 0; i < count; i++) {
         const at = slots + i * CONTROL_SLOT_BYTES;
         const control = new Int32Array(memory.buffer, at, 6);
         control.fill(0);
-        started.push({ worker: await host.spawnWorker(WORKER_SOURCE), control, args: new Float64Array(memory.buffer, at + 24, MAX_KERNEL_ARGS), sequence: 0 });
+        started.push({
+          worker: await host.spawnWorker(WORKER_SOURCE),
+          control,
+          args: new Float64Array(memory.buffer, at + 24, MAX_KERNEL_ARGS),
+          sequence: 0,
+        });
       }
-      await Promise.all(started.map((slot, i) => initialise(slot.worker, module, memory, slots + i * CONTROL_SLOT_BYTES, names)));
+      await Promise.all(
+        started.map((slot, i) => initialise(slot.worker, module, memory, slots + i * CONTROL_SLOT_BYTES, names)),
+      );
       // Idle workers must not keep a Node process alive; while a job runs, the calling thread waits for it anyway.
       for (const slot of started) slot.worker.keepAlive(false);
     } catch (error) {
@@ -154,7 +167,8 @@ export class KernelPool {
   private post(index: number, job: KernelCall): Slot {
     const slot = this.slots[index];
     if (slot === undefined) throw new Error(`no worker ${index}`);
-    if (job.args.length > MAX_KERNEL_ARGS) throw new Error(`${job.name} has ${job.args.length} arguments; a worker takes ${MAX_KERNEL_ARGS}`);
+    if (job.args.length > MAX_KERNEL_ARGS)
+      throw new Error(`${job.name} has ${job.args.length} arguments; a worker takes ${MAX_KERNEL_ARGS}`);
     slot.args.set(job.args);
     slot.control[2] = this.names.indexOf(job.name);
     slot.control[3] = job.args.length;
@@ -186,12 +200,19 @@ export class KernelPool {
 }
 
 /** Sends the module, memory and slot to one worker and waits for it to instantiate them. */
-function initialise(worker: WorkerHandle, module: WasmModule, memory: WasmMemory, slot: number, names: readonly KernelName[]): Promise<void> {
+function initialise(
+  worker: WorkerHandle,
+  module: WasmModule,
+  memory: WasmMemory,
+  slot: number,
+  names: readonly KernelName[],
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     worker.onMessage((message) => {
       const type = field(message, 'type');
       if (type === 'ready') resolve();
-      else if (type === 'failed') reject(new Error(`a worker could not instantiate the kernels: ${String(field(message, 'error'))}`));
+      else if (type === 'failed')
+        reject(new Error(`a worker could not instantiate the kernels: ${String(field(message, 'error'))}`));
     });
     worker.onError((error) => reject(error instanceof Error ? error : new Error(String(error))));
     worker.post({ type: 'init', module, memory, slot, names });

@@ -1,7 +1,15 @@
 // What the wasm backend's kernels (kernels/<op_id>.ts) share: their table entry's type, dimensions of bound
 // tensors, f16 handled as f32 (inputs widened into scratch, results rounded once), and the elementwise families'
 // kernels. f16 variants compute in f32, so they are at least as accurate as f16 arithmetic.
-import { BackendError, numel, type BoundTensor, type KernelReach, type OpKind, type OpOf, type UnaryOpKind } from '@tandem/core';
+import {
+  BackendError,
+  numel,
+  type BoundTensor,
+  type KernelReach,
+  type OpKind,
+  type OpOf,
+  type UnaryOpKind,
+} from '@tandem/core';
 import { unaryExportName, type Kernels } from './kernel-exports.ts';
 import type { RunContext } from './run-context.ts';
 
@@ -33,14 +41,21 @@ export function asF32(ctx: RunContext, t: BoundTensor, name: string): number {
 }
 
 /** Where an f32 result goes: the output itself, or f32 scratch rounded to f16 by `finish`. */
-export function f32Target(ctx: RunContext, dtype: string, out: number, count: number): { at: number; finish: () => void } {
+export function f32Target(
+  ctx: RunContext,
+  dtype: string,
+  out: number,
+  count: number,
+): { at: number; finish: () => void } {
   if (dtype === 'f32') return { at: out, finish: () => {} };
   const at = ctx.scratch(count * 4, 'f32 result before rounding to f16');
   return { at, finish: () => ctx.kernels.f32_to_f16(at, out, count) };
 }
 
 /** add or mul: `kernel(a, b, out, n, bn)` in f32, b repeating every bn values; f16 through f32. */
-export function binaryKernel<K extends 'add' | 'mul'>(kernel: (kernels: Kernels) => (a: number, b: number, out: number, n: number, bn: number) => void): WasmKernel<K> {
+export function binaryKernel<K extends 'add' | 'mul'>(
+  kernel: (kernels: Kernels) => (a: number, b: number, out: number, n: number, bn: number) => void,
+): WasmKernel<K> {
   return {
     run(op, outs, ctx) {
       const [n, bn] = [numel(op.a.shape), numel(op.b.shape)];
@@ -56,12 +71,20 @@ export function unaryKernel(kind: UnaryOpKind): WasmKernel<UnaryOpKind> {
   return {
     run(op, outs, ctx) {
       const kernel = ctx.kernels.unary.get(kind);
-      if (kernel === undefined) throw new BackendError('UNSUPPORTED', 'wasm', `${kind}: the kernel module has no export ${unaryExportName(kind)}`);
+      if (kernel === undefined)
+        throw new BackendError(
+          'UNSUPPORTED',
+          'wasm',
+          `${kind}: the kernel module has no export ${unaryExportName(kind)}`,
+        );
       const n = numel(op.x.shape);
       const target = f32Target(ctx, op.x.dtype, outs[0] ?? 0, n);
       kernel(asF32(ctx, op.x, 'x'), target.at, n);
       target.finish();
     },
-    refuse: (kernels) => (kernels.unary.has(kind) ? undefined : `${kind}: the kernel module has no export ${unaryExportName(kind)} (rebuild it: npm run build -w @tandem/wasm)`),
+    refuse: (kernels) =>
+      kernels.unary.has(kind)
+        ? undefined
+        : `${kind}: the kernel module has no export ${unaryExportName(kind)} (rebuild it: npm run build -w @tandem/wasm)`,
   };
 }

@@ -3,14 +3,16 @@
 import { host } from '#host';
 
 /** The bytes of a .wasm file, or why they could not be read. */
-export type LoadedBytes = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly reason: string };
+export type LoadedBytes =
+  | { readonly ok: true; readonly bytes: Uint8Array }
+  | { readonly ok: false; readonly reason: string };
 
 /**
  * How to get a missing or mangled .wasm file where it belongs; appended to every such reason. The package ships the
  * files in dist/; a bundled page needs its bundler to emit them next to the code that fetches them.
  */
 export const BUILD_HINT =
-  "the @tandem/wasm package ships it in dist/ (in the Tandem repository: npm run build -w @tandem/wasm). In a bundled page the bundler must emit it: " +
+  'the @tandem/wasm package ships it in dist/ (in the Tandem repository: npm run build -w @tandem/wasm). In a bundled page the bundler must emit it: ' +
   "Vite and webpack 5 do (Vite's dev server needs optimizeDeps: { exclude: ['@tandem/wasm'] }); esbuild and others do not: " +
   'copy node_modules/@tandem/wasm/dist/*.wasm to a folder the page serves and pass createEngine({ wasm: { distUrl: new URL(<that folder>/, location.href) } })';
 
@@ -22,7 +24,10 @@ export async function loadWasmBytes(url: URL): Promise<LoadedBytes> {
     if (!hasWasmMagic(bytes)) return { ok: false, reason: `${url.href} is not a WebAssembly module: ${BUILD_HINT}` };
     return { ok: true, bytes };
   } catch (error) {
-    return { ok: false, reason: `${url.href} could not be read (${error instanceof Error ? error.message : String(error)}): ${BUILD_HINT}` };
+    return {
+      ok: false,
+      reason: `${url.href} could not be read (${error instanceof Error ? error.message : String(error)}): ${BUILD_HINT}`,
+    };
   }
 }
 

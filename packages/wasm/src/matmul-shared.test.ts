@@ -37,7 +37,10 @@ describe('chunkRowsFor', () => {
 });
 
 describe('matmul_f32_shared on one thread (the others never came)', () => {
-  for (const [m, k, n] of [[37, 300, 45], [128, 513, 64]] as const) {
+  for (const [m, k, n] of [
+    [37, 300, 45],
+    [128, 513, 64],
+  ] as const) {
     it(`computes ${m}x${k}x${n} alone, and a late thread afterwards changes nothing`, async () => {
       const { kernels, memory } = await kernelsOnSharedMemory();
       const random = createRandom(m + k + n);
@@ -50,9 +53,18 @@ describe('matmul_f32_shared on one thread (the others never came)', () => {
       const want = matmul(av, bv, m, k, n);
       expectClose(new Float32Array(memory.buffer, at.c, m * n), want, { abs: 2e-6 * k, rel: 1e-5 }, 'alone');
       kernels.matmul_f32_shared(at.a, at.b, at.c, m, k, n, at.shared, at.own, 16);
-      expectClose(new Float32Array(memory.buffer, at.c, m * n), want, { abs: 2e-6 * k, rel: 1e-5 }, 'after a late thread');
+      expectClose(
+        new Float32Array(memory.buffer, at.c, m * n),
+        want,
+        { abs: 2e-6 * k, rel: 1e-5 },
+        'after a late thread',
+      );
       const state = new Int32Array(memory.buffer, at.shared, 3);
-      expect(Array.from(state)).toEqual([Math.ceil(k / 256) * Math.ceil(n / 8) + 2, Math.ceil(k / 256) * Math.ceil(n / 8), Math.ceil(m / 16) + 2]);
+      expect(Array.from(state)).toEqual([
+        Math.ceil(k / 256) * Math.ceil(n / 8) + 2,
+        Math.ceil(k / 256) * Math.ceil(n / 8),
+        Math.ceil(m / 16) + 2,
+      ]);
     });
   }
 
@@ -68,7 +80,12 @@ describe('matmul_f32_shared on one thread (the others never came)', () => {
     new Float32Array(memory.buffer, at.shared + 16, kernels.matmul_f32_shared_bytes(k, n) / 4 - 4).fill(NaN);
     new Int32Array(memory.buffer, at.shared, 1)[0] = 2 * 3; // every panel claimed (2 K blocks x 3 panels), none packed
     kernels.matmul_f32_shared(at.a, at.b, at.c, m, k, n, at.shared, at.own, 16);
-    expectClose(new Float32Array(memory.buffer, at.c, m * n), matmul(av, bv, m, k, n), { abs: 2e-6 * k, rel: 1e-5 }, 'after the fallback');
+    expectClose(
+      new Float32Array(memory.buffer, at.c, m * n),
+      matmul(av, bv, m, k, n),
+      { abs: 2e-6 * k, rel: 1e-5 },
+      'after the fallback',
+    );
   });
 });
 
@@ -78,10 +95,18 @@ describe('matmul_f32_shared through the backend', () => {
     try {
       const random = createRandom(90);
       const before = backend.threadStats().parallelOps;
-      for (const [m, k, n] of [[130, 520, 70], [257, 64, 263]] as const) {
+      for (const [m, k, n] of [
+        [130, 520, 70],
+        [257, 64, 263],
+      ] as const) {
         const a = randomFloats(random, m * k);
         const b = randomFloats(random, k * n);
-        expectClose(await runF32(backend, { op: 'matmul', a: f32([m, k], a), b: f32([k, n], b) }), matmul(a, b, m, k, n), { abs: 2e-6 * k, rel: 1e-5 }, `${m}x${k}x${n}`);
+        expectClose(
+          await runF32(backend, { op: 'matmul', a: f32([m, k], a), b: f32([k, n], b) }),
+          matmul(a, b, m, k, n),
+          { abs: 2e-6 * k, rel: 1e-5 },
+          `${m}x${k}x${n}`,
+        );
       }
       expect(backend.threadStats()).toMatchObject({ threads: 3, parallelOps: before + 2 });
     } finally {

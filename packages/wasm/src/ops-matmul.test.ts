@@ -23,7 +23,11 @@ describe('matmul f32', () => {
   });
 
   it('multiplies a hand-checkable 2x3 by 3x2', async () => {
-    const out = await runF32(backend, { op: 'matmul', a: f32([2, 3], [1, 2, 3, 4, 5, 6]), b: f32([3, 2], [7, 8, 9, 10, 11, 12]) });
+    const out = await runF32(backend, {
+      op: 'matmul',
+      a: f32([2, 3], [1, 2, 3, 4, 5, 6]),
+      b: f32([3, 2], [7, 8, 9, 10, 11, 12]),
+    });
     expect(Array.from(out)).toEqual([58, 64, 139, 154]);
   });
 
@@ -43,7 +47,15 @@ describe('matmul f32', () => {
 
   it('crosses the K block (256), the M block (128) and streams small M', async () => {
     const random = createRandom(2);
-    for (const [m, k, n] of [[129, 257, 9], [4, 300, 17], [200, 513, 40], [1, 700, 70], [2, 33, 1000], [3, 1, 5], [256, 256, 256]] as const) {
+    for (const [m, k, n] of [
+      [129, 257, 9],
+      [4, 300, 17],
+      [200, 513, 40],
+      [1, 700, 70],
+      [2, 33, 1000],
+      [3, 1, 5],
+      [256, 256, 256],
+    ] as const) {
       const a = randomFloats(random, m * k);
       const b = randomFloats(random, k * n);
       const out = await runF32(backend, { op: 'matmul', a: f32([m, k], a), b: f32([k, n], b) });
@@ -55,7 +67,12 @@ describe('matmul f32', () => {
 describe('matmul f16', () => {
   it('computes in f32 and rounds once to f16', async () => {
     const random = createRandom(3);
-    for (const [m, k, n] of [[1, 1, 1], [3, 5, 7], [17, 33, 9], [65, 40, 33]] as const) {
+    for (const [m, k, n] of [
+      [1, 1, 1],
+      [3, 5, 7],
+      [17, 33, 9],
+      [65, 40, 33],
+    ] as const) {
       const a = encodeF16(randomFloats(random, m * k));
       const b = encodeF16(randomFloats(random, k * n));
       const { outputs, specs } = await runOnBackend(backend, {

@@ -51,25 +51,58 @@ describe('rmsNorm', () => {
     for (const n of [1, 3, 7, 8, 17, 65, 4096]) {
       const x = randomFloats(random, 3 * n, 5);
       const w = randomFloats(random, n, 2);
-      expectClose(await runF32(backend, { op: 'rmsNorm', x: f32([3, n], x), weight: f32([n], w), eps: 1e-5 }), rmsNorm(x, n, w, 1e-5), { abs: 1e-6, rel: 2e-6 }, `n=${n}`);
-      expectClose(await runF32(backend, { op: 'rmsNorm', x: f32([3, n], x), weight: undefined, eps: 1e-5 }), rmsNorm(x, n, undefined, 1e-5), { abs: 1e-6, rel: 2e-6 }, `n=${n}`);
+      expectClose(
+        await runF32(backend, { op: 'rmsNorm', x: f32([3, n], x), weight: f32([n], w), eps: 1e-5 }),
+        rmsNorm(x, n, w, 1e-5),
+        { abs: 1e-6, rel: 2e-6 },
+        `n=${n}`,
+      );
+      expectClose(
+        await runF32(backend, { op: 'rmsNorm', x: f32([3, n], x), weight: undefined, eps: 1e-5 }),
+        rmsNorm(x, n, undefined, 1e-5),
+        { abs: 1e-6, rel: 2e-6 },
+        `n=${n}`,
+      );
     }
   });
 });
 
 describe('rope', () => {
   it('rotates one interleaved pair by the position angle', async () => {
-    const out = await runF32(backend, { op: 'rope', x: f32([1, 1, 2], [1, 0]), positionOffset: 1, base: 10000, mode: 'interleaved' });
+    const out = await runF32(backend, {
+      op: 'rope',
+      x: f32([1, 1, 2], [1, 0]),
+      positionOffset: 1,
+      base: 10000,
+      mode: 'interleaved',
+    });
     expectClose(out, [Math.cos(1), Math.sin(1)], { abs: 1e-7, rel: 1e-6 });
   });
 
   it('matches JS in both modes, many positions (the recurrence stays accurate) and odd head counts', async () => {
     const random = createRandom(42);
     for (const mode of ['interleaved', 'neox'] as const) {
-      for (const [seq, heads, dim, offset] of [[1, 1, 2, 0], [3, 5, 6, 7], [70, 3, 10, 1000], [5, 2, 64, 0], [200, 1, 128, 4000]] as const) {
+      for (const [seq, heads, dim, offset] of [
+        [1, 1, 2, 0],
+        [3, 5, 6, 7],
+        [70, 3, 10, 1000],
+        [5, 2, 64, 0],
+        [200, 1, 128, 4000],
+      ] as const) {
         const x = randomFloats(random, seq * heads * dim, 3);
-        const out = await runF32(backend, { op: 'rope', x: f32([seq, heads, dim], x), positionOffset: offset, base: 10000, mode });
-        expectClose(out, rope(x, { seq, heads, headDim: dim, positionOffset: offset, base: 10000, mode }), { abs: 2e-6, rel: 2e-6 }, `${mode} ${seq}x${heads}x${dim}@${offset}`);
+        const out = await runF32(backend, {
+          op: 'rope',
+          x: f32([seq, heads, dim], x),
+          positionOffset: offset,
+          base: 10000,
+          mode,
+        });
+        expectClose(
+          out,
+          rope(x, { seq, heads, headDim: dim, positionOffset: offset, base: 10000, mode }),
+          { abs: 2e-6, rel: 2e-6 },
+          `${mode} ${seq}x${heads}x${dim}@${offset}`,
+        );
       }
     }
   });

@@ -27,7 +27,12 @@ describe('dequantize', () => {
         const bytes = quantize(dtype, randomFloats(random, count, 3));
         const out = await runF32(backend, { op: 'dequantize', x: { dtype, shape: [count], data: bytes } });
         // The reference expands whole blocks only: the padded block's first count % 32 values.
-        expectClose(out, dequantize(dtype, bytes, Math.ceil(count / 32) * 32).subarray(0, count), { abs: 0, rel: 0 }, `${dtype} count=${count}`);
+        expectClose(
+          out,
+          dequantize(dtype, bytes, Math.ceil(count / 32) * 32).subarray(0, count),
+          { abs: 0, rel: 0 },
+          `${dtype} count=${count}`,
+        );
       }
     });
   }
@@ -37,12 +42,18 @@ describe('dequantize', () => {
     new DataView(block.buffer).setUint16(0, 0x3800, true); // 0.5 in f16
     for (let j = 0; j < 16; j++) block[2 + j] = j | ((15 - j) << 4);
     const out = await runF32(backend, { op: 'dequantize', x: { dtype: 'q4_0', shape: [32], data: block } });
-    const want = [...Array.from({ length: 16 }, (_, j) => (j - 8) * 0.5), ...Array.from({ length: 16 }, (_, j) => (7 - j) * 0.5)];
+    const want = [
+      ...Array.from({ length: 16 }, (_, j) => (j - 8) * 0.5),
+      ...Array.from({ length: 16 }, (_, j) => (7 - j) * 0.5),
+    ];
     expect(Array.from(out)).toEqual(want);
   });
 
   it('expands f16 exactly: normals, subnormals, zeros, infinities and NaN', async () => {
-    const bits = Uint16Array.from([0x0000, 0x8000, 0x0001, 0x03ff, 0x0400, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0x3555, 0x1234, 0xc567, 0x8001, 0x5000]);
+    const bits = Uint16Array.from([
+      0x0000, 0x8000, 0x0001, 0x03ff, 0x0400, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0x3555, 0x1234,
+      0xc567, 0x8001, 0x5000,
+    ]);
     const out = await runF32(backend, { op: 'dequantize', x: { dtype: 'f16', shape: [bits.length], data: bits } });
     const want = decodeF16(bits);
     for (let i = 0; i < bits.length; i++) {
@@ -51,7 +62,11 @@ describe('dequantize', () => {
     }
     const random = createRandom(11);
     const many = encodeF16(randomFloats(random, 1001, 100));
-    expectClose(await runF32(backend, { op: 'dequantize', x: { dtype: 'f16', shape: [1001], data: many } }), decodeF16(many), { abs: 0, rel: 0 });
+    expectClose(
+      await runF32(backend, { op: 'dequantize', x: { dtype: 'f16', shape: [1001], data: many } }),
+      decodeF16(many),
+      { abs: 0, rel: 0 },
+    );
   });
 });
 
@@ -60,10 +75,21 @@ describe('quantizedMatmul', () => {
     it(`matches x times dequantized ${dtype} weights for M in 1..33 (register path and panel path)`, async () => {
       const random = createRandom(dtype === 'q8_0' ? 20 : 21);
       for (const m of [1, 2, 3, 4, 5, 7, 8, 9, 17, 33]) {
-        for (const [k, n] of [[32, 1], [64, 3], [96, 7], [288, 9], [544, 17], [32, 33]] as const) {
+        for (const [k, n] of [
+          [32, 1],
+          [64, 3],
+          [96, 7],
+          [288, 9],
+          [544, 17],
+          [32, 33],
+        ] as const) {
           const x = randomFloats(random, m * k);
           const wBytes = quantize(dtype, randomFloats(random, n * k));
-          const out = await runF32(backend, { op: 'quantizedMatmul', x: f32([m, k], x), w: { dtype, shape: [n, k], data: wBytes } });
+          const out = await runF32(backend, {
+            op: 'quantizedMatmul',
+            x: f32([m, k], x),
+            w: { dtype, shape: [n, k], data: wBytes },
+          });
           const want = quantizedMatmul(x, wBytes, dtype, m, k, n);
           expectClose(out, want, { abs: 2e-6 * k, rel: 1e-5 }, `${dtype} m=${m} k=${k} n=${n}`);
         }
@@ -76,7 +102,11 @@ describe('quantizedMatmul', () => {
     new DataView(w.buffer).setUint16(0, 0x4000, true); // d = 2
     for (let j = 0; j < 32; j++) w[2 + j] = (j - 16) & 255;
     const x = Float32Array.from({ length: 32 }, () => 1);
-    const out = await runF32(backend, { op: 'quantizedMatmul', x: f32([1, 32], x), w: { dtype: 'q8_0', shape: [1, 32], data: w } });
+    const out = await runF32(backend, {
+      op: 'quantizedMatmul',
+      x: f32([1, 32], x),
+      w: { dtype: 'q8_0', shape: [1, 32], data: w },
+    });
     expect(Array.from(out)).toEqual([2 * (-16 * 32 + (31 * 32) / 2)]);
   });
 });

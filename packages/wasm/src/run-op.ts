@@ -6,7 +6,11 @@ import { WASM_KERNELS } from './kernel-table.ts';
 import type { RunContext } from './run-context.ts';
 
 /** Runs `op` writing into `outs` (one pointer per output). */
-export async function runOp<K extends OpKind>(op: OpOf<K, BoundTensor>, outs: readonly number[], ctx: RunContext): Promise<void> {
+export async function runOp<K extends OpKind>(
+  op: OpOf<K, BoundTensor>,
+  outs: readonly number[],
+  ctx: RunContext,
+): Promise<void> {
   const kernel = WASM_KERNELS[op.op];
   if (kernel === undefined) throw new BackendError('UNSUPPORTED', 'wasm', `${op.op} has no wasm kernel`);
   await kernel.run(op, outs, ctx);

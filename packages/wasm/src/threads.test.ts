@@ -14,11 +14,26 @@ import { attention, cosineSimilarity, matmul, quantizedMatmul, spreadActivation 
 
 describe('splitRange / threadsFor', () => {
   it('covers the range exactly, on granule boundaries, without empty pieces', () => {
-    expect(splitRange(10, 2)).toEqual([[0, 5], [5, 10]]);
-    expect(splitRange(10, 3, 4)).toEqual([[0, 4], [4, 8], [8, 10]]);
-    expect(splitRange(3, 4)).toEqual([[0, 1], [1, 2], [2, 3]]);
+    expect(splitRange(10, 2)).toEqual([
+      [0, 5],
+      [5, 10],
+    ]);
+    expect(splitRange(10, 3, 4)).toEqual([
+      [0, 4],
+      [4, 8],
+      [8, 10],
+    ]);
+    expect(splitRange(3, 4)).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, 3],
+    ]);
     expect(splitRange(0, 2)).toEqual([]);
-    for (const [total, parts, granule] of [[1000, 3, 8], [17, 2, 4], [65, 4, 16]] as const) {
+    for (const [total, parts, granule] of [
+      [1000, 3, 8],
+      [17, 2, 4],
+      [65, 4, 16],
+    ] as const) {
       const ranges = splitRange(total, parts, granule);
       expect(ranges[0]?.[0]).toBe(0);
       expect(ranges[ranges.length - 1]?.[1]).toBe(total);
@@ -56,10 +71,18 @@ describe('threads: 2 (worker pool over shared memory)', () => {
   it('splits a large matmul by rows and matches JS, remainders included', async () => {
     const random = createRandom(80);
     const before = backend.threadStats().parallelOps;
-    for (const [m, k, n] of [[201, 300, 70], [64, 257, 263]] as const) {
+    for (const [m, k, n] of [
+      [201, 300, 70],
+      [64, 257, 263],
+    ] as const) {
       const a = randomFloats(random, m * k);
       const b = randomFloats(random, k * n);
-      expectClose(await runF32(backend, { op: 'matmul', a: f32([m, k], a), b: f32([k, n], b) }), matmul(a, b, m, k, n), { abs: 2e-6 * k, rel: 1e-5 }, `${m}x${k}x${n}`);
+      expectClose(
+        await runF32(backend, { op: 'matmul', a: f32([m, k], a), b: f32([k, n], b) }),
+        matmul(a, b, m, k, n),
+        { abs: 2e-6 * k, rel: 1e-5 },
+        `${m}x${k}x${n}`,
+      );
     }
     expect(backend.threadStats().parallelOps - before).toBe(2);
   });
@@ -68,11 +91,23 @@ describe('threads: 2 (worker pool over shared memory)', () => {
     const random = createRandom(81);
     const before = backend.threadStats().parallelOps;
     for (const dtype of ['q4_0', 'q8_0'] as const) {
-      for (const [m, k, n] of [[1, 1024, 4100], [20, 512, 520]] as const) {
+      for (const [m, k, n] of [
+        [1, 1024, 4100],
+        [20, 512, 520],
+      ] as const) {
         const x = randomFloats(random, m * k);
         const w = quantizeAs(dtype, randomFloats(random, n * k));
-        const out = await runF32(backend, { op: 'quantizedMatmul', x: f32([m, k], x), w: { dtype, shape: [n, k], data: w } });
-        expectClose(out, quantizedMatmul(x, w, dtype, m, k, n), { abs: 2e-6 * k, rel: 1e-5 }, `${dtype} ${m}x${k}x${n}`);
+        const out = await runF32(backend, {
+          op: 'quantizedMatmul',
+          x: f32([m, k], x),
+          w: { dtype, shape: [n, k], data: w },
+        });
+        expectClose(
+          out,
+          quantizedMatmul(x, w, dtype, m, k, n),
+          { abs: 2e-6 * k, rel: 1e-5 },
+          `${dtype} ${m}x${k}x${n}`,
+        );
       }
     }
     expect(backend.threadStats().parallelOps - before).toBe(4);
@@ -85,8 +120,20 @@ describe('threads: 2 (worker pool over shared memory)', () => {
     const q = randomFloats(random, sq * h * d);
     const k = randomFloats(random, sk * hkv * d);
     const v = randomFloats(random, sk * hkv * d);
-    const att = await runF32(backend, { op: 'attention', q: f32([sq, h, d], q), k: f32([sk, hkv, d], k), v: f32([sk, hkv, d], v), causal: true, scale: undefined });
-    expectClose(att, attention(q, k, v, { sq, sk, heads: h, kvHeads: hkv, headDim: d }, true, undefined), { abs: 2e-6, rel: 1e-5 }, 'attention');
+    const att = await runF32(backend, {
+      op: 'attention',
+      q: f32([sq, h, d], q),
+      k: f32([sk, hkv, d], k),
+      v: f32([sk, hkv, d], v),
+      causal: true,
+      scale: undefined,
+    });
+    expectClose(
+      att,
+      attention(q, k, v, { sq, sk, heads: h, kvHeads: hkv, headDim: d }, true, undefined),
+      { abs: 2e-6, rel: 1e-5 },
+      'attention',
+    );
     const [nt, dim] = [8200, 512];
     const t = randomFloats(random, nt * dim);
     const one = randomFloats(random, dim);
@@ -123,13 +170,24 @@ describe('threads: spreadActivation', () => {
     };
     const want = new Float32Array(seeds * nodes);
     for (let s = 0; s < seeds; s++) {
-      want.set(spreadActivation({ rowPtr, colIdx, weights }, initial.subarray(s * nodes, (s + 1) * nodes), { decay: 0.5, threshold: 0.05, iterations }), s * nodes);
+      want.set(
+        spreadActivation({ rowPtr, colIdx, weights }, initial.subarray(s * nodes, (s + 1) * nodes), {
+          decay: 0.5,
+          threshold: 0.05,
+          iterations,
+        }),
+        s * nodes,
+      );
     }
     return { op, want };
   }
 
   it('splits one seed per hop (rows by edges, then nodes) and a batch by seeds, matching JS', async () => {
-    for (const [nodes, seeds, iterations] of [[SPLIT_HOP_MIN_EDGES / 8, 1, 3], [SPLIT_HOP_MIN_EDGES / 8, 1, 4], [80_000, 5, 2]] as const) {
+    for (const [nodes, seeds, iterations] of [
+      [SPLIT_HOP_MIN_EDGES / 8, 1, 3],
+      [SPLIT_HOP_MIN_EDGES / 8, 1, 4],
+      [80_000, 5, 2],
+    ] as const) {
       const before = backend.threadStats().parallelOps;
       const { op, want } = spreadOp(nodes, 8, seeds, iterations); // past PARALLEL_MIN_FLOPS, and one seed's graph past SPLIT_HOP_MIN_EDGES
       expectClose(await runF32(backend, op), want, { abs: 1e-5, rel: 1e-4 }, `${seeds} seeds x${iterations}`);
@@ -154,7 +212,10 @@ describe('KernelPool', () => {
       try {
         const data = new Float32Array(memory.buffer, 1 << 17, 64);
         data.fill(1);
-        const half = (offset: number) => ({ name: 'scale_f32' as const, args: [(1 << 17) + offset * 4, (1 << 17) + offset * 4, 32, 2] });
+        const half = (offset: number) => ({
+          name: 'scale_f32' as const,
+          args: [(1 << 17) + offset * 4, (1 << 17) + offset * 4, 32, 2],
+        });
         const rounds = attempt === 0 ? 2000 : 1;
         for (let i = 0; i < rounds; i++) await pool.run(kernels, [half(0), half(32)]);
         expect(data[0]).toBe(2 ** rounds > 1e30 ? Infinity : 2 ** rounds);
@@ -177,7 +238,10 @@ describe('KernelPool', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       const data = new Float32Array(memory.buffer, 1 << 17, 64);
       data.fill(3);
-      const half = (offset: number) => ({ name: 'scale_f32' as const, args: [(1 << 17) + offset * 4, (1 << 17) + offset * 4, 32, 2] });
+      const half = (offset: number) => ({
+        name: 'scale_f32' as const,
+        args: [(1 << 17) + offset * 4, (1 << 17) + offset * 4, 32, 2],
+      });
       await pool.run(kernels, [half(0), half(32)]);
       expect([data[0], data[31], data[32], data[63]]).toEqual([6, 6, 6, 6]);
       expect(pool.takenBack).toBe(1);
@@ -209,14 +273,20 @@ describe('KernelPool', () => {
     const shared = await loadKernels({ simd: 'simd', threads: true, maxBytes: 1 << 28, distUrl: undefined });
     if (!plain.ok || !shared.ok) throw new Error('kernels did not load');
     // The plain build imports non-shared memory: linking it against the shared memory fails in the worker.
-    await expect(KernelPool.start(plain.loaded.module, shared.loaded.memory, 1, 1 << 16, KERNEL_NAMES)).rejects.toThrow(/could not instantiate/);
+    await expect(KernelPool.start(plain.loaded.module, shared.loaded.memory, 1, 1 << 16, KERNEL_NAMES)).rejects.toThrow(
+      /could not instantiate/,
+    );
   });
 
   it('lets a Node process exit while an idle pool is alive', () => {
     const entry = fileURLToPath(new URL('./index.ts', import.meta.url));
     const code = `const { WasmBackend } = await import(${JSON.stringify(entry)}); const b = new WasmBackend({ threads: 2 }); const r = await b.init(); if (!r.ok || !b.describe().features.includes('threads')) process.exit(3);`;
     const started = Date.now();
-    execFileSync(process.execPath, ['--conditions=@tandem/source', '--import', 'tsx', '--input-type=module', '-e', code], { timeout: 30_000, stdio: 'pipe' });
+    execFileSync(
+      process.execPath,
+      ['--conditions=@tandem/source', '--import', 'tsx', '--input-type=module', '-e', code],
+      { timeout: 30_000, stdio: 'pipe' },
+    );
     expect(Date.now() - started).toBeLessThan(30_000);
   });
 });

@@ -31,7 +31,9 @@ export interface WasmInstance {
 /** The WebAssembly namespace, as far as this package uses it. */
 export interface WasmApi {
   /** WebAssembly.Memory constructor. */
-  readonly Memory: new (descriptor: WasmMemoryDescriptor) => WasmMemory;
+  readonly Memory: new (
+    descriptor: WasmMemoryDescriptor,
+  ) => WasmMemory;
   /** Whether the bytes are a valid module for this engine (used for feature detection). */
   validate(bytes: Uint8Array): boolean;
   /** Compiles bytes to a module. */

@@ -100,8 +100,16 @@ describe('WasmBackend memory', () => {
     // 46340^2 outputs: within core's element limit (2^31 - 1), 8.6 GB of f32: past the wasm32 memory.
     const a = await backend.upload(new Uint8Array(46340 * 4), { dtype: 'f32', shape: [46340, 1] });
     const b = await backend.upload(new Uint8Array(46340 * 4), { dtype: 'f32', shape: [1, 46340] });
-    const op = { op: 'matmul' as const, a: { dtype: 'f32' as const, shape: [46340, 1], buffer: a }, b: { dtype: 'f32' as const, shape: [1, 46340], buffer: b } };
-    const verdict = backend.supportsOp({ op: 'matmul', a: { dtype: 'f32', shape: [46340, 1] }, b: { dtype: 'f32', shape: [1, 46340] } });
+    const op = {
+      op: 'matmul' as const,
+      a: { dtype: 'f32' as const, shape: [46340, 1], buffer: a },
+      b: { dtype: 'f32' as const, shape: [1, 46340], buffer: b },
+    };
+    const verdict = backend.supportsOp({
+      op: 'matmul',
+      a: { dtype: 'f32', shape: [46340, 1] },
+      b: { dtype: 'f32', shape: [1, 46340] },
+    });
     expect(verdict.ok).toBe(false);
     const used = backend.memoryStats()?.usedBytes;
     const attempt = backend.run(op, [{ dtype: 'f32', shape: [46340, 46340] }]);
@@ -115,8 +123,12 @@ describe('WasmBackend memory', () => {
     const foreign = { backend: 'other', id: 1, byteLength: 16 };
     await expect(backend.download(foreign)).rejects.toThrow(/not live/);
     const x = await backend.upload(new Uint8Array(16), { dtype: 'f32', shape: [4] });
-    await expect(backend.run({ op: 'silu', x: { dtype: 'f32', shape: [4], buffer: x } }, [{ dtype: 'f32', shape: [5] }])).rejects.toThrow(/do not match/);
-    await expect(backend.run({ op: 'silu', x: { dtype: 'f32', shape: [8], buffer: x } }, [{ dtype: 'f32', shape: [8] }])).rejects.toThrow(/needs 32 bytes/);
+    await expect(
+      backend.run({ op: 'silu', x: { dtype: 'f32', shape: [4], buffer: x } }, [{ dtype: 'f32', shape: [5] }]),
+    ).rejects.toThrow(/do not match/);
+    await expect(
+      backend.run({ op: 'silu', x: { dtype: 'f32', shape: [8], buffer: x } }, [{ dtype: 'f32', shape: [8] }]),
+    ).rejects.toThrow(/needs 32 bytes/);
   });
 
   it('reports kernel time and handles empty tensors', async () => {

@@ -98,8 +98,14 @@ export class WasmBackend implements CapableBackend {
   private async start(): Promise<InitResult> {
     const maxBytes = Math.min(WASM32_LIMIT_BYTES, this.options.maxMemoryBytes ?? WASM32_LIMIT_BYTES);
     const requested = this.options.threads ?? 1;
-    const threads = requested === 'auto' ? Math.min(8, await host.hardwareThreads()) : Math.max(1, Math.floor(requested));
-    const result = await loadKernels({ simd: this.options.simd ?? 'auto', threads: threads > 1, maxBytes, distUrl: this.options.distUrl });
+    const threads =
+      requested === 'auto' ? Math.min(8, await host.hardwareThreads()) : Math.max(1, Math.floor(requested));
+    const result = await loadKernels({
+      simd: this.options.simd ?? 'auto',
+      threads: threads > 1,
+      maxBytes,
+      distUrl: this.options.distUrl,
+    });
     if (!result.ok) {
       this.failure = result.reason;
       return { ok: false, reason: result.reason };
@@ -120,7 +126,8 @@ export class WasmBackend implements CapableBackend {
     }
     const features = loaded.build.relaxed ? ['simd', 'relaxed-simd'] : ['simd'];
     if (pool !== undefined) features.push('threads');
-    const health: BackendHealth = threadsNote === undefined ? { state: 'healthy' } : { state: 'degraded', reason: threadsNote };
+    const health: BackendHealth =
+      threadsNote === undefined ? { state: 'healthy' } : { state: 'degraded', reason: threadsNote };
     this.running = { loaded, heap, pool, threadsNote, features, health };
     return { ok: true };
   }
@@ -128,7 +135,8 @@ export class WasmBackend implements CapableBackend {
   /** The build in use, its features ('simd', 'relaxed-simd', 'threads') and memory. */
   describe(): DeviceDescription {
     const running = this.running;
-    if (running === undefined) return { name: 'WebAssembly (not loaded)', memoryBytes: WASM32_LIMIT_BYTES, features: [] };
+    if (running === undefined)
+      return { name: 'WebAssembly (not loaded)', memoryBytes: WASM32_LIMIT_BYTES, features: [] };
     const { loaded, heap, pool, features } = running;
     const threads = pool?.threads ?? 1;
     return {
@@ -137,7 +145,12 @@ export class WasmBackend implements CapableBackend {
       availableMemoryBytes: heap.limitBytes - heap.stats().usedBytes,
       features,
       // A little under what one core measured with scripts/bench.ts (docs/decisions.md, issue 29); more threads scale.
-      performance: { flopsPerMs: 45e6 * (1 + 0.9 * (threads - 1)), bytesPerMs: 15e6, launchMs: 0.005, transferBytesPerMs: 8e6 },
+      performance: {
+        flopsPerMs: 45e6 * (1 + 0.9 * (threads - 1)),
+        bytesPerMs: 15e6,
+        launchMs: 0.005,
+        transferBytesPerMs: 8e6,
+      },
     };
   }
 
@@ -187,15 +200,27 @@ export class WasmBackend implements CapableBackend {
     const { loaded, heap, pool } = this.ready();
     const kernels = loaded.kernels;
     const expected = inferOutputs(op);
-    if (expected.length !== outputs.length || expected.some((e, i) => e.dtype !== outputs[i]?.dtype || !sameShape(e.shape, outputs[i]?.shape ?? []))) {
-      throw new BackendError('BAD_OUTPUT', this.name, `${op.op}: outputs ${outputs.map(describeSpec).join(', ')} do not match the op (${expected.map(describeSpec).join(', ')})`);
+    if (
+      expected.length !== outputs.length ||
+      expected.some((e, i) => e.dtype !== outputs[i]?.dtype || !sameShape(e.shape, outputs[i]?.shape ?? []))
+    ) {
+      throw new BackendError(
+        'BAD_OUTPUT',
+        this.name,
+        `${op.op}: outputs ${outputs.map(describeSpec).join(', ')} do not match the op (${expected.map(describeSpec).join(', ')})`,
+      );
     }
     const results: DeviceBuffer[] = [];
     const scratch: number[] = [];
     const created: DerivedBlock[] = [];
     try {
       for (const [i, spec] of outputs.entries()) {
-        results.push(heap.allocateBuffer(byteLengthOf(spec.dtype, numel(spec.shape)), `${op.op} output ${i} ${describeSpec(spec)}`));
+        results.push(
+          heap.allocateBuffer(
+            byteLengthOf(spec.dtype, numel(spec.shape)),
+            `${op.op} output ${i} ${describeSpec(spec)}`,
+          ),
+        );
       }
       const context: RunContext = {
         kernels,
@@ -264,7 +289,11 @@ export class WasmBackend implements CapableBackend {
 
   private ready(): Running {
     if (this.running === undefined) {
-      throw new BackendError('UNAVAILABLE', this.name, this.failure === undefined ? 'init() has not succeeded' : `unavailable: ${this.failure}`);
+      throw new BackendError(
+        'UNAVAILABLE',
+        this.name,
+        this.failure === undefined ? 'init() has not succeeded' : `unavailable: ${this.failure}`,
+      );
     }
     return this.running;
   }
@@ -273,5 +302,10 @@ export class WasmBackend implements CapableBackend {
 /** A refusal if one tensor of an op needs more bytes than the wasm32 memory can hold. */
 function refuseOverLimit(op: string, name: string, spec: TensorSpec, limit: number): SupportVerdict | undefined {
   const bytes = byteLengthOf(spec.dtype, numel(spec.shape));
-  return bytes > limit ? { ok: false, reason: `${op} ${name} ${describeSpec(spec)} needs ${bytes} bytes; wasm32 memory holds at most ${limit}` } : undefined;
+  return bytes > limit
+    ? {
+        ok: false,
+        reason: `${op} ${name} ${describeSpec(spec)} needs ${bytes} bytes; wasm32 memory holds at most ${limit}`,
+      }
+    : undefined;
 }

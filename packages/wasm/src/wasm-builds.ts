@@ -18,8 +18,20 @@ export interface WasmBuild {
 
 /** Every build, plain first. */
 export const WASM_BUILDS: readonly WasmBuild[] = [
-  { name: 'simd', file: 'tandem-simd.wasm', relaxed: false, threads: false, defaultUrl: () => new URL('../dist/tandem-simd.wasm', import.meta.url) },
-  { name: 'relaxed', file: 'tandem-relaxed.wasm', relaxed: true, threads: false, defaultUrl: () => new URL('../dist/tandem-relaxed.wasm', import.meta.url) },
+  {
+    name: 'simd',
+    file: 'tandem-simd.wasm',
+    relaxed: false,
+    threads: false,
+    defaultUrl: () => new URL('../dist/tandem-simd.wasm', import.meta.url),
+  },
+  {
+    name: 'relaxed',
+    file: 'tandem-relaxed.wasm',
+    relaxed: true,
+    threads: false,
+    defaultUrl: () => new URL('../dist/tandem-relaxed.wasm', import.meta.url),
+  },
   {
     name: 'simd-threads',
     file: 'tandem-simd-threads.wasm',
@@ -50,18 +62,49 @@ export function pickBuild(relaxed: boolean, threads: boolean): WasmBuild {
 
 // (module (func (param v128 v128 v128) (result v128) local.get 0 local.get 1 local.get 2 f32x4.relaxed_madd))
 const RELAXED_SIMD_PROBE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
-  0x01, 0x08, 0x01, 0x60, 0x03, 0x7b, 0x7b, 0x7b, 0x01, 0x7b, // type: (v128 v128 v128) -> v128
-  0x03, 0x02, 0x01, 0x00, // function 0 has type 0
-  0x0a, 0x0d, 0x01, 0x0b, 0x00, 0x20, 0x00, 0x20, 0x01, 0x20, 0x02, 0xfd, 0x85, 0x02, 0x0b, // code
+  0x00,
+  0x61,
+  0x73,
+  0x6d,
+  0x01,
+  0x00,
+  0x00,
+  0x00, // magic, version
+  0x01,
+  0x08,
+  0x01,
+  0x60,
+  0x03,
+  0x7b,
+  0x7b,
+  0x7b,
+  0x01,
+  0x7b, // type: (v128 v128 v128) -> v128
+  0x03,
+  0x02,
+  0x01,
+  0x00, // function 0 has type 0
+  0x0a,
+  0x0d,
+  0x01,
+  0x0b,
+  0x00,
+  0x20,
+  0x00,
+  0x20,
+  0x01,
+  0x20,
+  0x02,
+  0xfd,
+  0x85,
+  0x02,
+  0x0b, // code
 ]);
 
 // (module (func (param v128) (result v128) local.get 0 local.get 0 f32x4.add))
 const SIMD_PROBE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-  0x01, 0x06, 0x01, 0x60, 0x01, 0x7b, 0x01, 0x7b,
-  0x03, 0x02, 0x01, 0x00,
-  0x0a, 0x0b, 0x01, 0x09, 0x00, 0x20, 0x00, 0x20, 0x00, 0xfd, 0xe4, 0x01, 0x0b,
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x06, 0x01, 0x60, 0x01, 0x7b, 0x01, 0x7b, 0x03, 0x02, 0x01,
+  0x00, 0x0a, 0x0b, 0x01, 0x09, 0x00, 0x20, 0x00, 0x20, 0x00, 0xfd, 0xe4, 0x01, 0x0b,
 ]);
 
 /** Whether this engine runs 128-bit SIMD (every build needs it). */
@@ -80,7 +123,10 @@ export function supportsSharedMemory(): boolean {
   if (api === undefined || typeof SharedArrayBuffer !== 'function') return false;
   if (Reflect.get(globalThis, 'crossOriginIsolated') === false) return false;
   try {
-    return api.Memory !== undefined && new api.Memory({ initial: 1, maximum: 1, shared: true }).buffer instanceof SharedArrayBuffer;
+    return (
+      api.Memory !== undefined &&
+      new api.Memory({ initial: 1, maximum: 1, shared: true }).buffer instanceof SharedArrayBuffer
+    );
   } catch {
     return false;
   }

@@ -1,7 +1,15 @@
 // The backend's memory: device buffers, scratch blocks and cached derived data, all in one wasm linear memory
 // managed by the free-list allocator. DeviceBuffer ids map to (pointer, byteLength); nothing moves, so kernels get
 // plain pointers and resident tensors are never copied per call.
-import { BackendError, byteLengthOf, numel, OutOfMemoryError, type BoundTensor, type DeviceBuffer, type TensorSpec } from '@tandem/core';
+import {
+  BackendError,
+  byteLengthOf,
+  numel,
+  OutOfMemoryError,
+  type BoundTensor,
+  type DeviceBuffer,
+  type TensorSpec,
+} from '@tandem/core';
 import { FreeListAllocator, type AllocatorStats } from './allocator.ts';
 import type { LinearMemory } from './linear-memory.ts';
 import type { DerivedBlock } from './run-context.ts';
@@ -106,7 +114,11 @@ export class WasmHeap {
     const allocation = this.allocation(tensor.buffer);
     const needed = byteLengthOf(tensor.dtype, numel(tensor.shape));
     if (allocation.byteLength < needed) {
-      throw new BackendError('BUFFER_MISMATCH', this.backend, `${op}: a ${describeSpec(tensor)} input needs ${needed} bytes; its buffer has ${allocation.byteLength}`);
+      throw new BackendError(
+        'BUFFER_MISMATCH',
+        this.backend,
+        `${op}: a ${describeSpec(tensor)} input needs ${needed} bytes; its buffer has ${allocation.byteLength}`,
+      );
     }
     return allocation.pointer;
   }
@@ -142,7 +154,12 @@ export class WasmHeap {
 
   private allocation(buffer: DeviceBuffer): Allocation {
     const allocation = buffer.backend === this.backend ? this.buffers.get(buffer.id) : undefined;
-    if (allocation === undefined) throw new BackendError('UNKNOWN_BUFFER', this.backend, `buffer ${buffer.backend}#${buffer.id} is not live on this backend`);
+    if (allocation === undefined)
+      throw new BackendError(
+        'UNKNOWN_BUFFER',
+        this.backend,
+        `buffer ${buffer.backend}#${buffer.id} is not live on this backend`,
+      );
     return allocation;
   }
 

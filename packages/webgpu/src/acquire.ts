@@ -20,7 +20,9 @@ export interface AcquireOptions {
 }
 
 /** A context, or why none could be had. */
-export type AcquireResult = { readonly ok: true; readonly context: DeviceContext } | { readonly ok: false; readonly reason: string };
+export type AcquireResult =
+  | { readonly ok: true; readonly context: DeviceContext }
+  | { readonly ok: false; readonly reason: string };
 
 /** Requests an adapter and device; resolves { ok: false, reason } on any failure. */
 export async function acquireContext(options: AcquireOptions): Promise<AcquireResult> {
@@ -62,7 +64,9 @@ const SOFTWARE_ADAPTER = /swiftshader|llvmpipe|lavapipe|warp|software|basic rend
 
 /** Name and software-ness of an adapter from its info. */
 export function summarizeAdapter(info: GPUAdapterInfo): AdapterSummary {
-  const parts = [info.vendor, info.architecture, info.device, info.description].filter((p) => p !== undefined && p !== '');
+  const parts = [info.vendor, info.architecture, info.device, info.description].filter(
+    (p) => p !== undefined && p !== '',
+  );
   const name = [...new Set(parts)].join(' / ') || 'unknown WebGPU adapter';
   const software = info.isFallbackAdapter === true || SOFTWARE_ADAPTER.test(name);
   return { name, software };

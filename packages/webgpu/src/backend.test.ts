@@ -1,6 +1,13 @@
 // Backend-level behaviour: init/describe/health, supportsOp limits, buffers staying resident across chained
 // ops, pooling, timing, zero-size tensors, and errors that surface as BackendError subclasses.
-import { BackendError, halfToFloat, InvalidArgumentError, type BoundTensor, type Op, type TensorSpec } from '@tandem/core';
+import {
+  BackendError,
+  halfToFloat,
+  InvalidArgumentError,
+  type BoundTensor,
+  type Op,
+  type TensorSpec,
+} from '@tandem/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebGpuBackend } from './backend.ts';
 import { checkWebGpuSupport } from './support.ts';
@@ -34,15 +41,25 @@ describe('WebGpuBackend without a GPU', () => {
     const big: TensorSpec = { dtype: 'f32', shape: [8192, 8192] };
     const verdict = checkWebGpuSupport({ op: 'silu', x: big }, DEFAULT_LIMITS);
     expect(verdict.ok).toBe(false);
-    expect(!verdict.ok && verdict.reason).toMatch(/268435456-byte storage binding; maxStorageBufferBindingSize is 134217728/);
-    expect(checkWebGpuSupport({ op: 'silu', x: { dtype: 'f32', shape: [1024] } }, DEFAULT_LIMITS)).toEqual({ ok: true });
+    expect(!verdict.ok && verdict.reason).toMatch(
+      /268435456-byte storage binding; maxStorageBufferBindingSize is 134217728/,
+    );
+    expect(checkWebGpuSupport({ op: 'silu', x: { dtype: 'f32', shape: [1024] } }, DEFAULT_LIMITS)).toEqual({
+      ok: true,
+    });
   });
 
   it('supportsOp refuses dtypes outside the table and attention heads beyond workgroup memory', () => {
-    const verdict = checkWebGpuSupport({ op: 'softmax', x: { dtype: 'f16', shape: [4] }, causal: false }, DEFAULT_LIMITS);
+    const verdict = checkWebGpuSupport(
+      { op: 'softmax', x: { dtype: 'f16', shape: [4] }, causal: false },
+      DEFAULT_LIMITS,
+    );
     expect(verdict).toEqual({ ok: false, reason: 'softmax does not support dtype f16' });
     const q: TensorSpec = { dtype: 'f32', shape: [1, 1, 4096] };
-    const attention = checkWebGpuSupport({ op: 'attention', q, k: q, v: q, causal: false, scale: undefined }, DEFAULT_LIMITS);
+    const attention = checkWebGpuSupport(
+      { op: 'attention', q, k: q, v: q, causal: false, scale: undefined },
+      DEFAULT_LIMITS,
+    );
     expect(!attention.ok && attention.reason).toMatch(/workgroup memory/);
   });
 });
@@ -61,7 +78,9 @@ describe.skipIf(!setup.ok)('WebGpuBackend on a device', () => {
     expect(backend.health()).toEqual({ state: 'healthy' });
     expect(backend.kind).toBe('gpu');
     expect(backend.priority).toBe(20);
-    console.info(`[webgpu tests] adapter: ${d.name}; features: ${d.features.join(', ') || 'none'}; binding limit ${d.maxStorageBufferBindingSize}`);
+    console.info(
+      `[webgpu tests] adapter: ${d.name}; features: ${d.features.join(', ') || 'none'}; binding limit ${d.maxStorageBufferBindingSize}`,
+    );
   });
 
   it('chains ops on resident buffers and reuses pooled buffers', async () => {
@@ -78,7 +97,7 @@ describe.skipIf(!setup.ok)('WebGpuBackend on a device', () => {
     const before = backend.poolStats()?.hits ?? 0;
     backend.free(product.buffer);
     const again = await runOne(backend, { op: 'matmul', a: ta, b: tb });
-    expect((backend.poolStats()?.hits ?? 0)).toBeGreaterThan(before);
+    expect(backend.poolStats()?.hits ?? 0).toBeGreaterThan(before);
     expectClose(await readF32(backend, again), matmul(a, b, m, k, n), 1e-5, 1e-4, 'reused');
   });
 
@@ -98,7 +117,10 @@ describe.skipIf(!setup.ok)('WebGpuBackend on a device', () => {
     // Every element (the values are small integers: exact, no NaN), reporting the first that differs.
     let firstWrong = -1;
     for (let i = 0; i < count && firstWrong < 0; i++) if (back[i] !== values[i]) firstWrong = i;
-    expect(firstWrong, firstWrong < 0 ? '' : `element ${firstWrong}: ${back[firstWrong]} vs ${values[firstWrong]}`).toBe(-1);
+    expect(
+      firstWrong,
+      firstWrong < 0 ? '' : `element ${firstWrong}: ${back[firstWrong]} vs ${values[firstWrong]}`,
+    ).toBe(-1);
     backend.free(t.buffer);
   }, 60_000);
 
@@ -108,13 +130,17 @@ describe.skipIf(!setup.ok)('WebGpuBackend on a device', () => {
     const t = await upload(backend, 'f16', [count], bits);
     // Widened: dequantize f16 -> f32 is the unpack kernel and a copy.
     const widened = await readF32(backend, await runOne(backend, { op: 'dequantize', x: t }));
-    const wrongWidened = Array.from(bits).filter((h, i) => !Object.is(widened[i], halfToFloat(h)) && !(Number.isNaN(widened[i]) && Number.isNaN(halfToFloat(h))));
+    const wrongWidened = Array.from(bits).filter(
+      (h, i) => !Object.is(widened[i], halfToFloat(h)) && !(Number.isNaN(widened[i]) && Number.isNaN(halfToFloat(h))),
+    );
     expect(wrongWidened).toEqual([]);
     // Through an f16 op (x * 1) and packed again: the same bits, NaNs as the quiet NaN with their sign.
     const scaled = await runOne(backend, { op: 'scale', x: t, factor: 1 });
     const back = new Uint16Array((await backend.download(scaled.buffer)).slice().buffer);
     const isNaN16 = (h: number): boolean => (h & 0x7c00) === 0x7c00 && (h & 0x3ff) !== 0;
-    const wrongPacked = Array.from(bits).filter((h, i) => (isNaN16(h) ? back[i] !== ((h & 0x8000) | 0x7e00) : back[i] !== h));
+    const wrongPacked = Array.from(bits).filter((h, i) =>
+      isNaN16(h) ? back[i] !== ((h & 0x8000) | 0x7e00) : back[i] !== h,
+    );
     expect(wrongPacked).toEqual([]);
     // Two bytes per value on the device: the freed buffer returns a bucket of ~128 KiB to the pool, not ~256 KiB.
     const pooled = backend.poolStats()?.pooledBytes ?? 0;
@@ -136,9 +162,13 @@ describe.skipIf(!setup.ok)('WebGpuBackend on a device', () => {
   });
 
   it('rejects wrong upload sizes with InvalidArgumentError and unknown buffers with BackendError', async () => {
-    await expect(backend.upload(new Uint8Array(3), { dtype: 'f32', shape: [1] })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(backend.upload(new Uint8Array(3), { dtype: 'f32', shape: [1] })).rejects.toBeInstanceOf(
+      InvalidArgumentError,
+    );
     const bogus: BoundTensor = { dtype: 'f32', shape: [1], buffer: { backend: 'webgpu', id: 987654, byteLength: 4 } };
-    await expect(backend.run({ op: 'silu', x: bogus }, [{ dtype: 'f32', shape: [1] }])).rejects.toMatchObject({ code: 'UNKNOWN_BUFFER' });
+    await expect(backend.run({ op: 'silu', x: bogus }, [{ dtype: 'f32', shape: [1] }])).rejects.toMatchObject({
+      code: 'UNKNOWN_BUFFER',
+    });
     await expect(backend.download(bogus.buffer)).rejects.toBeInstanceOf(BackendError);
     const freed = await upload(backend, 'f32', [1], [1]);
     backend.free(freed.buffer);

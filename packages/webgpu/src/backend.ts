@@ -139,10 +139,16 @@ export class WebGpuBackend implements CapableBackend {
   async upload(data: Uint8Array, spec: TensorSpec): Promise<DeviceBuffer> {
     const what = `upload ${spec.dtype}[${spec.shape.join(', ')}]`;
     const expected = hostByteLength(spec);
-    if (data.byteLength !== expected) throw new InvalidArgumentError('upload.data.byteLength', data.byteLength, `must be ${expected} for ${spec.dtype}[${spec.shape.join(', ')}]`);
+    if (data.byteLength !== expected)
+      throw new InvalidArgumentError(
+        'upload.data.byteLength',
+        data.byteLength,
+        `must be ${expected} for ${spec.dtype}[${spec.shape.join(', ')}]`,
+      );
     const ctx = await this.ready(what);
     const bytes = storageByteLength(spec);
-    if (bytes > ctx.limits.maxBufferSize) throw new OutOfMemoryError(BACKEND_NAME, what, bytes, ctx.limits.maxBufferSize);
+    if (bytes > ctx.limits.maxBufferSize)
+      throw new OutOfMemoryError(BACKEND_NAME, what, bytes, ctx.limits.maxBufferSize);
     const gpu = await guarded(
       ctx,
       { what, requestedBytes: bytes },
@@ -194,17 +200,21 @@ export class WebGpuBackend implements CapableBackend {
   free(handle: DeviceBuffer): void {
     const record = this.buffers.remove(handle);
     if (record === undefined) return;
-    if (record.context === this.context && record.context.lostReason === undefined) record.context.pool.release(record.gpu);
+    if (record.context === this.context && record.context.lostReason === undefined)
+      record.context.pool.release(record.gpu);
   }
 
   /** Runs one op on resident inputs into new pooled outputs; waits for the GPU and reports kernel time. */
   async run(op: Op<BoundTensor>, outputs: readonly TensorSpec[]): Promise<RunResult> {
     const ctx = await this.ready(op.op);
-    const resolved = mapOpTensors(op, (t, name): DeviceTensor => ({
-      dtype: t.dtype,
-      shape: t.shape,
-      gpu: this.buffers.resolve(t.buffer, `${op.op}.${name}`, ctx).gpu,
-    }));
+    const resolved = mapOpTensors(
+      op,
+      (t, name): DeviceTensor => ({
+        dtype: t.dtype,
+        shape: t.shape,
+        gpu: this.buffers.resolve(t.buffer, `${op.op}.${name}`, ctx).gpu,
+      }),
+    );
     const verdict = this.supportsOp(mapOpTensors(op, (t): TensorSpec => ({ dtype: t.dtype, shape: t.shape })));
     if (!verdict.ok) throw new BackendError('UNSUPPORTED', BACKEND_NAME, verdict.reason);
 
@@ -290,7 +300,8 @@ export class WebGpuBackend implements CapableBackend {
     const ctx = this.context;
     if (result.ok && ctx !== undefined) return ctx;
     const reason = result.ok ? 'no device' : result.reason;
-    if (previous?.lostReason !== undefined) throw deviceLost(what, `${previous.lostReason}; acquiring a new device failed: ${reason}`);
+    if (previous?.lostReason !== undefined)
+      throw deviceLost(what, `${previous.lostReason}; acquiring a new device failed: ${reason}`);
     throw new BackendError('UNAVAILABLE', BACKEND_NAME, `${what}: ${reason}`);
   }
 }

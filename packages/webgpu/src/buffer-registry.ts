@@ -31,7 +31,10 @@ export class BufferRegistry {
   resolve(handle: DeviceBuffer, what: string, context: DeviceContext): BufferRecord {
     const record = this.lookup(handle, what);
     if (record.context !== context || record.context.lostReason !== undefined) {
-      throw deviceLost(what, `buffer ${handle.id} was on a device that is gone (${record.context.lostReason ?? 'replaced'}); upload it again`);
+      throw deviceLost(
+        what,
+        `buffer ${handle.id} was on a device that is gone (${record.context.lostReason ?? 'replaced'}); upload it again`,
+      );
     }
     return record;
   }
@@ -39,10 +42,15 @@ export class BufferRegistry {
   /** The record of a handle, on whatever device; throws a BackendError for unknown or foreign handles. */
   lookup(handle: DeviceBuffer, what: string): BufferRecord {
     if (handle.backend !== BACKEND_NAME) {
-      throw new BackendError('UNKNOWN_BUFFER', BACKEND_NAME, `${what}: buffer ${handle.id} belongs to backend '${handle.backend}'`);
+      throw new BackendError(
+        'UNKNOWN_BUFFER',
+        BACKEND_NAME,
+        `${what}: buffer ${handle.id} belongs to backend '${handle.backend}'`,
+      );
     }
     const record = this.records.get(handle.id);
-    if (record === undefined) throw new BackendError('UNKNOWN_BUFFER', BACKEND_NAME, `${what}: buffer ${handle.id} is unknown or was freed`);
+    if (record === undefined)
+      throw new BackendError('UNKNOWN_BUFFER', BACKEND_NAME, `${what}: buffer ${handle.id} is unknown or was freed`);
     return record;
   }
 

@@ -68,7 +68,11 @@ export class DeviceContext {
     /** Most bytes kept in the buffer pools. */
     maxPooledBytes: number = DEFAULT_MAX_POOLED_BYTES,
   ) {
-    this.pool = new BufferPool((size, usage) => device.createBuffer({ size, usage }), maxPooledBytes, limits.maxStorageBufferBindingSize);
+    this.pool = new BufferPool(
+      (size, usage) => device.createBuffer({ size, usage }),
+      maxPooledBytes,
+      limits.maxStorageBufferBindingSize,
+    );
     this.pipelines = new PipelineCache(device);
     this.lost = device.lost.then((info) => {
       const reason = `${info.reason}: ${info.message}`;

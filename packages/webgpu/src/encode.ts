@@ -6,7 +6,12 @@ import { BufferRange, type DispatchStep, type Step } from './plan.ts';
 import type { TimestampPair } from './timestamps.ts';
 
 /** Encodes and submits `steps`; returns the uniform buffers used (release them to the pool afterwards). */
-export function encodeAndSubmit(ctx: DeviceContext, steps: readonly Step[], label: string, timing: TimestampPair | undefined): GPUBuffer[] {
+export function encodeAndSubmit(
+  ctx: DeviceContext,
+  steps: readonly Step[],
+  label: string,
+  timing: TimestampPair | undefined,
+): GPUBuffer[] {
   const device = ctx.device;
   const encoder = device.createCommandEncoder({ label });
   const uniforms: GPUBuffer[] = [];
@@ -16,7 +21,14 @@ export function encodeAndSubmit(ctx: DeviceContext, steps: readonly Step[], labe
   const lastPass = passIndices[passIndices.length - 1];
   segments.forEach((segment, index) => {
     if (segment.kind === 'copy') {
-      if (segment.bytes > 0) encoder.copyBufferToBuffer(segment.source, segment.sourceOffset, segment.destination, segment.destinationOffset, segment.bytes);
+      if (segment.bytes > 0)
+        encoder.copyBufferToBuffer(
+          segment.source,
+          segment.sourceOffset,
+          segment.destination,
+          segment.destinationOffset,
+          segment.bytes,
+        );
       return;
     }
     const timestampWrites = timing?.writes(index === firstPass, index === lastPass);
@@ -51,14 +63,22 @@ function passSegments(steps: readonly Step[]): Segment[] {
   return segments;
 }
 
-function encodeDispatch(ctx: DeviceContext, pass: GPUComputePassEncoder, step: DispatchStep, uniforms: GPUBuffer[]): void {
+function encodeDispatch(
+  ctx: DeviceContext,
+  pass: GPUComputePassEncoder,
+  step: DispatchStep,
+  uniforms: GPUBuffer[],
+): void {
   const { pipeline, bindGroupLayout } = ctx.pipelines.get(step.spec, step.overrides);
   const uniform = ctx.pool.acquire(step.params.byteLength, UNIFORM_USAGE);
   uniforms.push(uniform);
   ctx.device.queue.writeBuffer(uniform, 0, step.params);
   const entries: GPUBindGroupEntry[] = step.buffers.map((bound, binding) => ({
     binding,
-    resource: bound instanceof BufferRange ? { buffer: bound.buffer, offset: bound.offset, size: bound.size } : { buffer: bound },
+    resource:
+      bound instanceof BufferRange
+        ? { buffer: bound.buffer, offset: bound.offset, size: bound.size }
+        : { buffer: bound },
   }));
   entries.push({ binding: step.buffers.length, resource: { buffer: uniform, size: step.params.byteLength } });
   pass.setPipeline(pipeline);

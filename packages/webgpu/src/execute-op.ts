@@ -21,7 +21,11 @@ export interface ExecutedOp {
 }
 
 /** Executes `op` (inputs already resolved to this context's buffers) into new outputs. */
-export async function executeOp(ctx: DeviceContext, op: Op<DeviceTensor>, outputs: readonly TensorSpec[]): Promise<ExecutedOp> {
+export async function executeOp(
+  ctx: DeviceContext,
+  op: Op<DeviceTensor>,
+  outputs: readonly TensorSpec[],
+): Promise<ExecutedOp> {
   const allocated: GPUBuffer[] = [];
   const transient: GPUBuffer[] = [];
   const dispatched: DispatchStep[] = [];
@@ -45,13 +49,18 @@ export async function executeOp(ctx: DeviceContext, op: Op<DeviceTensor>, output
           return gpu;
         },
       };
-      const steps = planWithF16Storage(op, outs, planContext, (widened, computed) => planOp(widened, computed, planContext));
+      const steps = planWithF16Storage(op, outs, planContext, (widened, computed) =>
+        planOp(widened, computed, planContext),
+      );
       dispatched.push(...steps.flatMap((step) => (step.kind === 'dispatch' ? [step] : [])));
       if (ctx.timestamps && hasDispatch(steps)) timer.pair = new TimestampPair(ctx);
       transient.push(...encodeAndSubmit(ctx, steps, op.op, timer.pair));
       return outs;
     },
-    () => (timer.pair !== undefined ? timer.pair.readback.mapAsync(MAP_READ_MODE, 0, 16) : ctx.device.queue.onSubmittedWorkDone()),
+    () =>
+      timer.pair !== undefined
+        ? timer.pair.readback.mapAsync(MAP_READ_MODE, 0, 16)
+        : ctx.device.queue.onSubmittedWorkDone(),
     () => {
       for (const gpu of [...allocated, ...transient]) gpu.destroy();
       timer.pair?.discard();
@@ -68,7 +77,11 @@ export async function executeOp(ctx: DeviceContext, op: Op<DeviceTensor>, output
 }
 
 /** Steps that compute `op` into `outputs` (allocated by the caller, one per output spec), by its kernel. */
-function planOp<K extends OpKind>(op: OpOf<K, DeviceTensor>, outputs: readonly DeviceTensor[], ctx: PlanContext): Step[] {
+function planOp<K extends OpKind>(
+  op: OpOf<K, DeviceTensor>,
+  outputs: readonly DeviceTensor[],
+  ctx: PlanContext,
+): Step[] {
   const kernel = WEBGPU_KERNELS[op.op];
   if (kernel === undefined) throw new BackendError('UNSUPPORTED', BACKEND_NAME, `${op.op} has no WebGPU kernel`);
   return kernel.plan(op, outputs, ctx);

@@ -28,7 +28,16 @@ export function planWithF16Storage(
     if (gpu === undefined) {
       gpu = ctx.scratch(Math.max(4, n * 4));
       widenedBuffers.set(t.gpu, { n, gpu });
-      if (n > 0) before.push(dispatch(WGSL_KERNELS.f16_unpack, { src: t.gpu, dst: gpu }, { n }, { WG: CONVERT_WG }, linearGrid(Math.ceil(n / CONVERT_WG), ctx.limits)));
+      if (n > 0)
+        before.push(
+          dispatch(
+            WGSL_KERNELS.f16_unpack,
+            { src: t.gpu, dst: gpu },
+            { n },
+            { WG: CONVERT_WG },
+            linearGrid(Math.ceil(n / CONVERT_WG), ctx.limits),
+          ),
+        );
     }
     return { dtype: t.dtype, shape: t.shape, gpu };
   });
@@ -36,7 +45,16 @@ export function planWithF16Storage(
     if (out.dtype !== 'f16') return out;
     const n = numel(out.shape);
     const gpu = ctx.scratch(Math.max(4, n * 4));
-    if (n > 0) after.push(dispatch(WGSL_KERNELS.f16_pack, { src: gpu, dst: out.gpu }, { n }, { WG: CONVERT_WG }, linearGrid(Math.ceil(Math.ceil(n / 2) / CONVERT_WG), ctx.limits)));
+    if (n > 0)
+      after.push(
+        dispatch(
+          WGSL_KERNELS.f16_pack,
+          { src: gpu, dst: out.gpu },
+          { n },
+          { WG: CONVERT_WG },
+          linearGrid(Math.ceil(Math.ceil(n / 2) / CONVERT_WG), ctx.limits),
+        ),
+      );
     return { dtype: out.dtype, shape: out.shape, gpu };
   });
   return [...before, ...plan(widened, computed), ...after];

@@ -11,8 +11,11 @@ import { webGpuMissing } from './test-support/gpu.ts';
 import { directWaiter } from './waiter.ts';
 
 const present = requireBackend('webgpu', webGpuMissing());
-const acquired = present ? await acquireContext({ gpu: await createNodeGpu(), waiter: directWaiter, powerPreference: 'high-performance' }) : undefined;
-const ready = acquired !== undefined && requireBackend('webgpu', acquired.ok ? undefined : `no device: ${acquired.reason}`);
+const acquired = present
+  ? await acquireContext({ gpu: await createNodeGpu(), waiter: directWaiter, powerPreference: 'high-performance' })
+  : undefined;
+const ready =
+  acquired !== undefined && requireBackend('webgpu', acquired.ok ? undefined : `no device: ${acquired.reason}`);
 afterAll(async () => {
   if (acquired?.ok) acquired.context.device.destroy();
 });
@@ -37,10 +40,20 @@ describe.skipIf(!ready)('guarded sections on a device', () => {
 
   it('a validation error inside the scopes rejects with GPU_VALIDATION; the device stays usable', async () => {
     const invalidUsage = BufferUsage.MAP_READ | BufferUsage.STORAGE;
-    const attempt = guarded(ctx, { what: 'bad buffer', requestedBytes: 16 }, () => ctx.device.createBuffer({ size: 16, usage: invalidUsage }), () => undefined);
+    const attempt = guarded(
+      ctx,
+      { what: 'bad buffer', requestedBytes: 16 },
+      () => ctx.device.createBuffer({ size: 16, usage: invalidUsage }),
+      () => undefined,
+    );
     await expect(attempt).rejects.toBeInstanceOf(BackendError);
     await expect(attempt).rejects.toMatchObject({ code: 'GPU_VALIDATION' });
-    const fine = await guarded(ctx, { what: 'good buffer', requestedBytes: 16 }, () => ctx.device.createBuffer({ size: 16, usage: BufferUsage.STORAGE }), () => undefined);
+    const fine = await guarded(
+      ctx,
+      { what: 'good buffer', requestedBytes: 16 },
+      () => ctx.device.createBuffer({ size: 16, usage: BufferUsage.STORAGE }),
+      () => undefined,
+    );
     expect(fine.size).toBe(16);
     expect(ctx.lostReason).toBeUndefined();
   });
@@ -58,7 +71,10 @@ describe.skipIf(!ready)('guarded sections on a device', () => {
         cleaned = true;
       },
     );
-    await expect(attempt).rejects.toMatchObject({ code: 'GPU_ERROR', message: expect.stringContaining('bad descriptor') });
+    await expect(attempt).rejects.toMatchObject({
+      code: 'GPU_ERROR',
+      message: expect.stringContaining('bad descriptor'),
+    });
     expect(cleaned).toBe(true);
   });
 });

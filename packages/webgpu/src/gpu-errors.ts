@@ -6,8 +6,10 @@ export const BACKEND_NAME = 'webgpu';
 
 /** A GPU error caught by an error scope or reported as uncaptured, turned into a BackendError. */
 export function fromGpuError(error: GPUError, what: string, requestedBytes: number): BackendError {
-  if (isGpuErrorOfType(error, 'GPUOutOfMemoryError')) return new OutOfMemoryError(BACKEND_NAME, `${what} (${error.message})`, requestedBytes);
-  if (isGpuErrorOfType(error, 'GPUValidationError')) return new BackendError('GPU_VALIDATION', BACKEND_NAME, `${what}: validation error: ${error.message}`);
+  if (isGpuErrorOfType(error, 'GPUOutOfMemoryError'))
+    return new OutOfMemoryError(BACKEND_NAME, `${what} (${error.message})`, requestedBytes);
+  if (isGpuErrorOfType(error, 'GPUValidationError'))
+    return new BackendError('GPU_VALIDATION', BACKEND_NAME, `${what}: validation error: ${error.message}`);
   return new BackendError('GPU_INTERNAL', BACKEND_NAME, `${what}: internal error: ${error.message}`);
 }
 

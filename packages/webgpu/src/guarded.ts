@@ -14,7 +14,10 @@ export interface GuardLabel {
   readonly requestedBytes: number;
 }
 
-type Outcome<R> = { readonly kind: 'settled'; readonly value: R } | { readonly kind: 'failed'; readonly error: unknown } | { readonly kind: 'lost'; readonly reason: string };
+type Outcome<R> =
+  | { readonly kind: 'settled'; readonly value: R }
+  | { readonly kind: 'failed'; readonly error: unknown }
+  | { readonly kind: 'lost'; readonly reason: string };
 
 /** How long a failed GPU promise waits for a device-lost notice that may arrive just behind it, ms. */
 const LOSS_GRACE_MS = 50;

@@ -46,7 +46,10 @@ export function paramsByteLength(spec: KernelSpec): number {
 }
 
 /** Packs parameter values into the uniform block's bytes, in field order. */
-export function packParams<P extends string>(spec: KernelSpec<string, P>, values: Readonly<Record<P, number>>): ArrayBuffer {
+export function packParams<P extends string>(
+  spec: KernelSpec<string, P>,
+  values: Readonly<Record<P, number>>,
+): ArrayBuffer {
   const bytes = new ArrayBuffer(paramsByteLength(spec));
   const view = new DataView(bytes);
   spec.params.forEach((field, i) => {

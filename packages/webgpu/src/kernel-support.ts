@@ -1,7 +1,18 @@
 // What the WebGPU backend's kernels (kernels/<op_id>.ts) share: their table entry's type, the elementwise grid, and
 // the elementwise families' kernels. Every kernel reads and writes f32: f16 tensors reach it widened, and its f16
 // outputs are packed after it (f16-storage.ts).
-import { BackendError, kernelName, numel, opInputs, type KernelReach, type Op, type OpKind, type OpOf, type TensorSpec, type UnaryOpKind } from '@tandem/core';
+import {
+  BackendError,
+  kernelName,
+  numel,
+  opInputs,
+  type KernelReach,
+  type Op,
+  type OpKind,
+  type OpOf,
+  type TensorSpec,
+  type UnaryOpKind,
+} from '@tandem/core';
 import type { DeviceLimits } from './device-context.ts';
 import { BACKEND_NAME } from './gpu-errors.ts';
 import type { KernelSpec } from './kernel-spec.ts';
@@ -49,7 +60,15 @@ export function binaryKernel<K extends 'add' | 'mul'>(spec: (typeof WGSL_KERNELS
       const out = output(outputs, 0, op.op);
       const n = numel(out.shape);
       const overrides = { WG: ELEMENTWISE_WG, ROUND_F16: out.dtype === 'f16' ? 1 : 0 };
-      return [dispatch(spec, { a: op.a.gpu, b: op.b.gpu, out: out.gpu }, { n, b_len: numel(op.b.shape) }, overrides, elementwiseGrid(n, ctx))];
+      return [
+        dispatch(
+          spec,
+          { a: op.a.gpu, b: op.b.gpu, out: out.gpu },
+          { n, b_len: numel(op.b.shape) },
+          overrides,
+          elementwiseGrid(n, ctx),
+        ),
+      ];
     },
   };
 }
@@ -64,9 +83,16 @@ function isUnarySpec(spec: KernelSpec): spec is UnarySpec {
   const [x, out] = spec.bindings;
   const [n] = spec.params;
   return (
-    spec.bindings.length === 2 && x?.name === 'x' && x.access === 'read' && out?.name === 'out' && out.access === 'read_write' &&
-    spec.params.length === 1 && n?.name === 'n' && n.type === 'u32' &&
-    spec.overrides.includes('WG') && spec.overrides.every((o) => o === 'WG' || o === 'ROUND_F16')
+    spec.bindings.length === 2 &&
+    x?.name === 'x' &&
+    x.access === 'read' &&
+    out?.name === 'out' &&
+    out.access === 'read_write' &&
+    spec.params.length === 1 &&
+    n?.name === 'n' &&
+    n.type === 'u32' &&
+    spec.overrides.includes('WG') &&
+    spec.overrides.every((o) => o === 'WG' || o === 'ROUND_F16')
   );
 }
 
@@ -85,7 +111,15 @@ export function unaryKernel(kind: UnaryOpKind): WebGpuKernel<UnaryOpKind> {
       if (spec === undefined) throw new BackendError('UNSUPPORTED', BACKEND_NAME, missing);
       const out = output(outputs, 0, kind);
       const n = numel(out.shape);
-      return [dispatch(spec, { x: op.x.gpu, out: out.gpu }, { n }, { WG: ELEMENTWISE_WG, ROUND_F16: out.dtype === 'f16' ? 1 : 0 }, elementwiseGrid(n, ctx))];
+      return [
+        dispatch(
+          spec,
+          { x: op.x.gpu, out: out.gpu },
+          { n },
+          { WG: ELEMENTWISE_WG, ROUND_F16: out.dtype === 'f16' ? 1 : 0 },
+          elementwiseGrid(n, ctx),
+        ),
+      ];
     },
     refuse: () => (unarySpec(kind) === undefined ? missing : undefined),
   };

@@ -62,19 +62,24 @@ describe.skipIf(!setup.ok)('quantized ops on WebGPU', () => {
     const quantize = (values: Float32Array): Uint8Array => quantizeAs(dtype, values);
 
     // Block counts 1, 3 (odd: blocks straddle 4-byte words), 7 and 0.
-    it.each([[1, 1, 1], [3, 3, 7], [7, 7, 3], [1, 0, 5], [0, 2, 3], [17, 2, 33], [5, 5, 65]])(
-      `${dtype} quantizedMatmul M=%i, K/32=%i, N=%i`,
-      async (m, kBlocks, n) => {
-        const k = kBlocks * 32;
-        const x = randomF32(m * k, m + k + n);
-        const wValues = randomF32(n * k, n * 7 + k, 2);
-        const wBytes = quantize(wValues);
-        const tx = await upload(backend, 'f32', [m, k], x);
-        const tw = await upload(backend, dtype, [n, k], wBytes);
-        const got = await runF32(backend, { op: 'quantizedMatmul', x: tx, w: tw });
-        expectClose(got, quantizedMatmul(x, wBytes, dtype, m, k, n), 1e-4, 1e-4, `${dtype} qmatmul`);
-      },
-    );
+    it.each([
+      [1, 1, 1],
+      [3, 3, 7],
+      [7, 7, 3],
+      [1, 0, 5],
+      [0, 2, 3],
+      [17, 2, 33],
+      [5, 5, 65],
+    ])(`${dtype} quantizedMatmul M=%i, K/32=%i, N=%i`, async (m, kBlocks, n) => {
+      const k = kBlocks * 32;
+      const x = randomF32(m * k, m + k + n);
+      const wValues = randomF32(n * k, n * 7 + k, 2);
+      const wBytes = quantize(wValues);
+      const tx = await upload(backend, 'f32', [m, k], x);
+      const tw = await upload(backend, dtype, [n, k], wBytes);
+      const got = await runF32(backend, { op: 'quantizedMatmul', x: tx, w: tw });
+      expectClose(got, quantizedMatmul(x, wBytes, dtype, m, k, n), 1e-4, 1e-4, `${dtype} qmatmul`);
+    });
 
     it.each([0, 1, 3, 7, 33])(`dequantize ${dtype} of %i blocks`, async (blocks) => {
       const values = randomF32(blocks * 32, blocks + 3, 5);

@@ -47,12 +47,15 @@ async function loadDawn(flags: readonly string[]): Promise<GPU> {
   try {
     dawn = await import('webgpu');
   } catch (error) {
-    if (Reflect.get(Object(error), 'code') === 'ERR_MODULE_NOT_FOUND') throw new Error(`the 'webgpu' package is not installed: ${DAWN_INSTALL_HINT}`);
+    if (Reflect.get(Object(error), 'code') === 'ERR_MODULE_NOT_FOUND')
+      throw new Error(`the 'webgpu' package is not installed: ${DAWN_INSTALL_HINT}`);
     throw error;
   }
   // Without a Vulkan loader Dawn prints a warning to stderr on every start and finds no adapter: say why, once.
   if (!flags.includes('backend=opengles') && !vulkanLoaderAvailable()) {
-    throw new Error('no Vulkan loader (libvulkan.so.1) on this machine: install libvulkan1 and the GPU\'s Vulkan driver, or Debian\'s chromium and set TANDEM_WEBGPU=swiftshader for its software GPU');
+    throw new Error(
+      "no Vulkan loader (libvulkan.so.1) on this machine: install libvulkan1 and the GPU's Vulkan driver, or Debian's chromium and set TANDEM_WEBGPU=swiftshader for its software GPU",
+    );
   }
   Object.assign(globalThis, dawn.globals);
   return dawn.create([...flags]);

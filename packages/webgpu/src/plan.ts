@@ -102,9 +102,17 @@ export function dispatch<B extends string, P extends string, O extends string>(
 }
 
 /** A copy step: `bytes` from source at sourceOffset to destination at destinationOffset (multiples of 4). */
-export function copy(source: GPUBuffer, destination: GPUBuffer, bytes: number, sourceOffset = 0, destinationOffset = 0): CopyStep {
+export function copy(
+  source: GPUBuffer,
+  destination: GPUBuffer,
+  bytes: number,
+  sourceOffset = 0,
+  destinationOffset = 0,
+): CopyStep {
   if (bytes % 4 !== 0 || sourceOffset % 4 !== 0 || destinationOffset % 4 !== 0) {
-    throw new Error(`copy: bytes ${bytes}, sourceOffset ${sourceOffset} and destinationOffset ${destinationOffset} must be multiples of 4`);
+    throw new Error(
+      `copy: bytes ${bytes}, sourceOffset ${sourceOffset} and destinationOffset ${destinationOffset} must be multiples of 4`,
+    );
   }
   return { kind: 'copy', source, destination, bytes, sourceOffset, destinationOffset };
 }

@@ -34,32 +34,61 @@ describe('WGSL reflection (the embed step)', () => {
     const code = `override WG: u32 = 64u;\n${KERNEL('@group(0) @binding(0) var<storage, read> x: array<f32>;\n@group(0) @binding(1) var<storage, read_write> out: array<f32>;\n@group(0) @binding(2) var<uniform> params: Params;', 'n: u32,\n  f: f32,')}`;
     expect(reflectKernel('k.wgsl', code)).toEqual({
       entryPoint: 'main',
-      bindings: [{ name: 'x', access: 'read' }, { name: 'out', access: 'read_write' }],
-      params: [{ name: 'n', type: 'u32' }, { name: 'f', type: 'f32' }],
+      bindings: [
+        { name: 'x', access: 'read' },
+        { name: 'out', access: 'read_write' },
+      ],
+      params: [
+        { name: 'n', type: 'u32' },
+        { name: 'f', type: 'f32' },
+      ],
       overrides: ['WG'],
     });
   });
 
   it('refuses another group, storage bindings out of order, a missing or misplaced params uniform, other field types', () => {
     const uniform = '@group(0) @binding(1) var<uniform> params: Params;';
-    expect(() => reflectKernel('a.wgsl', KERNEL(`@group(1) @binding(0) var<storage, read> x: array<f32>;\n${uniform}`))).toThrow(/a\.wgsl: x is in @group\(1\)/);
-    expect(() => reflectKernel('b.wgsl', KERNEL(`@group(0) @binding(1) var<storage, read> x: array<f32>;\n${uniform}`))).toThrow(/b\.wgsl: storage binding x is @binding\(1\); expected 0/);
-    expect(() => reflectKernel('c.wgsl', KERNEL('@group(0) @binding(0) var<storage, read> x: array<f32>;'))).toThrow(/c\.wgsl: needs 'var<uniform> params: Params' at @binding\(1\)/);
-    expect(() => reflectKernel('d.wgsl', KERNEL(`@group(0) @binding(0) var<storage, read> x: array<f32>;\n${uniform}`, 'v: vec2f,'))).toThrow(/d\.wgsl: Params\.v is vec2f/);
+    expect(() =>
+      reflectKernel('a.wgsl', KERNEL(`@group(1) @binding(0) var<storage, read> x: array<f32>;\n${uniform}`)),
+    ).toThrow(/a\.wgsl: x is in @group\(1\)/);
+    expect(() =>
+      reflectKernel('b.wgsl', KERNEL(`@group(0) @binding(1) var<storage, read> x: array<f32>;\n${uniform}`)),
+    ).toThrow(/b\.wgsl: storage binding x is @binding\(1\); expected 0/);
+    expect(() => reflectKernel('c.wgsl', KERNEL('@group(0) @binding(0) var<storage, read> x: array<f32>;'))).toThrow(
+      /c\.wgsl: needs 'var<uniform> params: Params' at @binding\(1\)/,
+    );
+    expect(() =>
+      reflectKernel(
+        'd.wgsl',
+        KERNEL(`@group(0) @binding(0) var<storage, read> x: array<f32>;\n${uniform}`, 'v: vec2f,'),
+      ),
+    ).toThrow(/d\.wgsl: Params\.v is vec2f/);
   });
 
   it('expands includes recursively, each file once', () => {
-    const files = new Map([['shared/a.wgsl', '//! include shared/b.wgsl\nfn a() {}'], ['shared/b.wgsl', 'fn b() {}']]);
+    const files = new Map([
+      ['shared/a.wgsl', '//! include shared/b.wgsl\nfn a() {}'],
+      ['shared/b.wgsl', 'fn b() {}'],
+    ]);
     const read = (path: string): string => files.get(path) ?? '';
-    expect(expandIncludes('k.wgsl', '//! include shared/a.wgsl\n//! include shared/b.wgsl\nfn k() {}', read)).toBe('fn b() {}\nfn a() {}\n// (shared/b.wgsl included above)\nfn k() {}');
-    expect(() => expandIncludes('k.wgsl', '//! include shared/none.wgsl', () => { throw new Error('missing'); })).toThrow(/k\.wgsl: cannot read the included file shared\/none\.wgsl/);
+    expect(expandIncludes('k.wgsl', '//! include shared/a.wgsl\n//! include shared/b.wgsl\nfn k() {}', read)).toBe(
+      'fn b() {}\nfn a() {}\n// (shared/b.wgsl included above)\nfn k() {}',
+    );
+    expect(() =>
+      expandIncludes('k.wgsl', '//! include shared/none.wgsl', () => {
+        throw new Error('missing');
+      }),
+    ).toThrow(/k\.wgsl: cannot read the included file shared\/none\.wgsl/);
   });
 });
 
 describe('the embedded kernels', () => {
-  it.each(ALL_KERNELS.map((k) => [k.shader, k] as const))('%s: its header comment lists the bindings it declares', (_name, spec) => {
-    expect(headerBindings(spec.source)).toEqual(expectedHeader(spec));
-  });
+  it.each(ALL_KERNELS.map((k) => [k.shader, k] as const))(
+    '%s: its header comment lists the bindings it declares',
+    (_name, spec) => {
+      expect(headerBindings(spec.source)).toEqual(expectedHeader(spec));
+    },
+  );
 
   it('wgsl-kernels.generated.ts is current (run `npm run embed-wgsl -w @tandem/webgpu` if not)', () => {
     expect(readFileSync(GENERATED_MODULE, 'utf8')).toBe(renderWgslModule(embedKernels(readWgslFiles())));

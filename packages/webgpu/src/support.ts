@@ -2,7 +2,17 @@
 // (with the size and the limit in the reason) when a binding exceeds maxStorageBufferBindingSize, a buffer
 // maxBufferSize, or its kernel's own limit (grid, workgroup memory, work: the kernel's `refuse`, else its grid of
 // one invocation per element). An input the kernel binds in ranges (cosine targets) is the kernel's to check.
-import { checkCapabilities, errorMessage, inferOutputs, opInputs, type Op, type OpKind, type OpOf, type SupportVerdict, type TensorSpec } from '@tandem/core';
+import {
+  checkCapabilities,
+  errorMessage,
+  inferOutputs,
+  opInputs,
+  type Op,
+  type OpKind,
+  type OpOf,
+  type SupportVerdict,
+  type TensorSpec,
+} from '@tandem/core';
 import { WEBGPU_CAPABILITIES } from './capabilities.ts';
 import type { DeviceLimits } from './device-context.ts';
 import { kernelByteLength } from './device-layout.ts';
@@ -10,7 +20,11 @@ import { elementCountRefusal } from './kernel-support.ts';
 import { WEBGPU_KERNELS } from './kernel-table.ts';
 
 /** Whether the WebGPU backend can run `op` on a device with these limits. */
-export function checkWebGpuSupport(op: Op<TensorSpec>, limits: DeviceLimits, knownOutputs?: readonly TensorSpec[]): SupportVerdict {
+export function checkWebGpuSupport(
+  op: Op<TensorSpec>,
+  limits: DeviceLimits,
+  knownOutputs?: readonly TensorSpec[],
+): SupportVerdict {
   const table = checkCapabilities(WEBGPU_CAPABILITIES, op);
   if (!table.ok) return table;
   let outputs = knownOutputs;
@@ -39,12 +53,19 @@ export function checkWebGpuSupport(op: Op<TensorSpec>, limits: DeviceLimits, kno
 }
 
 /** Why one tensor of an op needs a binding (when `bound`) or a buffer past the device's limits, if it does. */
-function bufferRefusal(op: string, name: string, tensor: TensorSpec, limits: DeviceLimits, bound: boolean): string | undefined {
+function bufferRefusal(
+  op: string,
+  name: string,
+  tensor: TensorSpec,
+  limits: DeviceLimits,
+  bound: boolean,
+): string | undefined {
   const bytes = kernelByteLength(tensor);
   if (bound && bytes > limits.maxStorageBufferBindingSize) {
     return `${op}.${name} needs a ${bytes}-byte storage binding; maxStorageBufferBindingSize is ${limits.maxStorageBufferBindingSize}`;
   }
-  if (bytes > limits.maxBufferSize) return `${op}.${name} needs a ${bytes}-byte buffer; maxBufferSize is ${limits.maxBufferSize}`;
+  if (bytes > limits.maxBufferSize)
+    return `${op}.${name} needs a ${bytes}-byte buffer; maxBufferSize is ${limits.maxBufferSize}`;
   return undefined;
 }
 

@@ -12,7 +12,9 @@ import { join } from 'node:path';
 export const CHROMIUM_DIR = '/usr/lib/chromium';
 
 /** Outcome of useSwiftShader. */
-export type SoftwareVulkanResult = { readonly ok: true; readonly detail: string } | { readonly ok: false; readonly reason: string };
+export type SoftwareVulkanResult =
+  | { readonly ok: true; readonly detail: string }
+  | { readonly ok: false; readonly reason: string };
 
 const RTLD_NOW = 2;
 const RTLD_GLOBAL = 0x100;
@@ -21,7 +23,8 @@ const RTLD_NODELETE = 0x1000;
 /** Configures the process for SwiftShader; { ok: false, reason } when chromium's SwiftShader is absent. */
 export function useSwiftShader(dir: string = CHROMIUM_DIR): SoftwareVulkanResult {
   const icd = join(dir, 'vk_swiftshader_icd.json');
-  if (process.platform !== 'linux') return { ok: false, reason: `SwiftShader setup is for Linux (this is ${process.platform})` };
+  if (process.platform !== 'linux')
+    return { ok: false, reason: `SwiftShader setup is for Linux (this is ${process.platform})` };
   if (!existsSync(icd)) return { ok: false, reason: `${icd} not found (apt-get install chromium)` };
   process.env['VK_ICD_FILENAMES'] = icd;
   ensurePrivateRuntimeDir();
@@ -39,7 +42,9 @@ function ensurePrivateRuntimeDir(): void {
 function loadVulkanLoader(fallback: string): string {
   if (tryDlopen('libvulkan.so.1', RTLD_NOW)) return 'system Vulkan loader';
   if (!existsSync(fallback)) return 'no Vulkan loader found';
-  return tryDlopen(fallback, RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE) ? `Vulkan loader ${fallback}` : `could not load ${fallback}`;
+  return tryDlopen(fallback, RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE)
+    ? `Vulkan loader ${fallback}`
+    : `could not load ${fallback}`;
 }
 
 /** Whether this process can load a Vulkan loader (Linux: libvulkan.so.1, the system's or one pinned by useSwiftShader). */

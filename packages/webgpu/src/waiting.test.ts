@@ -12,7 +12,9 @@ import { createTestBackend, upload } from './test-support/gpu.ts';
 import { randomF32 } from './test-support/random.ts';
 import { directWaiter } from './waiter.ts';
 
-const throttled = await createTestBackend({ waiter: createThrottledWaiter({ spinMs: 0, pollIntervalMs: 1, maxPollIntervalMs: 1 }) });
+const throttled = await createTestBackend({
+  waiter: createThrottledWaiter({ spinMs: 0, pollIntervalMs: 1, maxPollIntervalMs: 1 }),
+});
 const direct = await createTestBackend({ waiter: directWaiter });
 afterAll(async () => {
   if (throttled.ok) await throttled.backend.dispose();

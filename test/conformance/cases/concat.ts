@@ -10,14 +10,35 @@ type ConcatDType = 'f32' | 'f16' | 'i32' | 'u32';
 /** [a.shape, b.shape] pairs of equal trailing shape. */
 const SHAPES: ReadonlyArray<readonly [number[], number[]]> = [
   [[5], [3]],
-  [[7, 13], [1, 13]],
-  [[12, 4, 16], [1, 4, 16]], // a KV cache of 12 rows, one decoded row appended
-  [[3, 2, 5], [4, 2, 5]],
-  [[0, 8], [5, 8]],
-  [[6, 8], [0, 8]],
-  [[0, 3], [0, 3]],
+  [
+    [7, 13],
+    [1, 13],
+  ],
+  [
+    [12, 4, 16],
+    [1, 4, 16],
+  ], // a KV cache of 12 rows, one decoded row appended
+  [
+    [3, 2, 5],
+    [4, 2, 5],
+  ],
+  [
+    [0, 8],
+    [5, 8],
+  ],
+  [
+    [6, 8],
+    [0, 8],
+  ],
+  [
+    [0, 3],
+    [0, 3],
+  ],
   [[1], [1]],
-  [[513, 2, 64], [1, 2, 64]],
+  [
+    [513, 2, 64],
+    [1, 2, 64],
+  ],
 ];
 
 const F32_SPECIALS = [NaN, -0, Infinity, -Infinity, 1e-40, -3.4e38, 2 ** -149];
@@ -61,4 +82,6 @@ function concatCase(dtype: ConcatDType, [aShape, bShape]: readonly [number[], nu
 const DTYPES: readonly ConcatDType[] = ['f32', 'f16', 'i32', 'u32'];
 
 /** Every concat case. */
-export const CONCAT_CASES: readonly ConformanceCase[] = DTYPES.flatMap((dtype) => SHAPES.map((shapes) => concatCase(dtype, shapes)));
+export const CONCAT_CASES: readonly ConformanceCase[] = DTYPES.flatMap((dtype) =>
+  SHAPES.map((shapes) => concatCase(dtype, shapes)),
+);

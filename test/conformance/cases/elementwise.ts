@@ -5,9 +5,15 @@ import { normalF16, normalF32 } from '../host-tensor.ts';
 
 /** [a.shape, b.shape] pairs; b is a.shape or a suffix of it. */
 const BINARY_SHAPES: ReadonlyArray<readonly [number[], number[]]> = [
-  [[7, 13], [7, 13]],
+  [
+    [7, 13],
+    [7, 13],
+  ],
   [[4, 5, 6], [6]],
-  [[4, 5, 6], [5, 6]],
+  [
+    [4, 5, 6],
+    [5, 6],
+  ],
   [[33, 65], [65]],
   [[1], [1]],
   [[], []],
@@ -20,7 +26,10 @@ const BINARY_SHAPES: ReadonlyArray<readonly [number[], number[]]> = [
 const F16_BINARY_SHAPES: ReadonlyArray<readonly [number[], number[]]> = [
   [[7, 13], [13]],
   [[1], [1]],
-  [[64, 33], [64, 33]],
+  [
+    [64, 33],
+    [64, 33],
+  ],
   [[0, 4], [4]],
 ];
 
@@ -31,7 +40,11 @@ const shapeName = (shape: readonly number[]): string => `[${shape.join(',')}]`;
 /** One f32 add or multiply is correctly rounded on every backend; f16 outputs are correctly rounded too. */
 const toleranceFor = (dtype: DType): Tolerance => (dtype === 'f16' ? F16_OUTPUT : ONE_F32_ROUNDING);
 
-function binaryCase(op: 'add' | 'mul', dtype: 'f32' | 'f16', [aShape, bShape]: readonly [number[], number[]]): ConformanceCase {
+function binaryCase(
+  op: 'add' | 'mul',
+  dtype: 'f32' | 'f16',
+  [aShape, bShape]: readonly [number[], number[]],
+): ConformanceCase {
   const normal = dtype === 'f16' ? normalF16 : normalF32;
   return {
     name: `${op} ${dtype} ${shapeName(aShape)} ${shapeName(bShape)}`,

@@ -70,7 +70,12 @@ function rmsNormCase([shape, withWeight, eps]: readonly [number[], boolean, numb
   const n = shape[shape.length - 1] ?? 1;
   return {
     name: `rmsNorm f32 ${shapeName(shape)}${withWeight ? ' weighted' : ''} eps ${eps}`,
-    build: (rng) => ({ op: 'rmsNorm', x: normalF32(rng, shape), weight: withWeight ? normalF32(rng, [n]) : undefined, eps }),
+    build: (rng) => ({
+      op: 'rmsNorm',
+      x: normalF32(rng, shape),
+      weight: withWeight ? normalF32(rng, [n]) : undefined,
+      eps,
+    }),
     tolerance: RMS_NORM,
   };
 }
@@ -92,7 +97,8 @@ const ROPE_SHAPES: ReadonlyArray<readonly [number[], RopeMode, number, number]> 
  * Angles p * base^(-2i/D) in f32 are off by ~p * few ulp, and cos / sin by ~1 ulp: at p < 32 that is < 1e-5
  * rad; at p ~ 300, f32 angles are spaced 3e-5 rad apart and theta's rounding is multiplied by p.
  */
-const ropeTolerance = (maxPosition: number): Tolerance => (maxPosition < 32 ? { abs: 1e-4, rel: 1e-4 } : { abs: 2e-3, rel: 1e-3 });
+const ropeTolerance = (maxPosition: number): Tolerance =>
+  maxPosition < 32 ? { abs: 1e-4, rel: 1e-4 } : { abs: 2e-3, rel: 1e-3 };
 
 function ropeCase([shape, mode, positionOffset, base]: readonly [number[], RopeMode, number, number]): ConformanceCase {
   return {

@@ -50,7 +50,20 @@ function dequantizeF16Case(shape: number[]): ConformanceCase {
 }
 
 /** f16 specials: zeros of both signs, infinities, NaN, the largest finite value, subnormals. */
-const F16_SPECIALS = Float32Array.of(0, -0, Infinity, -Infinity, NaN, 65504, -65504, 2 ** -24, -(2 ** -24), 1023 * 2 ** -24, 2 ** -14, 1 / 3);
+const F16_SPECIALS = Float32Array.of(
+  0,
+  -0,
+  Infinity,
+  -Infinity,
+  NaN,
+  65504,
+  -65504,
+  2 ** -24,
+  -(2 ** -24),
+  1023 * 2 ** -24,
+  2 ** -14,
+  1 / 3,
+);
 
 const dequantizeF16Specials: ConformanceCase = {
   name: 'dequantize f16 specials',

@@ -11,14 +11,38 @@ const cosineTolerance = (d: number): Tolerance => ({ abs: 1e-6 + 2 * d * Math.sq
 /** [queries shape, targets shape] */
 const COSINE_SHAPES: ReadonlyArray<readonly [number[], number[]]> = [
   [[3], [5, 3]],
-  [[1, 1], [1, 1]],
-  [[3, 7], [13, 7]],
-  [[5, 33], [65, 33]],
-  [[2, 4], [0, 4]],
-  [[0, 4], [3, 4]],
-  [[2, 0], [3, 0]],
-  [[8, 768], [1000, 768]],
-  [[2, 148], [37, 148]], // 37 vec4s: the vec4 kernel's four-step loads, then its one-step tail
+  [
+    [1, 1],
+    [1, 1],
+  ],
+  [
+    [3, 7],
+    [13, 7],
+  ],
+  [
+    [5, 33],
+    [65, 33],
+  ],
+  [
+    [2, 4],
+    [0, 4],
+  ],
+  [
+    [0, 4],
+    [3, 4],
+  ],
+  [
+    [2, 0],
+    [3, 0],
+  ],
+  [
+    [8, 768],
+    [1000, 768],
+  ],
+  [
+    [2, 148],
+    [37, 148],
+  ], // 37 vec4s: the vec4 kernel's four-step loads, then its one-step tail
 ];
 
 function cosineCase([qShape, tShape]: readonly [number[], number[]]): ConformanceCase {
@@ -124,19 +148,37 @@ function topKCase([shape, k]: readonly [number[], number]): ConformanceCase {
 /** Small integers: many exact ties, which must resolve to the lower index. */
 const topKTies: ConformanceCase = {
   name: 'topK f32 [3,16] k5 with ties',
-  build: (rng) => ({ op: 'topK', x: hostF32([3, 16], Float32Array.from({ length: 48 }, () => rng.int(0, 4))), k: 5 }),
+  build: (rng) => ({
+    op: 'topK',
+    x: hostF32(
+      [3, 16],
+      Float32Array.from({ length: 48 }, () => rng.int(0, 4)),
+    ),
+    k: 5,
+  }),
   tolerance: EXACT,
 };
 
 /** NaN ranks below -Infinity; k = N forces both to be placed. */
 const topKSpecials: ConformanceCase = {
   name: 'topK f32 [2,8] k8 with NaN and infinities',
-  build: () => ({ op: 'topK', x: hostF32([2, 8], Float32Array.of(1, NaN, -Infinity, Infinity, 0, -0, NaN, 2, -1, -Infinity, 3, NaN, 3, Infinity, 0, -5)), k: 8 }),
+  build: () => ({
+    op: 'topK',
+    x: hostF32(
+      [2, 8],
+      Float32Array.of(1, NaN, -Infinity, Infinity, 0, -0, NaN, 2, -1, -Infinity, 3, NaN, 3, Infinity, 0, -5),
+    ),
+    k: 8,
+  }),
   tolerance: EXACT,
 };
 
 /** A random CSR graph: each node gets 0-4 out-edges to random nodes (self loops and repeats allowed). */
-function randomGraph(rng: Rng, nodes: number, maxDegree: number): { rowPtr: Uint32Array; colIdx: number[]; weights: number[] } {
+function randomGraph(
+  rng: Rng,
+  nodes: number,
+  maxDegree: number,
+): { rowPtr: Uint32Array; colIdx: number[]; weights: number[] } {
   const rowPtr = new Uint32Array(nodes + 1);
   const colIdx: number[] = [];
   const weights: number[] = [];
@@ -173,7 +215,14 @@ const SPREAD_BATCHES: ReadonlyArray<readonly [number, number, number, number, nu
   [30, 3, 0.5, 0, 2, 0], // no seeds: an empty [0, nodes]
 ];
 
-function spreadCase([nodes, maxDegree, decay, threshold, iterations, batch]: readonly [number, number, number, number, number, number?]): ConformanceCase {
+function spreadCase([nodes, maxDegree, decay, threshold, iterations, batch]: readonly [
+  number,
+  number,
+  number,
+  number,
+  number,
+  number?,
+]): ConformanceCase {
   const seeds = batch ?? 1;
   return {
     name: `spreadActivation ${nodes} nodes degree<=${maxDegree} decay ${decay} threshold ${threshold} x${iterations}${batch === undefined ? '' : ` batch ${batch}`}`,

@@ -17,8 +17,12 @@ describe('the GPU gate (gate.ts)', () => {
     const matmuls = CASES.filter((c) => c.name.startsWith('matmul'));
     const failures = await runGate([new WrongBackend('zeros'), new WrongBackend('off-by-one')], matmuls, quiet);
     // Zeros pass only where the right answer is all zeros (an empty output, or K = 0).
-    const nonZero = matmuls.filter((c) => computeReference(c.build(caseRng(c.name))).some((t) => t.data.some((byte) => byte !== 0)));
-    expect(failures.filter((f) => f.startsWith('wrong-zeros ')).map((f) => f.split(':')[0])).toEqual(nonZero.map((c) => `wrong-zeros ${c.name}`));
+    const nonZero = matmuls.filter((c) =>
+      computeReference(c.build(caseRng(c.name))).some((t) => t.data.some((byte) => byte !== 0)),
+    );
+    expect(failures.filter((f) => f.startsWith('wrong-zeros ')).map((f) => f.split(':')[0])).toEqual(
+      nonZero.map((c) => `wrong-zeros ${c.name}`),
+    );
     expect(failures.some((f) => /^wrong-off-by-one matmul .*elements differ .*\[\d+\] got/.test(f))).toBe(true);
   }, 120_000);
 

@@ -23,7 +23,13 @@ async function runOn(engine: Engine, backend: string, op: Op<HostTensor>): Promi
 }
 
 /** Runs every case on `backend`; returns the failures, printing a summary line through `log`. */
-async function checkBackend(engine: Engine, backend: CapableBackend, device: string, cases: readonly ConformanceCase[], log: (line: string) => void): Promise<string[]> {
+async function checkBackend(
+  engine: Engine,
+  backend: CapableBackend,
+  device: string,
+  cases: readonly ConformanceCase[],
+  log: (line: string) => void,
+): Promise<string[]> {
   let passed = 0;
   let unsupported = 0;
   const failed: string[] = [];
@@ -45,12 +51,18 @@ async function checkBackend(engine: Engine, backend: CapableBackend, device: str
     }
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  log(`${backend.name} on ${device}: ${passed} passed, ${failed.length} failed, ${unsupported} not supported (by its capabilities) of ${cases.length} cases in ${seconds} s`);
+  log(
+    `${backend.name} on ${device}: ${passed} passed, ${failed.length} failed, ${unsupported} not supported (by its capabilities) of ${cases.length} cases in ${seconds} s`,
+  );
   return failed;
 }
 
 /** Checks `cases` on every backend (the HIP one also gets the out-of-memory check); resolves with every failure. */
-export async function runGate(backends: readonly CapableBackend[], cases: readonly ConformanceCase[], log: (line: string) => void = console.log): Promise<string[]> {
+export async function runGate(
+  backends: readonly CapableBackend[],
+  cases: readonly ConformanceCase[],
+  log: (line: string) => void = console.log,
+): Promise<string[]> {
   const engine = await Engine.create({ backends: [...backends] });
   const failures: string[] = [];
   try {
@@ -60,7 +72,9 @@ export async function runGate(backends: readonly CapableBackend[], cases: readon
         failures.push(`${backend.name}: UNAVAILABLE (${status?.unavailableReason ?? 'not registered'})`);
         continue;
       }
-      failures.push(...(await checkBackend(engine, backend, status.device ?? '?', cases, log)).map((f) => `${backend.name} ${f}`));
+      failures.push(
+        ...(await checkBackend(engine, backend, status.device ?? '?', cases, log)).map((f) => `${backend.name} ${f}`),
+      );
       if (backend.name === 'rocm') {
         const oom = await outOfMemoryCheck(backend);
         if (oom !== undefined) failures.push(`rocm out-of-memory check: ${oom}`);

@@ -24,7 +24,9 @@ function selectedCases(): ConformanceCase[] {
   const pattern = flag('cases');
   const byName = pattern === undefined ? CASES : CASES.filter((c) => new RegExp(pattern).test(c.name));
   if (!process.argv.includes('--quick')) return [...byName];
-  return byName.filter((c) => opInputs(c.build(caseRng(c.name))).reduce((sum, { tensor }) => sum + numel(tensor.shape), 0) <= 65_536);
+  return byName.filter(
+    (c) => opInputs(c.build(caseRng(c.name))).reduce((sum, { tensor }) => sum + numel(tensor.shape), 0) <= 65_536,
+  );
 }
 
 if (process.argv.includes('--swiftshader')) {

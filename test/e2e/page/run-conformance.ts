@@ -9,13 +9,27 @@ import { WasmBackend } from '@tandem/wasm';
 import { WebGpuBackend } from '@tandem/webgpu';
 import { caseRng, type ConformanceCase } from '../../conformance/cases.ts';
 import { runCaseOnBackend, specOf } from '../../conformance/run-case.ts';
-import { casesFor, encodeTensor, inputChecksums, type BackendRun, type CaseOutcome, type PageReport } from '../report.ts';
+import {
+  casesFor,
+  encodeTensor,
+  inputChecksums,
+  type BackendRun,
+  type CaseOutcome,
+  type PageReport,
+} from '../report.ts';
 
 /** WebGPU as this page sees it: a ready backend, or why there is none. */
-type WebGpuProbe = { readonly backend: CapableBackend; readonly detail: string } | { readonly backend: undefined; readonly detail: string };
+type WebGpuProbe =
+  | { readonly backend: CapableBackend; readonly detail: string }
+  | { readonly backend: undefined; readonly detail: string };
 
 function isGpu(value: unknown): value is GPU {
-  return typeof value === 'object' && value !== null && 'requestAdapter' in value && typeof value.requestAdapter === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'requestAdapter' in value &&
+    typeof value.requestAdapter === 'function'
+  );
 }
 
 /** navigator.gpu, checked, or undefined. */
@@ -27,7 +41,8 @@ function navigatorGpu(): GPU | undefined {
 
 async function probeWebGpu(): Promise<WebGpuProbe> {
   const gpu = navigatorGpu();
-  if (gpu === undefined) return { backend: undefined, detail: 'navigator.gpu is not available in this browser or context' };
+  if (gpu === undefined)
+    return { backend: undefined, detail: 'navigator.gpu is not available in this browser or context' };
   const backend = new WebGpuBackend({ gpu });
   const init = await backend.init();
   if (!init.ok) return { backend: undefined, detail: `WebGPU init failed: ${init.reason}` };
@@ -77,7 +92,9 @@ export async function runConformanceInPage(): Promise<PageReport> {
     if (typeof wasm === 'string') unavailable.push({ backend: 'wasm', reason: wasm });
     const reference = new ReferenceBackend();
     await reference.init();
-    const backends = [probe.backend, typeof wasm === 'string' ? undefined : wasm, reference].filter((b): b is CapableBackend => b !== undefined);
+    const backends = [probe.backend, typeof wasm === 'string' ? undefined : wasm, reference].filter(
+      (b): b is CapableBackend => b !== undefined,
+    );
     for (const backend of backends) {
       runs.push(await runAll(backend));
       await backend.dispose();

@@ -32,16 +32,29 @@ export const elementwiseF32: OpProperty<[number[], number[]]> = {
 /** swiglu = silu(gate) * up on [rows, width]: a silu and a product, a few ulp. */
 export const swiglu: OpProperty<[number, number[], number[]]> = {
   name: 'swiglu of f32 [rows, width] gates and ups, special values included',
-  input: fc.tuple(fc.integer({ min: 1, max: 4 }), size(70)).chain(([rows, width]) => fc.tuple(fc.constant(width), values(fc.oneof(wide, special), rows * width), values(wide, rows * width))),
+  input: fc
+    .tuple(fc.integer({ min: 1, max: 4 }), size(70))
+    .chain(([rows, width]) =>
+      fc.tuple(fc.constant(width), values(fc.oneof(wide, special), rows * width), values(wide, rows * width)),
+    ),
   agreements: ([width, gate, up], flush) => {
     const shape = [width === 0 ? 0 : gate.length / width, width];
-    return [{ op: { op: 'swiglu', gate: f32(gate, shape, flush), up: f32(up, shape, flush) }, tolerance: { abs: 1e-6, rel: 32 * EPS32 } }];
+    return [
+      {
+        op: { op: 'swiglu', gate: f32(gate, shape, flush), up: f32(up, shape, flush) },
+        tolerance: { abs: 1e-6, rel: 32 * EPS32 },
+      },
+    ];
   },
   catches: ['zeros', 'off-by-one'],
 };
 
 /** f16 values: ordinary, extreme, NaN, infinities, subnormals. */
-const f16Value = fc.oneof(fc.float({ min: -60000, max: 60000, noNaN: true }), wide, fc.constantFrom(Number.NaN, Infinity, -Infinity, 0, -0, 6e-8, -3e-5));
+const f16Value = fc.oneof(
+  fc.float({ min: -60000, max: 60000, noNaN: true }),
+  wide,
+  fc.constantFrom(Number.NaN, Infinity, -Infinity, 0, -0, 6e-8, -3e-5),
+);
 
 /** An f16 host tensor holding `values` rounded to binary16 (f16 subnormals are normal f32: nothing to flush). */
 function f16(values: readonly number[]): HostTensor {
@@ -63,13 +76,33 @@ export const elementwiseF16: OpProperty<[number[], number[]]> = {
 export const concat: OpProperty<[HostTensor['dtype'], number, number, number, number[]]> = {
   name: 'concat of [Ra, W] and [Rb, W] tensors of every dtype (Ra or Rb 0 included): the bytes of a then b',
   input: fc
-    .tuple(fc.constantFrom<HostTensor['dtype']>('f32', 'f16', 'i32', 'u32'), fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 5 }), size(40, 130))
-    .chain(([dtype, ra, rb, width]) => fc.tuple(fc.constant(dtype), fc.constant(ra), fc.constant(rb), fc.constant(width), values(fc.integer({ min: 0, max: 0xffff }), (ra + rb) * width))),
+    .tuple(
+      fc.constantFrom<HostTensor['dtype']>('f32', 'f16', 'i32', 'u32'),
+      fc.integer({ min: 0, max: 5 }),
+      fc.integer({ min: 0, max: 5 }),
+      size(40, 130),
+    )
+    .chain(([dtype, ra, rb, width]) =>
+      fc.tuple(
+        fc.constant(dtype),
+        fc.constant(ra),
+        fc.constant(rb),
+        fc.constant(width),
+        values(fc.integer({ min: 0, max: 0xffff }), (ra + rb) * width),
+      ),
+    ),
   agreements: ([dtype, ra, rb, width, words]) => {
     // The drawn integers as values of the dtype (exact in each; no subnormal f32 a GPU could flush).
     const tensor = (from: number, rows: number): HostTensor => {
       const slice = words.slice(from * width, (from + rows) * width);
-      const typed = dtype === 'f32' ? Float32Array.from(slice) : dtype === 'f16' ? encodeF16(Float32Array.from(slice)) : dtype === 'i32' ? Int32Array.from(slice, (w) => w - 0x8000) : Uint32Array.from(slice);
+      const typed =
+        dtype === 'f32'
+          ? Float32Array.from(slice)
+          : dtype === 'f16'
+            ? encodeF16(Float32Array.from(slice))
+            : dtype === 'i32'
+              ? Int32Array.from(slice, (w) => w - 0x8000)
+              : Uint32Array.from(slice);
       return { dtype, shape: [rows, width], data: bytesOf(typed) };
     };
     return [{ op: { op: 'concat', a: tensor(0, ra), b: tensor(ra, rb) }, tolerance: EXACT }];

@@ -34,7 +34,9 @@ function dotTolerance(k: number): Tolerance {
 /** [m, k] and [k, n] value lists, sizes small or at tile edges (up to 257). */
 const matmulInput = fc
   .tuple(size(17), size(17), size(17))
-  .chain(([m, k, n]) => fc.tuple(fc.constant([m, k, n] as const), values(wideOrSpecial, m * k), values(wideOrSpecial, k * n)));
+  .chain(([m, k, n]) =>
+    fc.tuple(fc.constant([m, k, n] as const), values(wideOrSpecial, m * k), values(wideOrSpecial, k * n)),
+  );
 
 /** matmul f32: every output within its own accumulation bound. */
 export const matmulF32: OpProperty<readonly [readonly [number, number, number], number[], number[]]> = {
@@ -43,22 +45,44 @@ export const matmulF32: OpProperty<readonly [readonly [number, number, number], 
   agreements: ([[m, k, n], a, b], flush) => {
     const ta = f32(a, [m, k], flush);
     const tb = f32(b, [k, n], flush);
-    return [{ op: { op: 'matmul', a: ta, b: tb }, tolerance: dotTolerance(k), extra: dotBound(f32Values(ta), f32Values(tb), m, k, n) }];
+    return [
+      {
+        op: { op: 'matmul', a: ta, b: tb },
+        tolerance: dotTolerance(k),
+        extra: dotBound(f32Values(ta), f32Values(tb), m, k, n),
+      },
+    ];
   },
   catches: ['zeros', 'off-by-one', 'transposed'],
 };
 
 /** matmul f16 (f16 inputs, f32 accumulation, the result rounded to f16): two f16 ulp plus the accumulation bound. */
 export const matmulF16: OpProperty<readonly [readonly [number, number, number], number[], number[]]> = {
-  name: 'matmul f16 of any M, K, N (0..17 and the tile edges up to 129): two f16 ulp plus each output\'s accumulation bound',
-  input: fc
-    .tuple(size(17, 129), size(17, 129), size(17, 129))
-    .chain(([m, k, n]) => fc.tuple(fc.constant([m, k, n] as const), values(fc.integer({ min: -512, max: 512 }).map((i) => i / 64), m * k), values(fc.integer({ min: -512, max: 512 }).map((i) => i / 64), k * n))),
+  name: "matmul f16 of any M, K, N (0..17 and the tile edges up to 129): two f16 ulp plus each output's accumulation bound",
+  input: fc.tuple(size(17, 129), size(17, 129), size(17, 129)).chain(([m, k, n]) =>
+    fc.tuple(
+      fc.constant([m, k, n] as const),
+      values(
+        fc.integer({ min: -512, max: 512 }).map((i) => i / 64),
+        m * k,
+      ),
+      values(
+        fc.integer({ min: -512, max: 512 }).map((i) => i / 64),
+        k * n,
+      ),
+    ),
+  ),
   agreements: ([[m, k, n], a, b]) => {
     // Multiples of 1/64 up to 8: exact in f16, so both sides start from the same values.
     const ta = hostF16([m, k], Float32Array.from(a));
     const tb = hostF16([k, n], Float32Array.from(b));
-    return [{ op: { op: 'matmul', a: ta, b: tb }, tolerance: { abs: F16_OUTPUT.abs, rel: F16_OUTPUT.rel }, extra: dotBound(a, b, m, k, n) }];
+    return [
+      {
+        op: { op: 'matmul', a: ta, b: tb },
+        tolerance: { abs: F16_OUTPUT.abs, rel: F16_OUTPUT.rel },
+        extra: dotBound(a, b, m, k, n),
+      },
+    ];
   },
   catches: ['zeros', 'off-by-one', 'transposed'],
 };
@@ -77,7 +101,14 @@ const ZERO_POINT: Readonly<Record<QuantizedDType, number>> = { q8_0: 128, q4_0: 
  * f32 error then scales with zp sum |x|, not only with sum |x_ik w_jk| (seen: -0.25 where 0 is exact, K 32, x up to
  * 4070, one non-zero weight).
  */
-export function quantizedDotBound(x: ArrayLike<number>, weights: Uint8Array, dtype: QuantizedDType, m: number, k: number, n: number): Float64Array {
+export function quantizedDotBound(
+  x: ArrayLike<number>,
+  weights: Uint8Array,
+  dtype: QuantizedDType,
+  m: number,
+  k: number,
+  n: number,
+): Float64Array {
   const blockBytes = dtype === 'q8_0' ? 34 : 18;
   const zp = ZERO_POINT[dtype];
   const bound = new Float64Array(m * n);
@@ -86,9 +117,12 @@ export function quantizedDotBound(x: ArrayLike<number>, weights: Uint8Array, dty
       const at = (j * (k / 32) + b) * blockBytes;
       const d = Math.abs(halfToFloat((weights[at] ?? 0) | ((weights[at + 1] ?? 0) << 8)));
       for (let e = 0; e < 32; e++) {
-        const byte = dtype === 'q8_0' ? weights[at + 2 + e] ?? 0 : (weights[at + 2 + (e % 16)] ?? 0) >> (e < 16 ? 0 : 4);
+        const byte =
+          dtype === 'q8_0' ? (weights[at + 2 + e] ?? 0) : (weights[at + 2 + (e % 16)] ?? 0) >> (e < 16 ? 0 : 4);
         const q = dtype === 'q8_0' ? (byte << 24) >> 24 : (byte & 0xf) - 8;
-        for (let i = 0; i < m; i++) bound[i * n + j] = (bound[i * n + j] ?? 0) + Math.abs(x[i * k + b * 32 + e] ?? 0) * d * (Math.abs(q) + 2 * zp);
+        for (let i = 0; i < m; i++)
+          bound[i * n + j] =
+            (bound[i * n + j] ?? 0) + Math.abs(x[i * k + b * 32 + e] ?? 0) * d * (Math.abs(q) + 2 * zp);
       }
     }
   }
@@ -96,26 +130,42 @@ export function quantizedDotBound(x: ArrayLike<number>, weights: Uint8Array, dty
 }
 
 /** quantizedMatmul x [m, k] by ggml-quantized weights [n, k]: each output within quantizedDotBound. */
-function quantizedProperty(dtype: QuantizedDType): OpProperty<readonly [readonly [number, number, number], number[], number[]]> {
+function quantizedProperty(
+  dtype: QuantizedDType,
+): OpProperty<readonly [readonly [number, number, number], number[], number[]]> {
   return {
     name: `quantizedMatmul with ${dtype} weights, M 1..9, K up to 9 blocks (crossing 256), N small or at tile edges: each output within its bound`,
     input: fc
       .tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 }), size(20, 129))
-      .chain(([m, blocks, n]) => fc.tuple(fc.constant([m, blocks * 32, n] as const), values(wide, m * blocks * 32), values(wide, n * blocks * 32))),
+      .chain(([m, blocks, n]) =>
+        fc.tuple(
+          fc.constant([m, blocks * 32, n] as const),
+          values(wide, m * blocks * 32),
+          values(wide, n * blocks * 32),
+        ),
+      ),
     agreements: ([[m, k, n], x, w], flush) => {
       const weights = quantizeAs(dtype, Float32Array.from(w));
       const tx = f32(x, [m, k], flush);
-      return [{ op: { op: 'quantizedMatmul', x: tx, w: { dtype, shape: [n, k], data: weights } }, tolerance: dotTolerance(k), extra: quantizedDotBound(f32Values(tx), weights, dtype, m, k, n) }];
+      return [
+        {
+          op: { op: 'quantizedMatmul', x: tx, w: { dtype, shape: [n, k], data: weights } },
+          tolerance: dotTolerance(k),
+          extra: quantizedDotBound(f32Values(tx), weights, dtype, m, k, n),
+        },
+      ];
     },
     catches: ['zeros', 'off-by-one', 'transposed'],
   };
 }
 
 /** Q8_0 weights. */
-export const quantizedQ8: OpProperty<readonly [readonly [number, number, number], number[], number[]]> = quantizedProperty('q8_0');
+export const quantizedQ8: OpProperty<readonly [readonly [number, number, number], number[], number[]]> =
+  quantizedProperty('q8_0');
 
 /** Q4_0 weights. */
-export const quantizedQ4: OpProperty<readonly [readonly [number, number, number], number[], number[]]> = quantizedProperty('q4_0');
+export const quantizedQ4: OpProperty<readonly [readonly [number, number, number], number[], number[]]> =
+  quantizedProperty('q4_0');
 
 /** Raw ggml blocks: an f16 scale (its bits given) and the rest of the block's bytes. */
 function blocks(blockBytes: number, list: ReadonlyArray<readonly [number, Uint8Array]>): Uint8Array {
@@ -132,15 +182,23 @@ function blocks(blockBytes: number, list: ReadonlyArray<readonly [number, Uint8A
 const scaleBits = fc.constantFrom(0x7e00, 0x7c00, 0xfc00, 0x0001, 0x03ff, 0x3c00, 0x0000, 0x8000, 0xbc00, 0x2e66);
 
 /** dequantize of Q8_0 and Q4_0 blocks with corrupt scales: q * d is one f32 rounding, NaN and infinities as they come. */
-export const dequantizeCorrupt: OpProperty<readonly [ReadonlyArray<readonly [number, Uint8Array]>, ReadonlyArray<readonly [number, Uint8Array]>]> = {
+export const dequantizeCorrupt: OpProperty<
+  readonly [ReadonlyArray<readonly [number, Uint8Array]>, ReadonlyArray<readonly [number, Uint8Array]>]
+> = {
   name: 'dequantize of Q8_0 and Q4_0 blocks whose f16 scale is NaN, infinite, subnormal or zero: the same values everywhere',
   input: fc.tuple(
     fc.array(fc.tuple(scaleBits, fc.uint8Array({ minLength: 32, maxLength: 32 })), { minLength: 1, maxLength: 12 }),
     fc.array(fc.tuple(scaleBits, fc.uint8Array({ minLength: 16, maxLength: 16 })), { minLength: 1, maxLength: 12 }),
   ),
   agreements: ([q8, q4]) => [
-    { op: { op: 'dequantize', x: { dtype: 'q8_0', shape: [q8.length, 32], data: blocks(34, q8) } }, tolerance: ONE_F32_ROUNDING },
-    { op: { op: 'dequantize', x: { dtype: 'q4_0', shape: [q4.length, 32], data: blocks(18, q4) } }, tolerance: ONE_F32_ROUNDING },
+    {
+      op: { op: 'dequantize', x: { dtype: 'q8_0', shape: [q8.length, 32], data: blocks(34, q8) } },
+      tolerance: ONE_F32_ROUNDING,
+    },
+    {
+      op: { op: 'dequantize', x: { dtype: 'q4_0', shape: [q4.length, 32], data: blocks(18, q4) } },
+      tolerance: ONE_F32_ROUNDING,
+    },
   ],
   catches: ['zeros', 'off-by-one'],
 };
@@ -148,15 +206,29 @@ export const dequantizeCorrupt: OpProperty<readonly [ReadonlyArray<readonly [num
 /** A Q4_0 mat-vec over corrupt blocks: a NaN or infinity wherever the reference has one (rule 'non-finite'). */
 export const quantizedCorrupt: OpProperty<readonly [number, number, ReadonlyArray<readonly [number, Uint8Array]>]> = {
   name: 'quantizedMatmul over Q4_0 blocks with corrupt scales and any nibbles: non-finite where the reference is, else within the bound',
-  input: fc
-    .tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 3 }))
-    .chain(([rows, perRow]) => fc.tuple(fc.constant(rows), fc.constant(perRow), fc.array(fc.tuple(scaleBits, fc.uint8Array({ minLength: 16, maxLength: 16 })), { minLength: rows * perRow, maxLength: rows * perRow }))),
+  input: fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 3 })).chain(([rows, perRow]) =>
+    fc.tuple(
+      fc.constant(rows),
+      fc.constant(perRow),
+      fc.array(fc.tuple(scaleBits, fc.uint8Array({ minLength: 16, maxLength: 16 })), {
+        minLength: rows * perRow,
+        maxLength: rows * perRow,
+      }),
+    ),
+  ),
   agreements: ([rows, perRow, list]) => {
     const k = perRow * 32;
     const data = blocks(18, list);
     const x = Float32Array.from({ length: k }, (_, i) => ((i % 9) - 4) / 4);
     const extra = quantizedDotBound(x, data, 'q4_0', 1, k, rows);
-    return [{ op: { op: 'quantizedMatmul', x: f32(x, [1, k], false), w: { dtype: 'q4_0', shape: [rows, k], data } }, tolerance: dotTolerance(k), extra, rule: 'non-finite' }];
+    return [
+      {
+        op: { op: 'quantizedMatmul', x: f32(x, [1, k], false), w: { dtype: 'q4_0', shape: [rows, k], data } },
+        tolerance: dotTolerance(k),
+        extra,
+        rule: 'non-finite',
+      },
+    ];
   },
   catches: ['zeros', 'off-by-one'],
 };

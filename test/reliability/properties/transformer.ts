@@ -9,16 +9,46 @@ import { size, unitScale, values, wide } from './values.ts';
 
 /** Rows of width 1..70 or at a workgroup edge, unit-scale values, about one in ten masked (-Infinity). */
 const rows = fc
-  .tuple(fc.integer({ min: 1, max: 4 }), size(70).map((w) => Math.max(1, w)))
-  .chain(([count, width]) => fc.tuple(fc.constant([count, width] as const), values(fc.oneof({ arbitrary: unitScale, weight: 9 }, { arbitrary: fc.constant(-Infinity), weight: 1 }), count * width)));
+  .tuple(
+    fc.integer({ min: 1, max: 4 }),
+    size(70).map((w) => Math.max(1, w)),
+  )
+  .chain(([count, width]) =>
+    fc.tuple(
+      fc.constant([count, width] as const),
+      values(
+        fc.oneof({ arbitrary: unitScale, weight: 9 }, { arbitrary: fc.constant(-Infinity), weight: 1 }),
+        count * width,
+      ),
+    ),
+  );
 
 /** softmax (a few ulp per exp and sum) and rmsNorm (masked entries read as 0) of the same rows. */
 export const softmaxRmsNorm: OpProperty<readonly [readonly [number, number], number[]]> = {
   name: 'softmax and rmsNorm of rows of any width, with masked (-inf) entries',
   input: rows,
   agreements: ([[count, width], x], flush) => [
-    { op: { op: 'softmax', x: f32(x, [count, width], flush), causal: false }, tolerance: { abs: 1e-6, rel: 64 * EPS32 } },
-    { op: { op: 'rmsNorm', x: f32(x.map((v) => (Number.isFinite(v) ? v * 64 : 0)), [count, width], flush), weight: f32(x.slice(0, width).map((v) => (Number.isFinite(v) ? v : 1)), [width], flush), eps: 1e-5 }, tolerance: { abs: 1e-6, rel: 64 * EPS32 } },
+    {
+      op: { op: 'softmax', x: f32(x, [count, width], flush), causal: false },
+      tolerance: { abs: 1e-6, rel: 64 * EPS32 },
+    },
+    {
+      op: {
+        op: 'rmsNorm',
+        x: f32(
+          x.map((v) => (Number.isFinite(v) ? v * 64 : 0)),
+          [count, width],
+          flush,
+        ),
+        weight: f32(
+          x.slice(0, width).map((v) => (Number.isFinite(v) ? v : 1)),
+          [width],
+          flush,
+        ),
+        eps: 1e-5,
+      },
+      tolerance: { abs: 1e-6, rel: 64 * EPS32 },
+    },
   ],
   catches: ['zeros', 'off-by-one'],
 };
@@ -39,12 +69,24 @@ function partner(e: number, headDim: number, mode: RopeMode): number {
 export const rope: OpProperty<readonly [readonly [number, number, number, number, RopeMode], number[]]> = {
   name: 'rope of [seq, heads, headDim] (headDim even, up to past 128), both pairings, positions 0..96',
   input: fc
-    .tuple(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 1, max: 3 }), size(20, 130).map((d) => 2 * Math.max(1, Math.floor(d / 2))), fc.integer({ min: 0, max: 90 }), fc.constantFrom<RopeMode>('interleaved', 'neox'))
+    .tuple(
+      fc.integer({ min: 0, max: 6 }),
+      fc.integer({ min: 1, max: 3 }),
+      size(20, 130).map((d) => 2 * Math.max(1, Math.floor(d / 2))),
+      fc.integer({ min: 0, max: 90 }),
+      fc.constantFrom<RopeMode>('interleaved', 'neox'),
+    )
     .chain((dims) => fc.tuple(fc.constant(dims), values(wide, dims[0] * dims[1] * dims[2]))),
   agreements: ([[seq, heads, headDim, positionOffset, mode], x], flush) => {
     const slack = positionOffset + seq < 32 ? 1e-4 : 2e-3;
     const extra = Float64Array.from(x, (v, e) => slack * (Math.abs(v) + Math.abs(x[partner(e, headDim, mode)] ?? 0)));
-    return [{ op: { op: 'rope', x: f32(x, [seq, heads, headDim], flush), positionOffset, base: 10000, mode }, tolerance: { abs: 1e-30, rel: 0 }, extra }];
+    return [
+      {
+        op: { op: 'rope', x: f32(x, [seq, heads, headDim], flush), positionOffset, base: 10000, mode },
+        tolerance: { abs: 1e-30, rel: 0 },
+        extra,
+      },
+    ];
   },
   catches: ['zeros', 'off-by-one'],
 };
@@ -56,16 +98,46 @@ type AttentionDims = readonly [number, number, number, number, number, boolean, 
 export const attention: OpProperty<readonly [AttentionDims, number[], number[], number[]]> = {
   name: 'attention of Sq 0..6, Sk 0..20 or at a tile edge, grouped KV heads, D up to past 128, causal or not, explicit scale or not',
   input: fc
-    .tuple(fc.integer({ min: 0, max: 6 }), size(20, 129), fc.integer({ min: 1, max: 2 }), fc.integer({ min: 1, max: 2 }), size(8, 129).map((d) => Math.max(1, d)), fc.boolean(), fc.option(fc.constantFrom(0.3, 0.05), { nil: undefined }))
+    .tuple(
+      fc.integer({ min: 0, max: 6 }),
+      size(20, 129),
+      fc.integer({ min: 1, max: 2 }),
+      fc.integer({ min: 1, max: 2 }),
+      size(8, 129).map((d) => Math.max(1, d)),
+      fc.boolean(),
+      fc.option(fc.constantFrom(0.3, 0.05), { nil: undefined }),
+    )
     // causal needs Sq <= Sk (query i sits at position Sk - Sq + i)
-    .map(([sq, sk, kvHeads, group, d, causal, scale]): AttentionDims => [sq, sk, kvHeads * group, kvHeads, d, causal && sq <= sk, scale])
+    .map(
+      ([sq, sk, kvHeads, group, d, causal, scale]): AttentionDims => [
+        sq,
+        sk,
+        kvHeads * group,
+        kvHeads,
+        d,
+        causal && sq <= sk,
+        scale,
+      ],
+    )
     .chain((dims) => {
       const [sq, sk, heads, kvHeads, d] = dims;
-      return fc.tuple(fc.constant(dims), values(unitScale, sq * heads * d), values(unitScale, sk * kvHeads * d), values(unitScale, sk * kvHeads * d));
+      return fc.tuple(
+        fc.constant(dims),
+        values(unitScale, sq * heads * d),
+        values(unitScale, sk * kvHeads * d),
+        values(unitScale, sk * kvHeads * d),
+      );
     }),
   agreements: ([[sq, sk, heads, kvHeads, d, causal, scale], q, k, v], flush) => [
     {
-      op: { op: 'attention', q: f32(q, [sq, heads, d], flush), k: f32(k, [sk, kvHeads, d], flush), v: f32(v, [sk, kvHeads, d], flush), causal, scale },
+      op: {
+        op: 'attention',
+        q: f32(q, [sq, heads, d], flush),
+        k: f32(k, [sk, kvHeads, d], flush),
+        v: f32(v, [sk, kvHeads, d], flush),
+        causal,
+        scale,
+      },
       // The conformance bound for unit-scale inputs, with the logits' length: errors of D-long f32 dots, then exp.
       tolerance: { abs: 1e-5 + d * 2e-6, rel: 1e-4 },
     },

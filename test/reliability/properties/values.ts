@@ -4,16 +4,30 @@
 import fc from 'fast-check';
 
 /** 12-bit mantissas times 2^-12..2^12: exact in f32, and so are their products; about half have |x| >= 1. */
-export const wide: fc.Arbitrary<number> = fc.tuple(fc.integer({ min: -4095, max: 4095 }), fc.integer({ min: -12, max: 12 })).map(([m, e]) => (m / 4096) * 2 ** e);
+export const wide: fc.Arbitrary<number> = fc
+  .tuple(fc.integer({ min: -4095, max: 4095 }), fc.integer({ min: -12, max: 12 }))
+  .map(([m, e]) => (m / 4096) * 2 ** e);
 
 /** Multiples of 1/64 in [-4, 4]: unit-scale values for ops that exponentiate (softmax, attention). */
 export const unitScale: fc.Arbitrary<number> = fc.integer({ min: -256, max: 256 }).map((i) => i / 64);
 
 /** NaN, infinities, signed zeros and subnormals (no f32 extremes: an f32 sum of products must not overflow where f64 does not). */
-export const special: fc.Arbitrary<number> = fc.constantFrom(Number.NaN, Infinity, -Infinity, 0, -0, 1e-40, -1e-40, 1.5e-45);
+export const special: fc.Arbitrary<number> = fc.constantFrom(
+  Number.NaN,
+  Infinity,
+  -Infinity,
+  0,
+  -0,
+  1e-40,
+  -1e-40,
+  1.5e-45,
+);
 
 /** Mostly `wide`, one in ten special. */
-export const wideOrSpecial: fc.Arbitrary<number> = fc.oneof({ arbitrary: wide, weight: 9 }, { arbitrary: special, weight: 1 });
+export const wideOrSpecial: fc.Arbitrary<number> = fc.oneof(
+  { arbitrary: wide, weight: 9 },
+  { arbitrary: special, weight: 1 },
+);
 
 /** Any f32 at all (fc.float: every bit pattern class) half the time, `wide` the other half. */
 export const anyF32: fc.Arbitrary<number> = fc.oneof(fc.float(), wide);

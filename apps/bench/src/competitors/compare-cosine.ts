@@ -35,8 +35,16 @@ export async function compareCosine(): Promise<{ rows: Row[]; verdicts: string[]
   const rows: Row[] = runners.map((runner, i) => {
     const s = measured[i] ?? { median: NaN, min: NaN, max: NaN, p99: NaN, count: 0 };
     return {
-      section: `cosine 1x${DIM} vs ${TARGETS} targets`, engine: runner.name, threads: runner.threads, medianMs: s.median, minMs: s.min, maxMs: s.max, reps: s.count,
-      tandemSpeedup: s.median / tandemMs, maxRelDiffVsTandem: diffs[i] ?? NaN, detail: runner.note,
+      section: `cosine 1x${DIM} vs ${TARGETS} targets`,
+      engine: runner.name,
+      threads: runner.threads,
+      medianMs: s.median,
+      minMs: s.min,
+      maxMs: s.max,
+      reps: s.count,
+      tandemSpeedup: s.median / tandemMs,
+      maxRelDiffVsTandem: diffs[i] ?? NaN,
+      detail: runner.note,
     };
   });
   const tfjs = rows.find((r) => r['engine'] === 'tfjs-backend-wasm');

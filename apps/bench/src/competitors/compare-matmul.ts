@@ -45,7 +45,12 @@ function repsFor(n: number): number {
   return Math.max(6, Math.min(45, Math.round(1.5e9 / (2 * n ** 3))));
 }
 
-async function measureSize(runners: readonly MatmulRunner[], n: number, a: Float32Array, b: Float32Array): Promise<MatmulMeasurement[]> {
+async function measureSize(
+  runners: readonly MatmulRunner[],
+  n: number,
+  a: Float32Array,
+  b: Float32Array,
+): Promise<MatmulMeasurement[]> {
   const active = runners.filter((r) => r.name !== 'plain-js' || n <= PLAIN_JS_MAX_N);
   const calls: TimedCall[] = [];
   const diffs: number[] = [];
@@ -63,7 +68,15 @@ async function measureSize(runners: readonly MatmulRunner[], n: number, a: Float
   const tandemMs = measured[0]?.median ?? NaN;
   return active.map((runner, i) => {
     const s = measured[i] ?? { median: NaN, min: NaN, max: NaN, p99: NaN, count: 0 };
-    return { engine: runner.name, threads: runner.threads, n, stats: s, gflops: (2 * n ** 3) / (s.median * 1e6), ratio: s.median / tandemMs, maxRelDiff: diffs[i] ?? NaN };
+    return {
+      engine: runner.name,
+      threads: runner.threads,
+      n,
+      stats: s,
+      gflops: (2 * n ** 3) / (s.median * 1e6),
+      ratio: s.median / tandemMs,
+      maxRelDiff: diffs[i] ?? NaN,
+    };
   });
 }
 
@@ -84,13 +97,17 @@ export async function measureGroup(runners: readonly MatmulRunner[]): Promise<Ma
 /** Tandem and onnxruntime-web at one thread count, in a fresh child process (see matmul-threads-child.ts). */
 async function measureInChild(threads: number): Promise<MatmulMeasurement[]> {
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@tandem/source', '--import', 'tsx', CHILD, String(threads)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--conditions=@tandem/source', '--import', 'tsx', CHILD, String(threads)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => {
       text += chunk.toString();
     });
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`the ${threads}-thread matmul comparison exited with ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(text) : reject(new Error(`the ${threads}-thread matmul comparison exited with ${code}`)),
+    );
   });
   const line = output.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
   if (line === undefined) throw new Error(`the ${threads}-thread matmul comparison printed no result`);
@@ -99,7 +116,12 @@ async function measureInChild(threads: number): Promise<MatmulMeasurement[]> {
 }
 
 function isMeasurement(value: unknown): value is MatmulMeasurement {
-  return typeof value === 'object' && value !== null && typeof Reflect.get(value, 'engine') === 'string' && typeof Reflect.get(value, 'n') === 'number';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof Reflect.get(value, 'engine') === 'string' &&
+    typeof Reflect.get(value, 'n') === 'number'
+  );
 }
 
 /** Sizes the issue's targets are judged on (n = 256..1024); smaller sizes are reported beside them. */
@@ -117,8 +139,17 @@ export async function compareMatmul(): Promise<{ measurements: MatmulMeasurement
   measurements.push(...(await measureInChild(1)).filter((m) => m.engine !== 'tandem-wasm'));
   measurements.push(...(await measureInChild(2)));
   const rows: Row[] = measurements.map((m) => ({
-    section: 'matmul vs engines', engine: m.engine, threads: m.threads, n: m.n, medianMs: m.stats.median, minMs: m.stats.min, maxMs: m.stats.max, reps: m.stats.count,
-    gflops: m.gflops, tandemSpeedup: m.ratio, maxRelDiffVsTandem: m.maxRelDiff,
+    section: 'matmul vs engines',
+    engine: m.engine,
+    threads: m.threads,
+    n: m.n,
+    medianMs: m.stats.median,
+    minMs: m.stats.min,
+    maxMs: m.stats.max,
+    reps: m.stats.count,
+    gflops: m.gflops,
+    tandemSpeedup: m.ratio,
+    maxRelDiffVsTandem: m.maxRelDiff,
   }));
   const verdicts: string[] = [];
   for (const threads of [1, 2]) {

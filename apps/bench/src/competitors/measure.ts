@@ -39,6 +39,7 @@ export async function interleaved(calls: readonly TimedCall[], reps: number): Pr
 export function maxRelDiff(x: Float32Array, y: Float32Array): number {
   if (x.length !== y.length) return Infinity;
   let worst = 0;
-  for (let i = 0; i < y.length; i++) worst = Math.max(worst, Math.abs((x[i] ?? 0) - (y[i] ?? 0)) / (1 + Math.abs(y[i] ?? 0)));
+  for (let i = 0; i < y.length; i++)
+    worst = Math.max(worst, Math.abs((x[i] ?? 0) - (y[i] ?? 0)) / (1 + Math.abs(y[i] ?? 0)));
   return worst;
 }

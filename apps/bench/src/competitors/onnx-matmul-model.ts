@@ -36,7 +36,18 @@ function valueInfo(name: string, shape: readonly number[]): number[] {
 /** The model's bytes. */
 export function matmulModel(m: number, k: number, n: number): Uint8Array {
   const node = [...text(1, 'A'), ...text(1, 'B'), ...text(2, 'C'), ...text(4, 'MatMul')];
-  const graph = [...bytesField(1, node), ...text(2, 'matmul'), ...bytesField(11, valueInfo('A', [m, k])), ...bytesField(11, valueInfo('B', [k, n])), ...bytesField(12, valueInfo('C', [m, n]))];
+  const graph = [
+    ...bytesField(1, node),
+    ...text(2, 'matmul'),
+    ...bytesField(11, valueInfo('A', [m, k])),
+    ...bytesField(11, valueInfo('B', [k, n])),
+    ...bytesField(12, valueInfo('C', [m, n])),
+  ];
   const opset = [...text(1, ''), ...intField(2, 13)];
-  return Uint8Array.from([...intField(1, 8), ...text(2, 'tandem-bench'), ...bytesField(7, graph), ...bytesField(8, opset)]);
+  return Uint8Array.from([
+    ...intField(1, 8),
+    ...text(2, 'tandem-bench'),
+    ...bytesField(7, graph),
+    ...bytesField(8, opset),
+  ]);
 }

@@ -27,7 +27,12 @@ function dotRows(targets: Float32Array, query: Float32Array, dim: number): Float
 
 /** f32 matmul, i-k-j loops. */
 export function plainJsMatmul(): MatmulRunner {
-  return { name: 'plain-js', threads: 1, prepare: async (n, a, b) => async () => matmulIkj(a, b, n), close: async () => undefined };
+  return {
+    name: 'plain-js',
+    threads: 1,
+    prepare: async (n, a, b) => async () => matmulIkj(a, b, n),
+    close: async () => undefined,
+  };
 }
 
 /** Cosine on targets normalised beforehand: one dot product per target. */

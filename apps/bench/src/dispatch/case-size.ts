@@ -9,7 +9,13 @@ function inputTensors(c: DispatchCase): Tensor[] {
 
 /** The case's op, followed by its quantized input types if any ('quantizedMatmul q4_0'). */
 export function caseFamily(c: DispatchCase): string {
-  const quantized = [...new Set(inputTensors(c).map((t) => t.dtype).filter((d) => d === 'q4_0' || d === 'q8_0'))];
+  const quantized = [
+    ...new Set(
+      inputTensors(c)
+        .map((t) => t.dtype)
+        .filter((d) => d === 'q4_0' || d === 'q8_0'),
+    ),
+  ];
   return [c.op, ...quantized].join(' ');
 }
 

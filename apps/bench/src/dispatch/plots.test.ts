@@ -4,10 +4,34 @@ import type { Row } from '../report.ts';
 import { dispatchPlots, familyId, sizeText } from './plots.ts';
 
 const rows: Row[] = [
-  { case: 'matmul 16', family: 'matmul', inputElements: 512, wasmMs: 0.01, webgpuMs: 1, autoMs: 0.011, autoVsBest: 0.95 },
+  {
+    case: 'matmul 16',
+    family: 'matmul',
+    inputElements: 512,
+    wasmMs: 0.01,
+    webgpuMs: 1,
+    autoMs: 0.011,
+    autoVsBest: 0.95,
+  },
   { case: 'matmul 256', family: 'matmul', inputElements: 131072, wasmMs: 1, webgpuMs: 2, autoMs: 1, autoVsBest: 1.01 },
-  { case: 'matmul 1024', family: 'matmul', inputElements: 2097152, wasmMs: 64, webgpuMs: 8, autoMs: 8.1, autoVsBest: 0.99 },
-  { case: 'quantizedMatmul q4_0 1x1024x1024', family: 'quantizedMatmul q4_0', inputElements: 1049600, wasmMs: 0.5, webgpuMs: 'n/a', autoMs: 0.5, autoVsBest: 1 },
+  {
+    case: 'matmul 1024',
+    family: 'matmul',
+    inputElements: 2097152,
+    wasmMs: 64,
+    webgpuMs: 8,
+    autoMs: 8.1,
+    autoVsBest: 0.99,
+  },
+  {
+    case: 'quantizedMatmul q4_0 1x1024x1024',
+    family: 'quantizedMatmul q4_0',
+    inputElements: 1049600,
+    wasmMs: 0.5,
+    webgpuMs: 'n/a',
+    autoMs: 0.5,
+    autoVsBest: 1,
+  },
 ];
 
 function isLine(c: Chart): c is LineChart {
@@ -30,7 +54,11 @@ describe('dispatchPlots', () => {
     expect(lines.map((c) => c.id)).toEqual(['latency-matmul', 'latency-quantizedmatmul-q4-0']);
     const matmul = lines[0];
     expect(matmul?.series.map((s) => s.label)).toEqual(['wasm only', 'webgpu only', 'auto']);
-    expect(matmul?.series[2]?.points).toEqual([{ x: 512, y: 0.011 }, { x: 131072, y: 1 }, { x: 2097152, y: 8.1 }]);
+    expect(matmul?.series[2]?.points).toEqual([
+      { x: 512, y: 0.011 },
+      { x: 131072, y: 1 },
+      { x: 2097152, y: 8.1 },
+    ]);
     expect(matmul?.xTicks?.map((t) => t.label)).toEqual(['16', '256', '1024']);
     // wasm/webgpu: log ratio -0.30 at 131072, +0.90 at 2097152 -> a quarter of the way, geometrically
     const x = matmul?.markers?.[0]?.x ?? 0;

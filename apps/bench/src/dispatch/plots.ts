@@ -1,6 +1,13 @@
 // The dispatch suite's charts, from its rows alone: per op family, median call time vs size for each single backend
 // and auto (crossovers between single backends marked), and auto / best single backend per case against the target.
-import { crossoverX, type BarChart, type Chart, type LineChart, type PlotMarker, type PlotPoint } from '../plots/plot.ts';
+import {
+  crossoverX,
+  type BarChart,
+  type Chart,
+  type LineChart,
+  type PlotMarker,
+  type PlotPoint,
+} from '../plots/plot.ts';
 import type { Row } from '../report.ts';
 
 /** auto must reach this share of the best single backend's speed in every case. */
@@ -18,7 +25,10 @@ function textField(row: Row, key: string): string {
 
 /** A chart id from a family name: letters, digits and '-' only. */
 export function familyId(family: string): string {
-  return family.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
+  return family
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
 }
 
 /** The size part of a case name ('matmul 256' in family 'matmul' -> '256'). */
@@ -54,7 +64,10 @@ function familyChart(family: string, rows: readonly Row[], backends: readonly st
     yLabel: 'ms per call (incl. read-back)',
     xLog: true,
     yLog: true,
-    series: [...backends.map((b) => ({ label: `${b} only`, points: pointsOf(rows, `${b}Ms`) })), { label: 'auto', points: pointsOf(rows, 'autoMs'), dashed: true }],
+    series: [
+      ...backends.map((b) => ({ label: `${b} only`, points: pointsOf(rows, `${b}Ms`) })),
+      { label: 'auto', points: pointsOf(rows, 'autoMs'), dashed: true },
+    ],
     markers,
     xTicks: rows.flatMap((r) => {
       const x = numberField(r, 'inputElements');

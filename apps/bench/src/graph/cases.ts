@@ -1,7 +1,14 @@
 // Runs one decoder size under every strategy: phases x strategies, interleaved in rounds (so drift hits every
 // strategy alike) in an order shuffled per round (so no strategy always follows the same one), medians per cell. On a software GPU the 7B layer's GPU runs are cut short (see skipGpu).
 import { sampleStats } from '@tandem/core';
-import { DecoderBlock, createDecoderWeights, type DecoderConfig, type GraphStrategy, type KvCache, type PlacementSummary } from '@tandem/graph';
+import {
+  DecoderBlock,
+  createDecoderWeights,
+  type DecoderConfig,
+  type GraphStrategy,
+  type KvCache,
+  type PlacementSummary,
+} from '@tandem/graph';
 import { progress, type Row } from '../report.ts';
 import { shuffled } from '../order.ts';
 import type { GraphBench } from './setup.ts';
@@ -91,31 +98,45 @@ export async function runSize(bench: GraphBench, size: SizeCase, label: string):
       const reps = (s: GraphStrategy): number => {
         if (bench.softwareGpu && placesMatmulsOnGpu(s)) return size.slowReps;
         const warmup = warmupMs.get(s) ?? Infinity;
-        const fast = warmup <= Math.min(...warmupMs.values()) * FAST_WITHIN && (!bench.softwareGpu || warmup <= SHORT_RUN_MS);
+        const fast =
+          warmup <= Math.min(...warmupMs.values()) * FAST_WITHIN && (!bench.softwareGpu || warmup <= SHORT_RUN_MS);
         return fast ? Math.max(size.reps, size.fastReps ?? 0) : size.reps;
       };
       if (bench.softwareGpu && size.cutSoftwareGpuPrefill && phase.kind === 'prefill') {
         probeMsPerToken ??= await gpuProbe(block, bench);
-        gpuSkipped.set(phaseName(phase), `not run on ${bench.gpuDevice}: a 16-token prefill took ${(probeMsPerToken * 16).toFixed(0)} ms, so this one would take >= ${((probeMsPerToken * phase.tokens) / 1000).toFixed(0)} s`);
+        gpuSkipped.set(
+          phaseName(phase),
+          `not run on ${bench.gpuDevice}: a 16-token prefill took ${(probeMsPerToken * 16).toFixed(0)} ms, so this one would take >= ${((probeMsPerToken * phase.tokens) / 1000).toFixed(0)} s`,
+        );
       }
       for (const strategy of STRATEGIES) {
-        const skip = (gpuSkipped.has(phaseName(phase)) && placesMatmulsOnGpu(strategy)) || (bench.softwareGpu && placesMatmulsOnGpu(strategy));
-        for (let w = 0; w < (skip ? 0 : size.warmups); w++) warmupMs.set(strategy, (await runPhase(block, phase, strategy, bench.preference, filled)).ms);
+        const skip =
+          (gpuSkipped.has(phaseName(phase)) && placesMatmulsOnGpu(strategy)) ||
+          (bench.softwareGpu && placesMatmulsOnGpu(strategy));
+        for (let w = 0; w < (skip ? 0 : size.warmups); w++)
+          warmupMs.set(strategy, (await runPhase(block, phase, strategy, bench.preference, filled)).ms);
       }
       const fastest = Math.min(...warmupMs.values());
-      const companions = STRATEGIES.filter((s) => s !== 'auto' && (warmupMs.get(s) ?? Infinity) <= fastest * FAST_WITHIN);
+      const companions = STRATEGIES.filter(
+        (s) => s !== 'auto' && (warmupMs.get(s) ?? Infinity) <= fastest * FAST_WITHIN,
+      );
       autoLearningRuns.set(phaseName(phase), await settleAuto(block, phase, bench, filled, companions));
       // On a software GPU its runs are slow and leave the CPU busy for a while (Dawn / SwiftShader threads), which
       // would perturb whichever strategy runs next: there, the CPU-placing strategies are interleaved among
       // themselves first and the GPU-placing ones run after them.
-      const control: GraphStrategy = (warmupMs.get('gpu-only') ?? Infinity) < (warmupMs.get('cpu-only') ?? Infinity) ? 'gpu-only' : 'cpu-only';
+      const control: GraphStrategy =
+        (warmupMs.get('gpu-only') ?? Infinity) < (warmupMs.get('cpu-only') ?? Infinity) ? 'gpu-only' : 'cpu-only';
       controlOf.set(phaseName(phase), control);
       // Every strategy under its own name, and the control's strategy once more under CONTROL_LABEL, in its group.
       const entries = (group: readonly GraphStrategy[]): Array<{ name: string; strategy: GraphStrategy }> => [
         ...group.map((strategy) => ({ name: String(strategy), strategy })),
         ...(group.includes(control) ? [{ name: CONTROL_LABEL, strategy: control }] : []),
       ];
-      const groups = (bench.softwareGpu ? [STRATEGIES.filter((s) => !placesMatmulsOnGpu(s)), STRATEGIES.filter(placesMatmulsOnGpu)] : [STRATEGIES]).map(entries);
+      const groups = (
+        bench.softwareGpu
+          ? [STRATEGIES.filter((s) => !placesMatmulsOnGpu(s)), STRATEGIES.filter(placesMatmulsOnGpu)]
+          : [STRATEGIES]
+      ).map(entries);
       const total = groups.reduce((sum, g) => sum + g.length * Math.max(...g.map((e) => reps(e.strategy))), 0);
       let done = 0;
       for (const [groupIndex, group] of groups.entries()) {
@@ -154,7 +175,13 @@ export async function runSize(bench: GraphBench, size: SizeCase, label: string):
  * auto had settled on a plan slower in the rounds: docs/decisions.md, issue 29). Slower strategies (a 7B prefill on the CPU, seconds a run)
  * are left out of these rounds: no near tie there.
  */
-async function settleAuto(block: DecoderBlock, phase: Phase, bench: GraphBench, filled: KvCache | undefined, companions: readonly GraphStrategy[]): Promise<number> {
+async function settleAuto(
+  block: DecoderBlock,
+  phase: Phase,
+  bench: GraphBench,
+  filled: KvCache | undefined,
+  companions: readonly GraphStrategy[],
+): Promise<number> {
   const limit = bench.softwareGpu ? 0 : AUTO_SETTLE_MAX;
   let measuring = false; // a run has measured candidates
   let remade = false; // and a plan was made after that
@@ -185,7 +212,8 @@ export function sizeRows(result: SizeResult, label: string): Row[] {
       const list = byStrategy.get(String(strategy));
       if (list === undefined || list.length === 0) {
         const skipped = result.gpuSkipped.get(phase);
-        if (skipped !== undefined && placesMatmulsOnGpu(strategy)) rows.push({ size: label, phase, strategy: String(strategy), note: skipped });
+        if (skipped !== undefined && placesMatmulsOnGpu(strategy))
+          rows.push({ size: label, phase, strategy: String(strategy), note: skipped });
         continue;
       }
       const s = sampleStats(list.map((x) => x.ms));
@@ -204,7 +232,12 @@ export function sizeRows(result: SizeResult, label: string): Row[] {
         bytesPerToken: Math.round((last?.report.bytesMoved ?? 0) / tokens),
         gpuNodes: `${gpuNodes}/${last?.report.nodes.length ?? 0}`,
         switches: last?.report.backendSwitches ?? 0,
-        ...(placement === undefined ? {} : { planMs: list.reduce((sum, x) => sum + (x.report.placement?.planningMs ?? 0), 0) / list.length, overrides: placement.overrides }),
+        ...(placement === undefined
+          ? {}
+          : {
+              planMs: list.reduce((sum, x) => sum + (x.report.placement?.planningMs ?? 0), 0) / list.length,
+              overrides: placement.overrides,
+            }),
       });
     }
   }
@@ -234,7 +267,8 @@ export function planningOf(result: SizeResult, phase: string): { plans: number; 
 
 /** Measured 'auto' runs of a phase that ran a candidate plan to measure it (chosenBy 'measuring'). */
 export function measuringRunsOf(result: SizeResult, phase: string): number {
-  return (result.samples.get(phase)?.get('auto') ?? []).filter((x) => x.report.placement?.chosenBy === 'measuring').length;
+  return (result.samples.get(phase)?.get('auto') ?? []).filter((x) => x.report.placement?.chosenBy === 'measuring')
+    .length;
 }
 
 /** Minimum ms of a strategy in a phase, if measured (the least noisy figure on a shared machine). */

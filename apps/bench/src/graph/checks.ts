@@ -1,6 +1,14 @@
 // The 7B layer against the float64 reference (too slow for the tests), and a mixed prefill + decode run.
 import { sampleStats } from '@tandem/core';
-import { DecoderBlock, createDecoderWeights, randomActivations, referenceDecoderStep, type DecoderConfig, type GraphStrategy, type RunReport } from '@tandem/graph';
+import {
+  DecoderBlock,
+  createDecoderWeights,
+  randomActivations,
+  referenceDecoderStep,
+  type DecoderConfig,
+  type GraphStrategy,
+  type RunReport,
+} from '@tandem/graph';
 import { shuffled } from '../order.ts';
 import type { GraphBench } from './setup.ts';
 
@@ -61,7 +69,8 @@ export async function mixedRun(
       }
     }
     for (const strategy of strategies.filter(slow)) {
-      for (let r = 0; r < reps(strategy); r++) record(strategy, await mixedOnce(block, bench, prompt, decodeSteps, strategy));
+      for (let r = 0; r < reps(strategy); r++)
+        record(strategy, await mixedOnce(block, bench, prompt, decodeSteps, strategy));
     }
   } finally {
     block.dispose();
@@ -78,7 +87,13 @@ interface MixedSample {
 }
 
 /** One prefill + decode sequence. */
-async function mixedOnce(block: DecoderBlock, bench: GraphBench, prompt: number, decodeSteps: number, strategy: GraphStrategy): Promise<MixedSample> {
+async function mixedOnce(
+  block: DecoderBlock,
+  bench: GraphBench,
+  prompt: number,
+  decodeSteps: number,
+  strategy: GraphStrategy,
+): Promise<MixedSample> {
   const config = block.config;
   const cache = block.newCache(prompt + decodeSteps);
   const reports: RunReport[] = []; // read after the clock stops: the run's time is the run's alone
@@ -104,7 +119,10 @@ async function mixedOnce(block: DecoderBlock, bench: GraphBench, prompt: number,
 function countBy(names: readonly string[]): string {
   const counts = new Map<string, number>();
   for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([n, k]) => `${n} ${k}`).join(', ');
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([n, k]) => `${n} ${k}`)
+    .join(', ');
 }
 
 function relativeError(got: Float32Array, want: Float32Array): number {

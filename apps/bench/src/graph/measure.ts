@@ -6,7 +6,9 @@ import { randomActivations } from '@tandem/graph';
 import type { BackendPreference } from '@tandem/graph';
 
 /** A phase of inference. */
-export type Phase = { readonly kind: 'prefill'; readonly tokens: number } | { readonly kind: 'decode'; readonly kv: number };
+export type Phase =
+  | { readonly kind: 'prefill'; readonly tokens: number }
+  | { readonly kind: 'decode'; readonly kv: number };
 
 /** What one run measured. */
 export interface Sample {
@@ -24,12 +26,19 @@ export function phaseName(phase: Phase): string {
 }
 
 /** Runs one phase once. For decode, `filled` holds exactly `kv` tokens; the step appends to a fork of it (no copy). */
-export async function runPhase(block: DecoderBlock, phase: Phase, strategy: GraphStrategy, preference: BackendPreference, filled: KvCache | undefined): Promise<Sample> {
+export async function runPhase(
+  block: DecoderBlock,
+  phase: Phase,
+  strategy: GraphStrategy,
+  preference: BackendPreference,
+  filled: KvCache | undefined,
+): Promise<Sample> {
   const tokens = phase.kind === 'prefill' ? phase.tokens : 1;
   let cache: KvCache;
   if (phase.kind === 'prefill') cache = block.newCache(phase.tokens);
   else {
-    if (filled === undefined || filled.length !== phase.kv) throw new Error(`decode @${phase.kv} needs a cache of ${phase.kv} tokens`);
+    if (filled === undefined || filled.length !== phase.kv)
+      throw new Error(`decode @${phase.kv} needs a cache of ${phase.kv} tokens`);
     cache = filled.fork();
   }
   const x = randomActivations(block.config, tokens, 3);
@@ -45,7 +54,10 @@ export async function runPhase(block: DecoderBlock, phase: Phase, strategy: Grap
 /** A cache of `kv` tokens for decode runs (fork it per run), filled by one prefill on the CPU backend; dispose it after. */
 export async function filledCache(block: DecoderBlock, kv: number, preference: BackendPreference): Promise<KvCache> {
   const cache = block.newCache(kv + 1);
-  const step = await block.forward(randomActivations(block.config, kv, 4), cache, { ...preference, strategy: 'cpu-only' });
+  const step = await block.forward(randomActivations(block.config, kv, 4), cache, {
+    ...preference,
+    strategy: 'cpu-only',
+  });
   step.outputs.dispose();
   return cache;
 }

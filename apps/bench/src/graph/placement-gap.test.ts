@@ -3,7 +3,13 @@ import { placementGap, type TimedRun } from './placement-gap.ts';
 
 /** A run of two nodes. */
 function run(hostMs: number, normMs: number, matmulMs: number): TimedRun {
-  return { hostMs, nodes: [{ name: 'norm', ms: normMs }, { name: 'matmul', ms: matmulMs }] };
+  return {
+    hostMs,
+    nodes: [
+      { name: 'norm', ms: normMs },
+      { name: 'matmul', ms: matmulMs },
+    ],
+  };
 }
 
 describe('placementGap', () => {
@@ -18,7 +24,18 @@ describe('placementGap', () => {
   });
 
   it('leaves out nodes only one side ran, and says NaN with no runs', () => {
-    const gap = placementGap([{ hostMs: 1, nodes: [{ name: 'a', ms: 1 }, { name: 'extra', ms: 5 }] }], [{ hostMs: 1, nodes: [{ name: 'a', ms: 0.5 }] }]);
+    const gap = placementGap(
+      [
+        {
+          hostMs: 1,
+          nodes: [
+            { name: 'a', ms: 1 },
+            { name: 'extra', ms: 5 },
+          ],
+        },
+      ],
+      [{ hostMs: 1, nodes: [{ name: 'a', ms: 0.5 }] }],
+    );
     expect(gap.largest).toEqual([{ name: 'a', ms: 0.5 }]);
     expect(placementGap([], []).outsideMs).toBeNaN();
   });

@@ -24,12 +24,15 @@ export interface PlacementGap {
 export function placementGap(auto: readonly TimedRun[], other: readonly TimedRun[]): PlacementGap {
   const nodeMedians = (runs: readonly TimedRun[]): Map<string, number> => {
     const byName = new Map<string, number[]>();
-    for (const run of runs) for (const node of run.nodes) byName.set(node.name, [...(byName.get(node.name) ?? []), node.ms]);
+    for (const run of runs)
+      for (const node of run.nodes) byName.set(node.name, [...(byName.get(node.name) ?? []), node.ms]);
     return new Map([...byName].map(([name, list]) => [name, median(list)] as const));
   };
   const autoNodes = nodeMedians(auto);
   const otherNodes = nodeMedians(other);
-  const gaps = [...autoNodes].filter(([name]) => otherNodes.has(name)).map(([name, ms]) => ({ name, ms: ms - (otherNodes.get(name) ?? ms) }));
+  const gaps = [...autoNodes]
+    .filter(([name]) => otherNodes.has(name))
+    .map(([name, ms]) => ({ name, ms: ms - (otherNodes.get(name) ?? ms) }));
   return {
     outsideMs: median(auto.map((r) => r.hostMs)) - median(other.map((r) => r.hostMs)),
     nodesMs: gaps.reduce((sum, g) => sum + g.ms, 0),

@@ -34,12 +34,18 @@ function find(rows: readonly Row[], size: string, phase: string, strategy: strin
 
 /** A chart id from a size label ('7B q4_0' -> '7b-q4-0'). */
 export function sizeId(size: string): string {
-  return size.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
+  return size
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
 }
 
 function timeChart(rows: readonly Row[], size: string): BarChart {
   const phases = unique(rows.filter((r) => text(r, 'size') === size).map((r) => text(r, 'phase')));
-  const series = TIME_STRATEGIES.map((strategy) => ({ label: strategy, values: phases.map((phase) => numberOr(find(rows, size, phase, strategy), 'medianMs')) }));
+  const series = TIME_STRATEGIES.map((strategy) => ({
+    label: strategy,
+    values: phases.map((phase) => numberOr(find(rows, size, phase, strategy), 'medianMs')),
+  }));
   const missing = series.some((s) => s.values.includes(null));
   return {
     kind: 'bar',
@@ -66,7 +72,15 @@ function bytesChart(rows: readonly Row[]): BarChart {
     yLabel: 'KiB per token',
     yLog: true,
     groups: cells.map((c) => c.replace('|', ' ')),
-    series: BYTES_STRATEGIES.map((strategy) => ({ label: strategy === 'auto' ? 'auto' : strategy === 'split' ? 'split (ggml-style fixed rule)' : 'per-op (greedy per node)', values: cells.map((c) => at(c, strategy)) })),
+    series: BYTES_STRATEGIES.map((strategy) => ({
+      label:
+        strategy === 'auto'
+          ? 'auto'
+          : strategy === 'split'
+            ? 'split (ggml-style fixed rule)'
+            : 'per-op (greedy per node)',
+      values: cells.map((c) => at(c, strategy)),
+    })),
   };
 }
 

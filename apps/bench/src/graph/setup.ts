@@ -24,10 +24,17 @@ export async function graphBench(gpu: boolean): Promise<GraphBench> {
   const cpu = usable.find((b) => b.kind === 'cpu');
   const gpuBackend = usable.find((b) => b.kind === 'gpu');
   if (cpu === undefined || gpuBackend === undefined) {
-    const seen = engine.backends().map((b) => `${b.name}: ${b.available ? 'ok' : (b.unavailableReason ?? 'unavailable')}`);
+    const seen = engine
+      .backends()
+      .map((b) => `${b.name}: ${b.available ? 'ok' : (b.unavailableReason ?? 'unavailable')}`);
     await engine.dispose();
     throw new Error(`the graph suite needs a CPU and a GPU backend (${seen.join('; ')})`);
   }
   const device = gpuBackend.device ?? gpuBackend.name;
-  return { engine, preference: { cpuBackend: cpu.name, gpuBackend: gpuBackend.name }, gpuDevice: device, softwareGpu: /swiftshader|llvmpipe|lavapipe/i.test(device) };
+  return {
+    engine,
+    preference: { cpuBackend: cpu.name, gpuBackend: gpuBackend.name },
+    gpuDevice: device,
+    softwareGpu: /swiftshader|llvmpipe|lavapipe/i.test(device),
+  };
 }

@@ -18,7 +18,8 @@ export interface PageSpec {
   readonly copy?: Readonly<Record<string, string>>;
 }
 
-const HTML = '<!doctype html><html><head><meta charset="utf-8"><title>one matmul</title></head><body><script type="module" src="./main.js"></script></body></html>';
+const HTML =
+  '<!doctype html><html><head><meta charset="utf-8"><title>one matmul</title></head><body><script type="module" src="./main.js"></script></body></html>';
 
 /** index.html of every page. */
 export const PAGE_HTML = HTML;

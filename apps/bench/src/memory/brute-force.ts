@@ -18,14 +18,24 @@ export interface BruteForceResult {
 }
 
 /** Times `reps` single-query searches per backend (after one untimed call that uploads the vectors). */
-export async function bruteForceLatency(engine: Engine, vectors: Float32Array, dim: number, queries: Float32Array, log: (line: string) => void): Promise<BruteForceResult> {
+export async function bruteForceLatency(
+  engine: Engine,
+  vectors: Float32Array,
+  dim: number,
+  queries: Float32Array,
+  log: (line: string) => void,
+): Promise<BruteForceResult> {
   const ops = await VectorOps.create(engine, vectors, dim);
   const rows: Row[] = [];
   const medians = new Map<string, number>();
   const count = vectors.length / dim;
   try {
     const backends = engine.backends().filter((b) => b.available);
-    const plans: { label: string; strategy: 'auto' | { only: string }; reps: number }[] = backends.map((b) => ({ label: b.name, strategy: { only: b.name }, reps: b.name === 'reference' ? 3 : 15 }));
+    const plans: { label: string; strategy: 'auto' | { only: string }; reps: number }[] = backends.map((b) => ({
+      label: b.name,
+      strategy: { only: b.name },
+      reps: b.name === 'reference' ? 3 : 15,
+    }));
     plans.push({ label: 'auto', strategy: 'auto', reps: 15 });
     for (const plan of plans) {
       const times: number[] = [];
@@ -39,17 +49,37 @@ export async function bruteForceLatency(engine: Engine, vectors: Float32Array, d
         }
       } catch (error) {
         log(`brute force on ${plan.label} failed: ${error instanceof Error ? error.message : String(error)}`);
-        rows.push({ section: 'brute-force top-10', backend: plan.label, vectors: count, error: error instanceof Error ? error.message : String(error) });
+        rows.push({
+          section: 'brute-force top-10',
+          backend: plan.label,
+          vectors: count,
+          error: error instanceof Error ? error.message : String(error),
+        });
         continue;
       }
       const s = sampleStats(times);
       medians.set(plan.label, s.median);
       log(`brute force top-10 over ${count} on ${plan.label}: median ${s.median.toFixed(2)} ms`);
-      rows.push({ section: 'brute-force top-10', backend: plan.label, vectors: count, medianMs: s.median, minMs: s.min, reps: s.count });
+      rows.push({
+        section: 'brute-force top-10',
+        backend: plan.label,
+        vectors: count,
+        medianMs: s.median,
+        minMs: s.min,
+        reps: s.count,
+      });
     }
   } finally {
     ops.dispose();
   }
-  const last = engine.telemetry.opEvents().filter((e) => e.label === 'memory.cosine' && e.ok).at(-1);
-  return { rows, autoBackend: last?.backend ?? 'unknown', autoReason: last === undefined ? 'no event' : JSON.stringify(last.reason), medians };
+  const last = engine.telemetry
+    .opEvents()
+    .filter((e) => e.label === 'memory.cosine' && e.ok)
+    .at(-1);
+  return {
+    rows,
+    autoBackend: last?.backend ?? 'unknown',
+    autoReason: last === undefined ? 'no event' : JSON.stringify(last.reason),
+    medians,
+  };
 }

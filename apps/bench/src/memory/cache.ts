@@ -7,7 +7,9 @@ import path from 'node:path';
 export const BENCH_CACHE_DIR = path.resolve(import.meta.dirname, '../../../../.cache/bench');
 
 /** A cached file's bytes and its JSON sidecar, or undefined when either is missing. */
-export async function readCached(name: string): Promise<{ bytes: Uint8Array; meta: Record<string, unknown> } | undefined> {
+export async function readCached(
+  name: string,
+): Promise<{ bytes: Uint8Array; meta: Record<string, unknown> } | undefined> {
   try {
     const bytes = await readFile(path.join(BENCH_CACHE_DIR, name));
     const meta: unknown = JSON.parse(await readFile(path.join(BENCH_CACHE_DIR, `${name}.json`), 'utf8'));

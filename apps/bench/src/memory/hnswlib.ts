@@ -28,16 +28,25 @@ interface HnswlibModule {
 }
 
 function isHnswlibModule(value: unknown): value is HnswlibModule {
-  return typeof value === 'object' && value !== null && 'HierarchicalNSW' in value && typeof value.HierarchicalNSW === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'HierarchicalNSW' in value &&
+    typeof value.HierarchicalNSW === 'function'
+  );
 }
 
 /** hnswlib-node, or the reason it cannot be used. */
 export function loadHnswlib(): { module: HnswlibModule } | { missing: string } {
   try {
     const required: unknown = createRequire(import.meta.url)('hnswlib-node');
-    return isHnswlibModule(required) ? { module: required } : { missing: 'hnswlib-node loaded but has no HierarchicalNSW' };
+    return isHnswlibModule(required)
+      ? { module: required }
+      : { missing: 'hnswlib-node loaded but has no HierarchicalNSW' };
   } catch (error) {
-    return { missing: `hnswlib-node is not installed or not built (${error instanceof Error ? error.message.split('\n')[0] : String(error)})` };
+    return {
+      missing: `hnswlib-node is not installed or not built (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+    };
   }
 }
 
@@ -65,7 +74,9 @@ export async function hnswlibIndex(
     const origin = cachedOrigin(name, meta, cachedMs, performance.now() - start);
     return { index, origin: origin.builtAt === undefined ? { ...origin, builtAt: cacheTime(name) } : origin };
   }
-  console.log(`no hnswlib-node cache (.cache/bench/${name}): building (one thread; ~155 s for all 341,479 words on the packing machine)`);
+  console.log(
+    `no hnswlib-node cache (.cache/bench/${name}): building (one thread; ~155 s for all 341,479 words on the packing machine)`,
+  );
   const start = performance.now();
   index.initIndex(count, params.m, params.efConstruction, params.seed);
   for (let i = 0; i < count; i++) {

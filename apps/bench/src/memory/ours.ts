@@ -26,11 +26,20 @@ export interface IndexOrigin {
 
 /** The sidecar of an index built here now. */
 export function buildMeta(buildMs: number): Record<string, unknown> {
-  return { buildMs, builtOn: `${cpus()[0]?.model.trim() ?? 'unknown CPU'} (one thread)`, builtAt: new Date().toISOString() };
+  return {
+    buildMs,
+    builtOn: `${cpus()[0]?.model.trim() ?? 'unknown CPU'} (one thread)`,
+    builtAt: new Date().toISOString(),
+  };
 }
 
 /** What a cache sidecar records, as an origin. */
-export function cachedOrigin(cacheFile: string, meta: Record<string, unknown>, buildMs: number, loadMs: number): IndexOrigin {
+export function cachedOrigin(
+  cacheFile: string,
+  meta: Record<string, unknown>,
+  buildMs: number,
+  loadMs: number,
+): IndexOrigin {
   const text = (key: string): string | undefined => (typeof meta[key] === 'string' ? meta[key] : undefined);
   return { cacheFile, buildMs, builtOn: text('builtOn'), builtAt: text('builtAt'), loadMs };
 }
@@ -48,7 +57,10 @@ export function cacheTime(name: string): string {
 }
 
 /** The cache file names of an index of `count` vectors. */
-export function tandemCacheNames(count: number, params: { m: number; efConstruction: number; seed: number }): { graph: string; full: string } {
+export function tandemCacheNames(
+  count: number,
+  params: { m: number; efConstruction: number; seed: number },
+): { graph: string; full: string } {
   const base = `tandem-hnsw-wink-${count}-M${params.m}-efc${params.efConstruction}-seed${params.seed}`;
   return { graph: `${base}.tdhg`, full: `${base}.tdhn` };
 }
@@ -73,16 +85,28 @@ export async function tandemIndex(
       const graphOnly = name === names.graph;
       const index = await HnswIndex.load(cached.bytes, graphOnly ? { ...options, vectors } : options);
       const origin = cachedOrigin(name, cached.meta, cachedMs, performance.now() - start);
-      if (!graphOnly) await writeCached(names.graph, index.save({ vectors: false }), { ...cached.meta, builtAt: origin.builtAt ?? cacheTime(name) });
+      if (!graphOnly)
+        await writeCached(names.graph, index.save({ vectors: false }), {
+          ...cached.meta,
+          builtAt: origin.builtAt ?? cacheTime(name),
+        });
       return { index, origin };
     } catch (error) {
       if (!(error instanceof HnswFormatError || error instanceof HnswVectorsMismatchError)) throw error;
       console.log(`cached index .cache/bench/${name} rejected (${error.message})`);
     }
   }
-  console.log(`no usable tandem HNSW cache (.cache/bench/${names.graph}): building (one thread; ~100 s for all 341,479 words on the packing machine)`);
+  console.log(
+    `no usable tandem HNSW cache (.cache/bench/${names.graph}): building (one thread; ~100 s for all 341,479 words on the packing machine)`,
+  );
   const start = performance.now();
-  const index = await HnswIndex.build(vectors, dim, { M: params.m, efConstruction: params.efConstruction, seed: params.seed, ...options, onProgress });
+  const index = await HnswIndex.build(vectors, dim, {
+    M: params.m,
+    efConstruction: params.efConstruction,
+    seed: params.seed,
+    ...options,
+    onProgress,
+  });
   const buildMs = performance.now() - start;
   await writeCached(names.graph, index.save({ vectors: false }), buildMeta(buildMs));
   return { index, origin: { cacheFile: undefined, buildMs, builtOn: undefined, builtAt: undefined, loadMs: 0 } };

@@ -23,8 +23,20 @@ describe('memoryPlots', () => {
     const curve = charts.find((c): c is LineChart => c.kind !== 'bar');
     expect(curve?.id).toBe('recall-vs-qps');
     expect(curve?.series.map((s) => [s.label, s.points])).toEqual([
-      ['tandem', [{ x: 0.75, y: 10000 }, { x: 0.952, y: 2200 }]],
-      ['hnswlib-node', [{ x: 0.76, y: 20000 }, { x: 0.953, y: 4300 }]],
+      [
+        'tandem',
+        [
+          { x: 0.75, y: 10000 },
+          { x: 0.952, y: 2200 },
+        ],
+      ],
+      [
+        'hnswlib-node',
+        [
+          { x: 0.76, y: 20000 },
+          { x: 0.953, y: 4300 },
+        ],
+      ],
     ]);
     expect(curve?.markers?.[0]?.x).toBe(0.95);
     expect(curve?.xRange?.[0]).toBeCloseTo(0.725, 12); // 0.75 rounded down to 0.05, less a margin

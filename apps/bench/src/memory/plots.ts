@@ -39,7 +39,14 @@ function annCurve(rows: readonly Row[], recallTarget: number): LineChart {
   };
 }
 
-function perBackendBars(rows: readonly Row[], name: string, field: string, id: string, title: string, yLabel: string): BarChart | undefined {
+function perBackendBars(
+  rows: readonly Row[],
+  name: string,
+  field: string,
+  id: string,
+  title: string,
+  yLabel: string,
+): BarChart | undefined {
   const measured = section(rows, name).filter((r) => num(r, field) !== undefined);
   if (measured.length === 0) return undefined;
   return {
@@ -55,12 +62,28 @@ function perBackendBars(rows: readonly Row[], name: string, field: string, id: s
 
 /** Every chart of the memory suite. Rows need section, library/backend and the measured fields. */
 export function memoryPlots(rows: readonly Row[], recallTarget: number): Chart[] {
-  const vectors = section(rows, 'brute-force top-10').map((r) => num(r, 'vectors')).find((v) => v !== undefined);
+  const vectors = section(rows, 'brute-force top-10')
+    .map((r) => num(r, 'vectors'))
+    .find((v) => v !== undefined);
   const hops = section(rows, 'spreading activation').find((r) => num(r, 'nodes') !== undefined);
   const charts: Array<Chart | undefined> = [
     section(rows, 'hnsw single query').length > 0 ? annCurve(rows, recallTarget) : undefined,
-    perBackendBars(rows, 'brute-force top-10', 'medianMs', 'brute-force', `Brute-force top-10 of one query over ${vectors ?? '?'} vectors: median per backend ('auto' = the scheduler's pick)`, 'ms per query'),
-    perBackendBars(rows, 'spreading activation', 'msPerHop', 'spreading', `Spreading activation over WordNet (${hops === undefined ? '?' : `${num(hops, 'nodes')} nodes, ${num(hops, 'edges')} edges`}): ms per hop per backend`, 'ms per hop'),
+    perBackendBars(
+      rows,
+      'brute-force top-10',
+      'medianMs',
+      'brute-force',
+      `Brute-force top-10 of one query over ${vectors ?? '?'} vectors: median per backend ('auto' = the scheduler's pick)`,
+      'ms per query',
+    ),
+    perBackendBars(
+      rows,
+      'spreading activation',
+      'msPerHop',
+      'spreading',
+      `Spreading activation over WordNet (${hops === undefined ? '?' : `${num(hops, 'nodes')} nodes, ${num(hops, 'edges')} edges`}): ms per hop per backend`,
+      'ms per hop',
+    ),
   ];
   return charts.filter((c): c is Chart => c !== undefined);
 }

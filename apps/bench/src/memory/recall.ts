@@ -3,7 +3,13 @@ import type { Engine } from '@tandem/core';
 import { VectorOps, type SearchHit } from '@tandem/memory';
 
 /** Exact top-k indices of each query (q x dim) against all vectors, computed on the engine in slices. */
-export async function exactTopK(engine: Engine, vectors: Float32Array, dim: number, queries: Float32Array, k: number): Promise<number[][]> {
+export async function exactTopK(
+  engine: Engine,
+  vectors: Float32Array,
+  dim: number,
+  queries: Float32Array,
+  k: number,
+): Promise<number[][]> {
   const ops = await VectorOps.create(engine, vectors, dim);
   try {
     const hits = await ops.searchMany(queries, k);

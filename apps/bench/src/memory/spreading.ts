@@ -19,7 +19,11 @@ export interface SpreadingResult {
 }
 
 /** Times spreading from a few words' synsets on every available backend. */
-export async function spreadingPerBackend(engine: Engine, wordnet: WordNetGraph, log: (line: string) => void): Promise<SpreadingResult> {
+export async function spreadingPerBackend(
+  engine: Engine,
+  wordnet: WordNetGraph,
+  log: (line: string) => void,
+): Promise<SpreadingResult> {
   const graph = CsrGraph.fromCsr(wordnet.rowPtr, wordnet.colIdx, wordnet.weights);
   const sources = SOURCE_WORDS.flatMap((w) => findSynsets(wordnet, w)).map((node) => ({ node, activation: 1 }));
   const rows: Row[] = [];
@@ -29,7 +33,8 @@ export async function spreadingPerBackend(engine: Engine, wordnet: WordNetGraph,
   backends.sort((a, b) => (a.name === 'reference' ? -1 : b.name === 'reference' ? 1 : 0));
   for (const backend of backends) {
     const strategy = { only: backend.name };
-    const run = (maxHops: number): Promise<Float32Array> => spreadActivation(engine, graph, { sources, decay: DECAY, threshold: THRESHOLD, maxHops, strategy });
+    const run = (maxHops: number): Promise<Float32Array> =>
+      spreadActivation(engine, graph, { sources, decay: DECAY, threshold: THRESHOLD, maxHops, strategy });
     try {
       const result = await run(10);
       const reps = backend.name === 'reference' ? 3 : 7;
@@ -48,10 +53,24 @@ export async function spreadingPerBackend(engine: Engine, wordnet: WordNetGraph,
       const diff = reference === undefined ? undefined : maxRelativeDiff(result, reference);
       perHop.set(backend.name, hopMs);
       log(`spreading over WordNet on ${backend.name}: ${hopMs.toFixed(3)} ms per hop`);
-      rows.push({ section: 'spreading activation', backend: backend.name, nodes: graph.nodeCount, edges: graph.edgeCount, sources: sources.length, msPerHop: hopMs, ms11Hops: sampleStats(eleven).median, maxRelDiffVsReference: diff ?? 'n/a', active: countActive(result) });
+      rows.push({
+        section: 'spreading activation',
+        backend: backend.name,
+        nodes: graph.nodeCount,
+        edges: graph.edgeCount,
+        sources: sources.length,
+        msPerHop: hopMs,
+        ms11Hops: sampleStats(eleven).median,
+        maxRelDiffVsReference: diff ?? 'n/a',
+        active: countActive(result),
+      });
     } catch (error) {
       log(`spreading on ${backend.name} failed: ${error instanceof Error ? error.message : String(error)}`);
-      rows.push({ section: 'spreading activation', backend: backend.name, error: error instanceof Error ? error.message : String(error) });
+      rows.push({
+        section: 'spreading activation',
+        backend: backend.name,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
   return { rows, perHop };

@@ -28,7 +28,13 @@ export interface SweepPoint {
  * side by side: pass p runs the searchers in order when p is even and in reverse when odd (ABBA...), so a drift in
  * the machine's speed during the sweep falls on all of them alike. Returns each searcher's points, in its order.
  */
-export function sweepSideBySide(searchers: readonly Searcher[], queryCount: number, truth: readonly number[][], efs: readonly number[], passes: number): SweepPoint[][] {
+export function sweepSideBySide(
+  searchers: readonly Searcher[],
+  queryCount: number,
+  truth: readonly number[][],
+  efs: readonly number[],
+  passes: number,
+): SweepPoint[][] {
   const points: SweepPoint[][] = searchers.map(() => []);
   for (const ef of efs) {
     const recalls = searchers.map((searcher) => {
@@ -49,7 +55,9 @@ export function sweepSideBySide(searchers: readonly Searcher[], queryCount: numb
         rates[i]?.push(queryCount / ((performance.now() - start) / 1000));
       }
     }
-    searchers.forEach((_, i) => points[i]?.push({ ef, recall: recalls[i] ?? 0, qps: sampleStats(rates[i] ?? []).median }));
+    searchers.forEach((_, i) =>
+      points[i]?.push({ ef, recall: recalls[i] ?? 0, qps: sampleStats(rates[i] ?? []).median }),
+    );
   }
   return points;
 }

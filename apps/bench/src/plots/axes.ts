@@ -29,7 +29,9 @@ export function drawable(value: number, log: boolean): boolean {
 
 /** Pixel position of `value` on `axis`. */
 export function project(axis: Axis, value: number): number {
-  const [lo, hi, v] = axis.log ? [Math.log10(axis.min), Math.log10(axis.max), Math.log10(value)] : [axis.min, axis.max, value];
+  const [lo, hi, v] = axis.log
+    ? [Math.log10(axis.min), Math.log10(axis.max), Math.log10(value)]
+    : [axis.min, axis.max, value];
   const t = hi === lo ? 0.5 : (v - lo) / (hi - lo);
   return axis.from + t * (axis.to - axis.from);
 }
@@ -83,12 +85,18 @@ export function range(values: readonly number[], log: boolean): { min: number; m
 export function ceilingLines(ceilings: readonly { label: string; y: number }[], x: Axis, y: Axis): string[] {
   const parts: string[] = [];
   let previousLabelY = -Infinity;
-  for (const ceiling of [...ceilings].filter((c) => drawable(c.y, y.log) && c.y >= y.min && c.y <= y.max).sort((p, q) => q.y - p.y)) {
+  for (const ceiling of [...ceilings]
+    .filter((c) => drawable(c.y, y.log) && c.y >= y.min && c.y <= y.max)
+    .sort((p, q) => q.y - p.y)) {
     const py = project(y, ceiling.y);
     const labelY = py - 4 - previousLabelY < 12 || py - 15 < y.to ? py + 13 : py - 4;
     previousLabelY = labelY;
-    parts.push(`<line class="ceiling" x1="${x.from}" y1="${py.toFixed(1)}" x2="${x.to}" y2="${py.toFixed(1)}" stroke="#555" stroke-width="1.5" stroke-dasharray="8 4"/>`);
-    parts.push(`<text x="${x.from + 6}" y="${labelY.toFixed(1)}" font-size="11" fill="#555">${escapeXml(ceiling.label)}</text>`);
+    parts.push(
+      `<line class="ceiling" x1="${x.from}" y1="${py.toFixed(1)}" x2="${x.to}" y2="${py.toFixed(1)}" stroke="#555" stroke-width="1.5" stroke-dasharray="8 4"/>`,
+    );
+    parts.push(
+      `<text x="${x.from + 6}" y="${labelY.toFixed(1)}" font-size="11" fill="#555">${escapeXml(ceiling.label)}</text>`,
+    );
   }
   return parts;
 }
@@ -99,19 +107,31 @@ export function yGrid(x: Axis, y: Axis): string[] {
   for (const v of ticks(y.min, y.max, y.log)) {
     const py = project(y, v).toFixed(1);
     parts.push(`<line x1="${x.from}" y1="${py}" x2="${x.to}" y2="${py}" stroke="#e4e4e4"/>`);
-    parts.push(`<text x="${x.from - 6}" y="${py}" text-anchor="end" dominant-baseline="middle" font-size="11">${formatTick(v)}</text>`);
+    parts.push(
+      `<text x="${x.from - 6}" y="${py}" text-anchor="end" dominant-baseline="middle" font-size="11">${formatTick(v)}</text>`,
+    );
   }
   return parts;
 }
 
 /** A legend entry at row `i`, right of the plot area: a line (line charts; dashed or not) or a box (bars) and the label. */
-export function legendEntry(i: number, left: number, top: number, colour: string, label: string, swatch: 'line' | 'dashed' | 'box'): string[] {
+export function legendEntry(
+  i: number,
+  left: number,
+  top: number,
+  colour: string,
+  label: string,
+  swatch: 'line' | 'dashed' | 'box',
+): string[] {
   const ly = top + 8 + i * 18;
   const mark =
     swatch === 'box'
       ? `<rect x="${left + 12}" y="${ly - 6}" width="16" height="12" fill="${colour}"/>`
       : `<line x1="${left + 10}" y1="${ly}" x2="${left + 30}" y2="${ly}" stroke="${colour}" stroke-width="2"${swatch === 'dashed' ? ' stroke-dasharray="6 4"' : ''}/>`;
-  return [mark, `<text x="${left + 34}" y="${ly}" dominant-baseline="middle" font-size="11">${escapeXml(label)}</text>`];
+  return [
+    mark,
+    `<text x="${left + 34}" y="${ly}" dominant-baseline="middle" font-size="11">${escapeXml(label)}</text>`,
+  ];
 }
 
 /** The SVG document around `parts`. */

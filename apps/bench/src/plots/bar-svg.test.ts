@@ -18,7 +18,9 @@ const chart: BarChart = {
 };
 
 function bars(svg: string): Array<{ x: number; y: number; height: number; fill: string }> {
-  return [...svg.matchAll(/<rect class="bar" x="([\d.]+)" y="([\d.]+)" width="[\d.]+" height="([\d.]+)" fill="([^"]+)"/g)].map((m) => ({
+  return [
+    ...svg.matchAll(/<rect class="bar" x="([\d.]+)" y="([\d.]+)" width="[\d.]+" height="([\d.]+)" fill="([^"]+)"/g),
+  ].map((m) => ({
     x: Number(m[1]),
     y: Number(m[2]),
     height: Number(m[3]),
@@ -58,7 +60,14 @@ describe('renderSvg of a bar chart', () => {
   });
 
   it('turns group names vertical and grows the chart when they do not fit under their slot', () => {
-    const many: BarChart = { kind: 'bar', id: 'r', title: 't', yLabel: 'x', groups: Array.from({ length: 60 }, (_, i) => `a rather long case name ${i}`), series: [{ label: 's', values: Array.from({ length: 60 }, () => 1) }] };
+    const many: BarChart = {
+      kind: 'bar',
+      id: 'r',
+      title: 't',
+      yLabel: 'x',
+      groups: Array.from({ length: 60 }, (_, i) => `a rather long case name ${i}`),
+      series: [{ label: 's', values: Array.from({ length: 60 }, () => 1) }],
+    };
     const wide = renderSvg(many);
     const [, width, height] = /width="(\d+(?:\.\d+)?)" height="(\d+(?:\.\d+)?)"/.exec(wide) ?? [];
     expect(Number(width)).toBeGreaterThan(900);
@@ -68,7 +77,15 @@ describe('renderSvg of a bar chart', () => {
   });
 
   it('draws bars below flagBelow in the warning colour and says so in the legend', () => {
-    const svg = renderSvg({ kind: 'bar', id: 'f', title: 't', yLabel: 'ratio', groups: ['a', 'b'], series: [{ label: 's', values: [0.9, 1.1] }], flagBelow: 0.97 });
+    const svg = renderSvg({
+      kind: 'bar',
+      id: 'f',
+      title: 't',
+      yLabel: 'ratio',
+      groups: ['a', 'b'],
+      series: [{ label: 's', values: [0.9, 1.1] }],
+      flagBelow: 0.97,
+    });
     expect(bars(svg).map((b) => b.fill)).toEqual(['#e8590c', '#1f77b4']);
     expect(svg).toContain('>below 0.97<');
   });

@@ -1,7 +1,19 @@
 // Renders a grouped bar chart as a standalone SVG: per group one bar per series, its value written above it (when
 // there is room), 'not run' where a value is missing. Many or long group names are written vertically and the
 // chart grows to fit them.
-import { ceilingLines, drawable, escapeXml, formatTick, legendEntry, PALETTE, project, range, svgDocument, yGrid, type Axis } from './axes.ts';
+import {
+  ceilingLines,
+  drawable,
+  escapeXml,
+  formatTick,
+  legendEntry,
+  PALETTE,
+  project,
+  range,
+  svgDocument,
+  yGrid,
+  type Axis,
+} from './axes.ts';
 import type { BarChart } from './plot.ts';
 
 const MIN_WIDTH = 900;
@@ -37,12 +49,16 @@ export function renderBarSvg(chart: BarChart): string {
   const fitted = range([...values, ...(chart.ceilings ?? []).map((c) => c.y)], yLog);
   // Bars stand on the axis: on a log axis start it a decade boundary below the smallest bar, so that bar shows.
   // Headroom above the tallest bar for its value.
-  const yr = yLog ? { min: Math.min(fitted.min, 10 ** Math.floor(Math.log10((fitted.min * 1.15) / 1.5))), max: fitted.max * 1.4 } : { min: fitted.min, max: fitted.max * 1.06 };
+  const yr = yLog
+    ? { min: Math.min(fitted.min, 10 ** Math.floor(Math.log10((fitted.min * 1.15) / 1.5))), max: fitted.max * 1.4 }
+    : { min: fitted.min, max: fitted.max * 1.06 };
   const x: Axis = { min: 0, max: 1, log: false, from: MARGIN.left, to: MARGIN.left + plotWidth };
   const y: Axis = { ...yr, log: yLog, from: MARGIN.top + PLOT_HEIGHT, to: MARGIN.top };
   const parts: string[] = [];
   parts.push(`<rect x="0" y="0" width="${width}" height="${height}" fill="#fff"/>`);
-  parts.push(`<text x="${width / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(chart.title)}</text>`);
+  parts.push(
+    `<text x="${width / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(chart.title)}</text>`,
+  );
   parts.push(...yGrid(x, y));
   const barWidth = (slot * 0.8) / perGroup;
   chart.groups.forEach((group, g) => {
@@ -52,14 +68,21 @@ export function renderBarSvg(chart: BarChart): string {
       const bx = left + s * barWidth;
       const v = valueOf(series.values, g, yLog);
       if (v === undefined) {
-        parts.push(`<text class="missing" transform="translate(${(bx + barWidth / 2 + 3).toFixed(1)} ${y.from - 4}) rotate(-90)" font-size="10" fill="#888">not run</text>`);
+        parts.push(
+          `<text class="missing" transform="translate(${(bx + barWidth / 2 + 3).toFixed(1)} ${y.from - 4}) rotate(-90)" font-size="10" fill="#888">not run</text>`,
+        );
         return;
       }
       const top = Math.max(y.to, Math.min(y.from, project(y, v)));
       const flagged = chart.flagBelow !== undefined && v < chart.flagBelow;
       const colour = flagged ? FLAG_COLOUR : (PALETTE[s % PALETTE.length] ?? '#000');
-      parts.push(`<rect class="bar" x="${bx.toFixed(1)}" y="${top.toFixed(1)}" width="${Math.max(1, barWidth - 1).toFixed(1)}" height="${(y.from - top).toFixed(1)}" fill="${colour}"/>`);
-      if (barWidth >= LABELLED_BAR_PX) parts.push(`<text x="${(bx + barWidth / 2).toFixed(1)}" y="${(top - 3).toFixed(1)}" text-anchor="middle" font-size="9">${formatTick(v)}</text>`);
+      parts.push(
+        `<rect class="bar" x="${bx.toFixed(1)}" y="${top.toFixed(1)}" width="${Math.max(1, barWidth - 1).toFixed(1)}" height="${(y.from - top).toFixed(1)}" fill="${colour}"/>`,
+      );
+      if (barWidth >= LABELLED_BAR_PX)
+        parts.push(
+          `<text x="${(bx + barWidth / 2).toFixed(1)}" y="${(top - 3).toFixed(1)}" text-anchor="middle" font-size="9">${formatTick(v)}</text>`,
+        );
     });
     parts.push(
       vertical
@@ -67,10 +90,19 @@ export function renderBarSvg(chart: BarChart): string {
         : `<text x="${centre.toFixed(1)}" y="${y.from + 16}" text-anchor="middle" font-size="11">${escapeXml(group)}</text>`,
     );
   });
-  parts.push(`<rect x="${x.from}" y="${y.to}" width="${x.to - x.from}" height="${y.from - y.to}" fill="none" stroke="#333"/>`);
-  parts.push(`<text transform="translate(18 ${(y.from + y.to) / 2}) rotate(-90)" text-anchor="middle" font-size="12">${escapeXml(chart.yLabel)}${yLog ? ' (log)' : ''}</text>`);
+  parts.push(
+    `<rect x="${x.from}" y="${y.to}" width="${x.to - x.from}" height="${y.from - y.to}" fill="none" stroke="#333"/>`,
+  );
+  parts.push(
+    `<text transform="translate(18 ${(y.from + y.to) / 2}) rotate(-90)" text-anchor="middle" font-size="12">${escapeXml(chart.yLabel)}${yLog ? ' (log)' : ''}</text>`,
+  );
   parts.push(...ceilingLines(chart.ceilings ?? [], x, y));
-  chart.series.forEach((series, s) => parts.push(...legendEntry(s, x.to, MARGIN.top, PALETTE[s % PALETTE.length] ?? '#000', series.label, 'box')));
-  if (chart.flagBelow !== undefined) parts.push(...legendEntry(chart.series.length, x.to, MARGIN.top, FLAG_COLOUR, `below ${formatTick(chart.flagBelow)}`, 'box'));
+  chart.series.forEach((series, s) =>
+    parts.push(...legendEntry(s, x.to, MARGIN.top, PALETTE[s % PALETTE.length] ?? '#000', series.label, 'box')),
+  );
+  if (chart.flagBelow !== undefined)
+    parts.push(
+      ...legendEntry(chart.series.length, x.to, MARGIN.top, FLAG_COLOUR, `below ${formatTick(chart.flagBelow)}`, 'box'),
+    );
   return svgDocument(width, height, parts);
 }

@@ -123,7 +123,9 @@ export function crossoverX(a: readonly PlotPoint[], b: readonly PlotPoint[], log
     if (!Number.isFinite(diff)) continue;
     if (previous !== undefined && Math.sign(diff) !== Math.sign(previous.diff) && diff !== 0) {
       const t = previous.diff / (previous.diff - diff);
-      return log ? Math.exp(Math.log(previous.x) + t * (Math.log(p.x) - Math.log(previous.x))) : previous.x + t * (p.x - previous.x);
+      return log
+        ? Math.exp(Math.log(previous.x) + t * (Math.log(p.x) - Math.log(previous.x)))
+        : previous.x + t * (p.x - previous.x);
     }
     if (diff !== 0) previous = { x: p.x, diff };
   }

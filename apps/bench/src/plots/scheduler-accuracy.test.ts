@@ -12,7 +12,10 @@ describe('rollingAccuracy', () => {
       { x: 5, y: 50 },
       { x: 6, y: 0 },
     ]);
-    expect(rollingAccuracy(correct, 4, 2)).toEqual([{ x: 4, y: 75 }, { x: 6, y: 25 }]);
+    expect(rollingAccuracy(correct, 4, 2)).toEqual([
+      { x: 4, y: 75 },
+      { x: 6, y: 25 },
+    ]);
     expect(rollingAccuracy([true], 2)).toEqual([]);
   });
 
@@ -29,7 +32,10 @@ describe('accuracyChart', () => {
       { name: 'shift', correct: Array.from({ length: 300 }, (_, i) => i >= 50) },
     ];
     const chart = accuracyChart(phases, 100);
-    expect(chart.markers).toEqual([{ label: 'steady', x: 0 }, { label: 'shift', x: 300 }]);
+    expect(chart.markers).toEqual([
+      { label: 'steady', x: 0 },
+      { label: 'shift', x: 300 },
+    ]);
     expect(chart.ceilings).toEqual([{ label: 'target 98%', y: 98 }]);
     const points = chart.series[0]?.points ?? [];
     expect(points[0]).toEqual({ x: 100, y: 100 });

@@ -10,8 +10,22 @@ const chart: LineChart = {
   xLog: true,
   yLog: true,
   series: [
-    { label: 'fast', points: [{ x: 1000, y: 40 }, { x: 100, y: 10 }] },
-    { label: 'slow', points: [{ x: 100, y: 20 }, { x: 1000, y: 20 }, { x: 500, y: 0 }], dashed: true },
+    {
+      label: 'fast',
+      points: [
+        { x: 1000, y: 40 },
+        { x: 100, y: 10 },
+      ],
+    },
+    {
+      label: 'slow',
+      points: [
+        { x: 100, y: 20 },
+        { x: 1000, y: 20 },
+        { x: 500, y: 0 },
+      ],
+      dashed: true,
+    },
   ],
   ceilings: [{ label: 'peak 66', y: 66 }],
   markers: [{ label: 'crossover', x: 316 }],
@@ -21,7 +35,9 @@ describe('renderSvg', () => {
   const svg = renderSvg(chart);
 
   it('draws one polyline per series, sorted by x, skipping points a log axis cannot show', () => {
-    const lines = [...svg.matchAll(/<polyline class="series"[^>]*points="([^"]*)"/g)].map((m) => (m[1] ?? '').split(' '));
+    const lines = [...svg.matchAll(/<polyline class="series"[^>]*points="([^"]*)"/g)].map((m) =>
+      (m[1] ?? '').split(' '),
+    );
     expect(lines.map((l) => l.length)).toEqual([2, 2]);
     const xs = lines[0]?.map((p) => Number(p.split(',')[0])) ?? [];
     expect(xs[0]).toBeLessThan(xs[1] ?? 0);
@@ -60,14 +76,31 @@ describe('axes', () => {
 
 describe('crossoverX', () => {
   it('finds where two series change order, interpolated geometrically', () => {
-    const a = [{ x: 100, y: 10 }, { x: 1000, y: 40 }];
-    const b = [{ x: 100, y: 20 }, { x: 1000, y: 20 }];
+    const a = [
+      { x: 100, y: 10 },
+      { x: 1000, y: 40 },
+    ];
+    const b = [
+      { x: 100, y: 20 },
+      { x: 1000, y: 20 },
+    ];
     expect(crossoverX(a, b)).toBeCloseTo(10 ** 2.5, 6);
     expect(crossoverX(a, b, false)).toBeCloseTo(100 + 900 / 3, 6);
   });
 
   it('is undefined when the series never cross', () => {
-    expect(crossoverX([{ x: 1, y: 1 }, { x: 2, y: 2 }], [{ x: 1, y: 3 }, { x: 2, y: 4 }])).toBeUndefined();
+    expect(
+      crossoverX(
+        [
+          { x: 1, y: 1 },
+          { x: 2, y: 2 },
+        ],
+        [
+          { x: 1, y: 3 },
+          { x: 2, y: 4 },
+        ],
+      ),
+    ).toBeUndefined();
   });
 });
 
@@ -78,10 +111,22 @@ describe('line chart options', () => {
       title: 't',
       xLabel: 'x',
       yLabel: 'y',
-      xTicks: [{ x: 2, label: 'two' }, { x: 50, label: 'outside' }],
+      xTicks: [
+        { x: 2, label: 'two' },
+        { x: 50, label: 'outside' },
+      ],
       xRange: [0, 10],
       yRange: [0, 100],
-      series: [{ label: 's', points: [{ x: 1, y: 10 }, { x: 2, y: 20 }], dots: false }],
+      series: [
+        {
+          label: 's',
+          points: [
+            { x: 1, y: 10 },
+            { x: 2, y: 20 },
+          ],
+          dots: false,
+        },
+      ],
     });
     expect(svg).toContain('>two<');
     expect(svg).not.toContain('>outside<');

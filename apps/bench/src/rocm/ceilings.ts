@@ -31,7 +31,10 @@ function numberAt(value: unknown, key: string, field: string): number | undefine
 
 /** Reads the script's output: its last line that parses as a JSON object with sgemm_4096.tflops. */
 export function parseCublasOutput(stdout: string): Outcome<CublasCeilings> {
-  const lines = stdout.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('{'));
+  const lines = stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('{'));
   for (const line of lines.reverse()) {
     let parsed: unknown;
     try {
@@ -44,7 +47,12 @@ export function parseCublasOutput(stdout: string): Outcome<CublasCeilings> {
     const device: unknown = typeof parsed === 'object' && parsed !== null ? Reflect.get(parsed, 'device') : undefined;
     return {
       ok: true,
-      value: { device: typeof device === 'string' ? device : 'unknown', sgemm4096Tflops: sgemm, scaleTbps: numberAt(parsed, 'scale_1GiB', 'tbps'), gemvTbps: numberAt(parsed, 'gemv_1Mx768', 'tbps') },
+      value: {
+        device: typeof device === 'string' ? device : 'unknown',
+        sgemm4096Tflops: sgemm,
+        scaleTbps: numberAt(parsed, 'scale_1GiB', 'tbps'),
+        gemvTbps: numberAt(parsed, 'gemv_1Mx768', 'tbps'),
+      },
     };
   }
   return { ok: false, reason: 'no JSON object with sgemm_4096.tflops in its output' };
@@ -52,7 +60,8 @@ export function parseCublasOutput(stdout: string): Outcome<CublasCeilings> {
 
 /** Why the script gave nothing: python3 missing, torch missing, no CUDA device, or the tail of its stderr. */
 export function explainCublasFailure(status: number | null, stderr: string, spawnError: string | undefined): string {
-  if (spawnError !== undefined) return spawnError.includes('ENOENT') ? 'python3 is not installed' : `python3 did not run: ${spawnError}`;
+  if (spawnError !== undefined)
+    return spawnError.includes('ENOENT') ? 'python3 is not installed' : `python3 did not run: ${spawnError}`;
   if (/No module named ['"]?torch/.test(stderr)) return 'torch is not installed for python3';
   if (/CUDA|cuda|NVIDIA driver/.test(stderr)) return `torch found no usable CUDA device (${lastLine(stderr)})`;
   return `cublas-ceiling.py exited with ${status ?? 'a signal'}: ${lastLine(stderr)}`;
@@ -68,7 +77,8 @@ export function runCublasCeiling(scriptPath: string, timeoutMs: number): Outcome
   const child = spawnSync('python3', [scriptPath], { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 1 << 22 });
   const parsed = parseCublasOutput(child.stdout ?? '');
   if (child.status === 0 && parsed.ok) return parsed;
-  if (child.error !== undefined && child.signal === 'SIGTERM') return { ok: false, reason: `cublas-ceiling.py ran past ${timeoutMs / 1000} s` };
+  if (child.error !== undefined && child.signal === 'SIGTERM')
+    return { ok: false, reason: `cublas-ceiling.py ran past ${timeoutMs / 1000} s` };
   return { ok: false, reason: explainCublasFailure(child.status, child.stderr ?? '', child.error?.message) };
 }
 
@@ -81,8 +91,17 @@ export function parseMemoryClockMHz(stdout: string): number | undefined {
 
 /** The first GPU's maximum memory clock from nvidia-smi, in kHz, or why not. */
 export function nvidiaSmiMemoryClockKHz(): Outcome<number> {
-  const child = spawnSync('nvidia-smi', ['--query-gpu=clocks.max.memory', '--format=csv,noheader,nounits'], { encoding: 'utf8', timeout: 15_000 });
-  if (child.error !== undefined) return { ok: false, reason: child.error.message.includes('ENOENT') ? 'nvidia-smi is not installed' : child.error.message };
+  const child = spawnSync('nvidia-smi', ['--query-gpu=clocks.max.memory', '--format=csv,noheader,nounits'], {
+    encoding: 'utf8',
+    timeout: 15_000,
+  });
+  if (child.error !== undefined)
+    return {
+      ok: false,
+      reason: child.error.message.includes('ENOENT') ? 'nvidia-smi is not installed' : child.error.message,
+    };
   const mhz = parseMemoryClockMHz(child.stdout ?? '');
-  return mhz === undefined ? { ok: false, reason: `nvidia-smi gave no memory clock (exit ${child.status ?? 'signal'})` } : { ok: true, value: mhz * 1e3 };
+  return mhz === undefined
+    ? { ok: false, reason: `nvidia-smi gave no memory clock (exit ${child.status ?? 'signal'})` }
+    : { ok: true, value: mhz * 1e3 };
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '@tandem/core';
-import { blockMatrixBytes, cosineTargetBytes, matmulFlops, nominalBandwidth, quantizedMatvecBytes, ratePerSecond, scaleBytes } from './figures.ts';
+import {
+  blockMatrixBytes,
+  cosineTargetBytes,
+  matmulFlops,
+  nominalBandwidth,
+  quantizedMatvecBytes,
+  ratePerSecond,
+  scaleBytes,
+} from './figures.ts';
 
 describe('ROCm suite figures', () => {
   it('counts matmul FLOPs and turns them into TFLOP/s', () => {

@@ -9,7 +9,8 @@ export const BLOCK_BYTES = { q4_0: 18, q8_0: 34 } as const;
 export type BlockFormat = keyof typeof BLOCK_BYTES;
 
 function requirePositive(argument: string, value: number): void {
-  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError(argument, value, 'must be a finite number > 0');
+  if (!Number.isFinite(value) || value <= 0)
+    throw new InvalidArgumentError(argument, value, 'must be a finite number > 0');
 }
 
 /** FLOPs of an n x n by n x n matmul (one multiply and one add per term). */

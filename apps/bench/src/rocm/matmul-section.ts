@@ -36,7 +36,11 @@ export function matmulTflops(n: number, ms: number): number {
   return ratePerSecond(matmulFlops(n), ms, 1e12);
 }
 
-async function measureSize(target: RocmTarget, sizes: RocmBenchSizes, n: number): Promise<{ point: MatmulPoint; rows: Row[] }> {
+async function measureSize(
+  target: RocmTarget,
+  sizes: RocmBenchSizes,
+  n: number,
+): Promise<{ point: MatmulPoint; rows: Row[] }> {
   const { backend, engine } = target;
   const aHost = signedValues(n * n, 1000 + n);
   const bHost = signedValues(n * n, 2000 + n);
@@ -51,10 +55,18 @@ async function measureSize(target: RocmTarget, sizes: RocmBenchSizes, n: number)
     const timing = await timeBackendRuns(backend, [op], outputs, sizes.matmulReps, sizes.warmupCalls);
     engineA = engine.tensor(aHost, [n, n]);
     engineB = engine.tensor(bHost, [n, n]);
-    const wall = await timeEngineRuns(engine, { op: 'matmul', a: engineA, b: engineB }, sizes.matmulReps, sizes.warmupCalls);
+    const wall = await timeEngineRuns(
+      engine,
+      { op: 'matmul', a: engineA, b: engineB },
+      sizes.matmulReps,
+      sizes.warmupCalls,
+    );
     const label = `f32 ${n}x${n}x${n}`;
     const rows: Row[] = [
-      timingRow('matmul', `${label} kernel (events)`, timing.kernel, { tflops: matmulTflops(n, timing.kernel.median), check: describeCheck(check) }),
+      timingRow('matmul', `${label} kernel (events)`, timing.kernel, {
+        tflops: matmulTflops(n, timing.kernel.median),
+        check: describeCheck(check),
+      }),
       timingRow('matmul', `${label} backend.run wall`, timing.wall, { tflops: matmulTflops(n, timing.wall.median) }),
       timingRow('matmul', `${label} engine {only:'rocm'} wall`, wall, { tflops: matmulTflops(n, wall.median) }),
     ];
@@ -68,7 +80,11 @@ async function measureSize(target: RocmTarget, sizes: RocmBenchSizes, n: number)
 }
 
 /** Measures every size of the sweep; a size that fails is reported and the rest go on. */
-export async function measureMatmul(target: RocmTarget, sizes: RocmBenchSizes, onSize: (done: number) => void): Promise<MatmulSection> {
+export async function measureMatmul(
+  target: RocmTarget,
+  sizes: RocmBenchSizes,
+  onSize: (done: number) => void,
+): Promise<MatmulSection> {
   const points: MatmulPoint[] = [];
   const rows: Row[] = [];
   const failures: string[] = [];

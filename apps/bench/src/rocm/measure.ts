@@ -1,7 +1,17 @@
 // Timing loops of the ROCm suite: kernel time as the backend reports it (events around the kernels) with the
 // wall time of each awaited run, kernel time per launch of back-to-back launches (the memory-bound figures), and wall time per call through the engine with `{ only: 'rocm' }`. Outputs are
 // freed after every run so memory stays flat. Also: uploads and downloads of f32 data, and table rows.
-import { monotonicClock, sampleStats, type BoundTensor, type DType, type Engine, type Op, type Tensor, type TensorSpec, type SampleStats } from '@tandem/core';
+import {
+  monotonicClock,
+  sampleStats,
+  type BoundTensor,
+  type DType,
+  type Engine,
+  type Op,
+  type Tensor,
+  type TensorSpec,
+  type SampleStats,
+} from '@tandem/core';
 import type { RocmBackend } from '@tandem/rocm';
 import type { Row } from '../report.ts';
 
@@ -14,7 +24,13 @@ export interface KernelTiming {
 }
 
 /** Runs ops[i % ops.length] warmup + reps times on the backend; times the last reps. */
-export async function timeBackendRuns(backend: RocmBackend, ops: readonly Op<BoundTensor>[], outputs: readonly TensorSpec[], reps: number, warmup: number): Promise<KernelTiming> {
+export async function timeBackendRuns(
+  backend: RocmBackend,
+  ops: readonly Op<BoundTensor>[],
+  outputs: readonly TensorSpec[],
+  reps: number,
+  warmup: number,
+): Promise<KernelTiming> {
   const kernel: number[] = [];
   const wall: number[] = [];
   for (let i = 0; i < warmup + reps; i++) {
@@ -35,7 +51,13 @@ export async function timeBackendRuns(backend: RocmBackend, ops: readonly Op<Bou
  * Kernel time per launch, ms, from `blocks` blocks of `launches` back-to-back launches (ops rotated), after one
  * untimed block: what the kernels take without the host's launch gap that run()'s events include.
  */
-export async function timeBackToBack(backend: RocmBackend, ops: readonly Op<BoundTensor>[], outputs: readonly TensorSpec[], blocks: number, launches: number): Promise<SampleStats> {
+export async function timeBackToBack(
+  backend: RocmBackend,
+  ops: readonly Op<BoundTensor>[],
+  outputs: readonly TensorSpec[],
+  blocks: number,
+  launches: number,
+): Promise<SampleStats> {
   await backend.timeLaunches(ops, outputs, launches);
   const perLaunch: number[] = [];
   for (let b = 0; b < blocks; b++) perLaunch.push(await backend.timeLaunches(ops, outputs, launches));
@@ -43,7 +65,12 @@ export async function timeBackToBack(backend: RocmBackend, ops: readonly Op<Boun
 }
 
 /** Wall time per engine.run(op, { only: 'rocm' }), ms (the promise resolves with the result resident on the device). */
-export async function timeEngineRuns(engine: Engine, op: Op<Tensor>, reps: number, warmup: number): Promise<SampleStats> {
+export async function timeEngineRuns(
+  engine: Engine,
+  op: Op<Tensor>,
+  reps: number,
+  warmup: number,
+): Promise<SampleStats> {
   const wall: number[] = [];
   for (let i = 0; i < warmup + reps; i++) {
     const t0 = monotonicClock();
@@ -56,7 +83,12 @@ export async function timeEngineRuns(engine: Engine, op: Op<Tensor>, reps: numbe
 }
 
 /** Uploads bytes as a tensor of `dtype` and `shape`; returns the bound tensor. */
-export async function uploadTensor(backend: RocmBackend, bytes: Uint8Array, dtype: DType, shape: readonly number[]): Promise<BoundTensor> {
+export async function uploadTensor(
+  backend: RocmBackend,
+  bytes: Uint8Array,
+  dtype: DType,
+  shape: readonly number[],
+): Promise<BoundTensor> {
   const spec = { dtype, shape };
   return { ...spec, buffer: await backend.upload(bytes, spec) };
 }
@@ -67,7 +99,11 @@ export function bytesOfF32(values: Float32Array): Uint8Array {
 }
 
 /** Runs op once, downloads its first output as f32 and frees every output. */
-export async function runAndRead(backend: RocmBackend, op: Op<BoundTensor>, outputs: readonly TensorSpec[]): Promise<Float32Array> {
+export async function runAndRead(
+  backend: RocmBackend,
+  op: Op<BoundTensor>,
+  outputs: readonly TensorSpec[],
+): Promise<Float32Array> {
   const result = await backend.run(op, outputs);
   try {
     const first = result.outputs[0];
@@ -81,7 +117,13 @@ export async function runAndRead(backend: RocmBackend, op: Op<BoundTensor>, outp
 }
 
 /** A table row of timings: median/min/max/p99 (in `unit`, scaled from ms by `perMs`), reps and extra fields. */
-export function timingRow(section: string, measurement: string, timing: SampleStats, extra: Row = {}, unit: 'ms' | 'us' = 'ms'): Row {
+export function timingRow(
+  section: string,
+  measurement: string,
+  timing: SampleStats,
+  extra: Row = {},
+  unit: 'ms' | 'us' = 'ms',
+): Row {
   const scale = unit === 'ms' ? 1 : 1e3;
   return {
     section,

@@ -40,7 +40,12 @@ export async function measureOverhead(target: RocmTarget, sizes: RocmBenchSizes)
     const direct = await timeBackendRuns(backend, [op], outputs, sizes.overheadCalls, sizes.warmupCalls * 10);
     engineA = engine.tensor(aHost, [count]);
     engineB = engine.tensor(bHost, [count]);
-    const engineWall = await timeEngineRuns(engine, { op: 'add', a: engineA, b: engineB }, sizes.overheadCalls, sizes.warmupCalls * 10);
+    const engineWall = await timeEngineRuns(
+      engine,
+      { op: 'add', a: engineA, b: engineB },
+      sizes.overheadCalls,
+      sizes.warmupCalls * 10,
+    );
     const label = `add f32 [${count}]`;
     const rows: Row[] = [
       timingRow('overhead', `${label} backend.run wall`, direct.wall, { check: describeCheck(check) }, 'us'),

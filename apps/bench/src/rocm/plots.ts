@@ -22,7 +22,11 @@ export interface ChartContext {
 /** TFLOP/s vs n. */
 export function matmulChart(points: readonly MatmulPoint[], context: ChartContext): LineChart {
   const ceilings: PlotCeiling[] = [{ label: `target ${context.matmulTarget} TFLOP/s`, y: context.matmulTarget }];
-  if (context.cublasTflops !== undefined) ceilings.push({ label: `cuBLAS SGEMM 4096 (TF32 off): ${context.cublasTflops.toFixed(1)}`, y: context.cublasTflops });
+  if (context.cublasTflops !== undefined)
+    ceilings.push({
+      label: `cuBLAS SGEMM 4096 (TF32 off): ${context.cublasTflops.toFixed(1)}`,
+      y: context.cublasTflops,
+    });
   return {
     id: 'matmul-tflops',
     title: `f32 matmul n x n on ${context.deviceLabel}: TFLOP/s (median)`,
@@ -31,8 +35,15 @@ export function matmulChart(points: readonly MatmulPoint[], context: ChartContex
     xLog: true,
     yLog: true,
     series: [
-      { label: 'kernel (backend events)', points: points.map((p) => ({ x: p.n, y: matmulTflops(p.n, p.kernel.median) })) },
-      { label: "engine {only:'rocm'} wall per call", points: points.map((p) => ({ x: p.n, y: matmulTflops(p.n, p.engine.median) })), dashed: true },
+      {
+        label: 'kernel (backend events)',
+        points: points.map((p) => ({ x: p.n, y: matmulTflops(p.n, p.kernel.median) })),
+      },
+      {
+        label: "engine {only:'rocm'} wall per call",
+        points: points.map((p) => ({ x: p.n, y: matmulTflops(p.n, p.engine.median) })),
+        dashed: true,
+      },
     ],
     ceilings,
   };
@@ -44,9 +55,13 @@ export function bandwidthChart(figures: readonly StreamFigure[], context: ChartC
   const ceilings: PlotCeiling[] = [];
   if (peak !== undefined) {
     ceilings.push({ label: `measured peak (scale): ${peak.toFixed(0)} GB/s`, y: peak });
-    ceilings.push({ label: `mat-vec target ${Math.round(context.matvecTargetFraction * 100)}% of it`, y: peak * context.matvecTargetFraction });
+    ceilings.push({
+      label: `mat-vec target ${Math.round(context.matvecTargetFraction * 100)}% of it`,
+      y: peak * context.matvecTargetFraction,
+    });
   }
-  if (context.nominalGbps !== undefined) ceilings.push({ label: `nominal: ${context.nominalGbps.toFixed(0)} GB/s`, y: context.nominalGbps });
+  if (context.nominalGbps !== undefined)
+    ceilings.push({ label: `nominal: ${context.nominalGbps.toFixed(0)} GB/s`, y: context.nominalGbps });
   return {
     id: 'bandwidth',
     title: `Memory-bound kernels on ${context.deviceLabel}: GB/s (median kernel time) vs arithmetic intensity`,
@@ -54,7 +69,10 @@ export function bandwidthChart(figures: readonly StreamFigure[], context: ChartC
     yLabel: 'GB/s',
     xLog: true,
     yLog: true,
-    series: figures.map((f) => ({ label: `${f.name}: ${f.gbps.toFixed(f.gbps >= 10 ? 0 : 3)} GB/s`, points: [{ x: f.flops / f.bytes, y: f.gbps }] })),
+    series: figures.map((f) => ({
+      label: `${f.name}: ${f.gbps.toFixed(f.gbps >= 10 ? 0 : 3)} GB/s`,
+      points: [{ x: f.flops / f.bytes, y: f.gbps }],
+    })),
     ceilings,
   };
 }

@@ -19,7 +19,11 @@ export function rocmFile(relative: string, roots: readonly string[] = repository
 }
 
 /** Addon paths to try, in order: the explicit one alone, else the variants for this mode. */
-export function addonPathsFor(gpu: boolean, explicit: string | undefined, roots: readonly string[] = repositoryRoots()): string[] {
+export function addonPathsFor(
+  gpu: boolean,
+  explicit: string | undefined,
+  roots: readonly string[] = repositoryRoots(),
+): string[] {
   if (explicit !== undefined && explicit !== '') return [explicit];
   const variants = gpu ? ['nvidia', 'amd'] : ['emulated'];
   return variants.map((v) => rocmFile(`build/${v}/tandem_rocm.node`, roots));
@@ -40,7 +44,9 @@ export interface RocmTarget {
 }
 
 /** Opens the first addon of `paths` that has a device; otherwise every path's reason, joined. */
-export async function openRocm(paths: readonly string[]): Promise<{ ok: true; target: RocmTarget } | { ok: false; reason: string }> {
+export async function openRocm(
+  paths: readonly string[],
+): Promise<{ ok: true; target: RocmTarget } | { ok: false; reason: string }> {
   const problems: string[] = [];
   for (const addonPath of paths) {
     if (!existsSync(addonPath)) {
@@ -57,7 +63,10 @@ export async function openRocm(paths: readonly string[]): Promise<{ ok: true; ta
         continue;
       }
       const engine = await Engine.create({ backends: [backend] });
-      return { ok: true, target: { backend, engine, platform: description.platform, device: description.device, addonPath } };
+      return {
+        ok: true,
+        target: { backend, engine, platform: description.platform, device: description.device, addonPath },
+      };
     } catch (error) {
       problems.push(`${addonPath}: ${errorMessage(error)}`);
       await backend.dispose();

@@ -8,7 +8,13 @@ import type { Row } from '../report.ts';
 import { randomBlockMatrix, signedValues } from './data.ts';
 import { cosineTargetBytes, quantizedMatvecBytes, ratePerSecond, scaleBytes, type BlockFormat } from './figures.ts';
 import { bytesOfF32, runAndRead, timeBackToBack, timeBackendRuns, timingRow, uploadTensor } from './measure.ts';
-import { checkCosineSamples, checkElementwise, checkMatvecSamples, describeCheck, type SampleCheck } from '../sampled-check.ts';
+import {
+  checkCosineSamples,
+  checkElementwise,
+  checkMatvecSamples,
+  describeCheck,
+  type SampleCheck,
+} from '../sampled-check.ts';
 import { RocmBackend } from '@tandem/rocm';
 import { scale } from '@tandem/reference';
 import type { RocmTarget } from './setup.ts';
@@ -32,9 +38,22 @@ export interface StreamFigure {
   readonly row: Row;
 }
 
-function figure(name: string, measurement: string, bytes: number, flops: number, kernel: SampleStats, singleRun: SampleStats, check: SampleCheck): StreamFigure {
+function figure(
+  name: string,
+  measurement: string,
+  bytes: number,
+  flops: number,
+  kernel: SampleStats,
+  singleRun: SampleStats,
+  check: SampleCheck,
+): StreamFigure {
   const gbps = ratePerSecond(bytes, kernel.median, 1e9);
-  const row = timingRow('bandwidth', measurement, kernel, { bytesPerCall: bytes, gbps, singleRunMs: singleRun.median, check: describeCheck(check) });
+  const row = timingRow('bandwidth', measurement, kernel, {
+    bytesPerCall: bytes,
+    gbps,
+    singleRunMs: singleRun.median,
+    check: describeCheck(check),
+  });
   return { name, bytes, flops, kernel, gbps, check, row };
 }
 
@@ -50,11 +69,24 @@ export async function measureScale(target: RocmTarget, sizes: RocmBenchSizes): P
   try {
     const op: Op<BoundTensor> = { op: 'scale', x, factor: 1.5 };
     const outputs: TensorSpec[] = [{ dtype: 'f32', shape: [count] }];
-    const check = checkElementwise(await runAndRead(backend, op, outputs), [host], (x) => scale(x, 1.5), sizes.checkSamples * 16);
+    const check = checkElementwise(
+      await runAndRead(backend, op, outputs),
+      [host],
+      (x) => scale(x, 1.5),
+      sizes.checkSamples * 16,
+    );
     const single = await timeBackendRuns(backend, [op], outputs, sizes.streamReps, sizes.warmupCalls);
     const kernel = await timeBackToBack(backend, [op], outputs, sizes.streamReps, LAUNCHES_PER_BLOCK);
     const mib = (count * 4) / 2 ** 20;
-    return figure('scale', `scale f32 ${mib >= 1 ? `${mib} MiB` : `${count * 4} B`} (read + write) kernel`, scaleBytes(count), count, kernel, single.kernel, check);
+    return figure(
+      'scale',
+      `scale f32 ${mib >= 1 ? `${mib} MiB` : `${count * 4} B`} (read + write) kernel`,
+      scaleBytes(count),
+      count,
+      kernel,
+      single.kernel,
+      check,
+    );
   } finally {
     backend.free(x.buffer);
   }
@@ -70,7 +102,12 @@ const Q8_ACTIVATION_TOLERANCE = 1e-2;
  * Mat-vec x [1, k] . W^T for W [n, k] in `format`, weights rotated over weightSets copies. With activations 'q8' it
  * runs on a second backend over the same addon opened with the opt-in int8 activations.
  */
-export async function measureMatvec(target: RocmTarget, sizes: RocmBenchSizes, format: BlockFormat, activations: 'f32' | 'q8' = 'f32'): Promise<StreamFigure> {
+export async function measureMatvec(
+  target: RocmTarget,
+  sizes: RocmBenchSizes,
+  format: BlockFormat,
+  activations: 'f32' | 'q8' = 'f32',
+): Promise<StreamFigure> {
   if (activations === 'f32') return matvecOn(target.backend, sizes, format, activations);
   const backend = new RocmBackend({ addonPath: target.addonPath, quantizedActivations: 'q8' });
   try {
@@ -82,7 +119,12 @@ export async function measureMatvec(target: RocmTarget, sizes: RocmBenchSizes, f
   }
 }
 
-async function matvecOn(backend: RocmBackend, sizes: RocmBenchSizes, format: BlockFormat, activations: 'f32' | 'q8'): Promise<StreamFigure> {
+async function matvecOn(
+  backend: RocmBackend,
+  sizes: RocmBenchSizes,
+  format: BlockFormat,
+  activations: 'f32' | 'q8',
+): Promise<StreamFigure> {
   const [n, k] = [sizes.matvecRows, sizes.matvecCols];
   const xHost = signedValues(k, 41);
   const wBytes = randomBlockMatrix(format, n, k, format === 'q4_0' ? 43 : 47);
@@ -95,12 +137,29 @@ async function matvecOn(backend: RocmBackend, sizes: RocmBenchSizes, format: Blo
     const first = ops[0];
     if (first === undefined) throw new Error('no weight sets');
     const tolerance = activations === 'q8' ? Q8_ACTIVATION_TOLERANCE : undefined;
-    const check = checkMatvecSamples(format, wBytes, xHost, await runAndRead(backend, first, outputs), n, k, sizes.checkSamples, tolerance);
+    const check = checkMatvecSamples(
+      format,
+      wBytes,
+      xHost,
+      await runAndRead(backend, first, outputs),
+      n,
+      k,
+      sizes.checkSamples,
+      tolerance,
+    );
     const single = await timeBackendRuns(backend, ops, outputs, sizes.matvecReps, sizes.warmupCalls);
     const kernel = await timeBackToBack(backend, ops, outputs, sizes.matvecReps, LAUNCHES_PER_BLOCK);
     const how = activations === 'q8' ? ', int8 activations (opt-in), x rounding kernel included' : '';
     const measurement = `${format} mat-vec x[1,${k}] . W[${n},${k}] kernel (${sizes.weightSets} weight copies rotated${how})`;
-    return figure(activations === 'q8' ? `${format}+q8x` : format, measurement, quantizedMatvecBytes(format, n, k), 2 * n * k, kernel, single.kernel, check);
+    return figure(
+      activations === 'q8' ? `${format}+q8x` : format,
+      measurement,
+      quantizedMatvecBytes(format, n, k),
+      2 * n * k,
+      kernel,
+      single.kernel,
+      check,
+    );
   } finally {
     backend.free(x.buffer);
     for (const w of weights) backend.free(w.buffer);
@@ -118,10 +177,24 @@ export async function measureCosine(target: RocmTarget, sizes: RocmBenchSizes): 
   try {
     const op: Op<BoundTensor> = { op: 'cosineSimilarity', queries, targets };
     const outputs: TensorSpec[] = [{ dtype: 'f32', shape: [1, count] }];
-    const check = checkCosineSamples(queryHost, targetsHost, await runAndRead(backend, op, outputs), dim, sizes.checkSamples);
+    const check = checkCosineSamples(
+      queryHost,
+      targetsHost,
+      await runAndRead(backend, op, outputs),
+      dim,
+      sizes.checkSamples,
+    );
     const single = await timeBackendRuns(backend, [op], outputs, sizes.streamReps, sizes.warmupCalls);
     const kernel = await timeBackToBack(backend, [op], outputs, sizes.streamReps, LAUNCHES_PER_BLOCK);
-    return figure('cosine', `cosine ${dim}-d x ${count} resident targets, 1 query kernel`, cosineTargetBytes(count, dim), 2 * count * dim, kernel, single.kernel, check);
+    return figure(
+      'cosine',
+      `cosine ${dim}-d x ${count} resident targets, 1 query kernel`,
+      cosineTargetBytes(count, dim),
+      2 * count * dim,
+      kernel,
+      single.kernel,
+      check,
+    );
   } finally {
     backend.free(targets.buffer);
     backend.free(queries.buffer);

@@ -34,6 +34,7 @@ export function targetVerdict(check: TargetCheck, source: FigureSource): string 
   if (source.kind === 'emulated') {
     return `${check.label}: NOT MEASURED (${target}): figures are the CPU emulation's, not a GPU's (emulation at tiny sizes: ${measured})`;
   }
-  if (check.wrongResults !== undefined) return `${check.label}: ${measured} (${target}) on ${source.device} -> MISSED: results wrong (${check.wrongResults})`;
+  if (check.wrongResults !== undefined)
+    return `${check.label}: ${measured} (${target}) on ${source.device} -> MISSED: results wrong (${check.wrongResults})`;
   return `${check.label}: ${measured} (${target}) on ${source.device} -> ${check.measured >= check.target ? 'MET' : 'MISSED'}`;
 }

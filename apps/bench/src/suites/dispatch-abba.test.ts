@@ -4,7 +4,9 @@ import { abbaRatio, callAbbaRatios, callAbbaSides } from './dispatch.ts';
 
 /** 24 pairs in ABBA order (auto first in even pairs) of a strategy pair whose first block pays `firstCost`. */
 function pairs(autoMs: number, bestMs: number, firstCost: number): Array<{ best: number; auto: number }> {
-  return Array.from({ length: 24 }, (_, k) => (k % 2 === 0 ? { auto: autoMs * firstCost, best: bestMs } : { auto: autoMs, best: bestMs * firstCost }));
+  return Array.from({ length: 24 }, (_, k) =>
+    k % 2 === 0 ? { auto: autoMs * firstCost, best: bestMs } : { auto: autoMs, best: bestMs * firstCost },
+  );
 }
 
 describe('abbaRatio', () => {
@@ -20,10 +22,19 @@ describe('abbaRatio', () => {
 });
 
 /** The fixed pattern (no mirrored pairs), `pairs` times. */
-const fixedSides = (pairs: number): Array<'first' | 'second'> => Array.from({ length: pairs }, () => ['first', 'second', 'second', 'first', 'second', 'first', 'first', 'second'] as const).flat();
+const fixedSides = (pairs: number): Array<'first' | 'second'> =>
+  Array.from(
+    { length: pairs },
+    () => ['first', 'second', 'second', 'first', 'second', 'first', 'first', 'second'] as const,
+  ).flat();
 
 /** Times of calls on `sides`: first's take `firstMs`, second's `secondMs`, and call i `slowAt(i)` times more. */
-function callTimes(sides: ReadonlyArray<'first' | 'second'>, firstMs: number, secondMs: number, slowAt: (i: number) => number = () => 1): number[] {
+function callTimes(
+  sides: ReadonlyArray<'first' | 'second'>,
+  firstMs: number,
+  secondMs: number,
+  slowAt: (i: number) => number = () => 1,
+): number[] {
   return sides.map((side, i) => (side === 'first' ? firstMs : secondMs) * slowAt(i));
 }
 
@@ -37,7 +48,10 @@ describe('callAbbaRatios', () => {
 
   it('cancels a position that is slower in every group of four (each side holds it once per pair, mirrored or not)', () => {
     const sides = callAbbaSides(50, 2);
-    const r = callAbbaRatios(callTimes(sides, 1, 1, (i) => (i % 4 === 0 ? 1.5 : 1)), sides);
+    const r = callAbbaRatios(
+      callTimes(sides, 1, 1, (i) => (i % 4 === 0 ? 1.5 : 1)),
+      sides,
+    );
     expect(r.pairs).toBeCloseTo(1, 12);
     expect(r.medians).toBeCloseTo(1, 12);
   });
@@ -67,7 +81,9 @@ describe('callAbbaRatios', () => {
 
   it('ignores a trailing partial pair, and is NaN without a whole one', () => {
     const sides = fixedSides(3);
-    expect(callAbbaRatios([...callTimes(sides, 1, 2), 100, 100, 100], [...sides, 'first', 'second', 'second']).pairs).toBeCloseTo(2, 12);
+    expect(
+      callAbbaRatios([...callTimes(sides, 1, 2), 100, 100, 100], [...sides, 'first', 'second', 'second']).pairs,
+    ).toBeCloseTo(2, 12);
     expect(callAbbaRatios([1, 1, 1, 1], ['first', 'second', 'second', 'first']).pairs).toBeNaN();
   });
 });

@@ -81,7 +81,8 @@ export function abbaRatio(pairs: ReadonlyArray<{ readonly best: number; readonly
   const groups: number[] = [];
   for (let k = 0; k + 1 < pairs.length; k += 2) {
     const [first, second] = [pairs[k], pairs[k + 1]];
-    if (first !== undefined && second !== undefined) groups.push((first.best + second.best) / (first.auto + second.auto));
+    if (first !== undefined && second !== undefined)
+      groups.push((first.best + second.best) / (first.auto + second.auto));
   }
   return groups.length > 0 ? sampleStats(groups).median : NaN;
 }
@@ -100,7 +101,9 @@ type CallSide = (typeof CALL_ABBA_SIDES)[number];
 export function callAbbaSides(pairs: number, seed: number): CallSide[] {
   const rng = createRng(seed);
   const mirror = (side: CallSide): CallSide => (side === 'first' ? 'second' : 'first');
-  return Array.from({ length: pairs }, () => (rng.next() < 0.5 ? [...CALL_ABBA_SIDES] : CALL_ABBA_SIDES.map(mirror))).flat();
+  return Array.from({ length: pairs }, () =>
+    rng.next() < 0.5 ? [...CALL_ABBA_SIDES] : CALL_ABBA_SIDES.map(mirror),
+  ).flat();
 }
 
 /**
@@ -113,7 +116,10 @@ export function callAbbaSides(pairs: number, seed: number): CallSide[] {
  * the pair ratios' median of an A/A run came out at 0.91-0.92 where the medians' ratio was 0.98-1.01 (probe, add
  * 1024x1024 on wasm).
  */
-export function callAbbaRatios(times: readonly number[], sides: readonly CallSide[]): { pairs: number; medians: number } {
+export function callAbbaRatios(
+  times: readonly number[],
+  sides: readonly CallSide[],
+): { pairs: number; medians: number } {
   const ratios: number[] = [];
   const calls = { first: [] as number[], second: [] as number[] };
   const size = CALL_ABBA_SIDES.length;
@@ -128,7 +134,10 @@ export function callAbbaRatios(times: readonly number[], sides: readonly CallSid
     ratios.push(totals.second / totals.first);
   }
   if (ratios.length === 0) return { pairs: NaN, medians: NaN };
-  return { pairs: sampleStats(ratios).median, medians: sampleStats(calls.second).median / sampleStats(calls.first).median };
+  return {
+    pairs: sampleStats(ratios).median,
+    medians: sampleStats(calls.second).median / sampleStats(calls.first).median,
+  };
 }
 
 /** `first` against `second`, `pairs` pairs of groups of single calls in the order callAbbaSides(pairs, seed) draws (see callAbbaRatios); `onFirst` sees each call of `first`. */
@@ -152,7 +161,12 @@ async function callAbbaRatio(
 }
 
 /** The median time of `calls` calls in a row, the backend of the last, and where and why each call went. */
-async function timeBlock(engine: Engine, c: DispatchCase, strategy: Strategy, calls: number): Promise<{ ms: number; backend: string; backends: string[]; reasons: string[]; costs: Array<Costs | undefined> }> {
+async function timeBlock(
+  engine: Engine,
+  c: DispatchCase,
+  strategy: Strategy,
+  calls: number,
+): Promise<{ ms: number; backend: string; backends: string[]; reasons: string[]; costs: Array<Costs | undefined> }> {
   const times: number[] = [];
   const reasons: string[] = [];
   const costs: Array<Costs | undefined> = [];
@@ -171,7 +185,10 @@ async function timeBlock(engine: Engine, c: DispatchCase, strategy: Strategy, ca
 function tally(backends: readonly string[]): string {
   const counts = new Map<string, number>();
   for (const b of backends) counts.set(b, (counts.get(b) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${n}`).join(', ');
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, n]) => `${name} ${n}`)
+    .join(', ');
 }
 
 /** The backend of the engine's last successful op and its reason (a listener: copying the telemetry ring per call made garbage). */
@@ -186,7 +203,11 @@ type Costs = Readonly<Record<string, number>>;
  */
 let lastCosts: Costs | undefined;
 
-async function timeCall(engine: Engine, c: DispatchCase, strategy: Parameters<Engine['run']>[1]): Promise<{ ms: number; backend: string; reason: string; estimates: Costs | undefined }> {
+async function timeCall(
+  engine: Engine,
+  c: DispatchCase,
+  strategy: Parameters<Engine['run']>[1],
+): Promise<{ ms: number; backend: string; reason: string; estimates: Costs | undefined }> {
   const t0 = monotonicClock();
   const outputs = await engine.run(c.call, strategy);
   await outputs[0]?.read(); // the result on the host, as a caller would use it
@@ -198,7 +219,9 @@ async function timeCall(engine: Engine, c: DispatchCase, strategy: Parameters<En
 /** explain()'s view of a case now: per backend the estimate, ms, and the part of it that is copies ('rocm 0.120 (copies 0.040)'). */
 function explainText(engine: Engine, c: DispatchCase): string {
   const e = engine.explain(c.call, { strategy: 'auto' });
-  const costs = Object.entries(e.costsMs).map(([b, ms]) => `${b} ${ms.toFixed(3)} (copies ${(e.transfersMs[b] ?? 0).toFixed(3)})`);
+  const costs = Object.entries(e.costsMs).map(
+    ([b, ms]) => `${b} ${ms.toFixed(3)} (copies ${(e.transfersMs[b] ?? 0).toFixed(3)})`,
+  );
   return `${e.selection.backend} by ${e.selection.reason.kind}: ${costs.join(', ')}`;
 }
 
@@ -219,7 +242,10 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     lastReason = event.reason.kind;
     lastCosts = event.reason.kind === 'cost-model' || event.reason.kind === 'hysteresis' ? event.costsMs : undefined;
   });
-  const backends = engine.backends().filter((b) => b.available && b.name !== 'reference').map((b) => b.name);
+  const backends = engine
+    .backends()
+    .filter((b) => b.available && b.name !== 'reference')
+    .map((b) => b.name);
   // Every strategy of a case, in an order shuffled per case and round.
   const kinds = new Map(engine.backends().map((b) => [b.name, b.kind] as const));
   const strategies: Strategy[] = ['auto', ...backends.map((only) => ({ only }))];
@@ -250,8 +276,13 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   const autoBlockExplains = new Map<DispatchCase, Array<{ blockStart: number; text: string }>>();
   // Calls per measured sample, from the fastest time seen in training: blocks of about BLOCK_MS.
   const fastestTraining = new Map<DispatchCase, number>();
-  const blockCalls = (c: DispatchCase): number => Math.min(MAX_BLOCK_CALLS, Math.max(1, Math.ceil(BLOCK_MS / (fastestTraining.get(c) ?? BLOCK_MS))));
-  const interleavedCalls = (c: DispatchCase): number => Math.min(INTERLEAVED_MAX_CALLS, Math.max(1, Math.ceil(INTERLEAVED_BLOCK_MS / (fastestTraining.get(c) ?? BLOCK_MS))));
+  const blockCalls = (c: DispatchCase): number =>
+    Math.min(MAX_BLOCK_CALLS, Math.max(1, Math.ceil(BLOCK_MS / (fastestTraining.get(c) ?? BLOCK_MS))));
+  const interleavedCalls = (c: DispatchCase): number =>
+    Math.min(
+      INTERLEAVED_MAX_CALLS,
+      Math.max(1, Math.ceil(INTERLEAVED_BLOCK_MS / (fastestTraining.get(c) ?? BLOCK_MS))),
+    );
   const unsupported = new Set<string>();
   const rounds = TRAIN_ROUNDS + MEASURED_ROUNDS;
   let step = 0;
@@ -264,12 +295,20 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
       for (const strategy of order) {
         const key = `${c.name}|${label(strategy)}`;
         if (unsupported.has(key)) continue;
-        let timed: { ms: number; backend: string; backends?: string[]; reasons?: string[]; costs?: Array<Costs | undefined> };
+        let timed: {
+          ms: number;
+          backend: string;
+          backends?: string[];
+          reasons?: string[];
+          costs?: Array<Costs | undefined>;
+        };
         const inBlocks = round >= SINGLE_CALL_TRAIN_ROUNDS;
         try {
           // An untimed call first: what ran before (another case) must not be charged to this strategy.
           if (inBlocks) await timeCall(engine, c, { strategy: strategy });
-          timed = inBlocks ? await timeBlock(engine, c, strategy, blockCalls(c)) : await timeCall(engine, c, { strategy: strategy });
+          timed = inBlocks
+            ? await timeBlock(engine, c, strategy, blockCalls(c))
+            : await timeCall(engine, c, { strategy: strategy });
         } catch {
           unsupported.add(key); // this backend cannot take this case (unsupported or too large)
           continue;
@@ -299,8 +338,11 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   // The oracle: each case's median time per backend over the measured rounds.
   const oracle = (c: DispatchCase): { medians: Map<string, number>; bestName: string; bestMs: number } => {
     const roundsOfCase = perRound.get(c) ?? [];
-    const samplesOf = (name: string): number[] => roundsOfCase.flatMap((t) => (t.has(name) ? [t.get(name) ?? NaN] : []));
-    const medians = new Map(backends.filter((b) => samplesOf(b).length > 0).map((b) => [b, sampleStats(samplesOf(b)).median] as const));
+    const samplesOf = (name: string): number[] =>
+      roundsOfCase.flatMap((t) => (t.has(name) ? [t.get(name) ?? NaN] : []));
+    const medians = new Map(
+      backends.filter((b) => samplesOf(b).length > 0).map((b) => [b, sampleStats(samplesOf(b)).median] as const),
+    );
     const [bestName, bestMs] = [...medians].reduce((a, b) => (b[1] < a[1] ? b : a), ['', Infinity]);
     return { medians, bestName, bestMs };
   };
@@ -321,7 +363,8 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     const best: Strategy = { only: bestName };
     const pairs: Array<{ best: number; auto: number }> = [];
     try {
-      for (const strategy of ['auto', best] as const) await pauseAfter(strategy, (await timeCall(engine, c, { strategy: strategy })).backend, true);
+      for (const strategy of ['auto', best] as const)
+        await pauseAfter(strategy, (await timeCall(engine, c, { strategy: strategy })).backend, true);
       for (let k = 0; k < INTERLEAVED_PAIRS; k++) {
         const ms = new Map<string, number>();
         for (const strategy of k % 2 === 0 ? (['auto', best] as const) : ([best, 'auto'] as const)) {
@@ -330,7 +373,8 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
           if (strategy === 'auto') {
             for (const reason of timed.reasons) autoReasons.set(reason, (autoReasons.get(reason) ?? 0) + 1);
             interleavedBackends.set(c, [...(interleavedBackends.get(c) ?? []), ...timed.backends]);
-            if (!interleavedOffBest.has(c) && timed.backends.some((b) => b !== bestName)) interleavedOffBest.set(c, explainText(engine, c));
+            if (!interleavedOffBest.has(c) && timed.backends.some((b) => b !== bestName))
+              interleavedOffBest.set(c, explainText(engine, c));
           }
           await pauseAfter(strategy, timed.backend, true);
         }
@@ -353,22 +397,42 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     interleavedPairRatios.set(c, sampleStats(pairs.map((p) => p.best / p.auto)).median);
   }
   // auto against the best backend call by call (ABBA groups of single calls), and the best against itself (control).
-  const callLevel = new Map<DispatchCase, { ratio: number; control: number; ratioOfMedians: number; controlOfMedians: number; groups: number; autoRan: string[] }>();
+  const callLevel = new Map<
+    DispatchCase,
+    {
+      ratio: number;
+      control: number;
+      ratioOfMedians: number;
+      controlOfMedians: number;
+      groups: number;
+      autoRan: string[];
+    }
+  >();
   for (const [i, c] of shuffled(cases, 98).entries()) {
     progress('auto vs best, call by call', i + 1, cases.length);
     const { bestName, bestMs } = oracle(c);
     if (bestName === '') continue;
     const best: Strategy = { only: bestName };
-    const groups = 2 * Math.round(Math.min(CALL_ABBA_MAX_GROUPS, Math.max(CALL_ABBA_MIN_GROUPS, CALL_ABBA_CASE_MS / (4 * bestMs))) / 2);
+    const groups =
+      2 *
+      Math.round(Math.min(CALL_ABBA_MAX_GROUPS, Math.max(CALL_ABBA_MIN_GROUPS, CALL_ABBA_CASE_MS / (4 * bestMs))) / 2);
     const autoRan: string[] = [];
     try {
-      for (let k = 0; k < 3; k++) for (const strategy of ['auto', best] as const) await timeCall(engine, c, { strategy: strategy });
+      for (let k = 0; k < 3; k++)
+        for (const strategy of ['auto', best] as const) await timeCall(engine, c, { strategy: strategy });
       const ratio = await callAbbaRatio(engine, c, 'auto', best, groups / 2, 2 * i, (timed) => {
         autoRan.push(timed.backend);
         autoReasons.set(timed.reason, (autoReasons.get(timed.reason) ?? 0) + 1);
       });
       const control = await callAbbaRatio(engine, c, best, best, groups / 2, 2 * i + 1, () => undefined);
-      callLevel.set(c, { ratio: ratio.pairs, control: control.pairs, ratioOfMedians: ratio.medians, controlOfMedians: control.medians, groups, autoRan });
+      callLevel.set(c, {
+        ratio: ratio.pairs,
+        control: control.pairs,
+        ratioOfMedians: ratio.medians,
+        controlOfMedians: control.medians,
+        groups,
+        autoRan,
+      });
     } catch {
       continue; // reported as NaN
     }
@@ -379,11 +443,24 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   const resetNotices = engine.telemetry.noticeEvents().filter((n) => n.kind === 'cost-model-reset');
   const resets = tally(resetNotices.map((n) => `${n.backend} ${n.op ?? '?'}`));
   // What the first resets said (the size, the last measurement and the estimate it was off from).
-  const firstResets = resetNotices.slice(0, 8).map((n) => `${n.backend} ${n.detail.replace(/ or more measurements in a row of this size| or more off the estimate|; this size is re-learned from them/g, '')}`);
+  const firstResets = resetNotices
+    .slice(0, 8)
+    .map(
+      (n) =>
+        `${n.backend} ${n.detail.replace(/ or more measurements in a row of this size| or more off the estimate|; this size is re-learned from them/g, '')}`,
+    );
   // Per case, explain() once everything ran: the estimates and their copy part, against the oracle's medians.
   const explainAtEnd = new Map(cases.map((c) => [c, explainText(engine, c)] as const));
   // What the engine learned of each backend's read-backs at the end (size class: typical bytes -> median ms).
-  const copyLines = backends.map((b) => `${b} ${engine.copyTimes(b).download.map((p) => `${formatBytes(p.bytes)} ${p.ms.toFixed(3)}`).join(', ') || 'none'}`);
+  const copyLines = backends.map(
+    (b) =>
+      `${b} ${
+        engine
+          .copyTimes(b)
+          .download.map((p) => `${formatBytes(p.bytes)} ${p.ms.toFixed(3)}`)
+          .join(', ') || 'none'
+      }`,
+  );
   await engine.dispose();
 
   const rows: Row[] = [];
@@ -409,7 +486,8 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
   const ratiosAutoSecond: number[] = [];
   for (const c of cases) {
     const roundsOfCase = perRound.get(c) ?? [];
-    const samplesOf = (name: string): number[] => roundsOfCase.flatMap((t) => (t.has(name) ? [t.get(name) ?? NaN] : []));
+    const samplesOf = (name: string): number[] =>
+      roundsOfCase.flatMap((t) => (t.has(name) ? [t.get(name) ?? NaN] : []));
     const { medians, bestName, bestMs } = oracle(c);
     const wrong: string[] = [];
     const reasonsOfCase = pickReasons.get(c) ?? [];
@@ -424,8 +502,13 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
       else {
         wrong.push(`${backend} by ${reasonsOfCase[i] ?? '?'}`);
         const costs = costsOfCase[i];
-        if (firstWrongCosts === '' && costs !== undefined) firstWrongCosts = Object.entries(costs).map(([b, ms]) => `${b} ${ms.toFixed(3)}`).join(', ');
-        if (firstWrongExplain === '') firstWrongExplain = [...(autoBlockExplains.get(c) ?? [])].reverse().find((e) => e.blockStart <= i)?.text ?? '';
+        if (firstWrongCosts === '' && costs !== undefined)
+          firstWrongCosts = Object.entries(costs)
+            .map(([b, ms]) => `${b} ${ms.toFixed(3)}`)
+            .join(', ');
+        if (firstWrongExplain === '')
+          firstWrongExplain =
+            [...(autoBlockExplains.get(c) ?? [])].reverse().find((e) => e.blockStart <= i)?.text ?? '';
       }
       if (chosen <= bestMs) strictlyRight++;
       oracleMs += bestMs;
@@ -445,7 +528,10 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     const roundRatio = paired.length > 0 ? sampleStats(paired).median : NaN;
     if (roundRatio >= AUTO_TARGET) withinRounds++;
     const ratio = interleaved.get(c) ?? NaN;
-    for (const [first, into] of [[true, ratiosAutoFirst], [false, ratiosAutoSecond]] as const) {
+    for (const [first, into] of [
+      [true, ratiosAutoFirst],
+      [false, ratiosAutoSecond],
+    ] as const) {
       const some = pairedWhen(first);
       if (some.length > 0) into.push(sampleStats(some).median);
     }
@@ -467,12 +553,17 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
       worstCallRatio = calls?.ratio ?? NaN;
       worstCallCase = c.name;
     }
-    const row: Record<string, string | number> = { case: c.name, family: caseFamily(c), inputElements: inputElements(c) };
+    const row: Record<string, string | number> = {
+      case: c.name,
+      family: caseFamily(c),
+      inputElements: inputElements(c),
+    };
     for (const name of backends) row[`${name}Ms`] = medians.get(name) ?? 'n/a';
     row['fastest'] = bestName;
     row['autoMs'] = autoMs;
     row['autoPicked'] = [...new Set(picks.get(c) ?? [])].join('/');
-    row['autoWrongPicks'] = `${wrong.length}/${(picks.get(c) ?? []).length}${wrong.length > 0 ? ` (${tally(wrong)})` : ''}`;
+    row['autoWrongPicks'] =
+      `${wrong.length}/${(picks.get(c) ?? []).length}${wrong.length > 0 ? ` (${tally(wrong)})` : ''}`;
     row['firstWrongPickEstimatesMs'] = firstWrongCosts;
     row['firstWrongPickBlockExplain'] = firstWrongExplain;
     row['explainAtEnd'] = explainAtEnd.get(c) ?? '';
@@ -515,7 +606,14 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
     cases.map((c) => {
       const blocks = autoBlockExplains.get(c) ?? [];
       const picked = picks.get(c) ?? [];
-      return [c.name, blocks.map((b, k) => ({ round: k, explain: b.text, picks: tally(picked.slice(b.blockStart, blocks[k + 1]?.blockStart ?? picked.length)) }))];
+      return [
+        c.name,
+        blocks.map((b, k) => ({
+          round: k,
+          explain: b.text,
+          picks: tally(picked.slice(b.blockStart, blocks[k + 1]?.blockStart ?? picked.length)),
+        })),
+      ];
     }),
   );
   await mkdir(resultsDir(), { recursive: true });
@@ -529,7 +627,12 @@ export default async function dispatchSuite(options: SuiteOptions): Promise<Suit
  * as the median over rounds of backend total / auto total (> 1: auto faster). The issue asks auto to beat every single
  * backend on it on the GPU machine.
  */
-function mixedWorkloadVerdict(cases: readonly DispatchCase[], perRound: ReadonlyMap<DispatchCase, ReadonlyArray<ReadonlyMap<string, number>>>, backends: readonly string[], gpu: boolean): string {
+function mixedWorkloadVerdict(
+  cases: readonly DispatchCase[],
+  perRound: ReadonlyMap<DispatchCase, ReadonlyArray<ReadonlyMap<string, number>>>,
+  backends: readonly string[],
+  gpu: boolean,
+): string {
   const names = ['auto', ...backends];
   const common = cases.filter((c) => (perRound.get(c) ?? []).some((t) => names.every((n) => t.has(n))));
   const left = cases.filter((c) => !common.includes(c)).map((c) => c.name);
@@ -539,12 +642,16 @@ function mixedWorkloadVerdict(cases: readonly DispatchCase[], perRound: Readonly
     const sums = new Map<string, number>();
     const complete = common.every((c) => names.every((n) => perRound.get(c)?.[r]?.has(n) === true));
     if (!complete) continue; // a round where some strategy failed on some case: not a like-for-like total
-    for (const c of common) for (const n of names) sums.set(n, (sums.get(n) ?? 0) + (perRound.get(c)?.[r]?.get(n) ?? NaN));
+    for (const c of common)
+      for (const n of names) sums.set(n, (sums.get(n) ?? 0) + (perRound.get(c)?.[r]?.get(n) ?? NaN));
     totals.push(sums);
   }
   if (totals.length === 0) return 'mixed workload: no round in which every strategy ran every common case';
   const medianTotal = (n: string): number => sampleStats(totals.map((t) => t.get(n) ?? NaN)).median;
-  const ratios = backends.map((b) => ({ b, ratio: sampleStats(totals.map((t) => (t.get(b) ?? NaN) / (t.get('auto') ?? NaN))).median }));
+  const ratios = backends.map((b) => ({
+    b,
+    ratio: sampleStats(totals.map((t) => (t.get(b) ?? NaN) / (t.get('auto') ?? NaN))).median,
+  }));
   const beatsAll = ratios.every((x) => x.ratio > 1);
   return (
     `mixed workload (one call of each of the ${common.length} cases every backend runs${left.length > 0 ? `; left out: ${left.join(', ')}` : ''}), median over ${totals.length} rounds: ` +

@@ -7,14 +7,30 @@
 import { sampleStats } from '@tandem/core';
 import { LLAMA_7B_DECODER, TINY_DECODER, type DecoderConfig, type GraphStrategy, type RunReport } from '@tandem/graph';
 import type { Row, SuiteOptions, SuiteResult } from '../report.ts';
-import { CONTROL_LABEL, bytesPerTokenOf, measuringRunsOf, medianOf, minOf, placementOf, planningOf, runSize, sizeRows, type SizeCase, type SizeResult } from '../graph/cases.ts';
+import {
+  CONTROL_LABEL,
+  bytesPerTokenOf,
+  measuringRunsOf,
+  medianOf,
+  minOf,
+  placementOf,
+  planningOf,
+  runSize,
+  sizeRows,
+  type SizeCase,
+  type SizeResult,
+} from '../graph/cases.ts';
 import { mixedRun, referenceCheck } from '../graph/checks.ts';
 import { graphPlots } from '../graph/plots.ts';
 import { phaseName, type Phase } from '../graph/measure.ts';
 import { graphBench } from '../graph/setup.ts';
 import { placementGap } from '../graph/placement-gap.ts';
 
-const ALL_PHASES: readonly Phase[] = [{ kind: 'prefill', tokens: 128 }, { kind: 'prefill', tokens: 512 }, { kind: 'decode', kv: 512 }];
+const ALL_PHASES: readonly Phase[] = [
+  { kind: 'prefill', tokens: 128 },
+  { kind: 'prefill', tokens: 512 },
+  { kind: 'decode', kv: 512 },
+];
 const AUTO_TARGET = 1.05;
 /** Prompt lengths of the mixed runs (prefill, then MIXED_DECODES decode steps). */
 const MIXED_PROMPTS = [128, 512] as const;
@@ -27,11 +43,56 @@ function sizes(softwareGpu: boolean): Array<{ label: string; size: SizeCase }> {
   // the 5% the target resolves (the A/A control, docs/decisions.md, issue 29); 101 and 61 narrow that by about half, for seconds per phase
   // (cpu-only 7B runs, up to seconds each, keep 5-7).
   return [
-    { label: 'tiny q4_0', size: { config: tiny('q4_0'), phases: ALL_PHASES, reps: 101, warmups: 3, slowReps: 2, cutSoftwareGpuPrefill: false } },
-    { label: 'tiny f32', size: { config: tiny('f32'), phases: ALL_PHASES, reps: 101, warmups: 3, slowReps: 2, cutSoftwareGpuPrefill: false } },
-    { label: '7B q4_0', size: { config: big('q4_0'), phases: ALL_PHASES, reps: softwareGpu ? 5 : 7, fastReps: 61, warmups: 1, slowReps: 1, cutSoftwareGpuPrefill: true } },
+    {
+      label: 'tiny q4_0',
+      size: {
+        config: tiny('q4_0'),
+        phases: ALL_PHASES,
+        reps: 101,
+        warmups: 3,
+        slowReps: 2,
+        cutSoftwareGpuPrefill: false,
+      },
+    },
+    {
+      label: 'tiny f32',
+      size: {
+        config: tiny('f32'),
+        phases: ALL_PHASES,
+        reps: 101,
+        warmups: 3,
+        slowReps: 2,
+        cutSoftwareGpuPrefill: false,
+      },
+    },
+    {
+      label: '7B q4_0',
+      size: {
+        config: big('q4_0'),
+        phases: ALL_PHASES,
+        reps: softwareGpu ? 5 : 7,
+        fastReps: 61,
+        warmups: 1,
+        slowReps: 1,
+        cutSoftwareGpuPrefill: true,
+      },
+    },
     // f32 7B weights are 3.2 GB of host floats while built (W and W^T); prefill 512 left out to keep the suite in minutes.
-    { label: '7B f32', size: { config: big('f32'), phases: [{ kind: 'prefill', tokens: 128 }, { kind: 'decode', kv: 512 }], reps: 5, fastReps: 61, warmups: 1, slowReps: 1, cutSoftwareGpuPrefill: true } },
+    {
+      label: '7B f32',
+      size: {
+        config: big('f32'),
+        phases: [
+          { kind: 'prefill', tokens: 128 },
+          { kind: 'decode', kv: 512 },
+        ],
+        reps: 5,
+        fastReps: 61,
+        warmups: 1,
+        slowReps: 1,
+        cutSoftwareGpuPrefill: true,
+      },
+    },
   ];
 }
 
@@ -52,7 +113,8 @@ function autoVerdict(result: SizeResult, label: string, phase: string): PhaseVer
   const auto = medianOf(result, phase, 'auto');
   const cpu = medianOf(result, phase, 'cpu-only');
   const gpu = medianOf(result, phase, 'gpu-only');
-  if (auto === undefined || cpu === undefined) return { text: `${label} ${phase}: not measured`, ratio: NaN, paired: NaN, control: NaN };
+  if (auto === undefined || cpu === undefined)
+    return { text: `${label} ${phase}: not measured`, ratio: NaN, paired: NaN, control: NaN };
   const skipped = result.gpuSkipped.get(phase);
   const best = gpu === undefined ? cpu : Math.min(cpu, gpu);
   const ratio = auto / best;
@@ -72,7 +134,9 @@ function autoVerdict(result: SizeResult, label: string, phase: string): PhaseVer
     `paired per round (auto over ${bestName} in the same round, median): ${paired.toFixed(3)} (${paired <= AUTO_TARGET ? 'met' : 'NOT met'}); ` +
     `A/A control (${bestName} run twice per round, the second over the first): ${Number.isNaN(control) ? `not comparable (the control ran ${controlOf ?? 'nothing'}, the best was ${bestName})` : `${control.toFixed(3)} (${control <= AUTO_TARGET ? 'within' : 'OUTSIDE'} ${AUTO_TARGET})`}; ` +
     `min auto/best ${(autoMin / bestMin).toFixed(3)}; ` +
-    (same === undefined ? 'auto placed nodes on both backends; ' : `auto placed every node as ${same} did (same kernels: the gap is auto's per-run overhead plus noise; ${gapText(result, phase, same)}); `) +
+    (same === undefined
+      ? 'auto placed nodes on both backends; '
+      : `auto placed every node as ${same} did (same kernels: the gap is auto's per-run overhead plus noise; ${gapText(result, phase, same)}); `) +
     `plans made in the ${planning.runs} measured auto runs: ${planning.plans}${planning.plans > 0 ? ` (${planning.msPerPlan.toFixed(2)} ms each)` : ''}; ` +
     `learning: ${result.autoLearningRuns.get(phase) ?? 0} unmeasured auto runs after the warm-ups until its candidate plans were measured, ` +
     `and ${measuringRunsOf(result, phase)} measured runs that re-measured a candidate`;
@@ -85,7 +149,10 @@ function gapText(result: SizeResult, phase: string, other: string): string {
   const gap = placementGap(reportsOf('auto'), reportsOf(other));
   const ms = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
   const choosing = reportsOf('auto').flatMap((r) => (r.placement === undefined ? [] : [r.placement.choosingMs]));
-  const choosingText = choosing.length === 0 ? '' : `, of which auto's plan choosing ${(sampleStats(choosing).median * 1000).toFixed(1)} us`;
+  const choosingText =
+    choosing.length === 0
+      ? ''
+      : `, of which auto's plan choosing ${(sampleStats(choosing).median * 1000).toFixed(1)} us`;
   return `medians, auto - ${other}: outside the nodes ${ms(gap.outsideMs)} ms${choosingText}, in the nodes ${ms(gap.nodesMs)} ms (most: ${gap.largest.map((g) => `${g.name} ${ms(g.ms)}`).join(', ')})`;
 }
 
@@ -94,7 +161,10 @@ function gapText(result: SizeResult, phase: string, other: string): string {
  * each pair ran in the same round, so drift between rounds cancels. NaN without a pair.
  */
 function pairedRatio(a: readonly number[], b: readonly number[]): number {
-  const ratios = a.slice(0, b.length).map((x, i) => x / (b[i] ?? NaN)).filter((r) => Number.isFinite(r));
+  const ratios = a
+    .slice(0, b.length)
+    .map((x, i) => x / (b[i] ?? NaN))
+    .filter((r) => Number.isFinite(r));
   return ratios.length > 0 ? sampleStats(ratios).median : NaN;
 }
 
@@ -113,7 +183,9 @@ export default async function graphSuite(options: SuiteOptions): Promise<SuiteRe
   const bench = await graphBench(options.gpu);
   const rows: Row[] = [];
   const phaseVerdicts: PhaseVerdict[] = [];
-  const verdicts: string[] = [`backends: cpu ${bench.preference.cpuBackend}, gpu ${bench.preference.gpuBackend} (${bench.gpuDevice})${bench.softwareGpu ? ' -- a software GPU: 7B GPU prefills are probed, not run' : ''}`];
+  const verdicts: string[] = [
+    `backends: cpu ${bench.preference.cpuBackend}, gpu ${bench.preference.gpuBackend} (${bench.gpuDevice})${bench.softwareGpu ? ' -- a software GPU: 7B GPU prefills are probed, not run' : ''}`,
+  ];
   try {
     for (const { label, size } of sizes(bench.softwareGpu)) {
       const result = await runSize(bench, size, label);
@@ -136,7 +208,8 @@ export default async function graphSuite(options: SuiteOptions): Promise<SuiteRe
         verdicts.push(`7B layer, Q4_0, tokens/s (one layer; a 32-layer model is ~32x slower): ${rates.join('; ')}`);
       }
     }
-    const count = (pick: (v: PhaseVerdict) => number): string => `${phaseVerdicts.filter((v) => pick(v) <= AUTO_TARGET).length}/${phaseVerdicts.length}`;
+    const count = (pick: (v: PhaseVerdict) => number): string =>
+      `${phaseVerdicts.filter((v) => pick(v) <= AUTO_TARGET).length}/${phaseVerdicts.length}`;
     verdicts.push(
       `phases with auto within ${AUTO_TARGET}x of the faster of cpu-only and gpu-only: ${count((v) => v.ratio)} by medians, ${count((v) => v.paired)} paired per round; ` +
         `A/A control (the faster single strategy against itself, paired per round) within ${AUTO_TARGET}x: ${count((v) => v.control)} (of phases where the control ran the best strategy: ${phaseVerdicts.filter((v) => !Number.isNaN(v.control)).length})`,
@@ -147,8 +220,23 @@ export default async function graphSuite(options: SuiteOptions): Promise<SuiteRe
     // 512-token prompt is where a hybrid run should beat both (prefill on the GPU, decode on the CPU).
     for (const prompt of MIXED_PROMPTS) {
       const phase = `mixed: prefill ${prompt} + ${MIXED_DECODES} decode`;
-      const mixed = await mixedRun(bench, { ...TINY_DECODER, weightType: 'q4_0' }, prompt, MIXED_DECODES, mixedStrategies, (s) => mixedReps(String(s)));
-      for (const [strategy, ms] of mixed.medians) rows.push({ size: 'tiny q4_0', phase, strategy, medianMs: ms, reps: mixedReps(strategy), placements: mixed.placements.get(strategy) ?? '' });
+      const mixed = await mixedRun(
+        bench,
+        { ...TINY_DECODER, weightType: 'q4_0' },
+        prompt,
+        MIXED_DECODES,
+        mixedStrategies,
+        (s) => mixedReps(String(s)),
+      );
+      for (const [strategy, ms] of mixed.medians)
+        rows.push({
+          size: 'tiny q4_0',
+          phase,
+          strategy,
+          medianMs: ms,
+          reps: mixedReps(strategy),
+          placements: mixed.placements.get(strategy) ?? '',
+        });
       const auto = mixed.medians.get('auto') ?? NaN;
       const others = [mixed.medians.get('cpu-only') ?? NaN, mixed.medians.get('gpu-only') ?? NaN];
       // Per round (every strategy once, shuffled), each single strategy's time over auto's in that round.
@@ -159,12 +247,21 @@ export default async function graphSuite(options: SuiteOptions): Promise<SuiteRe
           `auto/best ${(auto / Math.min(...others)).toFixed(3)}; faster than both: ${others.every((o) => auto < o) ? 'yes' : 'no'}; ` +
           `paired per round (median of that round's cpu-only / auto, gpu-only / auto): ${paired.map((r) => r.toFixed(3)).join(', ')} -> faster than both: ${paired.every((r) => r > 1) ? 'yes' : 'no'}; ` +
           `auto's last run placed ${mixed.placements.get('auto') ?? '?'}` +
-          (bench.softwareGpu ? ' (the issue asks this of the GPU machine; with SwiftShader the best mix is all-CPU)' : ''),
+          (bench.softwareGpu
+            ? ' (the issue asks this of the GPU machine; with SwiftShader the best mix is all-CPU)'
+            : ''),
       );
     }
     const error = await referenceCheck(bench, { ...LLAMA_7B_DECODER, weightType: 'q4_0' });
-    rows.push({ size: '7B q4_0', phase: 'reference check (prefill 4 + decode 1, auto)', strategy: 'auto', maxRelError: error });
-    verdicts.push(`7B layer (Q4_0) vs the float64 reference, prefill 4 + decode 1 under auto: max |error| / max |ref| = ${error.toExponential(2)} (tolerance 1e-4: ${error <= 1e-4 ? 'met' : 'NOT met'})`);
+    rows.push({
+      size: '7B q4_0',
+      phase: 'reference check (prefill 4 + decode 1, auto)',
+      strategy: 'auto',
+      maxRelError: error,
+    });
+    verdicts.push(
+      `7B layer (Q4_0) vs the float64 reference, prefill 4 + decode 1 under auto: max |error| / max |ref| = ${error.toExponential(2)} (tolerance 1e-4: ${error <= 1e-4 ? 'met' : 'NOT met'})`,
+    );
   } finally {
     await bench.engine.dispose();
   }

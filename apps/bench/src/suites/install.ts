@@ -25,27 +25,40 @@ const gzipped = (bytes: Uint8Array): number => gzipSync(bytes).byteLength;
 /** Sum of the gzip sizes of every file Vite emitted. */
 function emittedGzipBytes(dir: string): number {
   let total = 0;
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) if (entry.isFile()) total += gzipped(readFileSync(path.join(entry.parentPath, entry.name)));
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) total += gzipped(readFileSync(path.join(entry.parentPath, entry.name)));
   return total;
 }
 
 /** One page load: what it fetched (gzip-compressed) and the time its engine took to the product. */
-async function loadPage(browser: Browser, url: string): Promise<{ fetchedGzip: number; ms: number; product: number[] }> {
+async function loadPage(
+  browser: Browser,
+  url: string,
+): Promise<{ fetchedGzip: number; ms: number; product: number[] }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   let fetchedGzip = 0;
   const bodies: Promise<void>[] = [];
   const errors: string[] = [];
-  page.on('response', (response) => bodies.push(response.body().then((b) => void (fetchedGzip += gzipped(b)), () => undefined)));
+  page.on('response', (response) =>
+    bodies.push(
+      response.body().then(
+        (b) => void (fetchedGzip += gzipped(b)),
+        () => undefined,
+      ),
+    ),
+  );
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });
   try {
     await page.goto(url);
-    await page.waitForFunction(() => Reflect.get(globalThis, 'benchResult') !== undefined, undefined, { timeout: 120_000 }).catch((error: unknown) => {
-      throw new Error(`${url}: no result (${errors.join('; ') || String(error)})`);
-    });
+    await page
+      .waitForFunction(() => Reflect.get(globalThis, 'benchResult') !== undefined, undefined, { timeout: 120_000 })
+      .catch((error: unknown) => {
+        throw new Error(`${url}: no result (${errors.join('; ') || String(error)})`);
+      });
     const result: { ms: number; product: number[] } = await page.evaluate(() => Reflect.get(globalThis, 'benchResult'));
     await Promise.all(bodies);
     return { fetchedGzip, ...result };
@@ -56,12 +69,17 @@ async function loadPage(browser: Browser, url: string): Promise<{ fetchedGzip: n
 
 async function buildPage(spec: PageSpec): Promise<ConsumerProject> {
   const slug = spec.name.replace(/[^a-z]+/g, '-');
-  const project = await consumerProject(`bench-${slug}`, { tarballs: spec.tarballs, fromRegistry: spec.fromRegistry, files: { 'index.html': PAGE_HTML, 'main.js': spec.main } });
+  const project = await consumerProject(`bench-${slug}`, {
+    tarballs: spec.tarballs,
+    fromRegistry: spec.fromRegistry,
+    files: { 'index.html': PAGE_HTML, 'main.js': spec.main },
+  });
   const built = await project.run('npx', ['vite', 'build', '--logLevel', 'error']);
   if (built.code !== 0) throw new Error(`${spec.name}: vite build failed:\n${built.stderr}`);
   for (const [target, source] of Object.entries(spec.copy ?? {})) {
     mkdirSync(path.join(project.dir, 'dist', target), { recursive: true });
-    for (const f of readdirSync(path.join(project.dir, source)).filter((n) => n.endsWith('.wasm'))) copyFileSync(path.join(project.dir, source, f), path.join(project.dir, 'dist', target, f));
+    for (const f of readdirSync(path.join(project.dir, source)).filter((n) => n.endsWith('.wasm')))
+      copyFileSync(path.join(project.dir, source, f), path.join(project.dir, 'dist', target, f));
   }
   return project;
 }
@@ -107,7 +125,10 @@ await engine.dispose();
 `;
 
 async function nodeRows(): Promise<Row[]> {
-  const project = await consumerProject('bench-node', { tarballs: ['tandem'], files: { 'first.mjs': NODE_FIRST_RESULT } });
+  const project = await consumerProject('bench-node', {
+    tarballs: ['tandem'],
+    files: { 'first.mjs': NODE_FIRST_RESULT },
+  });
   try {
     const du = await project.run('du', ['-sk', 'node_modules']);
     const ms: number[] = [];
@@ -117,7 +138,15 @@ async function nodeRows(): Promise<Row[]> {
       ms.push(Number(ran.stdout.trim()));
     }
     const s = sampleStats(ms);
-    return [{ engine: 'tandem in Node', 'install size MiB (tandem alone, no GPU parts)': Number(du.stdout.split('\t')[0]) / 1024, 'node: createEngine() to product, ms (median)': s.median, 'node: min ms': s.min, 'node: max ms': s.max }];
+    return [
+      {
+        engine: 'tandem in Node',
+        'install size MiB (tandem alone, no GPU parts)': Number(du.stdout.split('\t')[0]) / 1024,
+        'node: createEngine() to product, ms (median)': s.median,
+        'node: min ms': s.min,
+        'node: max ms': s.max,
+      },
+    ];
   } finally {
     project.remove();
   }
@@ -131,8 +160,12 @@ export default async function install(): Promise<SuiteResult> {
   const tandem = pages.find((r) => r['engine'] === 'tandem');
   for (const other of pages.filter((r) => r['engine'] !== 'tandem' && typeof r['fetched gzip KiB'] === 'number')) {
     const ratio = (key: string): string => (Number(tandem?.[key]) / Number(other[key])).toFixed(2);
-    verdicts.push(`tandem / ${other['engine']}: fetched gzip ${ratio('fetched gzip KiB')}x, emitted gzip ${ratio('emitted gzip KiB')}x, time to the product ${ratio('page: engine start to product, ms (median)')}x`);
+    verdicts.push(
+      `tandem / ${other['engine']}: fetched gzip ${ratio('fetched gzip KiB')}x, emitted gzip ${ratio('emitted gzip KiB')}x, time to the product ${ratio('page: engine start to product, ms (median)')}x`,
+    );
   }
-  verdicts.push(`pages loaded ${LOADS} times each in Chromium (cross-origin isolated, without --enable-unsafe-webgpu: no WebGPU adapter); onnxruntime-web is its WASM-only build ('onnxruntime-web/wasm'), tfjs runs one thread (its threaded build fails once bundled); Node: ${NODE_STARTS} fresh processes`);
+  verdicts.push(
+    `pages loaded ${LOADS} times each in Chromium (cross-origin isolated, without --enable-unsafe-webgpu: no WebGPU adapter); onnxruntime-web is its WASM-only build ('onnxruntime-web/wasm'), tfjs runs one thread (its threaded build fails once bundled); Node: ${NODE_STARTS} fresh processes`,
+  );
   return { suite: 'install', rows: [...pages, ...node], verdicts };
 }

@@ -40,14 +40,24 @@ export default async function memorySuite(options: SuiteOptions): Promise<SuiteR
   // Without --gpu, WebGPU runs on SwiftShader (a software GPU) so every backend kind is measured here too.
   if (!options.gpu && process.env['TANDEM_WEBGPU'] === undefined) process.env['TANDEM_WEBGPU'] = 'swiftshader';
   const engine = await createEngine();
-  log(`backends: ${engine.backends().map((b) => `${b.name}${b.available ? '' : ` (unavailable: ${b.unavailableReason ?? '?'})`}`).join(', ')}`);
+  log(
+    `backends: ${engine
+      .backends()
+      .map((b) => `${b.name}${b.available ? '' : ` (unavailable: ${b.unavailableReason ?? '?'})`}`)
+      .join(', ')}`,
+  );
 
   let start = performance.now();
   const limit = Number(process.env['TANDEM_BENCH_MEMORY_WORDS'] ?? 0);
-  const words = await loadWinkEmbeddings({ ...(limit > 0 ? { limit } : {}), onProgress: (done, total) => progress('wink JSON -> cache', done, total) });
+  const words = await loadWinkEmbeddings({
+    ...(limit > 0 ? { limit } : {}),
+    onProgress: (done, total) => progress('wink JSON -> cache', done, total),
+  });
   const { dim } = words;
   const count = words.words.length;
-  log(`wink: ${count} words x ${dim} in ${((performance.now() - start) / 1000).toFixed(1)} s (binary cache in .cache/datasets after the first run)`);
+  log(
+    `wink: ${count} words x ${dim} in ${((performance.now() - start) / 1000).toFixed(1)} s (binary cache in .cache/datasets after the first run)`,
+  );
   const picks = queryIndices(count);
   const queries = new Float32Array(QUERY_COUNT * dim);
   picks.forEach((w, i) => queries.set(words.vectors.subarray(w * dim, (w + 1) * dim), i * dim));
@@ -60,13 +70,24 @@ export default async function memorySuite(options: SuiteOptions): Promise<SuiteR
   const ours = await tandemIndex(words.vectors, dim, PARAMS, engine, (d, t) => progress('tandem HNSW build', d, t));
   const origins = [describeOrigin('tandem', ours.origin)];
   log(`index: ${origins[0]}`);
-  rows.push({ section: 'hnsw build', library: 'tandem', vectors: count, M: PARAMS.m, efConstruction: PARAMS.efConstruction, buildS: ours.origin.buildMs / 1000, cached: ours.origin.cacheFile !== undefined, builtOn: ours.origin.builtOn ?? (ours.origin.cacheFile === undefined ? 'this run' : 'unknown'), loadS: ours.origin.loadMs / 1000 });
+  rows.push({
+    section: 'hnsw build',
+    library: 'tandem',
+    vectors: count,
+    M: PARAMS.m,
+    efConstruction: PARAMS.efConstruction,
+    buildS: ours.origin.buildMs / 1000,
+    cached: ours.origin.cacheFile !== undefined,
+    builtOn: ours.origin.builtOn ?? (ours.origin.cacheFile === undefined ? 'this run' : 'unknown'),
+    loadS: ours.origin.loadMs / 1000,
+  });
   const unitQueries = Array.from({ length: QUERY_COUNT }, (_, q) => queries.subarray(q * dim, (q + 1) * dim));
   let oursEf = 64;
   const oursSearcher = {
     name: 'tandem',
     setEf: (ef: number) => void (oursEf = ef),
-    search: (q: number, k: number) => ours.index.search(unitQueries[q] ?? new Float32Array(dim), k, { ef: oursEf }).map((h) => h.index),
+    search: (q: number, k: number) =>
+      ours.index.search(unitQueries[q] ?? new Float32Array(dim), k, { ef: oursEf }).map((h) => h.index),
   };
 
   const lib = loadHnswlib();
@@ -74,28 +95,64 @@ export default async function memorySuite(options: SuiteOptions): Promise<SuiteR
   let libBuildMs: number | undefined;
   let libSearcher: Searcher | undefined;
   if ('module' in lib) {
-    const built = await hnswlibIndex(lib.module, words.vectors, dim, PARAMS, (d, t) => progress('hnswlib-node build', d, t));
+    const built = await hnswlibIndex(lib.module, words.vectors, dim, PARAMS, (d, t) =>
+      progress('hnswlib-node build', d, t),
+    );
     libBuildMs = built.origin.buildMs;
     origins.push(describeOrigin('hnswlib-node', built.origin));
     log(`index: ${origins[1]}`);
-    rows.push({ section: 'hnsw build', library: 'hnswlib-node', vectors: count, M: PARAMS.m, efConstruction: PARAMS.efConstruction, buildS: built.origin.buildMs / 1000, cached: built.origin.cacheFile !== undefined, builtOn: built.origin.builtOn ?? (built.origin.cacheFile === undefined ? 'this run' : 'unknown'), loadS: built.origin.loadMs / 1000 });
+    rows.push({
+      section: 'hnsw build',
+      library: 'hnswlib-node',
+      vectors: count,
+      M: PARAMS.m,
+      efConstruction: PARAMS.efConstruction,
+      buildS: built.origin.buildMs / 1000,
+      cached: built.origin.cacheFile !== undefined,
+      builtOn: built.origin.builtOn ?? (built.origin.cacheFile === undefined ? 'this run' : 'unknown'),
+      loadS: built.origin.loadMs / 1000,
+    });
     const arrays = unitQueries.map((q) => Array.from(q));
-    libSearcher = { name: 'hnswlib-node', setEf: (ef: number) => built.index.setEf(ef), search: (q: number, k: number) => built.index.searchKnn(arrays[q] ?? [], k).neighbors };
+    libSearcher = {
+      name: 'hnswlib-node',
+      setEf: (ef: number) => built.index.setEf(ef),
+      search: (q: number, k: number) => built.index.searchKnn(arrays[q] ?? [], k).neighbors,
+    };
   } else {
     log(lib.missing);
   }
   // Both indexes swept side by side (per ef, alternating passes), so a drift in the machine's speed hits both.
-  const [oursPoints = [], libSwept] = sweepSideBySide(libSearcher === undefined ? [oursSearcher] : [oursSearcher, libSearcher], QUERY_COUNT, truth, EFS, PASSES);
+  const [oursPoints = [], libSwept] = sweepSideBySide(
+    libSearcher === undefined ? [oursSearcher] : [oursSearcher, libSearcher],
+    QUERY_COUNT,
+    truth,
+    EFS,
+    PASSES,
+  );
   libPoints = libSwept;
-  for (const p of oursPoints) rows.push({ section: 'hnsw single query', library: 'tandem', ef: p.ef, recallAt10: p.recall, queriesPerS: p.qps });
-  for (const p of libPoints ?? []) rows.push({ section: 'hnsw single query', library: 'hnswlib-node', ef: p.ef, recallAt10: p.recall, queriesPerS: p.qps });
+  for (const p of oursPoints)
+    rows.push({ section: 'hnsw single query', library: 'tandem', ef: p.ef, recallAt10: p.recall, queriesPerS: p.qps });
+  for (const p of libPoints ?? [])
+    rows.push({
+      section: 'hnsw single query',
+      library: 'hnswlib-node',
+      ef: p.ef,
+      recallAt10: p.recall,
+      queriesPerS: p.qps,
+    });
 
   const oursAt = firstReaching(oursPoints, RECALL_TARGET);
   const libAt = libPoints === undefined ? undefined : firstReaching(libPoints, RECALL_TARGET);
-  verdicts.push(oursAt === undefined ? `MISSED recall@10 >= ${RECALL_TARGET}: best ${Math.max(...oursPoints.map((p) => p.recall)).toFixed(4)} up to ef=${EFS.at(-1)}` : `MET recall@10 >= ${RECALL_TARGET} on all ${count} words: ${oursAt.recall.toFixed(4)} at ef=${oursAt.ef} (1,000 query words spread over the vocabulary; each query word is itself in the index)`);
+  verdicts.push(
+    oursAt === undefined
+      ? `MISSED recall@10 >= ${RECALL_TARGET}: best ${Math.max(...oursPoints.map((p) => p.recall)).toFixed(4)} up to ef=${EFS.at(-1)}`
+      : `MET recall@10 >= ${RECALL_TARGET} on all ${count} words: ${oursAt.recall.toFixed(4)} at ef=${oursAt.ef} (1,000 query words spread over the vocabulary; each query word is itself in the index)`,
+  );
   if (oursAt !== undefined && libAt !== undefined) {
     const ratio = oursAt.qps / libAt.qps;
-    verdicts.push(`${ratio >= 0.5 ? 'MET' : 'MISSED'} single-query throughput >= 0.5x hnswlib-node at recall >= ${RECALL_TARGET}: tandem ${oursAt.qps.toFixed(0)} q/s (ef=${oursAt.ef}, recall ${oursAt.recall.toFixed(4)}) vs hnswlib-node ${libAt.qps.toFixed(0)} q/s (ef=${libAt.ef}, recall ${libAt.recall.toFixed(4)}): ratio ${ratio.toFixed(2)}`);
+    verdicts.push(
+      `${ratio >= 0.5 ? 'MET' : 'MISSED'} single-query throughput >= 0.5x hnswlib-node at recall >= ${RECALL_TARGET}: tandem ${oursAt.qps.toFixed(0)} q/s (ef=${oursAt.ef}, recall ${oursAt.recall.toFixed(4)}) vs hnswlib-node ${libAt.qps.toFixed(0)} q/s (ef=${libAt.ef}, recall ${libAt.recall.toFixed(4)}): ratio ${ratio.toFixed(2)}`,
+    );
   } else if (libPoints === undefined) {
     verdicts.push(`NOT MEASURED single-query ratio vs hnswlib-node: ${'missing' in lib ? lib.missing : 'absent'}`);
   }
@@ -110,40 +167,86 @@ export default async function memorySuite(options: SuiteOptions): Promise<SuiteR
     graphRates.push(QUERY_COUNT / ((performance.now() - start) / 1000));
   }
   const graphQps = sampleStats(graphRates).median;
-  rows.push({ section: 'hnsw batch', library: 'tandem searchBatch graph', queries: QUERY_COUNT, ef: batchEf, queriesPerS: graphQps });
+  rows.push({
+    section: 'hnsw batch',
+    library: 'tandem searchBatch graph',
+    queries: QUERY_COUNT,
+    ef: batchEf,
+    queriesPerS: graphQps,
+  });
   // The engine routes keep the vectors resident after their first call (normalised, transposed, uploaded: a one-time
   // cost, reported as firstCallMs); their throughput is the median of PASSES warm calls, like the graph route's.
   const auto = await warmBatchRate(() => ours.index.searchBatch(queries, 10, { ef: batchEf }));
   const autoQps = auto.qps;
   const autoRecall = recallAt(truth, indicesOf(auto.hits));
-  rows.push({ section: 'hnsw batch', library: 'tandem searchBatch auto', queries: QUERY_COUNT, ef: batchEf, queriesPerS: autoQps, recallAt10: autoRecall, firstCallMs: auto.firstMs });
+  rows.push({
+    section: 'hnsw batch',
+    library: 'tandem searchBatch auto',
+    queries: QUERY_COUNT,
+    ef: batchEf,
+    queriesPerS: autoQps,
+    recallAt10: autoRecall,
+    firstCallMs: auto.firstMs,
+  });
   const exact = await warmBatchRate(() => ours.index.searchBatch(queries, 10, { mode: 'exact' }));
   const exactQps = exact.qps;
-  rows.push({ section: 'hnsw batch', library: 'tandem searchBatch exact (engine, auto strategy)', queries: QUERY_COUNT, queriesPerS: exactQps, recallAt10: recallAt(truth, indicesOf(exact.hits)), firstCallMs: exact.firstMs });
-  verdicts.push(`batch engine routes, first (cold) call: auto ${(auto.firstMs / 1000).toFixed(2)} s, exact ${(exact.firstMs / 1000).toFixed(2)} s (vectors normalised, transposed and uploaded once); warm: auto ${autoQps.toFixed(0)} q/s, exact ${exactQps.toFixed(0)} q/s`);
+  rows.push({
+    section: 'hnsw batch',
+    library: 'tandem searchBatch exact (engine, auto strategy)',
+    queries: QUERY_COUNT,
+    queriesPerS: exactQps,
+    recallAt10: recallAt(truth, indicesOf(exact.hits)),
+    firstCallMs: exact.firstMs,
+  });
+  verdicts.push(
+    `batch engine routes, first (cold) call: auto ${(auto.firstMs / 1000).toFixed(2)} s, exact ${(exact.firstMs / 1000).toFixed(2)} s (vectors normalised, transposed and uploaded once); warm: auto ${autoQps.toFixed(0)} q/s, exact ${exactQps.toFixed(0)} q/s`,
+  );
   const libBatchQps = libAt?.qps;
-  if (libBatchQps !== undefined) rows.push({ section: 'hnsw batch', library: 'hnswlib-node searchKnn loop', queries: QUERY_COUNT, ef: libAt?.ef ?? 0, queriesPerS: libBatchQps });
+  if (libBatchQps !== undefined)
+    rows.push({
+      section: 'hnsw batch',
+      library: 'hnswlib-node searchKnn loop',
+      queries: QUERY_COUNT,
+      ef: libAt?.ef ?? 0,
+      queriesPerS: libBatchQps,
+    });
   const bestBatch = Math.max(graphQps, autoQps);
   const hasGpu = engine.backends().some((b) => b.kind === 'gpu' && b.available);
-  if (libBatchQps === undefined) verdicts.push(`NOT MEASURED batch vs hnswlib-node (hnswlib-node absent); tandem searchBatch ${bestBatch.toFixed(0)} q/s`);
+  if (libBatchQps === undefined)
+    verdicts.push(
+      `NOT MEASURED batch vs hnswlib-node (hnswlib-node absent); tandem searchBatch ${bestBatch.toFixed(0)} q/s`,
+    );
   else if (!hasGpu || !options.gpu) {
-    verdicts.push(`NOT MEASURED batch >= 2x hnswlib-node on the GPU machine (this run has no GPU backend${options.gpu ? '' : ', no --gpu'}): here searchBatch ${bestBatch.toFixed(0)} q/s vs hnswlib-node ${libBatchQps.toFixed(0)} q/s = ${(bestBatch / libBatchQps).toFixed(2)}x; the exact engine route ${exactQps.toFixed(0)} q/s`);
+    verdicts.push(
+      `NOT MEASURED batch >= 2x hnswlib-node on the GPU machine (this run has no GPU backend${options.gpu ? '' : ', no --gpu'}): here searchBatch ${bestBatch.toFixed(0)} q/s vs hnswlib-node ${libBatchQps.toFixed(0)} q/s = ${(bestBatch / libBatchQps).toFixed(2)}x; the exact engine route ${exactQps.toFixed(0)} q/s`,
+    );
   } else {
     const ratio = Math.max(bestBatch, exactQps) / libBatchQps;
-    verdicts.push(`${ratio >= 2 ? 'MET' : 'MISSED'} batch of ${QUERY_COUNT} >= 2x hnswlib-node: best tandem route ${Math.max(bestBatch, exactQps).toFixed(0)} q/s vs ${libBatchQps.toFixed(0)} q/s = ${ratio.toFixed(2)}x`);
+    verdicts.push(
+      `${ratio >= 2 ? 'MET' : 'MISSED'} batch of ${QUERY_COUNT} >= 2x hnswlib-node: best tandem route ${Math.max(bestBatch, exactQps).toFixed(0)} q/s vs ${libBatchQps.toFixed(0)} q/s = ${ratio.toFixed(2)}x`,
+    );
   }
-  if (libBuildMs !== undefined) verdicts.push(`build on ${count} words (M=16, efConstruction=200, one thread): tandem ${(ours.origin.buildMs / 1000).toFixed(0)} s vs hnswlib-node ${(libBuildMs / 1000).toFixed(0)} s`);
+  if (libBuildMs !== undefined)
+    verdicts.push(
+      `build on ${count} words (M=16, efConstruction=200, one thread): tandem ${(ours.origin.buildMs / 1000).toFixed(0)} s vs hnswlib-node ${(libBuildMs / 1000).toFixed(0)} s`,
+    );
   verdicts.push(`indexes: ${origins.join('; ')}`);
 
   const brute = await bruteForceLatency(engine, words.vectors, dim, queries.subarray(0, 20 * dim), log);
   rows.push(...brute.rows);
-  verdicts.push(`brute-force top-10 over ${count} words, one query: ${[...brute.medians].map(([b, ms]) => `${b} ${ms.toFixed(2)} ms`).join(', ')}; auto chose ${brute.autoBackend} (${brute.autoReason}); batch of ${QUERY_COUNT} on the engine: ${(truthMs / 1000).toFixed(2)} s`);
+  verdicts.push(
+    `brute-force top-10 over ${count} words, one query: ${[...brute.medians].map(([b, ms]) => `${b} ${ms.toFixed(2)} ms`).join(', ')}; auto chose ${brute.autoBackend} (${brute.autoReason}); batch of ${QUERY_COUNT} on the engine: ${(truthMs / 1000).toFixed(2)} s`,
+  );
 
   const wordnet = await loadWordNet();
   const spread = await spreadingPerBackend(engine, wordnet, log);
   rows.push(...spread.rows);
-  verdicts.push(`spreading activation over WordNet (${wordnet.synsetIds.length} synsets, ${wordnet.colIdx.length} edges), per hop: ${[...spread.perHop].map(([b, ms]) => `${b} ${ms.toFixed(3)} ms`).join(', ')}`);
-  verdicts.push('HNSW indexes cached in .cache/bench/ (delete them to rebuild; tandem\'s is graph only, loaded with the wink vectors); wink vectors cached in .cache/datasets/');
+  verdicts.push(
+    `spreading activation over WordNet (${wordnet.synsetIds.length} synsets, ${wordnet.colIdx.length} edges), per hop: ${[...spread.perHop].map(([b, ms]) => `${b} ${ms.toFixed(3)} ms`).join(', ')}`,
+  );
+  verdicts.push(
+    "HNSW indexes cached in .cache/bench/ (delete them to rebuild; tandem's is graph only, loaded with the wink vectors); wink vectors cached in .cache/datasets/",
+  );
   await engine.dispose();
   return { suite: 'memory', rows, verdicts, plots: memoryPlots(rows, RECALL_TARGET) };
 }

@@ -6,7 +6,13 @@
 // whose figures are not GPU figures (every target NOT MEASURED). One failing measurement becomes a verdict.
 import { errorMessage } from '@tandem/core';
 import { progress, type Row, type SuiteOptions, type SuiteResult } from '../report.ts';
-import { CUBLAS_CEILING_SCRIPT, runCublasCeiling, nvidiaSmiMemoryClockKHz, type CublasCeilings, type Outcome } from '../rocm/ceilings.ts';
+import {
+  CUBLAS_CEILING_SCRIPT,
+  runCublasCeiling,
+  nvidiaSmiMemoryClockKHz,
+  type CublasCeilings,
+  type Outcome,
+} from '../rocm/ceilings.ts';
 import { nominalBandwidth } from '../rocm/figures.ts';
 import { measureMatmul, matmulTflops, type MatmulSection } from '../rocm/matmul-section.ts';
 import { measureOverhead, type OverheadSection } from '../rocm/overhead-section.ts';
@@ -37,52 +43,190 @@ function ms(value: number): string {
 
 function nominalGbps(target: RocmTarget, source: FigureSource): { gbps: number | undefined; how: string } {
   const fromRuntime = nominalBandwidth(target.device);
-  if (fromRuntime !== undefined) return { gbps: fromRuntime / 1e9, how: `runtime: ${target.device.memoryClockKHz / 1e3} MHz x ${target.device.memoryBusWidthBits} bits x 2` };
-  if (source.kind !== 'gpu' || target.platform !== 'nvidia') return { gbps: undefined, how: 'the runtime reports no memory clock' };
+  if (fromRuntime !== undefined)
+    return {
+      gbps: fromRuntime / 1e9,
+      how: `runtime: ${target.device.memoryClockKHz / 1e3} MHz x ${target.device.memoryBusWidthBits} bits x 2`,
+    };
+  if (source.kind !== 'gpu' || target.platform !== 'nvidia')
+    return { gbps: undefined, how: 'the runtime reports no memory clock' };
   const smi = nvidiaSmiMemoryClockKHz();
   if (!smi.ok) return { gbps: undefined, how: `the runtime reports no memory clock and ${smi.reason}` };
   const fromSmi = nominalBandwidth({ memoryClockKHz: smi.value, memoryBusWidthBits: target.device.memoryBusWidthBits });
-  return { gbps: fromSmi === undefined ? undefined : fromSmi / 1e9, how: `nvidia-smi: ${smi.value / 1e3} MHz x ${target.device.memoryBusWidthBits} bits x 2` };
+  return {
+    gbps: fromSmi === undefined ? undefined : fromSmi / 1e9,
+    how: `nvidia-smi: ${smi.value / 1e3} MHz x ${target.device.memoryBusWidthBits} bits x 2`,
+  };
 }
 
-function matmulVerdicts(section: Outcome<MatmulSection>, cublas: Outcome<CublasCeilings>, source: FigureSource): string[] {
-  const label = (n: number): string => `f32 matmul ${HEADLINE_N}${n === HEADLINE_N ? '' : ` (run at n=${n})`} kernel (events)`;
-  if (!section.ok) return [targetVerdict({ label: label(HEADLINE_N), measured: section.reason, target: TARGETS.matmulTflops, unit: 'TFLOP/s' }, source)];
+function matmulVerdicts(
+  section: Outcome<MatmulSection>,
+  cublas: Outcome<CublasCeilings>,
+  source: FigureSource,
+): string[] {
+  const label = (n: number): string =>
+    `f32 matmul ${HEADLINE_N}${n === HEADLINE_N ? '' : ` (run at n=${n})`} kernel (events)`;
+  if (!section.ok)
+    return [
+      targetVerdict(
+        { label: label(HEADLINE_N), measured: section.reason, target: TARGETS.matmulTflops, unit: 'TFLOP/s' },
+        source,
+      ),
+    ];
   const failures = section.value.failures.map((f) => `f32 matmul ${f}`);
   const head = section.value.points.at(-1);
-  if (head === undefined) return [targetVerdict({ label: label(HEADLINE_N), measured: `no size measured (${failures.join('; ')})`, target: TARGETS.matmulTflops, unit: 'TFLOP/s' }, source), ...failures];
+  if (head === undefined)
+    return [
+      targetVerdict(
+        {
+          label: label(HEADLINE_N),
+          measured: `no size measured (${failures.join('; ')})`,
+          target: TARGETS.matmulTflops,
+          unit: 'TFLOP/s',
+        },
+        source,
+      ),
+      ...failures,
+    ];
   const ours = matmulTflops(head.n, head.kernel.median);
   const k = head.kernel;
   const detail = `median ${ms(k.median)} (min ${ms(k.min)}, max ${ms(k.max)}, ${k.count} reps); engine wall ${ms(head.engine.median)} = ${matmulTflops(head.n, head.engine.median).toFixed(2)} TFLOP/s; check ${describeCheck(head.check)}`;
   const wrong = head.check.ok ? {} : { wrongResults: describeCheck(head.check) };
-  const lines = [targetVerdict({ label: label(head.n), measured: ours, target: TARGETS.matmulTflops, unit: 'TFLOP/s', detail, ...wrong }, source)];
-  const sweep = section.value.points.map((p) => `${p.n}: ${matmulTflops(p.n, p.kernel.median).toPrecision(3)}`).join(', ');
-  lines.push(`f32 matmul sweep, kernel TFLOP/s at the median: ${sweep}${source.kind === 'emulated' ? ' (CPU emulation, not GPU figures)' : ''}`);
+  const lines = [
+    targetVerdict(
+      { label: label(head.n), measured: ours, target: TARGETS.matmulTflops, unit: 'TFLOP/s', detail, ...wrong },
+      source,
+    ),
+  ];
+  const sweep = section.value.points
+    .map((p) => `${p.n}: ${matmulTflops(p.n, p.kernel.median).toPrecision(3)}`)
+    .join(', ');
+  lines.push(
+    `f32 matmul sweep, kernel TFLOP/s at the median: ${sweep}${source.kind === 'emulated' ? ' (CPU emulation, not GPU figures)' : ''}`,
+  );
   const ratioLabel = `f32 matmul ${HEADLINE_N} ours / cuBLAS SGEMM (TF32 off)`;
-  const ratio: number | string = !cublas.ok ? `cuBLAS skipped: ${cublas.reason}` : head.n !== HEADLINE_N ? `ours ran at n=${head.n}, cuBLAS at ${HEADLINE_N}` : ours / cublas.value.sgemm4096Tflops;
-  const ratioDetail = cublas.ok ? `ours ${ours.toFixed(2)} vs cuBLAS ${cublas.value.sgemm4096Tflops.toFixed(2)} TFLOP/s on ${cublas.value.device}` : undefined;
-  lines.push(targetVerdict({ label: ratioLabel, measured: ratio, target: TARGETS.cublasRatio, unit: 'x', ...(ratioDetail === undefined ? {} : { detail: ratioDetail }) }, source));
+  const ratio: number | string = !cublas.ok
+    ? `cuBLAS skipped: ${cublas.reason}`
+    : head.n !== HEADLINE_N
+      ? `ours ran at n=${head.n}, cuBLAS at ${HEADLINE_N}`
+      : ours / cublas.value.sgemm4096Tflops;
+  const ratioDetail = cublas.ok
+    ? `ours ${ours.toFixed(2)} vs cuBLAS ${cublas.value.sgemm4096Tflops.toFixed(2)} TFLOP/s on ${cublas.value.device}`
+    : undefined;
+  lines.push(
+    targetVerdict(
+      {
+        label: ratioLabel,
+        measured: ratio,
+        target: TARGETS.cublasRatio,
+        unit: 'x',
+        ...(ratioDetail === undefined ? {} : { detail: ratioDetail }),
+      },
+      source,
+    ),
+  );
   return [...lines, ...failures];
 }
 
-function streamVerdicts(scale: Outcome<StreamFigure>, q4: Outcome<StreamFigure>, q8: Outcome<StreamFigure>, q4q8x: Outcome<StreamFigure>, cosine: Outcome<StreamFigure>, nominal: { gbps: number | undefined; how: string }, source: FigureSource): string[] {
+function streamVerdicts(
+  scale: Outcome<StreamFigure>,
+  q4: Outcome<StreamFigure>,
+  q8: Outcome<StreamFigure>,
+  q4q8x: Outcome<StreamFigure>,
+  cosine: Outcome<StreamFigure>,
+  nominal: { gbps: number | undefined; how: string },
+  source: FigureSource,
+): string[] {
   const peak = scale.ok ? scale.value.gbps : undefined;
-  const nominalText = nominal.gbps === undefined ? `nominal unknown (${nominal.how})` : `nominal ${nominal.gbps.toFixed(0)} GB/s (${nominal.how})`;
-  const lines = [scale.ok ? `streaming peak measured by the scale: ${scale.value.row['measurement']}: ${scale.value.gbps.toFixed(peak !== undefined && peak >= 10 ? 0 : 3)} GB/s at the median ${ms(scale.value.kernel.median)}${nominal.gbps === undefined ? '' : ` = ${((100 * scale.value.gbps) / nominal.gbps).toFixed(0)}% of nominal`}; ${nominalText}; check ${describeCheck(scale.value.check)}` : `streaming peak NOT MEASURED: ${scale.reason}; ${nominalText}`];
+  const nominalText =
+    nominal.gbps === undefined
+      ? `nominal unknown (${nominal.how})`
+      : `nominal ${nominal.gbps.toFixed(0)} GB/s (${nominal.how})`;
+  const lines = [
+    scale.ok
+      ? `streaming peak measured by the scale: ${scale.value.row['measurement']}: ${scale.value.gbps.toFixed(peak !== undefined && peak >= 10 ? 0 : 3)} GB/s at the median ${ms(scale.value.kernel.median)}${nominal.gbps === undefined ? '' : ` = ${((100 * scale.value.gbps) / nominal.gbps).toFixed(0)}% of nominal`}; ${nominalText}; check ${describeCheck(scale.value.check)}`
+      : `streaming peak NOT MEASURED: ${scale.reason}; ${nominalText}`,
+  ];
   const q4Label = `Q4_0 mat-vec 4096x11008 kernel GB/s as % of the measured peak`;
-  if (!q4.ok || peak === undefined) lines.push(targetVerdict({ label: q4Label, measured: q4.ok ? 'no measured peak to compare with' : q4.reason, target: 100 * TARGETS.matvecPeakFraction, unit: '%' }, source));
-  else lines.push(targetVerdict({ label: q4Label, measured: (100 * q4.value.gbps) / peak, target: 100 * TARGETS.matvecPeakFraction, unit: '%', detail: matvecDetail(q4.value, peak, nominal.gbps), ...(q4.value.check.ok ? {} : { wrongResults: describeCheck(q4.value.check) }) }, source));
+  if (!q4.ok || peak === undefined)
+    lines.push(
+      targetVerdict(
+        {
+          label: q4Label,
+          measured: q4.ok ? 'no measured peak to compare with' : q4.reason,
+          target: 100 * TARGETS.matvecPeakFraction,
+          unit: '%',
+        },
+        source,
+      ),
+    );
+  else
+    lines.push(
+      targetVerdict(
+        {
+          label: q4Label,
+          measured: (100 * q4.value.gbps) / peak,
+          target: 100 * TARGETS.matvecPeakFraction,
+          unit: '%',
+          detail: matvecDetail(q4.value, peak, nominal.gbps),
+          ...(q4.value.check.ok ? {} : { wrongResults: describeCheck(q4.value.check) }),
+        },
+        source,
+      ),
+    );
   const q4q8xLabel = `Q4_0 mat-vec 4096x11008 with the opt-in int8 activations (RocmBackend({ quantizedActivations: 'q8' })) kernel GB/s as % of the measured peak`;
-  if (!q4q8x.ok || peak === undefined) lines.push(targetVerdict({ label: q4q8xLabel, measured: q4q8x.ok ? 'no measured peak to compare with' : q4q8x.reason, target: 100 * TARGETS.matvecPeakFraction, unit: '%' }, source));
-  else lines.push(targetVerdict({ label: q4q8xLabel, measured: (100 * q4q8x.value.gbps) / peak, target: 100 * TARGETS.matvecPeakFraction, unit: '%', detail: matvecDetail(q4q8x.value, peak, nominal.gbps), ...(q4q8x.value.check.ok ? {} : { wrongResults: describeCheck(q4q8x.value.check) }) }, source));
-  if (q8.ok) lines.push(`Q8_0 mat-vec 4096x11008 (comparison, no target): ${matvecDetail(q8.value, peak, nominal.gbps)}${source.kind === 'emulated' ? ' (CPU emulation, not GPU figures)' : ''}`);
+  if (!q4q8x.ok || peak === undefined)
+    lines.push(
+      targetVerdict(
+        {
+          label: q4q8xLabel,
+          measured: q4q8x.ok ? 'no measured peak to compare with' : q4q8x.reason,
+          target: 100 * TARGETS.matvecPeakFraction,
+          unit: '%',
+        },
+        source,
+      ),
+    );
+  else
+    lines.push(
+      targetVerdict(
+        {
+          label: q4q8xLabel,
+          measured: (100 * q4q8x.value.gbps) / peak,
+          target: 100 * TARGETS.matvecPeakFraction,
+          unit: '%',
+          detail: matvecDetail(q4q8x.value, peak, nominal.gbps),
+          ...(q4q8x.value.check.ok ? {} : { wrongResults: describeCheck(q4q8x.value.check) }),
+        },
+        source,
+      ),
+    );
+  if (q8.ok)
+    lines.push(
+      `Q8_0 mat-vec 4096x11008 (comparison, no target): ${matvecDetail(q8.value, peak, nominal.gbps)}${source.kind === 'emulated' ? ' (CPU emulation, not GPU figures)' : ''}`,
+    );
   else lines.push(`Q8_0 mat-vec 4096x11008 (comparison) NOT MEASURED: ${q8.reason}`);
   const cosineLabel = 'cosine 768-d x 1,000,000 resident targets, 1 query, kernel (target bytes / time)';
-  if (!cosine.ok) lines.push(targetVerdict({ label: cosineLabel, measured: cosine.reason, target: TARGETS.cosineTbps, unit: 'TB/s' }, source));
+  if (!cosine.ok)
+    lines.push(
+      targetVerdict({ label: cosineLabel, measured: cosine.reason, target: TARGETS.cosineTbps, unit: 'TB/s' }, source),
+    );
   else {
     const c = cosine.value;
     const detail = `median ${ms(c.kernel.median)} (min ${ms(c.kernel.min)}, max ${ms(c.kernel.max)}, ${c.kernel.count} reps); check ${describeCheck(c.check)}`;
-    lines.push(targetVerdict({ label: cosineLabel, measured: c.gbps / 1e3, target: TARGETS.cosineTbps, unit: 'TB/s', detail, ...(c.check.ok ? {} : { wrongResults: describeCheck(c.check) }) }, source));
+    lines.push(
+      targetVerdict(
+        {
+          label: cosineLabel,
+          measured: c.gbps / 1e3,
+          target: TARGETS.cosineTbps,
+          unit: 'TB/s',
+          detail,
+          ...(c.check.ok ? {} : { wrongResults: describeCheck(c.check) }),
+        },
+        source,
+      ),
+    );
   }
   return lines;
 }
@@ -107,12 +251,26 @@ export default async function rocmSuite(options: SuiteOptions): Promise<SuiteRes
   const opened = await openRocm(paths);
   if (!opened.ok) {
     const why = `no ROCm addon with a device loaded (${opened.reason})`;
-    return { suite: 'rocm', rows: [{ section: 'setup', addons: paths.join(', '), error: opened.reason }], verdicts: [`every target NOT MEASURED: ${why}`] };
+    return {
+      suite: 'rocm',
+      rows: [{ section: 'setup', addons: paths.join(', '), error: opened.reason }],
+      verdicts: [`every target NOT MEASURED: ${why}`],
+    };
   }
   const target = opened.target;
-  const source: FigureSource = target.platform === 'emulated' ? { kind: 'emulated' } : { kind: 'gpu', device: target.device.name };
+  const source: FigureSource =
+    target.platform === 'emulated' ? { kind: 'emulated' } : { kind: 'gpu', device: target.device.name };
   const sizes = source.kind === 'emulated' ? EMULATED_SIZES : GPU_SIZES;
-  const rows: Row[] = [{ section: 'setup', device: target.device.name, platform: target.platform, arch: target.device.arch, addon: target.addonPath, memoryGiB: target.device.totalMemory / 2 ** 30 }];
+  const rows: Row[] = [
+    {
+      section: 'setup',
+      device: target.device.name,
+      platform: target.platform,
+      arch: target.device.arch,
+      addon: target.addonPath,
+      memoryGiB: target.device.totalMemory / 2 ** 30,
+    },
+  ];
   let step = 0;
   const advance = (): void => progress('rocm', ++step, STEPS + sizes.matmulSizes.length - 1);
   try {
@@ -133,10 +291,26 @@ export default async function rocmSuite(options: SuiteOptions): Promise<SuiteRes
     advance();
     const nominal = nominalGbps(target, source);
     if (matmul.ok) rows.push(...matmul.value.rows);
-    rows.push(cublas.ok ? { section: 'ceiling', measurement: 'cuBLAS SGEMM 4096 (TF32 off, torch)', tflops: cublas.value.sgemm4096Tflops, device: cublas.value.device, scaleTbps: cublas.value.scaleTbps ?? NaN, gemv1Mx768Tbps: cublas.value.gemvTbps ?? NaN } : { section: 'ceiling', measurement: 'cuBLAS SGEMM 4096', error: cublas.reason });
+    rows.push(
+      cublas.ok
+        ? {
+            section: 'ceiling',
+            measurement: 'cuBLAS SGEMM 4096 (TF32 off, torch)',
+            tflops: cublas.value.sgemm4096Tflops,
+            device: cublas.value.device,
+            scaleTbps: cublas.value.scaleTbps ?? NaN,
+            gemv1Mx768Tbps: cublas.value.gemvTbps ?? NaN,
+          }
+        : { section: 'ceiling', measurement: 'cuBLAS SGEMM 4096', error: cublas.reason },
+    );
     const streams = [scale, q4, q8, q4q8x, cosine];
     for (const s of streams) if (s.ok) rows.push(s.value.row);
-    rows.push({ section: 'bandwidth', measurement: 'nominal memory bandwidth', gbps: nominal.gbps ?? NaN, detail: nominal.how });
+    rows.push({
+      section: 'bandwidth',
+      measurement: 'nominal memory bandwidth',
+      gbps: nominal.gbps ?? NaN,
+      detail: nominal.how,
+    });
     if (overhead.ok) rows.push(...overhead.value.rows);
     const figures = streams.flatMap((s) => (s.ok ? [s.value] : []));
     const context: ChartContext = {
@@ -146,13 +320,19 @@ export default async function rocmSuite(options: SuiteOptions): Promise<SuiteRes
       nominalGbps: nominal.gbps,
       matvecTargetFraction: TARGETS.matvecPeakFraction,
     };
-    const sourceLine = source.kind === 'emulated'
-      ? `device: CPU emulation of HIP (${target.addonPath}); tiny sizes (matmul n=${sizes.matmulSizes.join(', ')}, mat-vec ${sizes.matvecCols}x${sizes.matvecRows}, cosine ${sizes.cosineDim} x ${sizes.cosineTargets}): these are the emulation's figures, not a GPU's; run with --gpu on the GPU machine for issue #5's`
-      : `device: ${target.device.name} (${target.device.arch}, ${target.platform} build ${target.addonPath}); issue #5 sizes; kernel times from the backend's events, medians`;
+    const sourceLine =
+      source.kind === 'emulated'
+        ? `device: CPU emulation of HIP (${target.addonPath}); tiny sizes (matmul n=${sizes.matmulSizes.join(', ')}, mat-vec ${sizes.matvecCols}x${sizes.matvecRows}, cosine ${sizes.cosineDim} x ${sizes.cosineTargets}): these are the emulation's figures, not a GPU's; run with --gpu on the GPU machine for issue #5's`
+        : `device: ${target.device.name} (${target.device.arch}, ${target.platform} build ${target.addonPath}); issue #5 sizes; kernel times from the backend's events, medians`;
     return {
       suite: 'rocm',
       rows,
-      verdicts: [sourceLine, ...matmulVerdicts(matmul, cublas, source), ...streamVerdicts(scale, q4, q8, q4q8x, cosine, nominal, source), overheadVerdict(overhead, source)],
+      verdicts: [
+        sourceLine,
+        ...matmulVerdicts(matmul, cublas, source),
+        ...streamVerdicts(scale, q4, q8, q4q8x, cosine, nominal, source),
+        overheadVerdict(overhead, source),
+      ],
       plots: [matmulChart(matmul.ok ? matmul.value.points : [], context), bandwidthChart(figures, context)],
     };
   } finally {

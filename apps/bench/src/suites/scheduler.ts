@@ -1,14 +1,31 @@
 // Scheduler suite: (1) decision overhead against the time of a 64x64 matmul on each real backend;
 // (2) cost-model accuracy on a synthetic two-backend workload whose true crossover is known, and how many
 // calls it takes to recover when the crossover moves (GPU slower, then faster).
-import { CostModel, DEFAULT_DECISION_CACHE_CONFIG, Engine, monotonicClock, Scheduler, Tracker, sampleStats, type CapableBackend, type Candidate, type Op, type OpWork, type Tensor, type TensorSpec } from '@tandem/core';
+import {
+  CostModel,
+  DEFAULT_DECISION_CACHE_CONFIG,
+  Engine,
+  monotonicClock,
+  Scheduler,
+  Tracker,
+  sampleStats,
+  type CapableBackend,
+  type Candidate,
+  type Op,
+  type OpWork,
+  type Tensor,
+  type TensorSpec,
+} from '@tandem/core';
 import { ManualClock, SimulatedBackend } from '@tandem/testing';
 import { createEngine } from 'tandem';
 import { accuracyChart, type AccuracyPhase } from '../plots/scheduler-accuracy.ts';
 import { progress, type Row, type SuiteResult } from '../report.ts';
 
 const cpuLatency = (w: OpWork): number => 0.003 + w.flops / 4e7; // 40 GFLOP/s + 3 us
-const gpuLatency = (launchMs: number) => (w: OpWork): number => launchMs + w.flops / 2e9; // 2 TFLOP/s + launch
+const gpuLatency =
+  (launchMs: number) =>
+  (w: OpWork): number =>
+    launchMs + w.flops / 2e9; // 2 TFLOP/s + launch
 
 /** Times `fn` `reps` times in batches of `inner`, returning per-call microseconds. */
 function timeCalls(fn: () => void, reps: number, inner: number): number[] {
@@ -27,9 +44,22 @@ function planOnlyUs(): { median: number; p99: number } {
   const scheduler = new Scheduler(costModel, new Tracker(monotonicClock));
   const work: OpWork = { flops: 2 * 64 ** 3, bytes: 3 * 64 * 64 * 4, batch: 64 };
   const candidate = (name: string, kind: 'cpu' | 'gpu', priorMs: number): Candidate => ({
-    name, kind, priority: kind === 'cpu' ? 10 : 20, fallbackOnly: false, unusable: undefined, priorMs, transferMs: 0, requiredBytes: 49152, availableBytes: undefined,
+    name,
+    kind,
+    priority: kind === 'cpu' ? 10 : 20,
+    fallbackOnly: false,
+    unusable: undefined,
+    priorMs,
+    transferMs: 0,
+    requiredBytes: 49152,
+    availableBytes: undefined,
   });
-  const request = { op: 'matmul', opKey: 'matmul|f32', work, candidates: [candidate('cpu', 'cpu', 0.01), candidate('gpu', 'gpu', 0.1)] };
+  const request = {
+    op: 'matmul',
+    opKey: 'matmul|f32',
+    work,
+    candidates: [candidate('cpu', 'cpu', 0.01), candidate('gpu', 'gpu', 0.1)],
+  };
   for (let i = 0; i < 3; i++) {
     costModel.observe('matmul|f32', 'cpu', work.flops, 0.01, 0.012); // the first of each is a warm-up run
     costModel.observe('matmul|f32', 'gpu', work.flops, 0.1, 0.15);
@@ -53,15 +83,29 @@ async function speedupPolicyCost(rows: Row[], verdicts: string[]): Promise<void>
     const scheduler = new Scheduler(costModel, new Tracker(monotonicClock), { gpuMinSpeedup });
     const work: OpWork = { flops: 2 * 64 ** 3, bytes: 3 * 64 * 64 * 4, batch: 64 };
     const candidate = (name: string, kind: 'cpu' | 'gpu', priorMs: number): Candidate => ({
-      name, kind, priority: kind === 'cpu' ? 10 : 20, fallbackOnly: false, unusable: undefined, priorMs, transferMs: 0, requiredBytes: 49152, availableBytes: undefined,
+      name,
+      kind,
+      priority: kind === 'cpu' ? 10 : 20,
+      fallbackOnly: false,
+      unusable: undefined,
+      priorMs,
+      transferMs: 0,
+      requiredBytes: 49152,
+      availableBytes: undefined,
     });
-    const request = { op: 'matmul', opKey: 'matmul|f32', work, candidates: [candidate('cpu', 'cpu', 0.012), candidate('gpu', 'gpu', 0.008)] };
+    const request = {
+      op: 'matmul',
+      opKey: 'matmul|f32',
+      work,
+      candidates: [candidate('cpu', 'cpu', 0.012), candidate('gpu', 'gpu', 0.008)],
+    };
     for (let i = 0; i < 3; i++) {
       costModel.observe('matmul|f32', 'cpu', work.flops, 0.012, 0.012);
       costModel.observe('matmul|f32', 'gpu', work.flops, 0.008, 0.008);
     }
     const reason = scheduler.plan(request, 'auto', false);
-    if (!reason.ok || reason.plan.selection.reason.kind !== (gpuMinSpeedup > 1 ? 'below-min-speedup' : 'cost-model')) throw new Error(`the policy case did not plan as intended (gpuMinSpeedup ${gpuMinSpeedup})`);
+    if (!reason.ok || reason.plan.selection.reason.kind !== (gpuMinSpeedup > 1 ? 'below-min-speedup' : 'cost-model'))
+      throw new Error(`the policy case did not plan as intended (gpuMinSpeedup ${gpuMinSpeedup})`);
     for (let i = 0; i < 20000; i++) scheduler.plan(request, 'auto', true);
     return () => scheduler.plan(request, 'auto', true);
   };
@@ -69,31 +113,53 @@ async function speedupPolicyCost(rows: Row[], verdicts: string[]): Promise<void>
   const on = planner(3);
   const engines = async (gpuMinSpeedup: number, reuse: number) => {
     const engine = await createEngine({ scheduler: { gpuMinSpeedup }, decisionCache: { reuse } });
-    const a = engine.tensor(Float32Array.from({ length: 64 * 64 }, (_, i) => (i % 7) - 3), [64, 64]);
+    const a = engine.tensor(
+      Float32Array.from({ length: 64 * 64 }, (_, i) => (i % 7) - 3),
+      [64, 64],
+    );
     const op: Op<Tensor> = { op: 'matmul', a, b: a };
     for (let i = 0; i < 20; i++) (await engine.run(op))[0]?.dispose();
     for (let i = 0; i < 2000; i++) engine.explain(op);
     return { engine, call: () => engine.explain(op) };
   };
   const explainers = {
-    freshOff: await engines(1, 0), freshOn: await engines(3, 0), reusedOff: await engines(1, DEFAULT_DECISION_CACHE_CONFIG.reuse), reusedOn: await engines(3, DEFAULT_DECISION_CACHE_CONFIG.reuse),
+    freshOff: await engines(1, 0),
+    freshOn: await engines(3, 0),
+    reusedOff: await engines(1, DEFAULT_DECISION_CACHE_CONFIG.reuse),
+    reusedOn: await engines(3, DEFAULT_DECISION_CACHE_CONFIG.reuse),
   };
-  const samples = { planOff: [] as number[], planOn: [] as number[], freshOff: [] as number[], freshOn: [] as number[], reusedOff: [] as number[], reusedOn: [] as number[] };
+  const samples = {
+    planOff: [] as number[],
+    planOn: [] as number[],
+    freshOff: [] as number[],
+    freshOn: [] as number[],
+    reusedOff: [] as number[],
+    reusedOn: [] as number[],
+  };
   for (let round = 0; round < ROUNDS; round++) {
     samples.planOff.push(sampleStats(timeCalls(off, 20, 100)).median);
     samples.planOn.push(sampleStats(timeCalls(on, 20, 100)).median);
-    for (const key of ['freshOff', 'freshOn', 'reusedOff', 'reusedOn'] as const) samples[key].push(sampleStats(timeCalls(explainers[key].call, 20, 100)).median);
+    for (const key of ['freshOff', 'freshOn', 'reusedOff', 'reusedOn'] as const)
+      samples[key].push(sampleStats(timeCalls(explainers[key].call, 20, 100)).median);
   }
   const median = (xs: readonly number[]): number => sampleStats(xs).median;
-  const ratio = (a: readonly number[], b: readonly number[]): number => median(a.map((x, i) => x / (b[i] ?? Number.NaN)));
+  const ratio = (a: readonly number[], b: readonly number[]): number =>
+    median(a.map((x, i) => x / (b[i] ?? Number.NaN)));
   const pairs = [
     ['scheduler.plan() (2 candidates)', samples.planOff, samples.planOn],
     ['engine.explain(), plan made afresh', samples.freshOff, samples.freshOn],
     ['engine.explain(), plan reused', samples.reusedOff, samples.reusedOn],
   ] as const;
   for (const [what, offUs, onUs] of pairs) {
-    rows.push({ measurement: `gpuMinSpeedup off vs on: ${what}`, offMedianUs: median(offUs), onMedianUs: median(onUs), onOverOffRatio: ratio(onUs, offUs) });
-    verdicts.push(`gpuMinSpeedup 1 vs 3 (binding), ${what}, 64x64 matmul: off ${median(offUs).toFixed(3)} us, on ${median(onUs).toFixed(3)} us per decision; on/off median of ${ROUNDS} side-by-side rounds ${ratio(onUs, offUs).toFixed(3)}`);
+    rows.push({
+      measurement: `gpuMinSpeedup off vs on: ${what}`,
+      offMedianUs: median(offUs),
+      onMedianUs: median(onUs),
+      onOverOffRatio: ratio(onUs, offUs),
+    });
+    verdicts.push(
+      `gpuMinSpeedup 1 vs 3 (binding), ${what}, 64x64 matmul: off ${median(offUs).toFixed(3)} us, on ${median(onUs).toFixed(3)} us per decision; on/off median of ${ROUNDS} side-by-side rounds ${ratio(onUs, offUs).toFixed(3)}`,
+    );
   }
   for (const { engine } of Object.values(explainers)) await engine.dispose();
 }
@@ -116,10 +182,15 @@ function explainUs(engine: Engine, op: Op<Tensor>): { median: number; p99: numbe
 async function decisionOverhead(rows: Row[], verdicts: string[], backends?: readonly CapableBackend[]): Promise<void> {
   const reuse = DEFAULT_DECISION_CACHE_CONFIG.reuse;
   const cached = await createEngine(backends === undefined ? {} : { backends });
-  const fresh = await createEngine(backends === undefined ? { decisionCache: { reuse: 0 } } : { backends, decisionCache: { reuse: 0 } });
+  const fresh = await createEngine(
+    backends === undefined ? { decisionCache: { reuse: 0 } } : { backends, decisionCache: { reuse: 0 } },
+  );
   const n = 64;
   const matmulOn = (engine: Engine): Op<Tensor> => {
-    const a = engine.tensor(Float32Array.from({ length: n * n }, (_, i) => (i % 7) - 3), [n, n]);
+    const a = engine.tensor(
+      Float32Array.from({ length: n * n }, (_, i) => (i % 7) - 3),
+      [n, n],
+    );
     return { op: 'matmul', a, b: a };
   };
   const cachedOp = matmulOn(cached);
@@ -135,7 +206,11 @@ async function decisionOverhead(rows: Row[], verdicts: string[], backends?: read
   rows.push({ measurement: 'decision: plan made afresh (64x64 matmul)', medianUs: miss.median, p99Us: miss.p99 });
   rows.push({ measurement: `decision: per call in a loop (1 fresh per ${reuse})`, medianUs: amortized });
   verdicts.push(
-    `decision (engine.explain: validate + candidates + plan), 64x64 matmul, ${cached.backends().filter((b) => b.available).map((b) => b.name).join('/')}: ` +
+    `decision (engine.explain: validate + candidates + plan), 64x64 matmul, ${cached
+      .backends()
+      .filter((b) => b.available)
+      .map((b) => b.name)
+      .join('/')}: ` +
       `plan reused median ${hit.median.toFixed(2)} us, p99 ${hit.p99.toFixed(2)} us; plan made afresh median ${miss.median.toFixed(2)} us, p99 ${miss.p99.toFixed(2)} us ` +
       `(targets: median < 2, p99 < 10) -> ${hit.median < 2 && hit.p99 < 10 && miss.median < 2 && miss.p99 < 10 ? 'MET' : 'MISSED'}`,
   );
@@ -168,7 +243,12 @@ async function decisionOverhead(rows: Row[], verdicts: string[], backends?: read
     const share = sampleStats(shares).median;
     const matmulUs = sampleStats(matmuls).median;
     const decisionUs = sampleStats(perCall).median;
-    rows.push({ measurement: `decision vs 64x64 matmul call on ${status.name}`, matmulMedianUs: matmulUs, decisionPerCallUs: decisionUs, decisionShareOfMatmul: share });
+    rows.push({
+      measurement: `decision vs 64x64 matmul call on ${status.name}`,
+      matmulMedianUs: matmulUs,
+      decisionPerCallUs: decisionUs,
+      decisionShareOfMatmul: share,
+    });
     verdicts.push(
       `decision per call in a loop ${decisionUs.toFixed(2)} us vs a 64x64 matmul call on ${status.name} (${matmulUs.toFixed(1)} us, engine call median): ` +
         `median of ${ROUNDS} side-by-side rounds ${(100 * share).toFixed(2)}% (target < 1%) -> ${share < 0.01 ? 'MET' : 'MISSED'}`,
@@ -189,12 +269,24 @@ async function costModelAccuracy(rows: Row[], verdicts: string[]): Promise<Accur
   const picked: AccuracyPhase[] = [];
   const clock = new ManualClock();
   let launch = 0.1;
-  const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', priority: 10, clock, latencyMs: (_o: Op<TensorSpec>, w) => cpuLatency(w) });
-  const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', priority: 20, clock, latencyMs: (_o: Op<TensorSpec>, w) => gpuLatency(launch)(w) });
+  const cpu = new SimulatedBackend({
+    name: 'cpu',
+    kind: 'cpu',
+    priority: 10,
+    clock,
+    latencyMs: (_o: Op<TensorSpec>, w) => cpuLatency(w),
+  });
+  const gpu = new SimulatedBackend({
+    name: 'gpu',
+    kind: 'gpu',
+    priority: 20,
+    clock,
+    latencyMs: (_o: Op<TensorSpec>, w) => gpuLatency(launch)(w),
+  });
   const engine = await Engine.create({ backends: [cpu, gpu], clock: clock.clock });
   // Matmul sizes log-uniform over n = 8..512 (work 1e3..2.7e8 FLOP), seeded.
   let seed = 12345;
-  const rand = (): number => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const rand = (): number => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   const tensors = new Map<number, ReturnType<Engine['tensor']>>();
   const square = (n: number) => {
     let t = tensors.get(n);
@@ -249,7 +341,13 @@ async function costModelAccuracy(rows: Row[], verdicts: string[]): Promise<Accur
         break;
       }
     }
-    rows.push({ measurement: `cost model: ${phase.name}`, calls: phase.calls, accuracy, timeLostShare: lostMs / oracleMs, recoveredAfterCalls: recoveredAt });
+    rows.push({
+      measurement: `cost model: ${phase.name}`,
+      calls: phase.calls,
+      accuracy,
+      timeLostShare: lostMs / oracleMs,
+      recoveredAfterCalls: recoveredAt,
+    });
     if (phase.name !== 'warm-up') {
       verdicts.push(
         `${phase.name}: ${(accuracy * 100).toFixed(2)}% of decisions picked the faster backend (target >= 98% after warm-up), ` +
@@ -266,7 +364,11 @@ export default async function schedulerSuite(): Promise<SuiteResult> {
   const rows: Row[] = [];
   const verdicts: string[] = [];
   const plan = planOnlyUs();
-  rows.push({ measurement: 'scheduler.plan() alone (2 candidates)', decisionMedianUs: plan.median, decisionP99Us: plan.p99 });
+  rows.push({
+    measurement: 'scheduler.plan() alone (2 candidates)',
+    decisionMedianUs: plan.median,
+    decisionP99Us: plan.p99,
+  });
   verdicts.push(`scheduler.plan() alone: median ${plan.median.toFixed(2)} us, p99 ${plan.p99.toFixed(2)} us`);
   await decisionOverhead(rows, verdicts);
   await speedupPolicyCost(rows, verdicts);

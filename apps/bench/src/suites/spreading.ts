@@ -9,8 +9,38 @@ import type { Row, SuiteResult } from '../report.ts';
 
 /** 32 words whose synsets seed one vector each (the first seeds the single-seed case). */
 const SEED_WORDS = [
-  'dog', 'music', 'money', 'run', 'happy', 'tree', 'water', 'house', 'car', 'book', 'light', 'war', 'food', 'city', 'law', 'heart',
-  'game', 'ship', 'sound', 'color', 'school', 'power', 'art', 'fire', 'king', 'road', 'bird', 'glass', 'stone', 'time', 'child', 'sea',
+  'dog',
+  'music',
+  'money',
+  'run',
+  'happy',
+  'tree',
+  'water',
+  'house',
+  'car',
+  'book',
+  'light',
+  'war',
+  'food',
+  'city',
+  'law',
+  'heart',
+  'game',
+  'ship',
+  'sound',
+  'color',
+  'school',
+  'power',
+  'art',
+  'fire',
+  'king',
+  'road',
+  'bird',
+  'glass',
+  'stone',
+  'time',
+  'child',
+  'sea',
 ];
 const DECAY = 0.8;
 const THRESHOLD = 0.01;
@@ -26,7 +56,8 @@ interface Setup {
 async function setUp(wordnet: WordNetGraph, threads: number): Promise<Setup> {
   const engine = await Engine.create({ backends: [new WasmBackend({ threads })] });
   const status = engine.backends()[0];
-  if (status?.available !== true) throw new Error(`wasm with ${threads} threads did not start: ${status?.unavailableReason}`);
+  if (status?.available !== true)
+    throw new Error(`wasm with ${threads} threads did not start: ${status?.unavailableReason}`);
   const graph = {
     rowPtr: engine.tensor(Uint32Array.from(wordnet.rowPtr), [wordnet.rowPtr.length]),
     colIdx: engine.tensor(Uint32Array.from(wordnet.colIdx), [wordnet.colIdx.length]),
@@ -48,7 +79,11 @@ async function timeCall(s: Setup, seeds: readonly Float32Array[], hops: number):
   seeds.forEach((seed, i) => data.set(seed, i * nodes));
   const t0 = monotonicClock();
   const initial = s.engine.tensor(data, seeds.length === 1 ? [nodes] : [seeds.length, nodes]);
-  const out = await s.engine.spreadActivation(s.graph, initial, { decay: DECAY, threshold: THRESHOLD, iterations: hops });
+  const out = await s.engine.spreadActivation(s.graph, initial, {
+    decay: DECAY,
+    threshold: THRESHOLD,
+    iterations: hops,
+  });
   await out.read();
   const ms = monotonicClock() - t0;
   initial.dispose();
@@ -57,7 +92,9 @@ async function timeCall(s: Setup, seeds: readonly Float32Array[], hops: number):
 }
 
 /** ms per hop of a way of spreading (one batch call, or one call per seed), from alternating 1- and 11-hop runs. */
-async function perHop(run: (hops: number) => Promise<number>): Promise<{ msPerHop: number; ms1: number; ms11: number }> {
+async function perHop(
+  run: (hops: number) => Promise<number>,
+): Promise<{ msPerHop: number; ms1: number; ms11: number }> {
   await run(11); // warm-up
   const one: number[] = [];
   const eleven: number[] = [];
@@ -97,8 +134,20 @@ export default async function spreadingSuite(): Promise<SuiteResult> {
     for (const c of cases) {
       const timing = await perHop(c.run);
       results.set(`${c.way}|${threads}`, timing.msPerHop);
-      console.log(`  wasm ${threads} thread(s), ${c.way}: ${timing.msPerHop.toFixed(3)} ms per hop (1 hop ${timing.ms1.toFixed(3)} ms, 11 hops ${timing.ms11.toFixed(3)} ms)`);
-      rows.push({ threads, way: c.way, seeds: c.seeds, nodes, edges, msPerHop: timing.msPerHop, msPerHopPerSeed: timing.msPerHop / c.seeds, ms1Hop: timing.ms1, ms11Hops: timing.ms11 });
+      console.log(
+        `  wasm ${threads} thread(s), ${c.way}: ${timing.msPerHop.toFixed(3)} ms per hop (1 hop ${timing.ms1.toFixed(3)} ms, 11 hops ${timing.ms11.toFixed(3)} ms)`,
+      );
+      rows.push({
+        threads,
+        way: c.way,
+        seeds: c.seeds,
+        nodes,
+        edges,
+        msPerHop: timing.msPerHop,
+        msPerHopPerSeed: timing.msPerHop / c.seeds,
+        ms1Hop: timing.ms1,
+        ms11Hops: timing.ms11,
+      });
     }
     await s.engine.dispose();
   }

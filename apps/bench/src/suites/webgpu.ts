@@ -34,7 +34,11 @@ export default async function webgpuSuite(options: SuiteOptions): Promise<SuiteR
   const config = benchConfig(options.gpu);
   const setup = await createBenchEngine(options.gpu);
   if (!setup.ok) {
-    return { suite: 'webgpu', rows: [], verdicts: [`WebGPU unavailable, nothing measured: ${setup.reason}`, 'every issue #4 target: NOT MEASURED'] };
+    return {
+      suite: 'webgpu',
+      rows: [],
+      verdicts: [`WebGPU unavailable, nothing measured: ${setup.reason}`, 'every issue #4 target: NOT MEASURED'],
+    };
   }
   const bench = setup.value;
   const { engine } = bench;
@@ -45,34 +49,62 @@ export default async function webgpuSuite(options: SuiteOptions): Promise<SuiteR
     const cosine = await cosineSweep(engine, bench.webgpu.describe().maxBufferSize, config);
     const tfjs = await loadTfjsWebGpu();
     const matmul = await matmulSweep(engine, tfjs, config);
-    const cublas: Outcome<CublasCeiling> = options.gpu ? await measureCublasCeiling(240_000) : { ok: false, reason: 'runs only with --gpu (needs python3 with torch and CUDA)' };
+    const cublas: Outcome<CublasCeiling> = options.gpu
+      ? await measureCublasCeiling(240_000)
+      : { ok: false, reason: 'runs only with --gpu (needs python3 with torch and CUDA)' };
     const device = bench.webgpu.currentDevice();
     const copyBytes = Math.min(bench.software ? 64 * 2 ** 20 : 1024 * 2 ** 20, bench.webgpu.describe().maxBufferSize);
-    const copyPeak = device === undefined ? { ok: false as const, reason: 'no device' } : await attempt('copy peak', config.rowTimeoutMs, () => measureCopyPeak(device, copyBytes));
-    const rates = matmul.flatMap((s) => (s.ours.ok && s.ours.value.kernel !== undefined ? [matmulFlop(s.n) / s.ours.value.kernel.median] : []));
+    const copyPeak =
+      device === undefined
+        ? { ok: false as const, reason: 'no device' }
+        : await attempt('copy peak', config.rowTimeoutMs, () => measureCopyPeak(device, copyBytes));
+    const rates = matmul.flatMap((s) =>
+      s.ours.ok && s.ours.value.kernel !== undefined ? [matmulFlop(s.n) / s.ours.value.kernel.median] : [],
+    );
     const maxN = Math.floor(Math.sqrt(bench.maxStorageBufferBindingSize / 4));
-    const wait = rates.length === 0 ? { ok: false as const, reason: 'no matmul rate to size the job from' } : await attempt('wait cost', config.rowTimeoutMs, () => measureWaitCost(engine, matmulSideFor(100, Math.max(...rates), maxN), 100, maxN));
+    const wait =
+      rates.length === 0
+        ? { ok: false as const, reason: 'no matmul rate to size the job from' }
+        : await attempt('wait cost', config.rowTimeoutMs, () =>
+            measureWaitCost(engine, matmulSideFor(100, Math.max(...rates), maxN), 100, maxN),
+          );
     const latency = await latencySweep(engine, config);
-    const rows: Row[] = [...matmulRows(matmul), ...cosineRows(cosine, config.cosineSizes), waitRow(wait), ...latencyRows(latency)];
+    const rows: Row[] = [
+      ...matmulRows(matmul),
+      ...cosineRows(cosine, config.cosineSizes),
+      waitRow(wait),
+      ...latencyRows(latency),
+    ];
     const inputs = { software: bench.software, matmul, cublas, cosine, copyPeak, wait, latency };
     const wrong = rows.filter((r) => String(r['check'] ?? '').startsWith('WRONG'));
     return {
       suite: 'webgpu',
       rows,
       verdicts: [
-        `device: ${bench.device}${bench.software ? ' — a SOFTWARE GPU (SwiftShader on this machine\'s CPU): every figure here is a software GPU\'s; the targets are for the H100 (run with --gpu there)' : ''}`,
+        `device: ${bench.device}${bench.software ? " — a SOFTWARE GPU (SwiftShader on this machine's CPU): every figure here is a software GPU's; the targets are for the H100 (run with --gpu there)" : ''}`,
         `kernel times: ${bench.timestamps ? "timestamp-query (the backend's RunResult.kernelMs)" : 'NO timestamp-query on this adapter: "kernel" is wall time around submit and completion'}; ${bench.wasmNote}`,
         tfjs.ok ? tfjs.value.description : `tfjs-backend-webgpu NOT MEASURED: ${tfjs.reason}`,
-        ...(wrong.length > 0 ? [`WRONG RESULTS (sampled check failed): ${wrong.map((r) => `${r['engine']} ${r['section']} ${r['n'] ?? r['N']}`).join(', ')}`] : []),
+        ...(wrong.length > 0
+          ? [
+              `WRONG RESULTS (sampled check failed): ${wrong.map((r) => `${r['engine']} ${r['section']} ${r['n'] ?? r['N']}`).join(', ')}`,
+            ]
+          : []),
         ...tfjsVerdicts(inputs),
         cublasVerdict(inputs),
         cosineVerdict(inputs),
-        copyPeak.ok ? `device copy peak (${copyPeak.value.copies} x ${copyPeak.value.bytes / 2 ** 20} MiB buffer copies, read + write, wall of one submission): ${(copyPeak.value.tbps * 1000).toFixed(1)} GB/s` : `device copy peak NOT MEASURED: ${copyPeak.reason}`,
+        copyPeak.ok
+          ? `device copy peak (${copyPeak.value.copies} x ${copyPeak.value.bytes / 2 ** 20} MiB buffer copies, read + write, wall of one submission): ${(copyPeak.value.tbps * 1000).toFixed(1)} GB/s`
+          : `device copy peak NOT MEASURED: ${copyPeak.reason}`,
         waitVerdict(inputs),
         crossoverVerdict(latency, 'matmul'),
         crossoverVerdict(latency, 'add'),
       ],
-      plots: [matmulChart(matmul, cublas), latencyChart(latency, 'matmul'), latencyChart(latency, 'add'), cosineChart(cosine, copyPeak, cublas)],
+      plots: [
+        matmulChart(matmul, cublas),
+        latencyChart(latency, 'matmul'),
+        latencyChart(latency, 'add'),
+        cosineChart(cosine, copyPeak, cublas),
+      ],
     };
   } finally {
     await engine.dispose();

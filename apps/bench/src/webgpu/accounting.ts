@@ -14,8 +14,10 @@ export function tflops(flop: number, ms: number): number {
 
 /** Bytes of f32 targets a cosine scan reads: count x dim x 4. */
 export function cosineTargetBytes(count: number, dim: number): number {
-  if (!Number.isSafeInteger(count) || count <= 0) throw new InvalidArgumentError('cosineTargetBytes.count', count, 'a positive integer');
-  if (!Number.isSafeInteger(dim) || dim <= 0) throw new InvalidArgumentError('cosineTargetBytes.dim', dim, 'a positive integer');
+  if (!Number.isSafeInteger(count) || count <= 0)
+    throw new InvalidArgumentError('cosineTargetBytes.count', count, 'a positive integer');
+  if (!Number.isSafeInteger(dim) || dim <= 0)
+    throw new InvalidArgumentError('cosineTargetBytes.dim', dim, 'a positive integer');
   return count * dim * 4;
 }
 

@@ -10,7 +10,11 @@ import type { LatencyPoint } from './latency.ts';
 import { matmulTflops, type EngineFigures, type MatmulSize } from './matmul-sweep.ts';
 import { latencyPoints } from './verdicts.ts';
 
-function tflopsPoints(sizes: readonly MatmulSize[], pick: (s: MatmulSize) => Outcome<EngineFigures>, time: (f: EngineFigures) => SampleStats | undefined): PlotPoint[] {
+function tflopsPoints(
+  sizes: readonly MatmulSize[],
+  pick: (s: MatmulSize) => Outcome<EngineFigures>,
+  time: (f: EngineFigures) => SampleStats | undefined,
+): PlotPoint[] {
   return sizes.flatMap((s) => {
     const r = pick(s);
     return r.ok ? [{ x: s.n, y: matmulTflops(s.n, time(r.value)) }] : [];
@@ -34,7 +38,9 @@ export function matmulChart(sizes: readonly MatmulSize[], cublas: Outcome<Cublas
       { label: 'tfjs-webgpu kernelMs', points: tflopsPoints(sizes, tfjs, (f) => f.kernel) },
       { label: 'tfjs-webgpu matMul + data()', points: tflopsPoints(sizes, tfjs, (f) => f.wall), dashed: true },
     ],
-    ceilings: cublas.ok ? [{ label: `cuBLAS SGEMM n=4096: ${cublas.value.sgemm4096Tflops.toFixed(1)}`, y: cublas.value.sgemm4096Tflops }] : [],
+    ceilings: cublas.ok
+      ? [{ label: `cuBLAS SGEMM n=4096: ${cublas.value.sgemm4096Tflops.toFixed(1)}`, y: cublas.value.sgemm4096Tflops }]
+      : [],
   };
 }
 
@@ -61,11 +67,29 @@ export function latencyChart(points: readonly LatencyPoint[], op: 'matmul' | 'ad
 }
 
 /** Cosine GB/s vs N with the copy peak as ceiling. */
-export function cosineChart(rows: ReadonlyArray<Outcome<CosineFigures>>, copyPeak: Outcome<CopyPeak>, cublas: Outcome<CublasCeiling>): LineChart {
+export function cosineChart(
+  rows: ReadonlyArray<Outcome<CosineFigures>>,
+  copyPeak: Outcome<CopyPeak>,
+  cublas: Outcome<CublasCeiling>,
+): LineChart {
   const points = rows.flatMap((r) => (r.ok ? [{ x: r.value.count, y: cosineTbps(r.value) * 1000 }] : []));
   const ceilings = [
-    ...(copyPeak.ok ? [{ label: `device copy peak (read+write): ${(copyPeak.value.tbps * 1000).toFixed(0)} GB/s`, y: copyPeak.value.tbps * 1000 }] : []),
-    ...(cublas.ok && cublas.value.gemvTbps !== undefined ? [{ label: `cuBLAS GEMV 1M x 768: ${(cublas.value.gemvTbps * 1000).toFixed(0)} GB/s`, y: cublas.value.gemvTbps * 1000 }] : []),
+    ...(copyPeak.ok
+      ? [
+          {
+            label: `device copy peak (read+write): ${(copyPeak.value.tbps * 1000).toFixed(0)} GB/s`,
+            y: copyPeak.value.tbps * 1000,
+          },
+        ]
+      : []),
+    ...(cublas.ok && cublas.value.gemvTbps !== undefined
+      ? [
+          {
+            label: `cuBLAS GEMV 1M x 768: ${(cublas.value.gemvTbps * 1000).toFixed(0)} GB/s`,
+            y: cublas.value.gemvTbps * 1000,
+          },
+        ]
+      : []),
   ];
   return {
     id: 'cosine-bandwidth',

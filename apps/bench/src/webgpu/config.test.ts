@@ -8,7 +8,8 @@ describe('webgpu bench config', () => {
   });
 
   it('rejects empty, zero, negative and fractional sizes with InvalidArgumentError', () => {
-    for (const bad of ['', ' , ', '0', '-4', '1.5', '12,abc']) expect(() => parseSizeList('X', bad)).toThrow(InvalidArgumentError);
+    for (const bad of ['', ' , ', '0', '-4', '1.5', '12,abc'])
+      expect(() => parseSizeList('X', bad)).toThrow(InvalidArgumentError);
   });
 
   it('picks SwiftShader defaults without --gpu and GPU defaults with it', () => {
@@ -19,7 +20,11 @@ describe('webgpu bench config', () => {
   });
 
   it('takes overrides from the environment', () => {
-    const c = benchConfig(true, { TANDEM_BENCH_WEBGPU_MATMUL_SIZES: '32,64', TANDEM_BENCH_WEBGPU_COSINE_SIZES: '1000', TANDEM_BENCH_WEBGPU_REPS: '5' });
+    const c = benchConfig(true, {
+      TANDEM_BENCH_WEBGPU_MATMUL_SIZES: '32,64',
+      TANDEM_BENCH_WEBGPU_COSINE_SIZES: '1000',
+      TANDEM_BENCH_WEBGPU_REPS: '5',
+    });
     expect(c.matmulSizes).toEqual([32, 64]);
     expect(c.cosineSizes).toEqual([1000]);
     expect(c.latencySizes).toEqual(GPU_CONFIG.latencySizes);

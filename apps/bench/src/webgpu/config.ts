@@ -52,17 +52,24 @@ export const GPU_CONFIG: WebGpuBenchConfig = {
 
 /** Parses "64,128, 256" into positive integers; throws InvalidArgumentError naming `name` otherwise. */
 export function parseSizeList(name: string, text: string): number[] {
-  const parts = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   if (parts.length === 0) throw new InvalidArgumentError(name, text, 'a comma-separated list of positive integers');
   return parts.map((p) => {
     const value = Number(p);
-    if (!Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError(name, text, 'a comma-separated list of positive integers');
+    if (!Number.isSafeInteger(value) || value <= 0)
+      throw new InvalidArgumentError(name, text, 'a comma-separated list of positive integers');
     return value;
   });
 }
 
 /** The configuration for this run: defaults for the machine, overridden by TANDEM_BENCH_WEBGPU_* from `env`. */
-export function benchConfig(gpu: boolean, env: Readonly<Record<string, string | undefined>> = process.env): WebGpuBenchConfig {
+export function benchConfig(
+  gpu: boolean,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): WebGpuBenchConfig {
   const base = gpu ? GPU_CONFIG : SOFTWARE_CONFIG;
   const list = (key: string, fallback: readonly number[]): readonly number[] => {
     const text = env[key];

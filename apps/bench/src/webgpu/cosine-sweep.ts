@@ -32,7 +32,12 @@ export function cosineTbps(f: CosineFigures): number {
   return terabytesPerSecond(f.bytes, f.kernel.median);
 }
 
-async function measureCount(engine: Engine, requested: number, maxBufferBytes: number, config: WebGpuBenchConfig): Promise<CosineFigures> {
+async function measureCount(
+  engine: Engine,
+  requested: number,
+  maxBufferBytes: number,
+  config: WebGpuBenchConfig,
+): Promise<CosineFigures> {
   const count = Math.min(requested, Math.floor(maxBufferBytes / (COSINE_DIM * 4)));
   const query = randomMatrix(COSINE_DIM, 7);
   const targets = randomMatrix(count * COSINE_DIM, count);
@@ -50,7 +55,14 @@ async function measureCount(engine: Engine, requested: number, maxBufferBytes: n
       wall.push(t.wallMs);
       kernel.push(t.kernelMs);
     }
-    return { count, requested, kernel: sampleStats(kernel), wall: sampleStats(wall), bytes: cosineTargetBytes(count, COSINE_DIM), check };
+    return {
+      count,
+      requested,
+      kernel: sampleStats(kernel),
+      wall: sampleStats(wall),
+      bytes: cosineTargetBytes(count, COSINE_DIM),
+      check,
+    };
   } finally {
     tq.dispose();
     tt.dispose();
@@ -58,13 +70,22 @@ async function measureCount(engine: Engine, requested: number, maxBufferBytes: n
 }
 
 /** Measures every count of config.cosineSizes; each failure is kept as its reason. */
-export async function cosineSweep(engine: Engine, maxBufferBytes: number, config: WebGpuBenchConfig): Promise<Array<Outcome<CosineFigures>>> {
+export async function cosineSweep(
+  engine: Engine,
+  maxBufferBytes: number,
+  config: WebGpuBenchConfig,
+): Promise<Array<Outcome<CosineFigures>>> {
   // Largest first, on the freshest device: allocations and frees of earlier sizes slow later large reads (see
   // probes/webgpu-cosine-probe.mjs --churn). Rows are returned in config order.
   const order = [...config.cosineSizes.entries()].reverse();
   const byIndex = new Map<number, Outcome<CosineFigures>>();
   for (const [done, [i, requested]] of order.entries()) {
-    byIndex.set(i, await attempt(`cosine N=${requested}`, config.rowTimeoutMs, () => measureCount(engine, requested, maxBufferBytes, config)));
+    byIndex.set(
+      i,
+      await attempt(`cosine N=${requested}`, config.rowTimeoutMs, () =>
+        measureCount(engine, requested, maxBufferBytes, config),
+      ),
+    );
     progress('webgpu cosine', done + 1, config.cosineSizes.length);
   }
   return [...config.cosineSizes.keys()].flatMap((i) => {

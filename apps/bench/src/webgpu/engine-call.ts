@@ -21,7 +21,11 @@ export type EngineCall = () => Promise<CallTiming>;
 export type SingleOutputOp = Parameters<Engine['run']>[0];
 
 /** Runs `op` on `only`, returning its outputs, the op event the engine recorded and when the run started. */
-async function observedRun(engine: Engine, op: SingleOutputOp, only: string): Promise<{ outputs: Tensor[]; event: OpEvent; t0: number }> {
+async function observedRun(
+  engine: Engine,
+  op: SingleOutputOp,
+  only: string,
+): Promise<{ outputs: Tensor[]; event: OpEvent; t0: number }> {
   let last: OpEvent | undefined;
   const unsubscribe = engine.telemetry.subscribe((event) => {
     last = event;

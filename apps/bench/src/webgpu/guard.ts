@@ -8,7 +8,10 @@ export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly o
 export async function attempt<T>(what: string, timeoutMs: number, measure: () => Promise<T>): Promise<Outcome<T>> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<Outcome<T>>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, reason: `${what}: no result within ${Math.round(timeoutMs / 1000)} s` }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ ok: false, reason: `${what}: no result within ${Math.round(timeoutMs / 1000)} s` }),
+      timeoutMs,
+    );
   });
   const run = measure().then(
     (value): Outcome<T> => ({ ok: true, value }),

@@ -25,7 +25,12 @@ export interface LatencyPoint {
   readonly byBackend: Readonly<Record<(typeof LATENCY_BACKENDS)[number], Outcome<SampleStats>>>;
 }
 
-async function measurePoint(engine: Engine, op: 'matmul' | 'add', size: number, config: WebGpuBenchConfig): Promise<LatencyPoint> {
+async function measurePoint(
+  engine: Engine,
+  op: 'matmul' | 'add',
+  size: number,
+  config: WebGpuBenchConfig,
+): Promise<LatencyPoint> {
   const shape = op === 'matmul' ? [size, size] : [size];
   const length = op === 'matmul' ? size * size : size;
   const a = randomMatrix(length, size);
@@ -38,19 +43,28 @@ async function measurePoint(engine: Engine, op: 'matmul' | 'add', size: number, 
     for (const backend of LATENCY_BACKENDS) {
       const ta = engine.tensor(a, shape);
       const tb = engine.tensor(b, shape);
-      disposers.push(() => ta.dispose(), () => tb.dispose());
+      disposers.push(
+        () => ta.dispose(),
+        () => tb.dispose(),
+      );
       const spec: SingleOutputOp = op === 'matmul' ? { op: 'matmul', a: ta, b: tb } : { op: 'add', a: ta, b: tb };
       const call = engineCall(engine, spec, backend);
       const list: number[] = [];
       samples[backend] = list;
       ready[backend] = await attempt(`${op} ${size} on ${backend}`, config.rowTimeoutMs, async () => {
         const first = await call();
-        const right = op === 'matmul' ? checkMatmulSamples(a, b, first.values, size, CHECK_SAMPLES).ok : checkElementwise(first.values, [a, b], add, 64).ok;
+        const right =
+          op === 'matmul'
+            ? checkMatmulSamples(a, b, first.values, size, CHECK_SAMPLES).ok
+            : checkElementwise(first.values, [a, b], add, 64).ok;
         if (!right) throw new Error('wrong result on sampled entries');
         const reps = repsFor(config, (await call()).wallMs);
-        calls.push({ reps, call: async () => {
-          list.push((await call()).wallMs);
-        } });
+        calls.push({
+          reps,
+          call: async () => {
+            list.push((await call()).wallMs);
+          },
+        });
       });
     }
     const timed = await attempt(`${op} ${size} timing`, config.rowTimeoutMs * 2, () => alternate(calls));
@@ -70,7 +84,10 @@ async function measurePoint(engine: Engine, op: 'matmul' | 'add', size: number, 
 /** Latency of matmul at config.latencySizes and add at config.addSizes, on both backends. */
 export async function latencySweep(engine: Engine, config: WebGpuBenchConfig): Promise<LatencyPoint[]> {
   const points: LatencyPoint[] = [];
-  const jobs: Array<['matmul' | 'add', number]> = [...config.latencySizes.map((n): ['matmul', number] => ['matmul', n]), ...config.addSizes.map((n): ['add', number] => ['add', n])];
+  const jobs: Array<['matmul' | 'add', number]> = [
+    ...config.latencySizes.map((n): ['matmul', number] => ['matmul', n]),
+    ...config.addSizes.map((n): ['add', number] => ['add', n]),
+  ];
   for (const [i, [op, size]] of jobs.entries()) {
     points.push(await measurePoint(engine, op, size, config));
     progress('webgpu vs wasm latency', i + 1, jobs.length);

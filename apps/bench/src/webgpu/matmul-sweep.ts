@@ -38,7 +38,12 @@ export function matmulTflops(n: number, s: SampleStats | undefined): number {
   return s === undefined ? NaN : tflops(matmulFlop(n), s.median);
 }
 
-async function measureSize(engine: Engine, tfjs: Outcome<TfjsWebGpu>, n: number, config: WebGpuBenchConfig): Promise<MatmulSize> {
+async function measureSize(
+  engine: Engine,
+  tfjs: Outcome<TfjsWebGpu>,
+  n: number,
+  config: WebGpuBenchConfig,
+): Promise<MatmulSize> {
   const a = randomMatrix(n * n, n);
   const b = randomMatrix(n * n, n + 1);
   const ta = engine.tensor(a, [n, n]);
@@ -53,32 +58,43 @@ async function measureSize(engine: Engine, tfjs: Outcome<TfjsWebGpu>, n: number,
       const first = await ours(); // uploads the inputs
       const check = checkMatmulSamples(a, b, first.values, n, CHECK_SAMPLES);
       const second = await ours();
-      calls.push({ reps: repsFor(config, second.wallMs), call: async () => {
-        const t = await ours();
-        oursWall.push(t.wallMs);
-        oursKernel.push(t.kernelMs);
-      } });
+      calls.push({
+        reps: repsFor(config, second.wallMs),
+        call: async () => {
+          const t = await ours();
+          oursWall.push(t.wallMs);
+          oursKernel.push(t.kernelMs);
+        },
+      });
       return check;
     });
     const tfjsWall: number[] = [];
     const tfjsKernel: number[] = [];
-    const tfjsReady = !tfjs.ok ? tfjs : await attempt(`tfjs-webgpu matmul n=${n}`, config.rowTimeoutMs, async () => {
-      const c = tfjs.value.matmul(n, a, b);
-      tfjsCase = c;
-      const first = await c.wall();
-      const check = checkMatmulSamples(a, b, first.values, n, CHECK_SAMPLES);
-      const second = await c.wall();
-      await c.kernel();
-      const reps = repsFor(config, second.wallMs);
-      calls.push({ reps, call: async () => {
-        tfjsWall.push((await c.wall()).wallMs);
-      } });
-      calls.push({ reps, call: async () => {
-        const k = await c.kernel();
-        if (k !== undefined) tfjsKernel.push(k);
-      } });
-      return check;
-    });
+    const tfjsReady = !tfjs.ok
+      ? tfjs
+      : await attempt(`tfjs-webgpu matmul n=${n}`, config.rowTimeoutMs, async () => {
+          const c = tfjs.value.matmul(n, a, b);
+          tfjsCase = c;
+          const first = await c.wall();
+          const check = checkMatmulSamples(a, b, first.values, n, CHECK_SAMPLES);
+          const second = await c.wall();
+          await c.kernel();
+          const reps = repsFor(config, second.wallMs);
+          calls.push({
+            reps,
+            call: async () => {
+              tfjsWall.push((await c.wall()).wallMs);
+            },
+          });
+          calls.push({
+            reps,
+            call: async () => {
+              const k = await c.kernel();
+              if (k !== undefined) tfjsKernel.push(k);
+            },
+          });
+          return check;
+        });
     let blocks = 0;
     const timed = await attempt(`matmul n=${n} timing`, config.rowTimeoutMs * 2, () =>
       alternate(calls, () => progress(`webgpu matmul n=${n}`, ++blocks, calls.length * ROUNDS)),
@@ -86,7 +102,14 @@ async function measureSize(engine: Engine, tfjs: Outcome<TfjsWebGpu>, n: number,
     const figures = (ready: Outcome<SampleCheck>, wall: number[], kernel: number[]): Outcome<EngineFigures> => {
       if (!ready.ok) return ready;
       if (!timed.ok && wall.length === 0) return timed;
-      return { ok: true, value: { kernel: kernel.length > 0 ? sampleStats(kernel) : undefined, wall: sampleStats(wall), check: ready.value } };
+      return {
+        ok: true,
+        value: {
+          kernel: kernel.length > 0 ? sampleStats(kernel) : undefined,
+          wall: sampleStats(wall),
+          check: ready.value,
+        },
+      };
     };
     return { n, ours: figures(oursReady, oursWall, oursKernel), tfjs: figures(tfjsReady, tfjsWall, tfjsKernel) };
   } finally {
@@ -97,7 +120,11 @@ async function measureSize(engine: Engine, tfjs: Outcome<TfjsWebGpu>, n: number,
 }
 
 /** Measures every size of config.matmulSizes, ours and tfjs side by side. */
-export async function matmulSweep(engine: Engine, tfjs: Outcome<TfjsWebGpu>, config: WebGpuBenchConfig): Promise<MatmulSize[]> {
+export async function matmulSweep(
+  engine: Engine,
+  tfjs: Outcome<TfjsWebGpu>,
+  config: WebGpuBenchConfig,
+): Promise<MatmulSize[]> {
   const sizes: MatmulSize[] = [];
   for (const n of config.matmulSizes) sizes.push(await measureSize(engine, tfjs, n, config));
   return sizes;

@@ -58,7 +58,11 @@ export function latencyRows(points: readonly LatencyPoint[]): Row[] {
   return points.flatMap((p) =>
     (['webgpu', 'wasm'] as const).map((backend): Row => {
       const r = p.byBackend[backend];
-      const base = { section: `latency ${p.op}`, engine: `tandem-${backend}`, [p.op === 'matmul' ? 'n' : 'elements']: p.size };
+      const base = {
+        section: `latency ${p.op}`,
+        engine: `tandem-${backend}`,
+        [p.op === 'matmul' ? 'n' : 'elements']: p.size,
+      };
       return r.ok ? { ...base, ...statsFields('wallMs', r.value) } : { ...base, note: r.reason };
     }),
   );
@@ -68,5 +72,12 @@ export function latencyRows(points: readonly LatencyPoint[]): Row[] {
 export function waitRow(wait: Outcome<WaitCost>): Row {
   if (!wait.ok) return { section: 'wait cpu', note: wait.reason };
   const w = wait.value;
-  return { section: 'wait cpu', engine: 'tandem-webgpu', n: w.n, ...statsFields('wallMs', w.wall), ...statsFields('mainThreadCpuPct', w.mainThreadPercent), ...statsFields('processCpuPct', w.processPercent) };
+  return {
+    section: 'wait cpu',
+    engine: 'tandem-webgpu',
+    n: w.n,
+    ...statsFields('wallMs', w.wall),
+    ...statsFields('mainThreadCpuPct', w.mainThreadPercent),
+    ...statsFields('processCpuPct', w.processPercent),
+  };
 }

@@ -5,7 +5,8 @@ import { matmulSideFor } from './wait-cpu.ts';
 
 describe('cuBLAS ceiling output', () => {
   it('reads the SGEMM and GEMV figures from the last JSON line', () => {
-    const out = 'warming up\n{"device": "NVIDIA H100", "sgemm_4096": {"ms": 2.7, "tflops": 50.2}, "gemv_1Mx768": {"ms": 1.0, "tbps": 3.1}}\n';
+    const out =
+      'warming up\n{"device": "NVIDIA H100", "sgemm_4096": {"ms": 2.7, "tflops": 50.2}, "gemv_1Mx768": {"ms": 1.0, "tbps": 3.1}}\n';
     expect(parseCublasOutput(out)).toEqual({ device: 'NVIDIA H100', sgemm4096Tflops: 50.2, gemvTbps: 3.1 });
   });
 
@@ -18,7 +19,10 @@ describe('cuBLAS ceiling output', () => {
 describe('guarded measurements', () => {
   it('turns a throw and a timeout into reasons naming the measurement', async () => {
     expect(await attempt('ok', 1000, async () => 7)).toEqual({ ok: true, value: 7 });
-    expect(await attempt('boom', 1000, async () => Promise.reject(new Error('bad')))).toEqual({ ok: false, reason: 'boom: bad' });
+    expect(await attempt('boom', 1000, async () => Promise.reject(new Error('bad')))).toEqual({
+      ok: false,
+      reason: 'boom: bad',
+    });
     const hung = await attempt('hang', 10, () => new Promise<number>(() => undefined));
     expect(hung).toEqual({ ok: false, reason: 'hang: no result within 0 s' });
   });

@@ -28,7 +28,12 @@ export interface TfjsWebGpu {
 }
 
 function isGpu(value: unknown): value is GPU {
-  return typeof value === 'object' && value !== null && 'requestAdapter' in value && typeof value.requestAdapter === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'requestAdapter' in value &&
+    typeof value.requestAdapter === 'function'
+  );
 }
 
 /**
@@ -36,15 +41,22 @@ function isGpu(value: unknown): value is GPU {
  * Returns what was done. Throws InvalidArgumentError when `gpu` is not a GPU or navigator cannot take one.
  */
 export function installNavigatorGpu(host: object, gpu: unknown): 'kept' | 'added' | 'created' {
-  if (!isGpu(gpu)) throw new InvalidArgumentError('installNavigatorGpu.gpu', typeof gpu, 'a WebGPU GPU object (with requestAdapter)');
+  if (!isGpu(gpu))
+    throw new InvalidArgumentError('installNavigatorGpu.gpu', typeof gpu, 'a WebGPU GPU object (with requestAdapter)');
   const nav: unknown = Reflect.get(host, 'navigator');
   if (nav === undefined) {
     Object.defineProperty(host, 'navigator', { value: { gpu }, configurable: true, writable: true });
     return 'created';
   }
-  if (typeof nav !== 'object' || nav === null) throw new InvalidArgumentError('installNavigatorGpu.host.navigator', typeof nav, 'an object or absent');
+  if (typeof nav !== 'object' || nav === null)
+    throw new InvalidArgumentError('installNavigatorGpu.host.navigator', typeof nav, 'an object or absent');
   if (isGpu(Reflect.get(nav, 'gpu'))) return 'kept';
-  if (!Reflect.defineProperty(nav, 'gpu', { value: gpu, configurable: true })) throw new InvalidArgumentError('installNavigatorGpu.host.navigator', 'read-only', 'a navigator that accepts a gpu property');
+  if (!Reflect.defineProperty(nav, 'gpu', { value: gpu, configurable: true }))
+    throw new InvalidArgumentError(
+      'installNavigatorGpu.host.navigator',
+      'read-only',
+      'a navigator that accepts a gpu property',
+    );
   return 'added';
 }
 
@@ -99,8 +111,10 @@ export function loadTfjsWebGpu(): Promise<Outcome<TfjsWebGpu>> {
       const installed = installNavigatorGpu(globalThis, gpu);
       const tf = await import('@tensorflow/tfjs-core');
       await import('@tensorflow/tfjs-backend-webgpu');
-      if (tf.findBackendFactory('webgpu') === null) return { ok: false, reason: 'tfjs-backend-webgpu did not register (navigator.gpu missing at import)' };
-      if (!(await tf.setBackend('webgpu'))) return { ok: false, reason: 'tfjs could not initialise its webgpu backend (setBackend returned false)' };
+      if (tf.findBackendFactory('webgpu') === null)
+        return { ok: false, reason: 'tfjs-backend-webgpu did not register (navigator.gpu missing at import)' };
+      if (!(await tf.setBackend('webgpu')))
+        return { ok: false, reason: 'tfjs could not initialise its webgpu backend (setBackend returned false)' };
       await tf.ready();
       return {
         ok: true,

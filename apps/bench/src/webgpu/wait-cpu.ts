@@ -56,7 +56,13 @@ async function warmJob(job: WaitJob): Promise<number> {
  * Times `reps` waits on one matmul through the engine with { only: 'webgpu' }, sized to take about `targetMs`:
  * starting from side `n`, resized once from its measured time (the sweep's rate drifts on a shared machine).
  */
-export async function measureWaitCost(engine: Engine, n: number, targetMs: number, maxN: number, reps = 5): Promise<WaitCost> {
+export async function measureWaitCost(
+  engine: Engine,
+  n: number,
+  targetMs: number,
+  maxN: number,
+  reps = 5,
+): Promise<WaitCost> {
   let job = waitJob(engine, n);
   try {
     const firstMs = await warmJob(job);
@@ -81,7 +87,12 @@ export async function measureWaitCost(engine: Engine, n: number, targetMs: numbe
       proc.push(((cpu.user + cpu.system) / 1000 / ms) * 100);
       if (main0 !== undefined && main1 !== undefined) main.push(((main1 - main0) / ms) * 100);
     }
-    return { n: job.n, wall: sampleStats(wall), mainThreadPercent: main.length > 0 ? sampleStats(main) : undefined, processPercent: sampleStats(proc) };
+    return {
+      n: job.n,
+      wall: sampleStats(wall),
+      mainThreadPercent: main.length > 0 ? sampleStats(main) : undefined,
+      processPercent: sampleStats(proc),
+    };
   } finally {
     job.tensor.dispose();
   }

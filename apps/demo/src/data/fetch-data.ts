@@ -15,7 +15,9 @@ async function fetchOk(file: string, base: string | undefined): Promise<Response
   try {
     response = await fetch(dataUrl(file, base));
   } catch (error) {
-    throw new DemoDataError(file, `could not be fetched (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    throw new DemoDataError(file, `could not be fetched (${error instanceof Error ? error.message : String(error)})`, {
+      cause: error,
+    });
   }
   if (response.status === 404) throw new DemoDataError(file, `not found: ${BUILD_HINT}`);
   if (!response.ok) throw new DemoDataError(file, `HTTP ${response.status}`);
@@ -31,7 +33,11 @@ export interface FetchOptions {
 }
 
 /** A data file's bytes, counted as they arrive, checked against the size the manifest gives when it gives one. */
-export async function fetchBytes(file: string, expectedBytes?: number, options: FetchOptions = {}): Promise<Uint8Array> {
+export async function fetchBytes(
+  file: string,
+  expectedBytes?: number,
+  options: FetchOptions = {},
+): Promise<Uint8Array> {
   const response = await fetchOk(file, options.base);
   const reader = response.body?.getReader();
   let bytes: Uint8Array;
@@ -56,7 +62,10 @@ export async function fetchBytes(file: string, expectedBytes?: number, options: 
     }
   }
   if (expectedBytes !== undefined && bytes.byteLength !== expectedBytes) {
-    throw new DemoDataError(file, `is ${bytes.byteLength} bytes; the manifest says ${expectedBytes} (rebuild: ${BUILD_HINT})`);
+    throw new DemoDataError(
+      file,
+      `is ${bytes.byteLength} bytes; the manifest says ${expectedBytes} (rebuild: ${BUILD_HINT})`,
+    );
   }
   return bytes;
 }
@@ -68,6 +77,8 @@ export async function fetchJson(file: string, expectedBytes?: number, options: F
     const parsed: unknown = JSON.parse(text);
     return parsed;
   } catch (error) {
-    throw new DemoDataError(file, `is not valid JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    throw new DemoDataError(file, `is not valid JSON (${error instanceof Error ? error.message : String(error)})`, {
+      cause: error,
+    });
   }
 }

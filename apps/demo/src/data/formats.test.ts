@@ -20,7 +20,9 @@ describe('wordnet-csr.bin', () => {
     const flipped = bytes.slice();
     flipped[bytes.length - 1] = (flipped[bytes.length - 1] ?? 0) ^ 1;
     expect(() => decodeWordNetCsr(flipped, 2, 2)).toThrow('data/wordnet-csr.bin: checksum mismatch');
-    expect(() => decodeWordNetCsr(bytes.slice(0, bytes.length - 4), 2, 2)).toThrow(/is 44 bytes; 2 nodes and 2 edges need 48/);
+    expect(() => decodeWordNetCsr(bytes.slice(0, bytes.length - 4), 2, 2)).toThrow(
+      /is 44 bytes; 2 nodes and 2 edges need 48/,
+    );
     expect(() => decodeWordNetCsr(bytes, 3, 2)).toThrow(DemoDataError);
     expect(() => decodeWordNetCsr(new Uint8Array(8), 2, 2)).toThrow('shorter than the 20-byte header');
   });
@@ -40,9 +42,15 @@ describe('vectors.bin', () => {
 
 describe('wordnet.json and words.json', () => {
   it('accepts good entries and names the bad one', () => {
-    expect(parseWordNetMeta({ synsetIds: ['n:00000001', 'v:00000002'], lemmas: [['a'], ['b', 'c']] }, 2).lemmas).toEqual([['a'], ['b', 'c']]);
-    expect(() => parseWordNetMeta({ synsetIds: ['n:1', 'v:00000002'], lemmas: [['a'], ['b']] }, 2)).toThrow('synsetIds[0] "n:1"');
-    expect(() => parseWordNetMeta({ synsetIds: ['n:00000001', 'v:00000002'], lemmas: [['a'], []] }, 2)).toThrow('lemmas[1]');
+    expect(
+      parseWordNetMeta({ synsetIds: ['n:00000001', 'v:00000002'], lemmas: [['a'], ['b', 'c']] }, 2).lemmas,
+    ).toEqual([['a'], ['b', 'c']]);
+    expect(() => parseWordNetMeta({ synsetIds: ['n:1', 'v:00000002'], lemmas: [['a'], ['b']] }, 2)).toThrow(
+      'synsetIds[0] "n:1"',
+    );
+    expect(() => parseWordNetMeta({ synsetIds: ['n:00000001', 'v:00000002'], lemmas: [['a'], []] }, 2)).toThrow(
+      'lemmas[1]',
+    );
     expect(parseWordList(['the', 'of'], 2)).toEqual(['the', 'of']);
     expect(() => parseWordList(['the', 'the'], 2)).toThrow('entry 1 "the" is a repeat');
     expect(() => parseWordList(['the'], 2)).toThrow("array of 2 words (the manifest's count)");
@@ -66,8 +74,14 @@ describe('manifest.json', () => {
 
   it('names the bad field, and asks for a rebuild on another version', () => {
     expect(() => parseManifest({ ...good, version: 1 })).toThrow('version 1 is not 2: rebuild');
-    expect(() => parseManifest({ ...good, sizes: { ...good.sizes, vectors: 0 } })).toThrow('sizes.vectors must be an integer >= 1, got 0');
-    expect(() => parseManifest({ ...good, words: { count: 0, dim: 100 } })).toThrow('words.count must be an integer >= 1, got 0');
-    expect(() => parseManifest({ ...good, hnsw: { ...good.hnsw, buildSeconds: 'x' } })).toThrow('hnsw.buildSeconds must be a finite number');
+    expect(() => parseManifest({ ...good, sizes: { ...good.sizes, vectors: 0 } })).toThrow(
+      'sizes.vectors must be an integer >= 1, got 0',
+    );
+    expect(() => parseManifest({ ...good, words: { count: 0, dim: 100 } })).toThrow(
+      'words.count must be an integer >= 1, got 0',
+    );
+    expect(() => parseManifest({ ...good, hnsw: { ...good.hnsw, buildSeconds: 'x' } })).toThrow(
+      'hnsw.buildSeconds must be a finite number',
+    );
   });
 });

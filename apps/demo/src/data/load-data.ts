@@ -29,7 +29,9 @@ export interface DemoGraph extends DemoWordNet {
 
 /** manifest.json, checked. */
 export async function loadManifest(options: FetchOptions = {}): Promise<DemoManifest> {
-  return parseManifest(await fetchJson(DATA_FILES.manifest, undefined, { ...(options.base === undefined ? {} : { base: options.base }) }));
+  return parseManifest(
+    await fetchJson(DATA_FILES.manifest, undefined, { ...(options.base === undefined ? {} : { base: options.base }) }),
+  );
 }
 
 /** words.json, vectors.bin and hnsw-graph.bin, checked against each other and the manifest. */
@@ -55,14 +57,19 @@ export async function loadWords(manifest: DemoManifest, options: FetchOptions = 
 /** wordnet.json and wordnet-csr.bin, checked (CsrGraph.fromCsr checks every edge). */
 export async function loadGraph(manifest: DemoManifest, options: FetchOptions = {}): Promise<DemoGraph> {
   const { nodes, edges } = manifest.wordnet;
-  const [metaJson, csrBytes] = await Promise.all([fetchJson(DATA_FILES.wordnetMeta, manifest.sizes.wordnetMeta, options), fetchBytes(DATA_FILES.wordnetCsr, manifest.sizes.wordnetCsr, options)]);
+  const [metaJson, csrBytes] = await Promise.all([
+    fetchJson(DATA_FILES.wordnetMeta, manifest.sizes.wordnetMeta, options),
+    fetchBytes(DATA_FILES.wordnetCsr, manifest.sizes.wordnetCsr, options),
+  ]);
   const meta = parseWordNetMeta(metaJson, nodes);
   const csr = decodeWordNetCsr(csrBytes, nodes, edges);
   let graph: CsrGraph;
   try {
     graph = CsrGraph.fromCsr(csr.rowPtr, csr.colIdx, csr.weights);
   } catch (error) {
-    throw new DemoDataError(DATA_FILES.wordnetCsr, error instanceof Error ? error.message : String(error), { cause: error });
+    throw new DemoDataError(DATA_FILES.wordnetCsr, error instanceof Error ? error.message : String(error), {
+      cause: error,
+    });
   }
   return { ...meta, ...csr, graph };
 }

@@ -32,7 +32,13 @@ export interface DemoManifest {
   /** Bytes of each data file the page loads (words, vectors, hnsw, wordnetMeta, wordnetCsr): its progress is counted against them. */
   readonly sizes: Readonly<Record<DataFile, number>>;
   /** The HNSW index (save({ vectors: false }): the graph only, built on vectors.bin's values), its size in bytes and build settings. */
-  readonly hnsw: { readonly bytes: number; readonly M: number; readonly efConstruction: number; readonly seed: number; readonly buildSeconds: number };
+  readonly hnsw: {
+    readonly bytes: number;
+    readonly M: number;
+    readonly efConstruction: number;
+    readonly seed: number;
+    readonly buildSeconds: number;
+  };
   /** The WordNet graph: synsets and directed, relation-weighted edges. */
   readonly wordnet: { readonly nodes: number; readonly edges: number };
   /** Bench result files copied from bench-results/ (0 when there were none). */
@@ -40,19 +46,25 @@ export interface DemoManifest {
 }
 
 function record(value: unknown, what: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new DemoDataError(DATA_FILES.manifest, `${what} must be an object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new DemoDataError(DATA_FILES.manifest, `${what} must be an object`);
   return Object.fromEntries(Object.entries(value));
 }
 
 function count(obj: Record<string, unknown>, key: string, what: string, min: number): number {
   const v = obj[key];
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new DemoDataError(DATA_FILES.manifest, `${what}.${key} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min)
+    throw new DemoDataError(
+      DATA_FILES.manifest,
+      `${what}.${key} must be an integer >= ${min}, got ${JSON.stringify(v)}`,
+    );
   return v;
 }
 
 function finite(obj: Record<string, unknown>, key: string, what: string): number {
   const v = obj[key];
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new DemoDataError(DATA_FILES.manifest, `${what}.${key} must be a finite number, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new DemoDataError(DATA_FILES.manifest, `${what}.${key} must be a finite number, got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -60,7 +72,11 @@ function finite(obj: Record<string, unknown>, key: string, what: string): number
 export function parseManifest(value: unknown): DemoManifest {
   const top = record(value, 'the manifest');
   const version = top['version'];
-  if (version !== MANIFEST_VERSION) throw new DemoDataError(DATA_FILES.manifest, `version ${JSON.stringify(version)} is not ${MANIFEST_VERSION}: rebuild with \`npm run build -w @tandem/demo\``);
+  if (version !== MANIFEST_VERSION)
+    throw new DemoDataError(
+      DATA_FILES.manifest,
+      `version ${JSON.stringify(version)} is not ${MANIFEST_VERSION}: rebuild with \`npm run build -w @tandem/demo\``,
+    );
   const preparedAt = top['preparedAt'];
   if (typeof preparedAt !== 'string') throw new DemoDataError(DATA_FILES.manifest, 'preparedAt must be a string');
   const words = record(top['words'], 'words');

@@ -33,15 +33,26 @@ export function encodeVectors(vectors: Float32Array, dim: number): Uint8Array {
 
 /** Reads vectors.bin as f32; throws DemoDataError on a bad header, size, count or checksum. */
 export function decodeVectors(bytes: Uint8Array, expectedCount: number, expectedDim: number): Float32Array {
-  if (bytes.byteLength < HEADER_BYTES) throw new DemoDataError(FILE, `${bytes.byteLength} bytes is shorter than the ${HEADER_BYTES}-byte header`);
+  if (bytes.byteLength < HEADER_BYTES)
+    throw new DemoDataError(FILE, `${bytes.byteLength} bytes is shorter than the ${HEADER_BYTES}-byte header`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (view.getUint32(0, true) !== MAGIC) throw new DemoDataError(FILE, 'bad magic (not a demo vectors file)');
-  if (view.getUint32(4, true) !== VERSION) throw new DemoDataError(FILE, `version ${view.getUint32(4, true)} is not ${VERSION}`);
+  if (view.getUint32(4, true) !== VERSION)
+    throw new DemoDataError(FILE, `version ${view.getUint32(4, true)} is not ${VERSION}`);
   const count = view.getUint32(8, true);
   const dim = view.getUint32(12, true);
-  if (count !== expectedCount || dim !== expectedDim) throw new DemoDataError(FILE, `holds ${count} vectors of ${dim}; the manifest says ${expectedCount} of ${expectedDim}`);
-  if (bytes.byteLength !== HEADER_BYTES + 2 * count * dim) throw new DemoDataError(FILE, `is ${bytes.byteLength} bytes; ${count} x ${dim} half floats need ${HEADER_BYTES + 2 * count * dim}`);
-  if (crc32(bytes.subarray(HEADER_BYTES)) !== view.getUint32(16, true)) throw new DemoDataError(FILE, 'checksum mismatch (the file is corrupt)');
+  if (count !== expectedCount || dim !== expectedDim)
+    throw new DemoDataError(
+      FILE,
+      `holds ${count} vectors of ${dim}; the manifest says ${expectedCount} of ${expectedDim}`,
+    );
+  if (bytes.byteLength !== HEADER_BYTES + 2 * count * dim)
+    throw new DemoDataError(
+      FILE,
+      `is ${bytes.byteLength} bytes; ${count} x ${dim} half floats need ${HEADER_BYTES + 2 * count * dim}`,
+    );
+  if (crc32(bytes.subarray(HEADER_BYTES)) !== view.getUint32(16, true))
+    throw new DemoDataError(FILE, 'checksum mismatch (the file is corrupt)');
   const out = new Float32Array(count * dim);
   for (let i = 0; i < out.length; i++) out[i] = halfToFloat(view.getUint16(HEADER_BYTES + 2 * i, true));
   return out;

@@ -2,7 +2,16 @@
 // work each), so the page never waits for the layout (300 ticks at once held it far past 50 ms: issue 33). Scroll zooms about the
 // pointer, dragging the background pans, dragging a synset moves it (the layout follows). Labels are placed at a
 // fixed pixel size where they overlap nothing (label-layout.ts): zooming in shows more of them.
-import { forceCenter, forceCollide, forceLink, forceManyBody, forceSimulation, type Simulation, type SimulationLinkDatum, type SimulationNodeDatum } from 'd3-force';
+import {
+  forceCenter,
+  forceCollide,
+  forceLink,
+  forceManyBody,
+  forceSimulation,
+  type Simulation,
+  type SimulationLinkDatum,
+  type SimulationNodeDatum,
+} from 'd3-force';
 import type { SpreadAnswer } from '../worker/protocol.ts';
 import { placeLabels, type PlacedNode } from './label-layout.ts';
 import { activationColour } from './neighbourhood.ts';
@@ -19,7 +28,10 @@ interface LayoutNode extends SimulationNodeDatum {
   readonly index: number;
 }
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Readonly<Record<string, string | number>> = {}): SVGElementTagNameMap[K] {
+function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Readonly<Record<string, string | number>> = {},
+): SVGElementTagNameMap[K] {
   const element = document.createElementNS(SVG_NS, tag);
   for (const [key, value] of Object.entries(attrs)) element.setAttribute(key, String(value));
   return element;
@@ -55,14 +67,24 @@ export class GraphView {
     const activations = answer.nodes.map((n) => n.activation);
     const min = Math.min(...activations);
     const max = Math.max(...activations);
-    const radius = answer.nodes.map((n) => 3 + 5 * Math.max(0, Math.min(1, max > min ? Math.log(n.activation / min) / Math.log(max / min) : 1)));
+    const radius = answer.nodes.map(
+      (n) => 3 + 5 * Math.max(0, Math.min(1, max > min ? Math.log(n.activation / min) / Math.log(max / min) : 1)),
+    );
 
     const root = svg('svg', { width, height: HEIGHT, role: 'img', 'aria-label': 'spreading activation graph' });
     const edges = svg('g', { stroke: '#adb5bd' });
-    const lines = answer.links.map((l) => edges.appendChild(svg('line', { 'stroke-width': 0.5 + l.weight * 1.5, 'stroke-opacity': 0.7 })));
+    const lines = answer.links.map((l) =>
+      edges.appendChild(svg('line', { 'stroke-width': 0.5 + l.weight * 1.5, 'stroke-opacity': 0.7 })),
+    );
     const circleGroup = svg('g');
     const circles = answer.nodes.map((n, i) => {
-      const circle = svg('circle', { r: radius[i] ?? 4, fill: activationColour(n.activation, min, max), stroke: n.source ? '#000' : '#495057', 'stroke-width': n.source ? 2.5 : 0.5, 'data-node': n.node });
+      const circle = svg('circle', {
+        r: radius[i] ?? 4,
+        fill: activationColour(n.activation, min, max),
+        stroke: n.source ? '#000' : '#495057',
+        'stroke-width': n.source ? 2.5 : 0.5,
+        'data-node': n.node,
+      });
       const title = svg('title');
       title.textContent = `${answer.titles[i] ?? ''} — activation ${n.activation.toPrecision(3)}`;
       circle.append(title);
@@ -72,7 +94,10 @@ export class GraphView {
     root.append(edges, circleGroup, labelGroup);
     this.host.replaceChildren(root);
 
-    const screen = (n: LayoutNode): { x: number; y: number } => ({ x: (n.x ?? 0) * this.view.k + this.view.x, y: (n.y ?? 0) * this.view.k + this.view.y });
+    const screen = (n: LayoutNode): { x: number; y: number } => ({
+      x: (n.x ?? 0) * this.view.k + this.view.x,
+      y: (n.y ?? 0) * this.view.k + this.view.y,
+    });
     const fit = (): void => {
       const xs = nodes.map((n) => n.x ?? 0);
       const ys = nodes.map((n) => n.y ?? 0);
@@ -81,11 +106,21 @@ export class GraphView {
       this.view = { k, x: width / 2 - ((left + right) / 2) * k, y: HEIGHT / 2 - ((top + bottom) / 2) * k };
     };
     const placeTextLabels = (): void => {
-      const placed: PlacedNode[] = nodes.map((n, i) => ({ ...screen(n), r: radius[i] ?? 4, text: answer.labels[i] ?? '', priority: answer.nodes[i]?.activation ?? 0, must: answer.nodes[i]?.source === true }));
+      const placed: PlacedNode[] = nodes.map((n, i) => ({
+        ...screen(n),
+        r: radius[i] ?? 4,
+        text: answer.labels[i] ?? '',
+        priority: answer.nodes[i]?.activation ?? 0,
+        must: answer.nodes[i]?.source === true,
+      }));
       const labels = placeLabels(placed, width, HEIGHT, FONT_PX * 0.58, FONT_PX + 2, MAX_LABELS);
       labelGroup.replaceChildren(
         ...labels.map((l) => {
-          const text = svg('text', { x: l.x, y: l.y, 'font-weight': answer.nodes[l.node]?.source === true ? 700 : 400 });
+          const text = svg('text', {
+            x: l.x,
+            y: l.y,
+            'font-weight': answer.nodes[l.node]?.source === true ? 700 : 400,
+          });
           text.textContent = answer.labels[l.node] ?? '';
           return text;
         }),
@@ -123,10 +158,16 @@ export class GraphView {
     const restart = (): void => {
       this.frame ??= requestAnimationFrame(step);
     };
-    this.interact(root, nodes, circles, () => render(true), (alpha) => {
-      simulation.alpha(Math.max(simulation.alpha(), alpha));
-      restart();
-    });
+    this.interact(
+      root,
+      nodes,
+      circles,
+      () => render(true),
+      (alpha) => {
+        simulation.alpha(Math.max(simulation.alpha(), alpha));
+        restart();
+      },
+    );
     render(true);
     restart();
   }
@@ -139,7 +180,13 @@ export class GraphView {
   }
 
   /** Zoom on wheel, pan on background drag, move a node on its drag. */
-  private interact(root: SVGSVGElement, nodes: readonly LayoutNode[], circles: readonly SVGCircleElement[], redraw: () => void, reheat: (alpha: number) => void): void {
+  private interact(
+    root: SVGSVGElement,
+    nodes: readonly LayoutNode[],
+    circles: readonly SVGCircleElement[],
+    redraw: () => void,
+    reheat: (alpha: number) => void,
+  ): void {
     let frame: number | undefined;
     const later = (): void => {
       frame ??= requestAnimationFrame(() => {
@@ -151,15 +198,23 @@ export class GraphView {
       const box = root.getBoundingClientRect();
       return { x: event.clientX - box.left, y: event.clientY - box.top };
     };
-    root.addEventListener('wheel', (event) => {
-      event.preventDefault();
-      const p = local(event);
-      const factor = Math.exp(-event.deltaY * 0.002);
-      const k = Math.min(8, Math.max(0.2, this.view.k * factor));
-      this.view = { k, x: p.x - ((p.x - this.view.x) * k) / this.view.k, y: p.y - ((p.y - this.view.y) * k) / this.view.k };
-      this.userMoved = true;
-      later();
-    }, { passive: false });
+    root.addEventListener(
+      'wheel',
+      (event) => {
+        event.preventDefault();
+        const p = local(event);
+        const factor = Math.exp(-event.deltaY * 0.002);
+        const k = Math.min(8, Math.max(0.2, this.view.k * factor));
+        this.view = {
+          k,
+          x: p.x - ((p.x - this.view.x) * k) / this.view.k,
+          y: p.y - ((p.y - this.view.y) * k) / this.view.k,
+        };
+        this.userMoved = true;
+        later();
+      },
+      { passive: false },
+    );
     root.addEventListener('pointerdown', (event) => {
       const start = local(event);
       const index = circles.findIndex((c) => c === event.target);

@@ -35,11 +35,24 @@ interface Box {
   readonly bottom: number;
 }
 
-const overlaps = (a: Box, b: Box): boolean => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+const overlaps = (a: Box, b: Box): boolean =>
+  a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
 /** Labels for `nodes` in a `width` x `height` view; `charWidth` and `lineHeight` in px; at most `max`. */
-export function placeLabels(nodes: readonly PlacedNode[], width: number, height: number, charWidth: number, lineHeight: number, max: number): Label[] {
-  const order = nodes.map((n, i) => i).sort((a, b) => Number(nodes[b]?.must) - Number(nodes[a]?.must) || (nodes[b]?.priority ?? 0) - (nodes[a]?.priority ?? 0));
+export function placeLabels(
+  nodes: readonly PlacedNode[],
+  width: number,
+  height: number,
+  charWidth: number,
+  lineHeight: number,
+  max: number,
+): Label[] {
+  const order = nodes
+    .map((n, i) => i)
+    .sort(
+      (a, b) =>
+        Number(nodes[b]?.must) - Number(nodes[a]?.must) || (nodes[b]?.priority ?? 0) - (nodes[a]?.priority ?? 0),
+    );
   const circles: Box[] = nodes.map((n) => ({ left: n.x - n.r, top: n.y - n.r, right: n.x + n.r, bottom: n.y + n.r }));
   const taken: Box[] = [];
   const labels: Label[] = [];
@@ -56,7 +69,12 @@ export function placeLabels(nodes: readonly PlacedNode[], width: number, height:
       { left: n.x - w / 2, top: n.y + gap, right: n.x + w / 2, bottom: n.y + gap + lineHeight },
     ];
     const fits = (box: Box): boolean =>
-      box.left >= 0 && box.top >= 0 && box.right <= width && box.bottom <= height && !taken.some((t) => overlaps(t, box)) && !circles.some((c, j) => j !== i && overlaps(c, box));
+      box.left >= 0 &&
+      box.top >= 0 &&
+      box.right <= width &&
+      box.bottom <= height &&
+      !taken.some((t) => overlaps(t, box)) &&
+      !circles.some((c, j) => j !== i && overlaps(c, box));
     const box = candidates.find(fits);
     if (box === undefined) continue;
     taken.push(box);

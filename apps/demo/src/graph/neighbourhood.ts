@@ -64,7 +64,14 @@ export function topActive(activation: Float32Array, k: number, skip: ReadonlySet
 }
 
 /** The subgraph of the `limit` most activated nodes (the sources first, always kept). */
-export function topNeighbourhood(activation: Float32Array, sources: readonly number[], rowPtr: Int32Array, colIdx: Int32Array, weights: Float32Array, limit: number): { nodes: GraphNode[]; links: GraphLink[] } {
+export function topNeighbourhood(
+  activation: Float32Array,
+  sources: readonly number[],
+  rowPtr: Int32Array,
+  colIdx: Int32Array,
+  weights: Float32Array,
+  limit: number,
+): { nodes: GraphNode[]; links: GraphLink[] } {
   const sourceSet = new Set(sources);
   const kept = sources.filter((s) => s >= 0 && s < activation.length);
   const chosen = [...kept, ...topActive(activation, Math.max(0, limit - kept.length), sourceSet)];

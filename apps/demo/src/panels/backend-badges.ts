@@ -15,11 +15,29 @@ function deviceText(b: BackendView): string {
 export function showBackendBadges(list: HTMLUListElement, backends: readonly BackendView[]): void {
   list.replaceChildren(
     ...backends.map((b) =>
-      el('li', { 'data-backend': b.name, 'data-available': String(b.available), 'data-state': b.state, 'data-software': String(b.software), style: `border-color:${backendColour(b.name)}` }, [
-        el('strong', { text: b.name }),
-        ` ${b.kind} · ${deviceText(b)} · `,
-        el('span', { class: 'state', text: b.state === 'healthy' || !b.available ? (b.available ? 'healthy' : '') : `${b.state}${b.why === undefined ? '' : `: ${b.why}`}` }),
-      ]),
+      el(
+        'li',
+        {
+          'data-backend': b.name,
+          'data-available': String(b.available),
+          'data-state': b.state,
+          'data-software': String(b.software),
+          style: `border-color:${backendColour(b.name)}`,
+        },
+        [
+          el('strong', { text: b.name }),
+          ` ${b.kind} · ${deviceText(b)} · `,
+          el('span', {
+            class: 'state',
+            text:
+              b.state === 'healthy' || !b.available
+                ? b.available
+                  ? 'healthy'
+                  : ''
+                : `${b.state}${b.why === undefined ? '' : `: ${b.why}`}`,
+          }),
+        ],
+      ),
     ),
   );
 }

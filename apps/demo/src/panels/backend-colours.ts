@@ -1,6 +1,11 @@
 // One colour per backend, shared by every chart and table of the demo.
 
-const COLOURS: Readonly<Record<string, string>> = { webgpu: '#d9480f', wasm: '#1971c2', reference: '#5c940d', rocm: '#862e9c' };
+const COLOURS: Readonly<Record<string, string>> = {
+  webgpu: '#d9480f',
+  wasm: '#1971c2',
+  reference: '#5c940d',
+  rocm: '#862e9c',
+};
 const SPARE = ['#0b7285', '#e67700', '#a61e4d', '#364fc7'];
 
 /** The colour of a backend's points, lines and badges. */

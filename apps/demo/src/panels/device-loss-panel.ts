@@ -6,8 +6,14 @@ import type { Replies } from '../worker/protocol.ts';
 import type { WorkloadStats } from './workload.ts';
 
 function summary(stats: WorkloadStats): string {
-  const by = Object.entries(stats.answeredBy).map(([backend, n]) => `${backend} ${n}`).join(', ') || 'none yet';
-  const reruns = stats.reruns.count === 0 ? '' : `; ${stats.reruns.count} step(s) re-run from host data because their intermediate results were on the lost device (${stats.reruns.firstCause ?? ''})`;
+  const by =
+    Object.entries(stats.answeredBy)
+      .map(([backend, n]) => `${backend} ${n}`)
+      .join(', ') || 'none yet';
+  const reruns =
+    stats.reruns.count === 0
+      ? ''
+      : `; ${stats.reruns.count} step(s) re-run from host data because their intermediate results were on the lost device (${stats.reruns.firstCause ?? ''})`;
   return `${stats.steps} workload steps; calls answered by ${by}; errors reaching the page: ${stats.errors.length}${stats.errors.length > 0 ? ` (${stats.errors[0] ?? ''})` : ''}${reruns}`;
 }
 

@@ -40,7 +40,11 @@ export class LiveChart {
       this.plot?.destroy();
       this.plot = undefined;
     }
-    this.points.push({ x: (event.startMs - this.originMs) / 1000, backend: series, ms: Math.max(event.durationMs, 1e-3) });
+    this.points.push({
+      x: (event.startMs - this.originMs) / 1000,
+      backend: series,
+      ms: Math.max(event.durationMs, 1e-3),
+    });
     if (this.points.length > MAX_POINTS) this.points.splice(0, this.points.length - MAX_POINTS);
     this.schedule();
   }
@@ -87,7 +91,11 @@ export class LiveChart {
           label: name,
           stroke: name.endsWith('failed') ? '#e03131' : backendColour(name),
           paths: () => null,
-          points: { show: true, size: name.endsWith('failed') ? 9 : 5, fill: name.endsWith('failed') ? '#e03131' : backendColour(name) },
+          points: {
+            show: true,
+            size: name.endsWith('failed') ? 9 : 5,
+            fill: name.endsWith('failed') ? '#e03131' : backendColour(name),
+          },
         })),
       ],
     };

@@ -24,7 +24,11 @@ function showAnswer(column: HTMLElement, answer: NearestAnswer, method: string):
   const hits = column.querySelector('.hits');
   const ranOn = column.querySelector('.ran-on');
   if (timing !== null) timing.textContent = `${method}: ${formatDuration(answer.ms)}`;
-  hits?.replaceChildren(...answer.hits.map((h) => el('li', { 'data-word': h.word }, [h.word, el('span', { class: 'score', text: h.score.toFixed(3) })])));
+  hits?.replaceChildren(
+    ...answer.hits.map((h) =>
+      el('li', { 'data-word': h.word }, [h.word, el('span', { class: 'score', text: h.score.toFixed(3) })]),
+    ),
+  );
   ranOn?.replaceChildren(...answer.ranOn.map((line) => el('li', { text: line })));
 }
 
@@ -49,7 +53,12 @@ export async function setUpNearestPanel(client: EngineClient, words: number): Pr
     try {
       const k = clampInt(byId('nearest-k', HTMLInputElement).value, 1, 50, 10);
       const ef = clampInt(byId('nearest-ef', HTMLInputElement).value, 1, 1000, 64);
-      const result = await client.call('search', { query: byId('nearest-query', HTMLInputElement).value, k, ef, strategy });
+      const result = await client.call('search', {
+        query: byId('nearest-query', HTMLInputElement).value,
+        k,
+        ef,
+        strategy,
+      });
       showAnswer(byId('nearest-brute', HTMLDivElement), result.brute, 'exact');
       showAnswer(byId('nearest-hnsw', HTMLDivElement), result.hnsw, 'approximate');
       overlap.textContent = `HNSW found ${Math.round(result.overlap * 100)}% of brute force's top ${k}; HNSW took ${formatDuration(result.hnsw.ms)}, brute force ${formatDuration(result.brute.ms)} (${formatRatio(result.brute.ms / Math.max(result.hnsw.ms, 1e-3))} as long).`;

@@ -33,7 +33,8 @@ export async function setUpSpreadPanel(client: EngineClient, synsets: number, ed
   const { GraphView } = await import('../graph/graph-view.ts');
   const view = new GraphView(host);
   let limit = STEP_NODES;
-  byId('wordnet-size', HTMLSpanElement).textContent = `${synsets.toLocaleString('en')} synsets, ${edges.toLocaleString('en')} edges`;
+  byId('wordnet-size', HTMLSpanElement).textContent =
+    `${synsets.toLocaleString('en')} synsets, ${edges.toLocaleString('en')} edges`;
 
   let asked = 0;
   async function fillSynsets(): Promise<void> {
@@ -43,7 +44,8 @@ export async function setUpSpreadPanel(client: EngineClient, synsets: number, ed
     if (ask !== asked) return; // a later keystroke asked again
     select.replaceChildren(...found.map((s) => el('option', { value: String(s.node), text: s.text })));
     button.disabled = found.length === 0;
-    if (found.length === 0) showFailure(error, new RangeError(`“${word}” is not a word of any WordNet synset`), [summary, host]);
+    if (found.length === 0)
+      showFailure(error, new RangeError(`“${word}” is not a word of any WordNet synset`), [summary, host]);
     else showResultsFresh(error, []);
   }
 
@@ -54,8 +56,17 @@ export async function setUpSpreadPanel(client: EngineClient, synsets: number, ed
     more.disabled = true;
     button.textContent = 'Spreading…';
     try {
-      const options = { decay: numberIn('spread-decay', 0.05, 1, 0.5), threshold: numberIn('spread-threshold', 0, 1, 0.01), maxHops: Math.round(numberIn('spread-hops', 1, 10, 3)) };
-      const answer = await client.call('spread', { source, ...options, limit, strategy: strategyOf(byId('spread-strategy', HTMLSelectElement).value) });
+      const options = {
+        decay: numberIn('spread-decay', 0.05, 1, 0.5),
+        threshold: numberIn('spread-threshold', 0, 1, 0.01),
+        maxHops: Math.round(numberIn('spread-hops', 1, 10, 3)),
+      };
+      const answer = await client.call('spread', {
+        source,
+        ...options,
+        limit,
+        strategy: strategyOf(byId('spread-strategy', HTMLSelectElement).value),
+      });
       view.show(answer);
       const sourceText = select.selectedOptions[0]?.text ?? String(source);
       summary.textContent = `${options.maxHops} hops from ${sourceText} reached ${answer.reached.toLocaleString('en')} synsets in ${formatDuration(answer.ms)}; the ${answer.nodes.length} most activated are drawn with the ${answer.links.length} edges between them.`;
@@ -64,7 +75,9 @@ export async function setUpSpreadPanel(client: EngineClient, synsets: number, ed
       showResultsFresh(error, [summary, host]);
       const shown = answer.nodes.length;
       more.disabled = shown >= Math.min(MAX_NODES, answer.reached) || shown < limit;
-      more.textContent = more.disabled ? `All ${shown} drawn` : `Show ${Math.min(STEP_NODES, MAX_NODES - shown, answer.reached - shown)} more synsets`;
+      more.textContent = more.disabled
+        ? `All ${shown} drawn`
+        : `Show ${Math.min(STEP_NODES, MAX_NODES - shown, answer.reached - shown)} more synsets`;
     } catch (e) {
       showFailure(error, e, [summary, host]);
     } finally {

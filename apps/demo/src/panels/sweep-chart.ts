@@ -20,7 +20,12 @@ interface Drawn {
 const drawn = new WeakMap<HTMLElement, Drawn>();
 
 /** Draws (or updates) the chart of `points` in `host`; `crossovers` are sizes to mark. */
-export function drawSweepChart(host: HTMLElement, points: readonly SweepPoint[], crossovers: readonly number[], xLabel: string): void {
+export function drawSweepChart(
+  host: HTMLElement,
+  points: readonly SweepPoint[],
+  crossovers: readonly number[],
+  xLabel: string,
+): void {
   const sizes = [...new Set(points.map((p) => p.size))].sort((a, b) => a - b);
   const series = [...new Set(points.map((p) => p.series))];
   const timeOf = (name: string, size: number): number | null => {

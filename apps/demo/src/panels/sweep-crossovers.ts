@@ -13,10 +13,17 @@ export interface Crossover {
 }
 
 /** For each GPU backend, the crossover against the fastest CPU backend at each size. */
-export function findCrossovers(points: readonly SweepPoint[], gpuBackends: readonly string[], cpuBackends: readonly string[]): Crossover[] {
-  const at = (series: string, size: number): number | undefined => points.find((p) => p.series === series && p.size === size && p.status === 'ok')?.medianMs;
+export function findCrossovers(
+  points: readonly SweepPoint[],
+  gpuBackends: readonly string[],
+  cpuBackends: readonly string[],
+): Crossover[] {
+  const at = (series: string, size: number): number | undefined =>
+    points.find((p) => p.series === series && p.size === size && p.status === 'ok')?.medianMs;
   return gpuBackends.map((gpu) => {
-    const sizes = [...new Set(points.filter((p) => p.series === gpu && p.status === 'ok').map((p) => p.size))].sort((a, b) => a - b);
+    const sizes = [...new Set(points.filter((p) => p.series === gpu && p.status === 'ok').map((p) => p.size))].sort(
+      (a, b) => a - b,
+    );
     const gpuWins: boolean[] = [];
     for (const size of sizes) {
       const gpuMs = at(gpu, size) ?? Infinity;
@@ -26,8 +33,18 @@ export function findCrossovers(points: readonly SweepPoint[], gpuBackends: reado
     let from: number | undefined;
     for (let i = sizes.length - 1; i >= 0 && gpuWins[i] === true; i--) from = sizes[i];
     if (sizes.length === 0) return { gpu, size: undefined, text: `${gpu}: not measured` };
-    if (from === undefined) return { gpu, size: undefined, text: `${gpu} is slower than the CPU at every size measured (up to n = ${sizes[sizes.length - 1]}): the scheduler should keep this op on the CPU here` };
-    if (from === sizes[0]) return { gpu, size: from, text: `${gpu} is faster than the CPU at every size measured (from n = ${from})` };
-    return { gpu, size: from, text: `crossover at n = ${from}: ${gpu} is faster than the best CPU backend from there on` };
+    if (from === undefined)
+      return {
+        gpu,
+        size: undefined,
+        text: `${gpu} is slower than the CPU at every size measured (up to n = ${sizes[sizes.length - 1]}): the scheduler should keep this op on the CPU here`,
+      };
+    if (from === sizes[0])
+      return { gpu, size: from, text: `${gpu} is faster than the CPU at every size measured (from n = ${from})` };
+    return {
+      gpu,
+      size: from,
+      text: `crossover at n = ${from}: ${gpu} is faster than the best CPU backend from there on`,
+    };
   });
 }

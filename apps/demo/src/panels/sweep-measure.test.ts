@@ -8,7 +8,11 @@ function points(series: string, ms: readonly number[]): SweepPoint[] {
 
 describe('findCrossovers', () => {
   it('finds the size from which the GPU wins at every larger size, against the best CPU backend', () => {
-    const measured = [...points('wasm', [1, 2, 8, 32]), ...points('reference', [0.5, 4, 30, 200]), ...points('webgpu', [3, 1, 9, 10])];
+    const measured = [
+      ...points('wasm', [1, 2, 8, 32]),
+      ...points('reference', [0.5, 4, 30, 200]),
+      ...points('webgpu', [3, 1, 9, 10]),
+    ];
     const [crossover] = findCrossovers(measured, ['webgpu'], ['wasm', 'reference']);
     // n=32: wasm-or-reference 0.5 < 3; n=64: 1 < 2 (GPU wins); n=128: 9 > 8 (loses again); n=256: 10 < 32.
     expect(crossover?.size).toBe(256);
@@ -26,7 +30,16 @@ describe('findCrossovers', () => {
 
   it('leaves lost points out: a GPU point lost to a device loss neither wins nor loses', () => {
     const lost: SweepPoint = { series: 'webgpu', size: 64, medianMs: Number.NaN, status: 'lost', note: 'device lost' };
-    const [crossover] = findCrossovers([...points('wasm', [5, 9, 20]), { series: 'webgpu', size: 32, medianMs: 1, status: 'ok' }, lost, { series: 'webgpu', size: 128, medianMs: 2, status: 'ok' }], ['webgpu'], ['wasm']);
+    const [crossover] = findCrossovers(
+      [
+        ...points('wasm', [5, 9, 20]),
+        { series: 'webgpu', size: 32, medianMs: 1, status: 'ok' },
+        lost,
+        { series: 'webgpu', size: 128, medianMs: 2, status: 'ok' },
+      ],
+      ['webgpu'],
+      ['wasm'],
+    );
     expect(crossover?.size).toBe(32);
   });
 });
@@ -38,11 +51,22 @@ describe('runSweep', () => {
     const { FaultInjectingBackend } = await import('@tandem/testing');
     const { runSweep } = await import('./sweep-measure.ts');
     // "gpu" fails every matmul of n = 32 (as a lost device would), and runs the other sizes.
-    const gpu = new FaultInjectingBackend(new ReferenceBackend(), (_call, op) => (op.op === 'matmul' && op.a.shape[0] === 32 ? 'reject' : undefined), { name: 'gpu', kind: 'gpu', priority: 20 });
+    const gpu = new FaultInjectingBackend(
+      new ReferenceBackend(),
+      (_call, op) => (op.op === 'matmul' && op.a.shape[0] === 32 ? 'reject' : undefined),
+      { name: 'gpu', kind: 'gpu', priority: 20 },
+    );
     const engine = await Engine.create({ backends: [new ReferenceBackend(), gpu] });
     try {
       const seen: string[] = [];
-      const points = await runSweep(engine, 'matmul', ['reference', 'gpu'], (p, done, total) => seen.push(`${done}/${total} ${p.series}@${p.size} ${p.status}`), { cancelled: false }, (e) => (e instanceof Error ? e.message : String(e)));
+      const points = await runSweep(
+        engine,
+        'matmul',
+        ['reference', 'gpu'],
+        (p, done, total) => seen.push(`${done}/${total} ${p.series}@${p.size} ${p.status}`),
+        { cancelled: false },
+        (e) => (e instanceof Error ? e.message : String(e)),
+      );
       const gpuPoints = points.filter((p) => p.series === 'gpu');
       expect(gpuPoints.map((p) => p.status)).toEqual(['ok', 'lost', 'ok', 'ok', 'ok', 'ok']);
       expect(gpuPoints[1]?.note).toMatch(/gpu/);
@@ -51,9 +75,15 @@ describe('runSweep', () => {
       expect(seen[17]).toMatch(/^18\/18 /);
 
       const control = { cancelled: false };
-      const partial = await runSweep(engine, 'matmul', ['reference'], (_p, done) => {
-        if (done === 2) control.cancelled = true;
-      }, control);
+      const partial = await runSweep(
+        engine,
+        'matmul',
+        ['reference'],
+        (_p, done) => {
+          if (done === 2) control.cancelled = true;
+        },
+        control,
+      );
       expect(partial).toHaveLength(2);
     } finally {
       await engine.dispose();

@@ -51,7 +51,8 @@ function randomData(count: number, seed: number): Float32Array {
 }
 
 function inputs(engine: Engine, op: SweepOp, n: number): Tensor[] {
-  if (op === 'matmul') return [engine.tensor(randomData(n * n, 1), [n, n]), engine.tensor(randomData(n * n, 2), [n, n])];
+  if (op === 'matmul')
+    return [engine.tensor(randomData(n * n, 1), [n, n]), engine.tensor(randomData(n * n, 2), [n, n])];
   return [engine.tensor(randomData(32 * 100, 3), [32, 100]), engine.tensor(randomData(n * 100, 4), [n, 100])];
 }
 
@@ -75,7 +76,14 @@ async function timeCall(engine: Engine, op: Op<Tensor>, strategy: Strategy): Pro
  * took over SLOW_MS skips its larger sizes, each reported skipped with the reason. Stops between calls once
  * `control.cancelled` is set.
  */
-export async function runSweep(engine: Engine, op: SweepOp, backends: readonly string[], onPoint: (point: SweepPoint, done: number, total: number) => void, control: SweepControl = { cancelled: false }, describe: (error: unknown) => string = String): Promise<SweepPoint[]> {
+export async function runSweep(
+  engine: Engine,
+  op: SweepOp,
+  backends: readonly string[],
+  onPoint: (point: SweepPoint, done: number, total: number) => void,
+  control: SweepControl = { cancelled: false },
+  describe: (error: unknown) => string = String,
+): Promise<SweepPoint[]> {
   const points: SweepPoint[] = [];
   const series = [...backends, 'auto'];
   const sizes = SWEEP_SIZES[op];
@@ -103,7 +111,11 @@ export async function runSweep(engine: Engine, op: SweepOp, backends: readonly s
           for (let r = 0; r < REPS && !control.cancelled; r++) times.push(await timeCall(engine, call, strategy));
           if (times.length < REPS) return points;
           const medianMs = median(times);
-          if (medianMs > SLOW_MS) slow.set(name, `skipped: n = ${size} took ${(medianMs / 1000).toFixed(1)} s a call (over ${SLOW_MS / 1000} s)`);
+          if (medianMs > SLOW_MS)
+            slow.set(
+              name,
+              `skipped: n = ${size} took ${(medianMs / 1000).toFixed(1)} s a call (over ${SLOW_MS / 1000} s)`,
+            );
           report({ series: name, size, medianMs, status: 'ok' });
         } catch (error) {
           report({ series: name, size, medianMs: Number.NaN, status: 'lost', note: describe(error) });

@@ -6,7 +6,10 @@ import type { EngineClient } from '../worker/client.ts';
 import { findCrossovers } from './sweep-crossovers.ts';
 import type { SweepOp, SweepPoint } from './sweep-measure.ts';
 
-const X_LABEL: Readonly<Record<SweepOp, string>> = { matmul: 'n (matmul n × n × n)', cosineSimilarity: 'n targets (32 queries, 100-d)' };
+const X_LABEL: Readonly<Record<SweepOp, string>> = {
+  matmul: 'n (matmul n × n × n)',
+  cosineSimilarity: 'n targets (32 queries, 100-d)',
+};
 
 /** One line per series for its lost and skipped points. */
 function notesOf(points: readonly SweepPoint[]): string[] {
@@ -14,8 +17,10 @@ function notesOf(points: readonly SweepPoint[]): string[] {
   for (const series of new Set(points.map((p) => p.series))) {
     const lost = points.filter((p) => p.series === series && p.status === 'lost');
     const skipped = points.filter((p) => p.series === series && p.status === 'skipped');
-    if (lost.length > 0) notes.push(`${series}: n = ${lost.map((p) => p.size).join(', ')} lost (${lost[0]?.note ?? ''})`);
-    if (skipped.length > 0) notes.push(`${series}: n = ${skipped.map((p) => p.size).join(', ')} ${skipped[0]?.note ?? 'skipped'}`);
+    if (lost.length > 0)
+      notes.push(`${series}: n = ${lost.map((p) => p.size).join(', ')} lost (${lost[0]?.note ?? ''})`);
+    if (skipped.length > 0)
+      notes.push(`${series}: n = ${skipped.map((p) => p.size).join(', ')} ${skipped[0]?.note ?? 'skipped'}`);
   }
   return notes;
 }
@@ -41,11 +46,13 @@ export function setUpSweepPanel(client: EngineClient): void {
   const redraw = (): void => {
     timer ??= setTimeout(() => {
       timer = undefined;
-      void chartModule().then(({ drawSweepChart }) => requestAnimationFrame(() => {
-        if (!running) return; // the final drawing (with the crossovers) is done
-        drawSweepChart(chart, points, [], X_LABEL[op]);
-        notes.replaceChildren(...notesOf(points).map((text) => el('li', { text })));
-      }));
+      void chartModule().then(({ drawSweepChart }) =>
+        requestAnimationFrame(() => {
+          if (!running) return; // the final drawing (with the crossovers) is done
+          drawSweepChart(chart, points, [], X_LABEL[op]);
+          notes.replaceChildren(...notesOf(points).map((text) => el('li', { text })));
+        }),
+      );
     }, 300);
   };
   client.on((event) => {
@@ -80,9 +87,18 @@ export function setUpSweepPanel(client: EngineClient): void {
         const cpus = series.filter((s) => !gpus.includes(s));
         const crossovers = findCrossovers(points, gpus, cpus);
         const { drawSweepChart } = await chartModule();
-        drawSweepChart(chart, points, crossovers.flatMap((c) => (c.size === undefined ? [] : [c.size])), X_LABEL[op]);
+        drawSweepChart(
+          chart,
+          points,
+          crossovers.flatMap((c) => (c.size === undefined ? [] : [c.size])),
+          X_LABEL[op],
+        );
         notes.replaceChildren(...notesOf(points).map((text) => el('li', { text })));
-        crossoverList.replaceChildren(...(gpus.length === 0 ? [el('li', { text: 'No GPU backend here: nothing to cross over to.' })] : crossovers.map((c) => el('li', { text: c.text }))));
+        crossoverList.replaceChildren(
+          ...(gpus.length === 0
+            ? [el('li', { text: 'No GPU backend here: nothing to cross over to.' })]
+            : crossovers.map((c) => el('li', { text: c.text }))),
+        );
         const lost = points.filter((p) => p.status === 'lost').length;
         progress.textContent = `${result.cancelled ? 'cancelled' : 'done'}: ${points.length} points${lost > 0 ? `, ${lost} lost` : ''}`;
       } catch (error) {

@@ -21,7 +21,12 @@ export class TelemetryTable {
   private fallbacks = 0;
   private failures = 0;
 
-  constructor(body: HTMLTableSectionElement, exceptions: HTMLTableSectionElement, notices: HTMLUListElement, counts: HTMLElement) {
+  constructor(
+    body: HTMLTableSectionElement,
+    exceptions: HTMLTableSectionElement,
+    notices: HTMLUListElement,
+    counts: HTMLElement,
+  ) {
     this.body = body;
     this.exceptions = exceptions;
     this.notices = notices;
@@ -57,10 +62,19 @@ export class TelemetryTable {
       el('td', { text: String(event.callId) }),
       el('td', { text: event.label === undefined ? event.op : `${event.op} · ${event.label}` }),
       el('td', { text: event.shapes }),
-      el('td', {}, [el('span', { class: 'badge', style: `background:${backendColour(event.backend)}`, text: event.backend })]),
+      el('td', {}, [
+        el('span', { class: 'badge', style: `background:${backendColour(event.backend)}`, text: event.backend }),
+      ]),
       el('td', { class: 'reason', text: event.why }),
       el('td', { class: 'num', text: formatDuration(event.durationMs) }),
-      el('td', { text: kind === 'failed' ? `failed: ${event.error ?? ''}` : kind === 'fallback' ? `fallback (attempt ${event.attempt})` : 'ok' }),
+      el('td', {
+        text:
+          kind === 'failed'
+            ? `failed: ${event.error ?? ''}`
+            : kind === 'fallback'
+              ? `fallback (attempt ${event.attempt})`
+              : 'ok',
+      }),
     ]);
   }
 
@@ -68,6 +82,11 @@ export class TelemetryTable {
   addNotice(n: NoticeEvent): void {
     if (this.seenNotices.has(n.seq)) return;
     this.seenNotices.add(n.seq);
-    this.notices.prepend(el('li', { class: `notice-${n.kind}`, 'data-kind': n.kind }, [el('strong', { text: `${n.backend} · ${n.kind}` }), ` ${n.op === undefined ? '' : `(${n.op}) `}${n.detail}`]));
+    this.notices.prepend(
+      el('li', { class: `notice-${n.kind}`, 'data-kind': n.kind }, [
+        el('strong', { text: `${n.backend} · ${n.kind}` }),
+        ` ${n.op === undefined ? '' : `(${n.op}) `}${n.detail}`,
+      ]),
+    );
   }
 }

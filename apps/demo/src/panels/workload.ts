@@ -59,7 +59,8 @@ export class Workload {
     for (let i = 0; i < w.length; i++) w[i] = ((i * 2654435761) % 1000) / 1000 - 0.5;
     this.weights = engine.tensor(w, [MATMUL_N, MATMUL_N]);
     this.unsubscribe = engine.telemetry.subscribe((event) => {
-      if (event.label === WORKLOAD_LABEL && event.ok) this.answeredBy[event.backend] = (this.answeredBy[event.backend] ?? 0) + 1;
+      if (event.label === WORKLOAD_LABEL && event.ok)
+        this.answeredBy[event.backend] = (this.answeredBy[event.backend] ?? 0) + 1;
     });
   }
 
@@ -70,7 +71,12 @@ export class Workload {
 
   /** Counts so far. */
   stats(): WorkloadStats {
-    return { steps: this.steps, answeredBy: { ...this.answeredBy }, errors: [...this.errors], reruns: { count: this.reruns, firstCause: this.firstRerunCause } };
+    return {
+      steps: this.steps,
+      answeredBy: { ...this.answeredBy },
+      errors: [...this.errors],
+      reruns: { count: this.reruns, firstCause: this.firstRerunCause },
+    };
   }
 
   /** Starts the loop (no-op when running). */
@@ -136,18 +142,27 @@ export class Workload {
     const made: Tensor[] = [query, batch];
     try {
       // The engine picks the backend synchronously when a call is issued; an armed action runs right after that.
-      const scoring = engine.run({ op: 'cosineSimilarity', queries: query, targets: this.targets }, { strategy: 'gpu-preferred', label: WORKLOAD_LABEL });
+      const scoring = engine.run(
+        { op: 'cosineSimilarity', queries: query, targets: this.targets },
+        { strategy: 'gpu-preferred', label: WORKLOAD_LABEL },
+      );
       const armed = this.armed;
       this.armed = undefined;
       armed?.();
       const [scores] = await scoring;
       if (scores !== undefined) made.push(scores);
       if (scores !== undefined) {
-        const top = await engine.run({ op: 'topK', x: scores, k: 10 }, { strategy: 'gpu-preferred', label: WORKLOAD_LABEL });
+        const top = await engine.run(
+          { op: 'topK', x: scores, k: 10 },
+          { strategy: 'gpu-preferred', label: WORKLOAD_LABEL },
+        );
         made.push(...top);
         await top[0]?.read();
       }
-      const product = await engine.run({ op: 'matmul', a: batch, b: this.weights }, { strategy: 'gpu-preferred', label: WORKLOAD_LABEL });
+      const product = await engine.run(
+        { op: 'matmul', a: batch, b: this.weights },
+        { strategy: 'gpu-preferred', label: WORKLOAD_LABEL },
+      );
       made.push(...product);
       await product[0]?.read();
     } finally {

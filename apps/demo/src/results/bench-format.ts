@@ -66,11 +66,15 @@ export function parseBenchSuite(value: unknown): { ok: true; suite: BenchSuite }
     if (row === undefined) return { ok: false, reason: `rows[${i}] is not an object of numbers, strings and booleans` };
     parsedRows.push(row);
   }
-  if (!Array.isArray(verdicts) || !verdicts.every((v): v is string => typeof v === 'string')) return { ok: false, reason: '"verdicts" is not an array of strings' };
+  if (!Array.isArray(verdicts) || !verdicts.every((v): v is string => typeof v === 'string'))
+    return { ok: false, reason: '"verdicts" is not an array of strings' };
   const machineRecord = scalarRecord(Reflect.get(value, 'machine')) ?? {};
   const machine: Record<string, string | number> = {};
   for (const [key, v] of Object.entries(machineRecord)) machine[key] = typeof v === 'boolean' ? String(v) : v;
-  return { ok: true, suite: { suite, date, machine, rows: parsedRows, verdicts, plots: plotsOf(Reflect.get(value, 'plots')) } };
+  return {
+    ok: true,
+    suite: { suite, date, machine, rows: parsedRows, verdicts, plots: plotsOf(Reflect.get(value, 'plots')) },
+  };
 }
 
 /** The id and title of each chart in a results file's `plots` (entries without a string id are left out). */
@@ -87,11 +91,23 @@ function plotsOf(value: unknown): BenchPlot[] {
 }
 
 /** The SVG files of a suite: those its `plots` name, else (older files) every `<suite>-*.svg`; missing ones apart. */
-export function suitePlotFiles(suite: BenchSuite, available: readonly string[]): { shown: { file: string; title: string }[]; missing: string[] } {
-  if (suite.plots.length === 0) return { shown: available.filter((f) => f.startsWith(`${suite.suite}-`) && f.endsWith('.svg')).map((file) => ({ file, title: file })), missing: [] };
+export function suitePlotFiles(
+  suite: BenchSuite,
+  available: readonly string[],
+): { shown: { file: string; title: string }[]; missing: string[] } {
+  if (suite.plots.length === 0)
+    return {
+      shown: available
+        .filter((f) => f.startsWith(`${suite.suite}-`) && f.endsWith('.svg'))
+        .map((file) => ({ file, title: file })),
+      missing: [],
+    };
   const named = suite.plots.map((p) => ({ file: `${suite.suite}-${p.id}.svg`, title: p.title }));
   const have = new Set(available);
-  return { shown: named.filter((p) => have.has(p.file)), missing: named.filter((p) => !have.has(p.file)).map((p) => p.file) };
+  return {
+    shown: named.filter((p) => have.has(p.file)),
+    missing: named.filter((p) => !have.has(p.file)).map((p) => p.file),
+  };
 }
 
 /** Checks bench/index.json; throws an Error naming what is wrong. */
@@ -99,15 +115,18 @@ export function parseBenchIndex(value: unknown): BenchIndex {
   if (typeof value !== 'object' || value === null) throw new Error('bench/index.json is not an object');
   const suites: unknown = Reflect.get(value, 'suites');
   const plots: unknown = Reflect.get(value, 'plots');
-  if (!Array.isArray(suites) || !Array.isArray(plots)) throw new Error('bench/index.json needs "suites" and "plots" arrays');
+  if (!Array.isArray(suites) || !Array.isArray(plots))
+    throw new Error('bench/index.json needs "suites" and "plots" arrays');
   const list: { file: string; suite: string; date: string }[] = [];
   for (const entry of suites) {
     const file: unknown = typeof entry === 'object' && entry !== null ? Reflect.get(entry, 'file') : undefined;
     const suite: unknown = typeof entry === 'object' && entry !== null ? Reflect.get(entry, 'suite') : undefined;
     const date: unknown = typeof entry === 'object' && entry !== null ? Reflect.get(entry, 'date') : undefined;
-    if (typeof file !== 'string' || typeof suite !== 'string' || typeof date !== 'string') throw new Error('bench/index.json: each suite needs file, suite and date strings');
+    if (typeof file !== 'string' || typeof suite !== 'string' || typeof date !== 'string')
+      throw new Error('bench/index.json: each suite needs file, suite and date strings');
     list.push({ file, suite, date });
   }
-  if (!plots.every((p): p is string => typeof p === 'string')) throw new Error('bench/index.json: plots must be file names');
+  if (!plots.every((p): p is string => typeof p === 'string'))
+    throw new Error('bench/index.json: plots must be file names');
   return { suites: list, plots };
 }

@@ -13,7 +13,11 @@ async function show(): Promise<void> {
   const toc = byId('results-toc', HTMLUListElement);
   if (index.suites.length === 0) {
     status.dataset['state'] = 'empty';
-    status.replaceChildren('No results yet: run ', el('code', { text: 'npm run bench -- all' }), ' (or one suite), then rebuild the demo.');
+    status.replaceChildren(
+      'No results yet: run ',
+      el('code', { text: 'npm run bench -- all' }),
+      ' (or one suite), then rebuild the demo.',
+    );
     return;
   }
   const problems: string[] = [];
@@ -26,11 +30,21 @@ async function show(): Promise<void> {
     }
     main.append(renderSuite(parsed.suite, index.plots, (file) => dataUrl(`bench/${file}`).href));
     for (const file of index.plots) if (file.startsWith(`${parsed.suite.suite}-`)) shown.add(file);
-    toc.append(el('li', {}, [el('a', { href: `#suite-${parsed.suite.suite}`, text: parsed.suite.suite }), ` (${new Date(parsed.suite.date).toLocaleString('en')})`]));
+    toc.append(
+      el('li', {}, [
+        el('a', { href: `#suite-${parsed.suite.suite}`, text: parsed.suite.suite }),
+        ` (${new Date(parsed.suite.date).toLocaleString('en')})`,
+      ]),
+    );
   }
   const otherPlots = index.plots.filter((p) => !shown.has(p));
   if (otherPlots.length > 0) {
-    main.append(el('section', { id: 'other-plots' }, [el('h2', { text: 'Other plots' }), ...otherPlots.map((file) => el('img', { src: dataUrl(`bench/${file}`).href, alt: file, class: 'plot' }))]));
+    main.append(
+      el('section', { id: 'other-plots' }, [
+        el('h2', { text: 'Other plots' }),
+        ...otherPlots.map((file) => el('img', { src: dataUrl(`bench/${file}`).href, alt: file, class: 'plot' })),
+      ]),
+    );
   }
   status.dataset['state'] = 'ready';
   status.textContent = `${index.suites.length - problems.length} suites${index.plots.length > 0 ? `, ${index.plots.length} plots` : ''}${problems.length > 0 ? `; skipped: ${problems.join('; ')}` : ''}.`;

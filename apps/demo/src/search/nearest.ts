@@ -37,7 +37,12 @@ export interface NearestComparison {
 }
 
 /** The k best hits that are not query words, as words. */
-function toWords(hits: readonly SearchHit[], words: readonly string[], exclude: ReadonlySet<string>, k: number): WordHit[] {
+function toWords(
+  hits: readonly SearchHit[],
+  words: readonly string[],
+  exclude: ReadonlySet<string>,
+  k: number,
+): WordHit[] {
   const out: WordHit[] = [];
   for (const hit of hits) {
     const word = words[hit.index];
@@ -50,11 +55,22 @@ function toWords(hits: readonly SearchHit[], words: readonly string[], exclude: 
 
 /** "op on backend (reason)" for each engine attempt, fallbacks included. */
 function describeEvents(events: readonly OpEvent[]): string[] {
-  return events.map((e) => `${e.op} on ${e.backend}${e.attempt > 1 ? ` (fallback #${e.attempt - 1})` : ''}: ${reasonText(e.reason)}${e.ok ? '' : ` — failed: ${e.error ?? 'unknown'}`}`);
+  return events.map(
+    (e) =>
+      `${e.op} on ${e.backend}${e.attempt > 1 ? ` (fallback #${e.attempt - 1})` : ''}: ${reasonText(e.reason)}${e.ok ? '' : ` — failed: ${e.error ?? 'unknown'}`}`,
+  );
 }
 
 /** Answers `terms` by brute force (strategy as given) and by HNSW (ef), k results each. */
-export async function compareNearest(engine: Engine, ops: VectorOps, data: DemoWords, terms: readonly QueryTerm[], k: number, strategy: Strategy, ef: number): Promise<NearestComparison> {
+export async function compareNearest(
+  engine: Engine,
+  ops: VectorOps,
+  data: DemoWords,
+  terms: readonly QueryTerm[],
+  k: number,
+  strategy: Strategy,
+  ef: number,
+): Promise<NearestComparison> {
   const query = queryVector(terms, data.rowOf, data.vectors, data.dim);
   const exclude = new Set(terms.map((t) => t.word));
   const fetchK = Math.min(data.words.length, k + exclude.size);
@@ -81,7 +97,11 @@ export async function compareNearest(engine: Engine, ops: VectorOps, data: DemoW
   const found = new Set(hnsw.map((h) => h.word));
   return {
     brute: { hits: brute, ms: bruteMs, ranOn: describeEvents(events) },
-    hnsw: { hits: hnsw, ms: hnswMs, ranOn: [`HNSW graph search (ef ${Math.max(ef, fetchK)}) in WebAssembly, in the page's engine worker`] },
+    hnsw: {
+      hits: hnsw,
+      ms: hnswMs,
+      ranOn: [`HNSW graph search (ef ${Math.max(ef, fetchK)}) in WebAssembly, in the page's engine worker`],
+    },
     overlap: brute.length === 0 ? 1 : brute.filter((h) => found.has(h.word)).length / brute.length,
   };
 }

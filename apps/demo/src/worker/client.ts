@@ -15,15 +15,29 @@ export class WorkerRequestError extends Error {
 }
 
 /** Resolvers of the requests in flight, per kind (typed by their kind's reply). */
-type Pending = { [K in keyof Replies]: Map<number, { resolve: (value: Replies[K]) => void; reject: (error: WorkerRequestError) => void }> };
+type Pending = {
+  [K in keyof Replies]: Map<
+    number,
+    { resolve: (value: Replies[K]) => void; reject: (error: WorkerRequestError) => void }
+  >;
+};
 
 /** The engine worker, from the page. */
 export class EngineClient {
   private readonly worker: Worker;
   private nextId = 1;
   private readonly pending: Pending = {
-    start: new Map(), loadWords: new Map(), loadWordNet: new Map(), search: new Map(), synsets: new Map(), spread: new Map(),
-    workload: new Map(), loseGpu: new Map(), sweep: new Map(), cancelSweep: new Map(), trace: new Map(),
+    start: new Map(),
+    loadWords: new Map(),
+    loadWordNet: new Map(),
+    search: new Map(),
+    synsets: new Map(),
+    spread: new Map(),
+    workload: new Map(),
+    loseGpu: new Map(),
+    sweep: new Map(),
+    cancelSweep: new Map(),
+    trace: new Map(),
   };
   private readonly listeners = new Set<(event: WorkerEvent) => void>();
 

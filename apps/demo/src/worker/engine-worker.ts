@@ -15,7 +15,16 @@ import { parseQuery } from '../search/query.ts';
 import { reasonText } from '../search/reason-text.ts';
 import { showError } from '../sentences.ts';
 import { loseGpuDuringWorkload } from './loss.ts';
-import type { BackendView, Replies, ReplyMessage, ReplyOf, RequestMessage, Requests, ShownOp, WorkerEvent } from './protocol.ts';
+import type {
+  BackendView,
+  Replies,
+  ReplyMessage,
+  ReplyOf,
+  RequestMessage,
+  Requests,
+  ShownOp,
+  WorkerEvent,
+} from './protocol.ts';
 import { spreadFrom } from './spread.ts';
 
 /** What the worker holds once started. */
@@ -70,7 +79,8 @@ function forwardTelemetry(engine: Engine): void {
     batch.push({ ...e, why: reasonText(e.reason) });
   });
   // Notices from the engine's start (a backend unavailable) first, then each as it happens.
-  for (const notice of engine.telemetry.noticeEvents()) post({ event: 'notice', notice, backends: backendViews(engine) });
+  for (const notice of engine.telemetry.noticeEvents())
+    post({ event: 'notice', notice, backends: backendViews(engine) });
   engine.telemetry.subscribeNotices((notice) => post({ event: 'notice', notice, backends: backendViews(engine) }));
 }
 
@@ -146,7 +156,9 @@ const handlers: { [K in keyof Requests]: (args: Requests[K]) => Promise<Replies[
   },
   synsets: async ({ word }) => {
     const { graph, lemmas } = wordnetOf(started());
-    return lemmas.find(word).map((node) => ({ node, text: `${graph.synsetIds[node] ?? '?'} ${(graph.lemmas[node] ?? []).join(', ')}` }));
+    return lemmas
+      .find(word)
+      .map((node) => ({ node, text: `${graph.synsetIds[node] ?? '?'} ${(graph.lemmas[node] ?? []).join(', ')}` }));
   },
   spread: async (args) => {
     const s = started();
@@ -165,11 +177,21 @@ const handlers: { [K in keyof Requests]: (args: Requests[K]) => Promise<Replies[
   sweep: async ({ op }) => {
     const s = started();
     const engine = s.demo.engine;
-    const usable = engine.backends().filter((b) => b.available && b.health.state === 'healthy').map((b) => b.name);
+    const usable = engine
+      .backends()
+      .filter((b) => b.available && b.health.state === 'healthy')
+      .map((b) => b.name);
     const control: SweepControl = { cancelled: false };
     s.sweep = control;
     try {
-      const points = await runSweep(engine, op, usable, (point, done, total) => post({ event: 'sweep-point', point, done, total }), control, (error) => showError(error).sentence);
+      const points = await runSweep(
+        engine,
+        op,
+        usable,
+        (point, done, total) => post({ event: 'sweep-point', point, done, total }),
+        control,
+        (error) => showError(error).sentence,
+      );
       return { points, cancelled: control.cancelled };
     } finally {
       s.sweep = undefined;
@@ -184,7 +206,11 @@ const handlers: { [K in keyof Requests]: (args: Requests[K]) => Promise<Replies[
 };
 
 /** Runs one request's handler and posts its answer (or its error, as a sentence). */
-async function answer<K extends keyof Requests>(message: { readonly id: number; readonly kind: K; readonly args: Requests[K] }): Promise<void> {
+async function answer<K extends keyof Requests>(message: {
+  readonly id: number;
+  readonly kind: K;
+  readonly args: Requests[K];
+}): Promise<void> {
   try {
     const value = await handlers[message.kind](message.args);
     const reply: ReplyOf<K> = { id: message.id, kind: message.kind, ok: true, value };

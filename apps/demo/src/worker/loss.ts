@@ -24,13 +24,24 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<boole
 }
 
 /** Loses the device mid-workload; resolves once it is destroyed (or there was none). */
-export async function loseGpuDuringWorkload(demo: DemoEngine, workload: Workload, send: (event: WorkerEvent) => void): Promise<Replies['loseGpu']> {
-  if (demo.webgpu === undefined || !demo.webgpuStatus.available) return { destroyed: false, note: 'No WebGPU device here, so there is nothing to lose: everything already runs on the CPU.' };
+export async function loseGpuDuringWorkload(
+  demo: DemoEngine,
+  workload: Workload,
+  send: (event: WorkerEvent) => void,
+): Promise<Replies['loseGpu']> {
+  if (demo.webgpu === undefined || !demo.webgpuStatus.available)
+    return {
+      destroyed: false,
+      note: 'No WebGPU device here, so there is nothing to lose: everything already runs on the CPU.',
+    };
   const ours = !workload.active;
   const onStep = (stats: WorkloadStats): void => send({ event: 'workload', stats });
   workload.start(onStep);
   send({ event: 'loss', state: 'waiting', note: 'Waiting for the workload to reach the GPU…' });
-  const reached = await until(() => (workload.stats().answeredBy['webgpu'] ?? 0) >= GPU_CALLS_BEFORE_LOSS, WAIT_FOR_GPU_MS);
+  const reached = await until(
+    () => (workload.stats().answeredBy['webgpu'] ?? 0) >= GPU_CALLS_BEFORE_LOSS,
+    WAIT_FOR_GPU_MS,
+  );
   let note: string | undefined;
   let destroyed = false;
   workload.armDuringNextCall(() => {

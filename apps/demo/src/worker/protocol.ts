@@ -49,7 +49,14 @@ export interface SpreadAnswer {
 
 /** What the worker answers to each request, by kind. */
 export interface Replies {
-  start: { readonly backends: readonly BackendView[]; readonly webgpu: { readonly available: boolean; readonly why: string }; readonly isolated: boolean; readonly words: number; readonly synsets: number; readonly edges: number };
+  start: {
+    readonly backends: readonly BackendView[];
+    readonly webgpu: { readonly available: boolean; readonly why: string };
+    readonly isolated: boolean;
+    readonly words: number;
+    readonly synsets: number;
+    readonly edges: number;
+  };
   loadWords: { readonly words: number };
   loadWordNet: { readonly synsets: number; readonly edges: number };
   search: NearestComparison;
@@ -69,7 +76,14 @@ export interface Requests {
   loadWordNet: Record<string, never>;
   search: { readonly query: string; readonly k: number; readonly ef: number; readonly strategy: StrategyName };
   synsets: { readonly word: string };
-  spread: { readonly source: number; readonly decay: number; readonly threshold: number; readonly maxHops: number; readonly limit: number; readonly strategy: StrategyName };
+  spread: {
+    readonly source: number;
+    readonly decay: number;
+    readonly threshold: number;
+    readonly maxHops: number;
+    readonly limit: number;
+    readonly strategy: StrategyName;
+  };
   workload: { readonly run: boolean };
   loseGpu: Record<string, never>;
   sweep: { readonly op: SweepOp };
@@ -78,7 +92,9 @@ export interface Requests {
 }
 
 /** A request on the wire. */
-export type RequestMessage = { [K in keyof Requests]: { readonly id: number; readonly kind: K; readonly args: Requests[K] } }[keyof Requests];
+export type RequestMessage = {
+  [K in keyof Requests]: { readonly id: number; readonly kind: K; readonly args: Requests[K] };
+}[keyof Requests];
 
 /** An op attempt as the page shows it: the event, and its reason in the page's words. */
 export type ShownOp = OpEvent & { readonly why: string };
@@ -105,7 +121,9 @@ export interface ReplyOf<K extends keyof Replies> {
 }
 
 /** A reply on the wire: an answer of its kind, or the error as the page shows it. */
-export type ReplyMessage = { [K in keyof Replies]: ReplyOf<K> }[keyof Replies] | { readonly id: number; readonly kind: keyof Replies; readonly ok: false; readonly error: ShownError };
+export type ReplyMessage =
+  | { [K in keyof Replies]: ReplyOf<K> }[keyof Replies]
+  | { readonly id: number; readonly kind: keyof Replies; readonly ok: false; readonly error: ShownError };
 
 /** Anything the worker posts. */
 export type WorkerMessage = WorkerEvent | ReplyMessage;

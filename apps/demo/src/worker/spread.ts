@@ -11,7 +11,8 @@ import type { Requests, SpreadAnswer } from './protocol.ts';
 /** Spreads from `args.source` and returns what the page draws. */
 export async function spreadFrom(engine: Engine, wordnet: DemoGraph, args: Requests['spread']): Promise<SpreadAnswer> {
   const { source, decay, threshold, maxHops, limit, strategy } = args;
-  if (!Number.isInteger(source) || source < 0 || source >= wordnet.synsetIds.length) throw new RangeError(`synset ${source} is not a node of this WordNet (0 to ${wordnet.synsetIds.length - 1})`);
+  if (!Number.isInteger(source) || source < 0 || source >= wordnet.synsetIds.length)
+    throw new RangeError(`synset ${source} is not a node of this WordNet (0 to ${wordnet.synsetIds.length - 1})`);
   const events: OpEvent[] = [];
   const stop = engine.telemetry.subscribe((e) => {
     if (e.label !== WORKLOAD_LABEL) events.push(e);
@@ -19,12 +20,25 @@ export async function spreadFrom(engine: Engine, wordnet: DemoGraph, args: Reque
   const started = performance.now();
   let activation: Float32Array;
   try {
-    activation = await spreadActivation(engine, wordnet.graph, { sources: [{ node: source, activation: 1 }], decay, threshold, maxHops, strategy });
+    activation = await spreadActivation(engine, wordnet.graph, {
+      sources: [{ node: source, activation: 1 }],
+      decay,
+      threshold,
+      maxHops,
+      strategy,
+    });
   } finally {
     stop();
   }
   const ms = performance.now() - started;
-  const { nodes, links } = topNeighbourhood(activation, [source], wordnet.rowPtr, wordnet.colIdx, wordnet.weights, limit);
+  const { nodes, links } = topNeighbourhood(
+    activation,
+    [source],
+    wordnet.rowPtr,
+    wordnet.colIdx,
+    wordnet.weights,
+    limit,
+  );
   let reached = 0;
   for (const a of activation) if (a > 0) reached++;
   const lemmasOf = (node: number): readonly string[] => wordnet.lemmas[node] ?? [];

@@ -71,8 +71,16 @@ export interface CallResult {
 /** GET `path`, or POST `body` as JSON to it; never throws (status 0 when no answer came). */
 export async function call(baseUrl: string, path: string, body?: string): Promise<CallResult> {
   try {
-    const response = await fetch(`${baseUrl}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    return { status: response.status, retryAfter: response.headers.get('retry-after'), type: response.headers.get('content-type') ?? '', text: await response.text() };
+    const response = await fetch(
+      `${baseUrl}${path}`,
+      body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body },
+    );
+    return {
+      status: response.status,
+      retryAfter: response.headers.get('retry-after'),
+      type: response.headers.get('content-type') ?? '',
+      text: await response.text(),
+    };
   } catch (error) {
     return { status: 0, retryAfter: null, type: '', text: error instanceof Error ? error.message : String(error) };
   }
@@ -144,7 +152,8 @@ export function probeHealth(baseUrl: string, gapMs: number): { stop: () => Promi
   const worker = new Worker(PROBER_SOURCE, { eval: true, workerData: { url: baseUrl, gapMs } });
   const done = new Promise<HealthRecord>((resolve, reject) => {
     worker.once('message', (message: unknown) => {
-      const field = (key: string): unknown => (typeof message === 'object' && message !== null ? Reflect.get(message, key) : undefined);
+      const field = (key: string): unknown =>
+        typeof message === 'object' && message !== null ? Reflect.get(message, key) : undefined;
       resolve({ latenciesMs: numbers(field('latenciesMs')), statuses: numbers(field('statuses')) });
     });
     worker.once('error', reject);

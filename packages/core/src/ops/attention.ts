@@ -21,19 +21,33 @@ export const attention = defineOp({
     /** Logit scale; 1/sqrt(D) when omitted. */
     scale: 'number?',
   },
-  map: (op, fn) => ({ op: 'attention', q: fn(op.q, 'q'), k: fn(op.k, 'k'), v: fn(op.v, 'v'), causal: op.causal, scale: op.scale }),
+  map: (op, fn) => ({
+    op: 'attention',
+    q: fn(op.q, 'q'),
+    k: fn(op.k, 'k'),
+    v: fn(op.v, 'v'),
+    causal: op.causal,
+    scale: op.scale,
+  }),
   outputs(op) {
     const [heads, headDim, kvHeads] = [dim(op.q, 1), dim(op.q, 2), dim(op.k, 1)];
     if (dim(op.k, 2) !== headDim) fail('attention', 'k.shape[2]', dim(op.k, 2), `must equal q.shape[2] (${headDim})`);
-    if (!sameShape(op.v.shape, op.k.shape)) fail('attention', 'v.shape', [...op.v.shape], `must equal k.shape [${op.k.shape.join(', ')}]`);
-    if (kvHeads === 0 || heads % kvHeads !== 0) fail('attention', 'k.shape[1]', kvHeads, `must divide q.shape[1] (${heads})`);
-    if (op.causal && dim(op.q, 0) > dim(op.k, 0)) fail('attention', 'q.shape[0]', dim(op.q, 0), `must be <= k.shape[0] (${dim(op.k, 0)}) with causal: true`);
+    if (!sameShape(op.v.shape, op.k.shape))
+      fail('attention', 'v.shape', [...op.v.shape], `must equal k.shape [${op.k.shape.join(', ')}]`);
+    if (kvHeads === 0 || heads % kvHeads !== 0)
+      fail('attention', 'k.shape[1]', kvHeads, `must divide q.shape[1] (${heads})`);
+    if (op.causal && dim(op.q, 0) > dim(op.k, 0))
+      fail('attention', 'q.shape[0]', dim(op.q, 0), `must be <= k.shape[0] (${dim(op.k, 0)}) with causal: true`);
     if (op.scale !== undefined) expectFinite('attention', 'scale', op.scale);
     return [{ dtype: 'f32', shape: op.q.shape }];
   },
   work(op, outputs) {
     const [sq, h, d, sk] = [dim(op.q, 0), dim(op.q, 1), dim(op.q, 2), dim(op.k, 0)];
-    return { flops: 4 * sq * sk * h * d, bytes: bytesOf(op.q) + bytesOf(op.k) + bytesOf(op.v) + outBytesOf(outputs), batch: sq };
+    return {
+      flops: 4 * sq * sk * h * d,
+      bytes: bytesOf(op.q) + bytesOf(op.k) + bytesOf(op.v) + outBytesOf(outputs),
+      batch: sq,
+    };
   },
 });
 

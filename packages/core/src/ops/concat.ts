@@ -22,12 +22,21 @@ export const concat = defineOp({
   outputs(op) {
     const rest = op.a.shape.slice(1);
     if (op.b.shape.length !== op.a.shape.length || !sameShape(op.b.shape.slice(1), rest)) {
-      fail('concat', 'b.shape', [...op.b.shape], `must be [rows, ${rest.join(', ')}] (a.shape [${op.a.shape.join(', ')}] past axis 0)`);
+      fail(
+        'concat',
+        'b.shape',
+        [...op.b.shape],
+        `must be [rows, ${rest.join(', ')}] (a.shape [${op.a.shape.join(', ')}] past axis 0)`,
+      );
     }
     return [{ dtype: op.a.dtype, shape: [dim(op.a, 0) + dim(op.b, 0), ...rest] }];
   },
   // A copy: memory-bound, bytes in + bytes out.
-  work: (op, outputs) => ({ flops: 0, bytes: bytesOf(op.a) + bytesOf(op.b) + outBytesOf(outputs), batch: dim(op.a, 0) + dim(op.b, 0) }),
+  work: (op, outputs) => ({
+    flops: 0,
+    bytes: bytesOf(op.a) + bytesOf(op.b) + outBytesOf(outputs),
+    batch: dim(op.a, 0) + dim(op.b, 0),
+  }),
 });
 
 /** A concat over tensor references T. */

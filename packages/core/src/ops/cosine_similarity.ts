@@ -25,7 +25,12 @@ export const cosineSimilarity = defineOp({
   map: (op, fn) => ({ op: 'cosineSimilarity', queries: fn(op.queries, 'queries'), targets: fn(op.targets, 'targets') }),
   outputs(op) {
     if (lastDim(op.queries) !== dim(op.targets, 1)) {
-      fail('cosineSimilarity', 'targets.shape[1]', dim(op.targets, 1), `must equal the query dimension (${lastDim(op.queries)})`);
+      fail(
+        'cosineSimilarity',
+        'targets.shape[1]',
+        dim(op.targets, 1),
+        `must equal the query dimension (${lastDim(op.queries)})`,
+      );
     }
     const q = op.queries.shape.length === 1 ? 1 : dim(op.queries, 0);
     return [{ dtype: 'f32', shape: [q, dim(op.targets, 0)] }];
@@ -38,4 +43,9 @@ export const cosineSimilarity = defineOp({
 });
 
 /** A cosineSimilarity over tensor references T. */
-export type CosineSimilarityOp<T> = OpShape<'cosineSimilarity', typeof cosineSimilarity.inputs, typeof cosineSimilarity.params, T>;
+export type CosineSimilarityOp<T> = OpShape<
+  'cosineSimilarity',
+  typeof cosineSimilarity.inputs,
+  typeof cosineSimilarity.params,
+  T
+>;

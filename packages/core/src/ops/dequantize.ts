@@ -13,7 +13,11 @@ export const dequantize = defineOp({
   params: {},
   map: (op, fn) => ({ op: 'dequantize', x: fn(op.x, 'x') }),
   outputs: (op) => [{ dtype: 'f32', shape: op.x.shape }],
-  work: (op, outputs) => ({ flops: outElemsOf(outputs), bytes: bytesOf(op.x) + outBytesOf(outputs), batch: rows(op.x) }),
+  work: (op, outputs) => ({
+    flops: outElemsOf(outputs),
+    bytes: bytesOf(op.x) + outBytesOf(outputs),
+    batch: rows(op.x),
+  }),
 });
 
 /** A dequantize over tensor references T. */

@@ -18,11 +18,21 @@ export const quantizedMatmul = defineOp({
   outputs(op) {
     const k = dim(op.x, 1);
     if (dim(op.w, 1) !== k) fail('quantizedMatmul', 'w.shape[1]', dim(op.w, 1), `must equal x.shape[1] (${k})`);
-    if (k % QUANT_BLOCK !== 0) fail('quantizedMatmul', 'x.shape[1]', k, `must be a multiple of ${QUANT_BLOCK} (quantization block)`);
+    if (k % QUANT_BLOCK !== 0)
+      fail('quantizedMatmul', 'x.shape[1]', k, `must be a multiple of ${QUANT_BLOCK} (quantization block)`);
     return [{ dtype: 'f32', shape: [dim(op.x, 0), dim(op.w, 0)] }];
   },
-  work: (op, outputs) => ({ flops: 2 * dim(op.x, 0) * dim(op.x, 1) * dim(op.w, 0), bytes: bytesOf(op.x) + bytesOf(op.w) + outBytesOf(outputs), batch: dim(op.x, 0) }),
+  work: (op, outputs) => ({
+    flops: 2 * dim(op.x, 0) * dim(op.x, 1) * dim(op.w, 0),
+    bytes: bytesOf(op.x) + bytesOf(op.w) + outBytesOf(outputs),
+    batch: dim(op.x, 0),
+  }),
 });
 
 /** A quantizedMatmul over tensor references T. */
-export type QuantizedMatmulOp<T> = OpShape<'quantizedMatmul', typeof quantizedMatmul.inputs, typeof quantizedMatmul.params, T>;
+export type QuantizedMatmulOp<T> = OpShape<
+  'quantizedMatmul',
+  typeof quantizedMatmul.inputs,
+  typeof quantizedMatmul.params,
+  T
+>;

@@ -17,13 +17,23 @@ export const rmsNorm = defineOp({
     /** Added to the mean square, e.g. 1e-5. */
     eps: 'number',
   },
-  map: (op, fn) => ({ op: 'rmsNorm', x: fn(op.x, 'x'), weight: op.weight === undefined ? undefined : fn(op.weight, 'weight'), eps: op.eps }),
+  map: (op, fn) => ({
+    op: 'rmsNorm',
+    x: fn(op.x, 'x'),
+    weight: op.weight === undefined ? undefined : fn(op.weight, 'weight'),
+    eps: op.eps,
+  }),
   outputs(op) {
-    if (op.weight !== undefined && !sameShape(op.weight.shape, [lastDim(op.x)])) fail('rmsNorm', 'weight.shape', [...op.weight.shape], `must be [${lastDim(op.x)}]`);
+    if (op.weight !== undefined && !sameShape(op.weight.shape, [lastDim(op.x)]))
+      fail('rmsNorm', 'weight.shape', [...op.weight.shape], `must be [${lastDim(op.x)}]`);
     if (!(op.eps >= 0) || !Number.isFinite(op.eps)) fail('rmsNorm', 'eps', op.eps, 'must be a finite number >= 0');
     return [{ dtype: 'f32', shape: op.x.shape }];
   },
-  work: (op, outputs) => ({ flops: outElemsOf(outputs) * 5, bytes: bytesOf(op.x) + outBytesOf(outputs), batch: rows(op.x) }),
+  work: (op, outputs) => ({
+    flops: outElemsOf(outputs) * 5,
+    bytes: bytesOf(op.x) + outBytesOf(outputs),
+    batch: rows(op.x),
+  }),
 });
 
 /** An rmsNorm over tensor references T. */

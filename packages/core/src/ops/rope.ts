@@ -24,11 +24,16 @@ export const rope = defineOp({
   map: (op, fn) => ({ op: 'rope', x: fn(op.x, 'x'), positionOffset: op.positionOffset, base: op.base, mode: op.mode }),
   outputs(op) {
     if (lastDim(op.x) % 2 !== 0) fail('rope', 'x.shape[2]', lastDim(op.x), 'must be even (head dimension)');
-    if (!Number.isInteger(op.positionOffset) || op.positionOffset < 0) fail('rope', 'positionOffset', op.positionOffset, 'must be an integer >= 0');
+    if (!Number.isInteger(op.positionOffset) || op.positionOffset < 0)
+      fail('rope', 'positionOffset', op.positionOffset, 'must be an integer >= 0');
     if (!(op.base > 1) || !Number.isFinite(op.base)) fail('rope', 'base', op.base, 'must be a finite number > 1');
     return [{ dtype: 'f32', shape: op.x.shape }];
   },
-  work: (op, outputs) => ({ flops: outElemsOf(outputs) * 6, bytes: bytesOf(op.x) + outBytesOf(outputs), batch: dim(op.x, 0) }),
+  work: (op, outputs) => ({
+    flops: outElemsOf(outputs) * 6,
+    bytes: bytesOf(op.x) + outBytesOf(outputs),
+    batch: dim(op.x, 0),
+  }),
 });
 
 /** How RoPE pairs dimensions. */

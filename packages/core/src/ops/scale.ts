@@ -19,7 +19,11 @@ export const scale = defineOp({
     expectFinite('scale', 'factor', op.factor);
     return [{ dtype: op.x.dtype, shape: op.x.shape }];
   },
-  work: (op, outputs) => ({ flops: outElemsOf(outputs), bytes: bytesOf(op.x) + outBytesOf(outputs), batch: rows(op.x) }),
+  work: (op, outputs) => ({
+    flops: outElemsOf(outputs),
+    bytes: bytesOf(op.x) + outBytesOf(outputs),
+    batch: rows(op.x),
+  }),
 });
 
 /** A scale over tensor references T. */

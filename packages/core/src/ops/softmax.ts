@@ -16,10 +16,15 @@ export const softmax = defineOp({
   },
   map: (op, fn) => ({ op: 'softmax', x: fn(op.x, 'x'), causal: op.causal }),
   outputs(op) {
-    if (op.causal && op.x.shape.length < 2) fail('softmax', 'x.shape', [...op.x.shape], 'must have rank >= 2 with causal: true');
+    if (op.causal && op.x.shape.length < 2)
+      fail('softmax', 'x.shape', [...op.x.shape], 'must have rank >= 2 with causal: true');
     return [{ dtype: 'f32', shape: op.x.shape }];
   },
-  work: (op, outputs) => ({ flops: outElemsOf(outputs) * 5, bytes: bytesOf(op.x) + outBytesOf(outputs), batch: rows(op.x) }),
+  work: (op, outputs) => ({
+    flops: outElemsOf(outputs) * 5,
+    bytes: bytesOf(op.x) + outBytesOf(outputs),
+    batch: rows(op.x),
+  }),
 });
 
 /** A softmax over tensor references T. */

@@ -42,19 +42,41 @@ export const spreadActivation = defineOp({
   outputs(op) {
     const nodes = dim(op.initial, -1);
     const last = op.initial.shape.length - 1;
-    if (dim(op.rowPtr, 0) !== nodes + 1) fail('spreadActivation', 'rowPtr.shape[0]', dim(op.rowPtr, 0), `must be initial.shape[${last}] + 1 (${nodes + 1})`);
-    if (dim(op.weights, 0) !== dim(op.colIdx, 0)) fail('spreadActivation', 'weights.shape[0]', dim(op.weights, 0), `must equal colIdx.shape[0] (${dim(op.colIdx, 0)})`);
+    if (dim(op.rowPtr, 0) !== nodes + 1)
+      fail(
+        'spreadActivation',
+        'rowPtr.shape[0]',
+        dim(op.rowPtr, 0),
+        `must be initial.shape[${last}] + 1 (${nodes + 1})`,
+      );
+    if (dim(op.weights, 0) !== dim(op.colIdx, 0))
+      fail(
+        'spreadActivation',
+        'weights.shape[0]',
+        dim(op.weights, 0),
+        `must equal colIdx.shape[0] (${dim(op.colIdx, 0)})`,
+      );
     if (!(op.decay > 0 && op.decay <= 1)) fail('spreadActivation', 'decay', op.decay, 'must be in (0, 1]');
     expectFinite('spreadActivation', 'threshold', op.threshold);
-    if (!Number.isInteger(op.iterations) || op.iterations < 1 || op.iterations > 1000) fail('spreadActivation', 'iterations', op.iterations, 'must be an integer in [1, 1000]');
+    if (!Number.isInteger(op.iterations) || op.iterations < 1 || op.iterations > 1000)
+      fail('spreadActivation', 'iterations', op.iterations, 'must be an integer in [1, 1000]');
     return [{ dtype: 'f32', shape: op.initial.shape }];
   },
   work(op) {
     const edges = dim(op.colIdx, 0);
     const seeds = rows(op.initial);
-    return { flops: 2 * edges * op.iterations * seeds, bytes: ((bytesOf(op.colIdx) + bytesOf(op.weights)) * seeds + bytesOf(op.initial) * 2) * op.iterations, batch: seeds };
+    return {
+      flops: 2 * edges * op.iterations * seeds,
+      bytes: ((bytesOf(op.colIdx) + bytesOf(op.weights)) * seeds + bytesOf(op.initial) * 2) * op.iterations,
+      batch: seeds,
+    };
   },
 });
 
 /** A spreadActivation over tensor references T. */
-export type SpreadActivationOp<T> = OpShape<'spreadActivation', typeof spreadActivation.inputs, typeof spreadActivation.params, T>;
+export type SpreadActivationOp<T> = OpShape<
+  'spreadActivation',
+  typeof spreadActivation.inputs,
+  typeof spreadActivation.params,
+  T
+>;

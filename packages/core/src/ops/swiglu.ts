@@ -16,10 +16,15 @@ export const swiglu = defineOp({
   params: {},
   map: (op, fn) => ({ op: 'swiglu', gate: fn(op.gate, 'gate'), up: fn(op.up, 'up') }),
   outputs(op) {
-    if (!sameShape(op.gate.shape, op.up.shape)) fail('swiglu', 'up.shape', [...op.up.shape], `must equal gate.shape [${op.gate.shape.join(', ')}]`);
+    if (!sameShape(op.gate.shape, op.up.shape))
+      fail('swiglu', 'up.shape', [...op.up.shape], `must equal gate.shape [${op.gate.shape.join(', ')}]`);
     return [{ dtype: 'f32', shape: op.gate.shape }];
   },
-  work: (op, outputs) => ({ flops: outElemsOf(outputs) * 5, bytes: bytesOf(op.gate) + bytesOf(op.up) + outBytesOf(outputs), batch: rows(op.gate) }),
+  work: (op, outputs) => ({
+    flops: outElemsOf(outputs) * 5,
+    bytes: bytesOf(op.gate) + bytesOf(op.up) + outBytesOf(outputs),
+    batch: rows(op.gate),
+  }),
 });
 
 /** A swiglu over tensor references T. */

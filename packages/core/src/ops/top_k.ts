@@ -18,14 +18,19 @@ export const topK = defineOp({
   map: (op, fn) => ({ op: 'topK', x: fn(op.x, 'x'), k: op.k }),
   outputs(op) {
     const n = lastDim(op.x);
-    if (!Number.isInteger(op.k) || op.k < 1 || op.k > n) fail('topK', 'k', op.k, `must be an integer in [1, ${n}] (row length)`);
+    if (!Number.isInteger(op.k) || op.k < 1 || op.k > n)
+      fail('topK', 'k', op.k, `must be an integer in [1, ${n}] (row length)`);
     const count = op.x.shape.length === 1 ? 1 : dim(op.x, 0);
     return [
       { dtype: 'f32', shape: [count, op.k] },
       { dtype: 'i32', shape: [count, op.k] },
     ];
   },
-  work: (op, outputs) => ({ flops: numel(op.x.shape) * Math.max(1, Math.log2(op.k + 1)), bytes: bytesOf(op.x) + 2 * outBytesOf(outputs), batch: rows(op.x) }),
+  work: (op, outputs) => ({
+    flops: numel(op.x.shape) * Math.max(1, Math.log2(op.k + 1)),
+    bytes: bytesOf(op.x) + 2 * outBytesOf(outputs),
+    batch: rows(op.x),
+  }),
 });
 
 /** A topK over tensor references T. */

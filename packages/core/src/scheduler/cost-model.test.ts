@@ -112,7 +112,8 @@ describe('CostModel', () => {
   it('prices a size by its typical call, not its mean: a slow call after each switch of ops does not pull it up', () => {
     const m = new CostModel();
     // Blocks of 16 calls: the first after another op ran takes 9x, the rest 1x (the dispatch suite's wasm scale 1x1024).
-    for (let block = 0; block < 6; block++) for (let i = 0; i < 16; i++) m.observe(KEY, 'wasm', 1e3, 1, i === 0 ? 9 : 1);
+    for (let block = 0; block < 6; block++)
+      for (let i = 0; i < 16; i++) m.observe(KEY, 'wasm', 1e3, 1, i === 0 ? 9 : 1);
     expect(m.estimate(KEY, 'wasm', 1e3, 1).ms).toBeCloseTo(1, 6); // a mean of logs would say 2^(log2(9)/16) = 1.15
   });
 

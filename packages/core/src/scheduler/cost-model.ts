@@ -266,7 +266,15 @@ export class CostModel {
    * `cold`: the call ran just after its backend was idle (scheduler/warmth.ts); skipped unless such calls are all there is.
    * `nowMs`: when it was measured (the regime-change span check needs it; without it only the count applies).
    */
-  observe(opKey: string, backend: string, flops: number, priorMs: number, measuredMs: number, cold = false, nowMs?: number): number | undefined {
+  observe(
+    opKey: string,
+    backend: string,
+    flops: number,
+    priorMs: number,
+    measuredMs: number,
+    cold = false,
+    nowMs?: number,
+  ): number | undefined {
     let byBackend = this.series.get(opKey);
     if (byBackend === undefined) {
       byBackend = new Map();
@@ -355,7 +363,8 @@ export class CostModel {
   /** The work (FLOPs) of the newest call of `opKey` learned from on any backend; undefined when none. */
   latestFlops(opKey: string): number | undefined {
     let newest: Series | undefined;
-    for (const s of this.series.get(opKey)?.values() ?? []) if (s.samples > 0 && (newest === undefined || s.lastSampleAt > newest.lastSampleAt)) newest = s;
+    for (const s of this.series.get(opKey)?.values() ?? [])
+      if (s.samples > 0 && (newest === undefined || s.lastSampleAt > newest.lastSampleAt)) newest = s;
     return newest === undefined ? undefined : 2 ** newest.lastLogWork - 1;
   }
 
@@ -369,7 +378,11 @@ export class CostModel {
    * is long enough, in samples and in time, returns the samples to re-learn the size from (the older ones are
    * dropped) and the log-ratio estimate they were off from.
    */
-  private regimeChange(s: Series, bucket: Bucket, sample: Sample): { relearnFrom: Sample[]; estimateLogRatio: number } | undefined {
+  private regimeChange(
+    s: Series,
+    bucket: Bucket,
+    sample: Sample,
+  ): { relearnFrom: Sample[]; estimateLogRatio: number } | undefined {
     if (s.sorted.length === 0) return undefined;
     const estimateLogRatio = interpolate(s.sorted, sample.logWork);
     const off = sample.logRatio - estimateLogRatio;
@@ -389,7 +402,8 @@ export class CostModel {
     }
     const { count, startMs, samples } = bucket.surprises;
     if (count < this.config.surprisesForRegimeChange) return undefined;
-    if (startMs !== undefined && sample.atMs !== undefined && sample.atMs - startMs < this.config.regimeMinSpanMs) return undefined;
+    if (startMs !== undefined && sample.atMs !== undefined && sample.atMs - startMs < this.config.regimeMinSpanMs)
+      return undefined;
     bucket.surprises = NO_SURPRISES;
     return { relearnFrom: samples, estimateLogRatio };
   }

@@ -75,9 +75,20 @@ export class DecisionCache {
   }
 
   /** The plan to reuse for this call, or undefined. `decisions` reads the op's decision count from the cost model. */
-  lookup(work: OpWork, kind: number, residency: number, decisions: (opKey: string) => number): CachedDecision | undefined {
+  lookup(
+    work: OpWork,
+    kind: number,
+    residency: number,
+    decisions: (opKey: string) => number,
+  ): CachedDecision | undefined {
     const entry = this.byWork.get(work.flops)?.get(kind);
-    if (entry === undefined || entry.bytes !== work.bytes || entry.residency !== residency || decisions(entry.opKey) >= entry.expiresAt) return undefined;
+    if (
+      entry === undefined ||
+      entry.bytes !== work.bytes ||
+      entry.residency !== residency ||
+      decisions(entry.opKey) >= entry.expiresAt
+    )
+      return undefined;
     return entry;
   }
 
@@ -93,7 +104,14 @@ export class DecisionCache {
     }
     if (!byKind.has(kind)) this.size++;
     const runEstimateMs = fresh.runEstimateMs ?? plan.selection.estimatedMs;
-    byKind.set(kind, { plan, opKey: fresh.opKey, residency: fresh.residency, bytes: work.bytes, runEstimateMs, expiresAt: fresh.decisionCount + this.config.reuse });
+    byKind.set(kind, {
+      plan,
+      opKey: fresh.opKey,
+      residency: fresh.residency,
+      bytes: work.bytes,
+      runEstimateMs,
+      expiresAt: fresh.decisionCount + this.config.reuse,
+    });
   }
 
   /** Ends a plan's reuse when the time measured on its choice is far from what it expected. */
@@ -112,7 +130,13 @@ export class DecisionCache {
     const byKind = this.byWork.get(work.flops);
     if (byKind === undefined) return;
     for (const entry of byKind.values()) {
-      if (entry.opKey === opKey && entry.bytes === work.bytes && entry.plan.selection.backend !== backend && measuredMs < entry.runEstimateMs * this.config.driftFactor) entry.expiresAt = -1;
+      if (
+        entry.opKey === opKey &&
+        entry.bytes === work.bytes &&
+        entry.plan.selection.backend !== backend &&
+        measuredMs < entry.runEstimateMs * this.config.driftFactor
+      )
+        entry.expiresAt = -1;
     }
   }
 

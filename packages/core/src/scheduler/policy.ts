@@ -19,7 +19,11 @@ const NUMERIC: Readonly<Record<string, { readonly min: number; readonly integer:
 export function checkSchedulerConfig(where: string, config: Partial<SchedulerConfig>): void {
   for (const [key, value] of Object.entries(config)) {
     if (!(key in DEFAULT_SCHEDULER_CONFIG)) {
-      throw new InvalidArgumentError(`${where}.${key}`, value, `is not a scheduler setting (settings: ${Object.keys(DEFAULT_SCHEDULER_CONFIG).join(', ')})`);
+      throw new InvalidArgumentError(
+        `${where}.${key}`,
+        value,
+        `is not a scheduler setting (settings: ${Object.keys(DEFAULT_SCHEDULER_CONFIG).join(', ')})`,
+      );
     }
     const rule = NUMERIC[key];
     if (rule !== undefined) checkNumber(`${where}.${key}`, value, rule.min, rule.integer);
@@ -27,7 +31,11 @@ export function checkSchedulerConfig(where: string, config: Partial<SchedulerCon
   const byOp: unknown = config.gpuMinBatchSizeByOp;
   if (byOp === undefined) return;
   if (typeof byOp !== 'object' || byOp === null || Array.isArray(byOp)) {
-    throw new InvalidArgumentError(`${where}.gpuMinBatchSizeByOp`, byOp, "must be an object such as { cosineSimilarity: 1, 'matmul|f16': 16 }");
+    throw new InvalidArgumentError(
+      `${where}.gpuMinBatchSizeByOp`,
+      byOp,
+      "must be an object such as { cosineSimilarity: 1, 'matmul|f16': 16 }",
+    );
   }
   for (const [key, value] of Object.entries(byOp)) {
     const problem = minBatchKeyProblem(key);
@@ -45,7 +53,8 @@ function checkNumber(where: string, value: unknown, min: number, integer: boolea
 /** Why `key` names no op (or op and dtypes), or undefined when it does. */
 function minBatchKeyProblem(key: string): string | undefined {
   const [op, dtypes, ...rest] = key.split('|');
-  if (op === undefined || !OP_KINDS.some((k) => k === op)) return `names no op (ops: ${OP_KINDS.join(', ')}; optionally '|<dtype>[+<dtype>]')`;
+  if (op === undefined || !OP_KINDS.some((k) => k === op))
+    return `names no op (ops: ${OP_KINDS.join(', ')}; optionally '|<dtype>[+<dtype>]')`;
   if (rest.length > 0 || dtypes === '') return "must be '<op>' or '<op>|<dtype>[+<dtype>]'";
   for (const dtype of dtypes === undefined ? [] : dtypes.split('+')) {
     if (!DTYPES.some((d) => d === dtype)) return `names no dtype '${dtype}' (dtypes: ${DTYPES.join(', ')})`;

@@ -47,10 +47,23 @@ export interface MemoryShortfall {
 /** Result of planning: a plan, or nothing usable with every backend's reason (and the memory shortfall, if any). */
 export type PlanResult =
   | { readonly ok: true; readonly plan: SchedulePlan; readonly cacheable: boolean }
-  | { readonly ok: false; readonly skipped: readonly SkippedBackend[]; readonly shortfall: MemoryShortfall | undefined };
+  | {
+      readonly ok: false;
+      readonly skipped: readonly SkippedBackend[];
+      readonly shortfall: MemoryShortfall | undefined;
+    };
 
 /** Reasons whose plan stays right while nothing else changes (see DecisionCache). */
-const STABLE_REASONS: ReadonlySet<SelectionReason['kind']> = new Set(['cost-model', 'below-min-speedup', 'below-min-batch', 'user-preference', 'force-cpu', 'gpu-available', 'gpu-unavailable', 'only-capable']);
+const STABLE_REASONS: ReadonlySet<SelectionReason['kind']> = new Set([
+  'cost-model',
+  'below-min-speedup',
+  'below-min-batch',
+  'user-preference',
+  'force-cpu',
+  'gpu-available',
+  'gpu-unavailable',
+  'only-capable',
+]);
 
 /** Memory headroom a reusable plan needs on every eligible backend: required x this <= available. */
 const CACHE_MEMORY_HEADROOM = 4;
@@ -99,10 +112,16 @@ export class Scheduler {
     for (const c of req.candidates) {
       if (c.unusable !== undefined) skipped.push({ backend: c.name, reason: c.unusable });
       else if (this.config.forceCpu && c.kind === 'gpu') skipped.push({ backend: c.name, reason: 'forceCpu' });
-      else if (typeof strategy === 'object' && c.name !== strategy.only) skipped.push({ backend: c.name, reason: `strategy only: ${strategy.only}` });
+      else if (typeof strategy === 'object' && c.name !== strategy.only)
+        skipped.push({ backend: c.name, reason: `strategy only: ${strategy.only}` });
       else if (c.availableBytes !== undefined && c.requiredBytes > c.availableBytes) {
         skipped.push({ backend: c.name, reason: `needs ${c.requiredBytes} bytes, ${c.availableBytes} available` });
-        memoryReason ??= { kind: 'memory-constraint', backend: c.name, requiredBytes: c.requiredBytes, availableBytes: c.availableBytes };
+        memoryReason ??= {
+          kind: 'memory-constraint',
+          backend: c.name,
+          requiredBytes: c.requiredBytes,
+          availableBytes: c.availableBytes,
+        };
         shortRequired = Math.min(shortRequired, c.requiredBytes);
         shortAvailable = Math.max(shortAvailable, c.availableBytes);
       } else if (!this.tracker.wouldAdmit(req.op, c.name)) {
@@ -116,7 +135,11 @@ export class Scheduler {
       }
     }
     if (eligible.length === 0 && circuitOpen.length === 0) {
-      return { ok: false, skipped, shortfall: shortAvailable < 0 ? undefined : { requiredBytes: shortRequired, availableBytes: shortAvailable } };
+      return {
+        ok: false,
+        skipped,
+        shortfall: shortAvailable < 0 ? undefined : { requiredBytes: shortRequired, availableBytes: shortAvailable },
+      };
     }
 
     // Fallback-only backends (the reference) compete only when nothing else is eligible.
@@ -186,7 +209,9 @@ export class Scheduler {
       memoryReason === undefined &&
       STABLE_REASONS.has(reason.kind) &&
       (estimatesMeasured || (reason.kind !== 'cost-model' && reason.kind !== 'below-min-speedup')) &&
-      eligible.every((c) => c.availableBytes === undefined || c.requiredBytes * CACHE_MEMORY_HEADROOM <= c.availableBytes);
+      eligible.every(
+        (c) => c.availableBytes === undefined || c.requiredBytes * CACHE_MEMORY_HEADROOM <= c.availableBytes,
+      );
     return { ok: true, plan: { selection, fallbacks, skipped, costsMs, transfersMs, probe }, cacheable };
   }
 
@@ -195,27 +220,53 @@ export class Scheduler {
     return { c, ms: e.ms + c.transferMs, measured: e.measured };
   }
 
-  private chooseAuto(req: ScheduleRequest, costed: readonly Costed[], commit: boolean): { chosen: Costed | undefined; reason: SelectionReason; probe: boolean; measured: boolean } {
+  private chooseAuto(
+    req: ScheduleRequest,
+    costed: readonly Costed[],
+    commit: boolean,
+  ): { chosen: Costed | undefined; reason: SelectionReason; probe: boolean; measured: boolean } {
     // gpuMinBatchSize is a prior: it applies to a GPU only until that GPU has been measured on this op.
     const hasCpu = costed.some((x) => x.c.kind === 'cpu');
     const minBatch = this.minBatch.of(req.op, req.opKey);
     const smallBatch = hasCpu && req.work.batch < minBatch;
-    const batchPool = smallBatch ? costed.filter((x) => x.c.kind !== 'gpu' || this.costModel.sampleCount(req.opKey, x.c.name) > 0) : costed;
+    const batchPool = smallBatch
+      ? costed.filter((x) => x.c.kind !== 'gpu' || this.costModel.sampleCount(req.opKey, x.c.name) > 0)
+      : costed;
     const measured = batchPool.every((x) => x.measured);
-    const unmeasuredGpu = batchPool.length < costed.length && batchPool[0] !== undefined ? this.gpuToMeasure(req, costed, batchPool[0]) : undefined;
-    if (unmeasuredGpu !== undefined) return { chosen: unmeasuredGpu, reason: { kind: 'exploring', backend: unmeasuredGpu.c.name, why: 'unmeasured' }, probe: false, measured };
+    const unmeasuredGpu =
+      batchPool.length < costed.length && batchPool[0] !== undefined
+        ? this.gpuToMeasure(req, costed, batchPool[0])
+        : undefined;
+    if (unmeasuredGpu !== undefined)
+      return {
+        chosen: unmeasuredGpu,
+        reason: { kind: 'exploring', backend: unmeasuredGpu.c.name, why: 'unmeasured' },
+        probe: false,
+        measured,
+      };
     // The gpuMinSpeedup policy: a GPU not that many times faster than the best CPU backend leaves the pool.
     const slowGpus = hasCpu && this.config.gpuMinSpeedup > 1 ? this.belowMinSpeedup(batchPool) : undefined;
     const pool = slowGpus === undefined ? batchPool : batchPool.filter((x) => !slowGpus.includes(x));
     const best = pool[0];
-    if (best === undefined) return { chosen: undefined, reason: { kind: 'cpu-fallback', why: 'no backend' }, probe: false, measured };
+    if (best === undefined)
+      return { chosen: undefined, reason: { kind: 'cpu-fallback', why: 'no backend' }, probe: false, measured };
     // The GPU the policy kept out when it would have won: the decision's reason.
     const keptOut = slowGpus?.[0] !== undefined && slowGpus[0].ms < best.ms ? slowGpus[0] : undefined;
     const policyReason: SelectionReason | undefined =
-      keptOut === undefined ? undefined : { kind: 'below-min-speedup', gpu: keptOut.c.name, speedup: best.ms / keptOut.ms, minSpeedup: this.config.gpuMinSpeedup };
+      keptOut === undefined
+        ? undefined
+        : {
+            kind: 'below-min-speedup',
+            gpu: keptOut.c.name,
+            speedup: best.ms / keptOut.ms,
+            minSpeedup: this.config.gpuMinSpeedup,
+          };
     if (pool.length === 1) {
       const reason: SelectionReason =
-        policyReason ?? (batchPool.length < costed.length ? { kind: 'below-min-batch', batch: req.work.batch, minBatch } : { kind: 'cost-model', measured });
+        policyReason ??
+        (batchPool.length < costed.length
+          ? { kind: 'below-min-batch', batch: req.work.batch, minBatch }
+          : { kind: 'cost-model', measured });
       return { chosen: best, reason, probe: false, measured };
     }
 
@@ -240,7 +291,8 @@ export class Scheduler {
       }
     }
     if (commit) {
-      if (state === undefined || state.current !== chosen.c.name) opBuckets.set(bucketId, { current: chosen.c.name, streak: 0 });
+      if (state === undefined || state.current !== chosen.c.name)
+        opBuckets.set(bucketId, { current: chosen.c.name, streak: 0 });
       else if (chosen === best) state.streak = 0;
     }
 
@@ -253,8 +305,15 @@ export class Scheduler {
       }
       if (x.c.software === true && !this.config.exploreSoftware) continue;
       const since = this.costModel.decisionsSinceMeasured(req.opKey, x.c.name);
-      if (since === Infinity) return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'unmeasured' }, probe: false, measured };
-      if (since >= this.config.exploreEvery) return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'stale' }, probe: false, measured };
+      if (since === Infinity)
+        return {
+          chosen: x,
+          reason: { kind: 'exploring', backend: x.c.name, why: 'unmeasured' },
+          probe: false,
+          measured,
+        };
+      if (since >= this.config.exploreEvery)
+        return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'stale' }, probe: false, measured };
     }
     return { chosen, reason, probe: false, measured };
   }
@@ -292,5 +351,7 @@ function byCostThenPriority(a: Costed, b: Costed): number {
 }
 
 function gpuAbsence(skipped: readonly SkippedBackend[]): string {
-  return skipped.length === 0 ? 'no GPU backend registered' : skipped.map((s) => `${s.backend}: ${s.reason}`).join('; ');
+  return skipped.length === 0
+    ? 'no GPU backend registered'
+    : skipped.map((s) => `${s.backend}: ${s.reason}`).join('; ');
 }

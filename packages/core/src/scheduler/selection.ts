@@ -13,7 +13,12 @@ export type SelectionReason =
   | { readonly kind: 'gpu-unavailable'; readonly why: string }
   | { readonly kind: 'cpu-fallback'; readonly why: string }
   | { readonly kind: 'cost-model'; readonly measured: boolean }
-  | { readonly kind: 'memory-constraint'; readonly backend: string; readonly requiredBytes: number; readonly availableBytes: number }
+  | {
+      readonly kind: 'memory-constraint';
+      readonly backend: string;
+      readonly requiredBytes: number;
+      readonly availableBytes: number;
+    }
   | { readonly kind: 'user-preference'; readonly strategy: string }
   | { readonly kind: 'force-cpu' }
   | { readonly kind: 'below-min-batch'; readonly batch: number; readonly minBatch: number }

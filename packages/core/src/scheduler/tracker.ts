@@ -91,7 +91,8 @@ export class Tracker {
   state(op: string, backend: string): CircuitState {
     const e = this.entries.get(op)?.get(backend);
     if (e === undefined) return 'closed';
-    if (e.state === 'open' && this.clock() - e.openedAt >= this.config.coolDownMs) this.transition(op, backend, e, 'half-open');
+    if (e.state === 'open' && this.clock() - e.openedAt >= this.config.coolDownMs)
+      this.transition(op, backend, e, 'half-open');
     return e.state;
   }
 
@@ -104,7 +105,8 @@ export class Tracker {
       e.probeInFlight = true;
       return { admitted: true, probe: true };
     }
-    const retryInMs = state === 'open' ? Math.max(0, this.config.coolDownMs - (this.clock() - e.openedAt)) : this.config.coolDownMs;
+    const retryInMs =
+      state === 'open' ? Math.max(0, this.config.coolDownMs - (this.clock() - e.openedAt)) : this.config.coolDownMs;
     return { admitted: false, successRate: e.successRate(), retryInMs };
   }
 
@@ -144,7 +146,11 @@ export class Tracker {
       }
       return;
     }
-    if (e.state === 'closed' && e.outcomes.length >= this.config.minCalls && e.successRate() < this.config.successRateThreshold) {
+    if (
+      e.state === 'closed' &&
+      e.outcomes.length >= this.config.minCalls &&
+      e.successRate() < this.config.successRateThreshold
+    ) {
       e.openedAt = this.clock();
       this.transition(op, backend, e, 'open');
     }

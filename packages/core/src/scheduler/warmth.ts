@@ -32,7 +32,8 @@ export class WarmthTracker {
   /** An op call starts on `backend` at `nowMs`; true when it is cold. */
   begin(backend: string, nowMs: number): boolean {
     const a = this.activity(backend);
-    if (a.running === 0 && a.lastEndMs !== undefined && nowMs - a.lastEndMs > IDLE_GAP_MS) a.coldLeft = COLD_CALLS_AFTER_IDLE;
+    if (a.running === 0 && a.lastEndMs !== undefined && nowMs - a.lastEndMs > IDLE_GAP_MS)
+      a.coldLeft = COLD_CALLS_AFTER_IDLE;
     a.running++;
     a.latestCold = a.coldLeft > 0;
     if (a.coldLeft > 0) a.coldLeft--;

@@ -5,14 +5,33 @@ import { traceProblems } from './trace-check.ts';
 
 function event(overrides: Partial<OpEvent> = {}): OpEvent {
   return {
-    seq: 1, callId: 1, attempt: 1, op: 'matmul', label: undefined, dtype: 'f32', shapes: '4x4, 4x4', backend: 'wasm',
-    reason: { kind: 'cost-model', measured: true }, costsMs: { wasm: 0.1 }, ok: true, error: undefined,
-    startMs: 10, durationMs: 0.5, kernelMs: 0.4, estimatedMs: 0.45, flops: 128, bytesMoved: 64, ...overrides,
+    seq: 1,
+    callId: 1,
+    attempt: 1,
+    op: 'matmul',
+    label: undefined,
+    dtype: 'f32',
+    shapes: '4x4, 4x4',
+    backend: 'wasm',
+    reason: { kind: 'cost-model', measured: true },
+    costsMs: { wasm: 0.1 },
+    ok: true,
+    error: undefined,
+    startMs: 10,
+    durationMs: 0.5,
+    kernelMs: 0.4,
+    estimatedMs: 0.45,
+    flops: 128,
+    bytesMoved: 64,
+    ...overrides,
   };
 }
 
 /** The trace as a viewer reads it: through JSON. */
-function traceOf(t: Telemetry, redact = false): { ph: string; name: string; ts: number; dur?: number; pid: number; tid: number; args: Record<string, unknown> }[] {
+function traceOf(
+  t: Telemetry,
+  redact = false,
+): { ph: string; name: string; ts: number; dur?: number; pid: number; tid: number; args: Record<string, unknown> }[] {
   return JSON.parse(t.toChromeTrace({ redact })).traceEvents;
 }
 
@@ -28,7 +47,10 @@ describe('Chrome trace', () => {
     expect(ops[0]).toMatchObject({ name: 'matmul', ts: 2000, dur: 250, pid: 1 });
     expect(ops[0]?.args['reason']).toMatch(/cost model \(measured\)/);
     expect(ops[1]?.name).toBe('layer0.q_proj (matmul)');
-    expect(events.find((e) => e.ph === 'i')).toMatchObject({ name: 'circuit-open', args: { op: 'matmul', detail: 'success rate 0.50' } });
+    expect(events.find((e) => e.ph === 'i')).toMatchObject({
+      name: 'circuit-open',
+      args: { op: 'matmul', detail: 'success rate 0.50' },
+    });
     expect(traceProblems(events)).toEqual([]);
   });
 
@@ -65,7 +87,8 @@ describe('Chrome trace', () => {
     const events = traceOf(t);
     const lanes = events.filter((e) => e.name === 'thread_name').map((e) => e.args['name']);
     expect(lanes).toEqual(['wasm', 'wasm (concurrent 2)', 'wasm (concurrent 3)', 'webgpu']);
-    const tidOf = (call: number): number | undefined => events.find((e) => e.ph === 'X' && e.args['call'] === call)?.tid;
+    const tidOf = (call: number): number | undefined =>
+      events.find((e) => e.ph === 'X' && e.args['call'] === call)?.tid;
     expect(new Set([tidOf(1), tidOf(2), tidOf(3)]).size).toBe(3);
     expect(tidOf(4)).toBe(tidOf(1)); // the first lane is free again
     expect(traceProblems(events)).toEqual([]);
@@ -88,7 +111,14 @@ describe('Chrome trace', () => {
   it('redacted: no failure message, no notice detail, a reason with free text reduced to its kind', () => {
     const t = new Telemetry(() => 0);
     t.recordOp(event({ ok: false, error: 'driver 535.1 said no' }));
-    t.recordOp(event({ seq: 2, attempt: 2, backend: 'reference', reason: { kind: 'error-fallback', failed: 'wasm', error: 'driver 535.1 said no' } }));
+    t.recordOp(
+      event({
+        seq: 2,
+        attempt: 2,
+        backend: 'reference',
+        reason: { kind: 'error-fallback', failed: 'wasm', error: 'driver 535.1 said no' },
+      }),
+    );
     t.notice('backend-unhealthy', 'wasm', 'driver 535.1 said no');
     const text = t.toChromeTrace({ redact: true });
     expect(text).not.toContain('535.1');

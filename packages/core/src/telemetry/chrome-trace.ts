@@ -56,7 +56,17 @@ export interface TraceTracks {
 }
 
 /** Reasons whose text is made of numbers and backend names only; the others carry error or platform messages. */
-const PLAIN_REASONS: ReadonlySet<SelectionReason['kind']> = new Set(['gpu-available', 'cost-model', 'memory-constraint', 'user-preference', 'force-cpu', 'below-min-batch', 'circuit-open', 'exploring', 'hysteresis']);
+const PLAIN_REASONS: ReadonlySet<SelectionReason['kind']> = new Set([
+  'gpu-available',
+  'cost-model',
+  'memory-constraint',
+  'user-preference',
+  'force-cpu',
+  'below-min-batch',
+  'circuit-open',
+  'exploring',
+  'hysteresis',
+]);
 
 /** Microseconds since `originMs`, to the nanosecond (shorter JSON than the raw double, same order). */
 export function traceMicros(ms: number, originMs = 0): number {
@@ -64,7 +74,11 @@ export function traceMicros(ms: number, originMs = 0): number {
 }
 
 /** Assigns every op attempt a lane of its backend and every backend its first lane; names the lanes. */
-export function traceTracks(events: readonly OpEvent[], notices: readonly NoticeEvent[], originMs: number): TraceTracks {
+export function traceTracks(
+  events: readonly OpEvent[],
+  notices: readonly NoticeEvent[],
+  originMs: number,
+): TraceTracks {
   const laneEnds = new Map<string, number[]>(); // per backend: the end (us, as written) of the last event on each lane
   const laneOf = new Map<OpEvent, number>();
   const byStart = [...events].sort((a, b) => a.startMs - b.startMs || a.seq - b.seq);
@@ -80,12 +94,22 @@ export function traceTracks(events: readonly OpEvent[], notices: readonly Notice
   }
   for (const n of notices) if (!laneEnds.has(n.backend)) laneEnds.set(n.backend, [0]);
   const tids = new Map<string, number>(); // `${backend}#${lane}` -> tid
-  const meta: TraceEvent[] = [{ name: 'process_name', cat: '', ph: 'M', ts: 0, pid: 1, tid: 0, args: { name: 'tandem' } }];
+  const meta: TraceEvent[] = [
+    { name: 'process_name', cat: '', ph: 'M', ts: 0, pid: 1, tid: 0, args: { name: 'tandem' } },
+  ];
   for (const [backend, ends] of laneEnds) {
     ends.forEach((_, lane) => {
       const tid = tids.size + 1;
       tids.set(`${backend}#${lane}`, tid);
-      meta.push({ name: 'thread_name', cat: '', ph: 'M', ts: 0, pid: 1, tid, args: { name: lane === 0 ? backend : `${backend} (concurrent ${lane + 1})` } });
+      meta.push({
+        name: 'thread_name',
+        cat: '',
+        ph: 'M',
+        ts: 0,
+        pid: 1,
+        tid,
+        args: { name: lane === 0 ? backend : `${backend} (concurrent ${lane + 1})` },
+      });
       meta.push({ name: 'thread_sort_index', cat: '', ph: 'M', ts: 0, pid: 1, tid, args: { sort_index: tid } });
     });
   }
@@ -113,11 +137,25 @@ export function opTraceEvent(e: OpEvent, originMs: number, tid: number, options:
   if (e.kernelMs !== undefined) args['kernelMs'] = e.kernelMs;
   if (e.error !== undefined && !redact) args['error'] = e.error;
   const name = e.label === undefined ? e.op : `${e.label} (${e.op})`;
-  return { name, cat: e.backend, ph: 'X', ts: traceMicros(e.startMs, originMs), dur: traceMicros(e.durationMs), pid: 1, tid, args };
+  return {
+    name,
+    cat: e.backend,
+    ph: 'X',
+    ts: traceMicros(e.startMs, originMs),
+    dur: traceMicros(e.durationMs),
+    pid: 1,
+    tid,
+    args,
+  };
 }
 
 /** A backend notice as an instant ('i') event on thread `tid`. */
-export function noticeTraceEvent(n: NoticeEvent, originMs: number, tid: number, options: TraceOptions = {}): TraceEvent {
+export function noticeTraceEvent(
+  n: NoticeEvent,
+  originMs: number,
+  tid: number,
+  options: TraceOptions = {},
+): TraceEvent {
   const args: Record<string, string | number | boolean> = {};
   if (n.op !== undefined) args['op'] = n.op;
   if (options.redact !== true) args['detail'] = n.detail;
@@ -125,7 +163,12 @@ export function noticeTraceEvent(n: NoticeEvent, originMs: number, tid: number, 
 }
 
 /** Converts events into a Chrome trace as data: lanes per backend, attempts in recorded order, then notices. */
-export function chromeTraceOf(events: readonly OpEvent[], notices: readonly NoticeEvent[], originMs: number, options: TraceOptions = {}): ChromeTrace {
+export function chromeTraceOf(
+  events: readonly OpEvent[],
+  notices: readonly NoticeEvent[],
+  originMs: number,
+  options: TraceOptions = {},
+): ChromeTrace {
   const tracks = traceTracks(events, notices, originMs);
   const ops = events.map((e) => opTraceEvent(e, originMs, tracks.opTid(e), options));
   const instants = notices.map((n) => noticeTraceEvent(n, originMs, tracks.noticeTid(n), options));

@@ -52,7 +52,15 @@ export interface NoticeEvent {
    * What happened. 'cost-model-reset': consecutive measurements of (op, backend) at one size far off the cost model's
    * estimate dropped what it had learned for that size; it is re-learned from them (other sizes are kept).
    */
-  readonly kind: 'backend-ready' | 'backend-unavailable' | 'backend-unhealthy' | 'backend-recovered' | 'circuit-open' | 'circuit-half-open' | 'circuit-closed' | 'cost-model-reset';
+  readonly kind:
+    | 'backend-ready'
+    | 'backend-unavailable'
+    | 'backend-unhealthy'
+    | 'backend-recovered'
+    | 'circuit-open'
+    | 'circuit-half-open'
+    | 'circuit-closed'
+    | 'cost-model-reset';
   /** Backend concerned. */
   readonly backend: string;
   /** Op concerned, for circuit changes and cost-model resets. */

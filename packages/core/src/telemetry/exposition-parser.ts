@@ -104,11 +104,23 @@ export function parseExposition(text: string): Map<string, Family> {
       if (m === null) return; // a plain comment
       const [, kind, name = '', rest = ''] = m;
       if (!NAME.test(name)) fail(line, raw, `bad metric name "${name}"`);
-      if (families.has(name) && families.get(name)?.samples.length !== 0) fail(line, raw, `${kind ?? ''} for ${name} after its samples`);
+      if (families.has(name) && families.get(name)?.samples.length !== 0)
+        fail(line, raw, `${kind ?? ''} for ${name} after its samples`);
       if (kind === 'TYPE') {
         if (types.has(name)) fail(line, raw, `TYPE of ${name} given twice`);
         if (!TYPES.has(rest.trim())) fail(line, raw, `unknown type "${rest}"`);
-        types.set(name, rest.trim() === 'counter' ? 'counter' : rest.trim() === 'gauge' ? 'gauge' : rest.trim() === 'histogram' ? 'histogram' : rest.trim() === 'summary' ? 'summary' : 'untyped');
+        types.set(
+          name,
+          rest.trim() === 'counter'
+            ? 'counter'
+            : rest.trim() === 'gauge'
+              ? 'gauge'
+              : rest.trim() === 'histogram'
+                ? 'histogram'
+                : rest.trim() === 'summary'
+                  ? 'summary'
+                  : 'untyped',
+        );
       } else {
         if (helps.has(name)) fail(line, raw, `HELP of ${name} given twice`);
         helps.set(name, rest.replace(/\\n/g, '\n').replace(/\\\\/g, '\\'));
@@ -127,7 +139,8 @@ export function parseExposition(text: string): Map<string, Family> {
       rest = raw.slice(parsed.end);
     }
     const parts = rest.trim().split(/\s+/);
-    if (parts.length < 1 || parts.length > 2 || parts[0] === '') fail(line, raw, 'expected a value and an optional timestamp');
+    if (parts.length < 1 || parts.length > 2 || parts[0] === '')
+      fail(line, raw, 'expected a value and an optional timestamp');
     const value = parseValue(parts[0] ?? '', line, raw);
     const family = familyOf(name, types);
     if (family !== current) {
@@ -153,7 +166,12 @@ export function parseExposition(text: string): Map<string, Family> {
 function checkHistogram(family: Family): void {
   const groups = new Map<string, { le: number; value: number }[]>();
   const counts = new Map<string, number>();
-  const keyOf = (labels: Readonly<Record<string, string>>): string => JSON.stringify(Object.entries(labels).filter(([k]) => k !== 'le').sort());
+  const keyOf = (labels: Readonly<Record<string, string>>): string =>
+    JSON.stringify(
+      Object.entries(labels)
+        .filter(([k]) => k !== 'le')
+        .sort(),
+    );
   for (const s of family.samples) {
     const key = keyOf(s.labels);
     if (s.name.endsWith('_count')) counts.set(key, s.value);
@@ -164,10 +182,15 @@ function checkHistogram(family: Family): void {
   }
   for (const [key, buckets] of groups) {
     const sorted = [...buckets].sort((a, b) => a.le - b.le);
-    for (let i = 1; i < sorted.length; i++) if ((sorted[i]?.value ?? 0) < (sorted[i - 1]?.value ?? 0)) throw new Error(`${family.name}${key}: buckets are not cumulative`);
+    for (let i = 1; i < sorted.length; i++)
+      if ((sorted[i]?.value ?? 0) < (sorted[i - 1]?.value ?? 0))
+        throw new Error(`${family.name}${key}: buckets are not cumulative`);
     const inf = sorted.at(-1);
     if (inf === undefined || inf.le !== Infinity) throw new Error(`${family.name}${key}: no +Inf bucket`);
-    if (counts.get(key) !== inf.value) throw new Error(`${family.name}${key}: +Inf bucket ${inf.value} differs from _count ${counts.get(key) ?? 'missing'}`);
+    if (counts.get(key) !== inf.value)
+      throw new Error(
+        `${family.name}${key}: +Inf bucket ${inf.value} differs from _count ${counts.get(key) ?? 'missing'}`,
+      );
   }
 }
 
@@ -182,7 +205,8 @@ export function namingProblems(families: ReadonlyMap<string, Family>): string[] 
     if (f.type === 'counter' && !f.name.endsWith('_total')) problems.push(`${f.name}: a counter's name ends in _total`);
     if (f.type !== 'counter' && f.name.endsWith('_total')) problems.push(`${f.name}: only counters end in _total`);
     const unit = /_(bytes|seconds)_/.exec(`${f.name}_`)?.[1];
-    if (f.type === 'counter' && unit !== undefined && !f.name.endsWith(`_${unit}_total`)) problems.push(`${f.name}: the unit (${unit}) goes right before _total`);
+    if (f.type === 'counter' && unit !== undefined && !f.name.endsWith(`_${unit}_total`))
+      problems.push(`${f.name}: the unit (${unit}) goes right before _total`);
     if (/(_ms|_milliseconds)(_|$)/.test(f.name)) problems.push(`${f.name}: use base units (seconds)`);
     if (f.type === 'untyped') problems.push(`${f.name}: no TYPE`);
     if (f.help === '') problems.push(`${f.name}: no HELP`);

@@ -25,23 +25,39 @@ function labels(pairs: Readonly<Record<string, string>>): string {
 /** Renders counters as Prometheus metrics: attempts by outcome, latency histogram, fallbacks, bytes moved. */
 export function toPrometheus(counters: readonly Counter[], bucketsS: readonly number[]): string {
   const lines: string[] = [];
-  lines.push('# HELP tandem_ops_total Op attempts by op, backend and outcome (ok or error).', '# TYPE tandem_ops_total counter');
+  lines.push(
+    '# HELP tandem_ops_total Op attempts by op, backend and outcome (ok or error).',
+    '# TYPE tandem_ops_total counter',
+  );
   for (const c of counters) {
     lines.push(`tandem_ops_total${labels({ op: c.op, backend: c.backend, outcome: 'ok' })} ${c.ok}`);
     lines.push(`tandem_ops_total${labels({ op: c.op, backend: c.backend, outcome: 'error' })} ${c.failed}`);
   }
-  lines.push('# HELP tandem_op_duration_seconds Wall time of successful op attempts, transfers included.', '# TYPE tandem_op_duration_seconds histogram');
+  lines.push(
+    '# HELP tandem_op_duration_seconds Wall time of successful op attempts, transfers included.',
+    '# TYPE tandem_op_duration_seconds histogram',
+  );
   for (const c of counters) {
     bucketsS.forEach((bound, i) => {
-      lines.push(`tandem_op_duration_seconds_bucket${labels({ op: c.op, backend: c.backend, le: String(bound) })} ${c.histogram[i] ?? 0}`);
+      lines.push(
+        `tandem_op_duration_seconds_bucket${labels({ op: c.op, backend: c.backend, le: String(bound) })} ${c.histogram[i] ?? 0}`,
+      );
     });
     lines.push(`tandem_op_duration_seconds_bucket${labels({ op: c.op, backend: c.backend, le: '+Inf' })} ${c.ok}`);
     lines.push(`tandem_op_duration_seconds_sum${labels({ op: c.op, backend: c.backend })} ${c.totalMs / 1000}`);
     lines.push(`tandem_op_duration_seconds_count${labels({ op: c.op, backend: c.backend })} ${c.ok}`);
   }
-  lines.push('# HELP tandem_fallbacks_total Calls answered by this backend after another one failed.', '# TYPE tandem_fallbacks_total counter');
-  for (const c of counters) lines.push(`tandem_fallbacks_total${labels({ op: c.op, backend: c.backend })} ${c.fallbacksIn}`);
-  lines.push('# HELP tandem_moved_bytes_total Bytes moved between host and backend memory by op attempts.', '# TYPE tandem_moved_bytes_total counter');
-  for (const c of counters) lines.push(`tandem_moved_bytes_total${labels({ op: c.op, backend: c.backend })} ${c.bytesMoved}`);
+  lines.push(
+    '# HELP tandem_fallbacks_total Calls answered by this backend after another one failed.',
+    '# TYPE tandem_fallbacks_total counter',
+  );
+  for (const c of counters)
+    lines.push(`tandem_fallbacks_total${labels({ op: c.op, backend: c.backend })} ${c.fallbacksIn}`);
+  lines.push(
+    '# HELP tandem_moved_bytes_total Bytes moved between host and backend memory by op attempts.',
+    '# TYPE tandem_moved_bytes_total counter',
+  );
+  for (const c of counters)
+    lines.push(`tandem_moved_bytes_total${labels({ op: c.op, backend: c.backend })} ${c.bytesMoved}`);
   return `${lines.join('\n')}\n`;
 }

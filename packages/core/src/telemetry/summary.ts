@@ -67,7 +67,11 @@ export interface TelemetrySummary {
 }
 
 /** Sums counters into a summary; `kindOf` places a backend (undefined: in no kind). */
-export function summarise(counters: readonly Counter[], kindOf: (backend: string) => BackendKind | undefined, droppedEvents: number): TelemetrySummary {
+export function summarise(
+  counters: readonly Counter[],
+  kindOf: (backend: string) => BackendKind | undefined,
+  droppedEvents: number,
+): TelemetrySummary {
   let totalOps = 0;
   let totalMs = 0;
   let totalFailures = 0;
@@ -123,7 +127,11 @@ function rowOf(cs: readonly Counter[], totalOps: number, totalMs: number): Summa
 }
 
 /** The summary as a fixed-width table: totals, then kind > backend > op rows with ops, time shares and the last reason. */
-export function debugTable(summary: TelemetrySummary, counters: readonly Counter[], kindOf: (backend: string) => BackendKind | undefined): string {
+export function debugTable(
+  summary: TelemetrySummary,
+  counters: readonly Counter[],
+  kindOf: (backend: string) => BackendKind | undefined,
+): string {
   const s = summary;
   const kindShares = (['cpu', 'gpu'] as const)
     .map((k) => [k, s.byKind[k]] as const)
@@ -132,10 +140,27 @@ export function debugTable(summary: TelemetrySummary, counters: readonly Counter
   const lines = [
     `ops ${s.totalOps}, time ${formatMs(s.totalMs)}, failures ${s.totalFailures}, fallbacks ${s.fallbacks}, dropped events ${s.droppedEvents}`,
     ...(kindShares.length === 0 ? [] : [kindShares.join('; ')]),
-    pad('kind / backend / op', 26) + pad('ops', 8) + pad('fail', 6) + pad('mean', 11) + pad('total', 11) + pad('ops %', 8) + pad('time %', 8) + pad('bytes', 12) + 'last reason',
+    pad('kind / backend / op', 26) +
+      pad('ops', 8) +
+      pad('fail', 6) +
+      pad('mean', 11) +
+      pad('total', 11) +
+      pad('ops %', 8) +
+      pad('time %', 8) +
+      pad('bytes', 12) +
+      'last reason',
   ];
   const emit = (name: string, r: SummaryRow, reason = ''): void => {
-    lines.push(pad(name, 26) + pad(String(r.ops), 8) + pad(String(r.failures), 6) + pad(formatMs(r.meanMs), 11) + pad(formatMs(r.totalMs), 11) + pad(percent(r.opShare), 8) + pad(percent(r.timeShare), 8) + (pad(String(r.bytesMoved), 12) + reason).trimEnd());
+    lines.push(
+      pad(name, 26) +
+        pad(String(r.ops), 8) +
+        pad(String(r.failures), 6) +
+        pad(formatMs(r.meanMs), 11) +
+        pad(formatMs(r.totalMs), 11) +
+        pad(percent(r.opShare), 8) +
+        pad(percent(r.timeShare), 8) +
+        (pad(String(r.bytesMoved), 12) + reason).trimEnd(),
+    );
   };
   for (const kind of [...(['cpu', 'gpu'] as const), undefined]) {
     const backends = Object.keys(s.byBackend).filter((b) => kindOf(b) === kind);
@@ -148,7 +173,11 @@ export function debugTable(summary: TelemetrySummary, counters: readonly Counter
       if (row !== undefined) emit(indent + backend, row);
       for (const c of counters) {
         if (c.backend !== backend) continue;
-        emit(`${indent}  ${c.op}`, rowOf([c], s.totalOps, s.totalMs), c.lastReason === undefined ? '' : describeReason(c.lastReason, c.lastCostsMs));
+        emit(
+          `${indent}  ${c.op}`,
+          rowOf([c], s.totalOps, s.totalMs),
+          c.lastReason === undefined ? '' : describeReason(c.lastReason, c.lastCostsMs),
+        );
       }
     }
   }

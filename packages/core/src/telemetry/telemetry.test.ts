@@ -4,13 +4,33 @@ import { Ring } from './ring.ts';
 import { Telemetry, type TelemetryView } from './telemetry.ts';
 
 /** An engine's view with a CPU backend 'wasm' and a GPU backend 'webgpu'. */
-const VIEW: TelemetryView = { kindOf: (b) => (b === 'wasm' ? 'cpu' : b === 'webgpu' ? 'gpu' : undefined), gpuAvailable: () => true, gpuSpeedup: () => 2 };
+const VIEW: TelemetryView = {
+  kindOf: (b) => (b === 'wasm' ? 'cpu' : b === 'webgpu' ? 'gpu' : undefined),
+  gpuAvailable: () => true,
+  gpuSpeedup: () => 2,
+};
 
 function event(overrides: Partial<OpEvent> = {}): OpEvent {
   return {
-    seq: 1, callId: 1, attempt: 1, op: 'matmul', label: undefined, dtype: 'f32', shapes: '4x4, 4x4', backend: 'wasm',
-    reason: { kind: 'cost-model', measured: true }, costsMs: { wasm: 0.1 }, ok: true, error: undefined,
-    startMs: 10, durationMs: 0.5, kernelMs: 0.4, estimatedMs: 0.45, flops: 128, bytesMoved: 64, ...overrides,
+    seq: 1,
+    callId: 1,
+    attempt: 1,
+    op: 'matmul',
+    label: undefined,
+    dtype: 'f32',
+    shapes: '4x4, 4x4',
+    backend: 'wasm',
+    reason: { kind: 'cost-model', measured: true },
+    costsMs: { wasm: 0.1 },
+    ok: true,
+    error: undefined,
+    startMs: 10,
+    durationMs: 0.5,
+    kernelMs: 0.4,
+    estimatedMs: 0.45,
+    flops: 128,
+    bytesMoved: 64,
+    ...overrides,
   };
 }
 
@@ -36,7 +56,16 @@ describe('Ring', () => {
 describe('Telemetry', () => {
   it('summarises to zeros, never NaN, when nothing ran', () => {
     const s = new Telemetry(() => 0).summary();
-    expect(s).toEqual({ totalOps: 0, totalMs: 0, totalFailures: 0, fallbacks: 0, byKind: {}, byBackend: {}, byOp: {}, droppedEvents: 0 });
+    expect(s).toEqual({
+      totalOps: 0,
+      totalMs: 0,
+      totalFailures: 0,
+      fallbacks: 0,
+      byKind: {},
+      byBackend: {},
+      byOp: {},
+      droppedEvents: 0,
+    });
     expect(new Telemetry(() => 0).debugTable()).not.toMatch(/NaN/);
   });
 
@@ -82,7 +111,14 @@ describe('Telemetry', () => {
     t.recordOp(event());
     t.recordOp(event({ backend: 'webgpu', durationMs: 1.5 }));
     t.recordOp(event({ backend: 'webgpu', op: 'add', ok: false, error: 'lost' }));
-    t.recordOp(event({ backend: 'wasm', op: 'add', attempt: 2, reason: { kind: 'error-fallback', failed: 'webgpu', error: 'lost' } }));
+    t.recordOp(
+      event({
+        backend: 'wasm',
+        op: 'add',
+        attempt: 2,
+        reason: { kind: 'error-fallback', failed: 'webgpu', error: 'lost' },
+      }),
+    );
     const s = t.summary();
     expect(s.totalOps).toBe(3);
     expect(s.totalFailures).toBe(1);
@@ -122,7 +158,12 @@ describe('Telemetry', () => {
     const full = new Telemetry(() => 0, { capacity: 2 });
     const counters = new Telemetry(() => 0, { capacity: 2, level: 'counters' });
     expect([full.keepsEvents, counters.keepsEvents]).toEqual([true, false]);
-    const attempts = [event(), event({ backend: 'webgpu', durationMs: 0.02 }), event({ ok: false, error: 'lost' }), event({ attempt: 2, durationMs: 7 })];
+    const attempts = [
+      event(),
+      event({ backend: 'webgpu', durationMs: 0.02 }),
+      event({ ok: false, error: 'lost' }),
+      event({ attempt: 2, durationMs: 7 }),
+    ];
     for (const e of attempts) {
       full.recordOp(e);
       counters.count(e);
@@ -144,29 +185,82 @@ describe('Telemetry', () => {
     t.recordOp(event({ durationMs: 1 }));
     t.recordOp(event({ durationMs: 1, op: 'add' }));
     t.recordOp(event({ durationMs: 1, op: 'add' }));
-    t.recordOp(event({ backend: 'webgpu', durationMs: 7, reason: { kind: 'cost-model', measured: true }, costsMs: { webgpu: 7, wasm: 9 } }));
+    t.recordOp(
+      event({
+        backend: 'webgpu',
+        durationMs: 7,
+        reason: { kind: 'cost-model', measured: true },
+        costsMs: { webgpu: 7, wasm: 9 },
+      }),
+    );
     t.recordOp(event({ backend: 'reference', durationMs: 0 })); // a backend of no known kind: in no kind's total
     const s = t.summary();
     expect(s.totalMs).toBe(10);
-    expect(s.byKind.cpu).toEqual({ ops: 3, failures: 0, totalMs: 3, meanMs: 1, opShare: 3 / 5, timeShare: 0.3, bytesMoved: 192 });
+    expect(s.byKind.cpu).toEqual({
+      ops: 3,
+      failures: 0,
+      totalMs: 3,
+      meanMs: 1,
+      opShare: 3 / 5,
+      timeShare: 0.3,
+      bytesMoved: 192,
+    });
     expect(s.byKind.gpu).toMatchObject({ ops: 1, totalMs: 7, opShare: 1 / 5, timeShare: 0.7 });
     const table = t.debugTable();
     expect(table).toContain('cpu 3 ops 60.0%, 3.000ms 30.0%; gpu 1 ops 20.0%, 7.000ms 70.0%');
     const lines = table.split('\n');
     const webgpuRow = lines.findIndex((line) => line.startsWith('  webgpu'));
-    expect(lines[webgpuRow + 1]).toMatch(/^ {4}matmul\s+1\s+0\s+7\.000ms\s+7\.000ms\s+20\.0%\s+70\.0%\s+64\s+cost model \(measured\): webgpu 7\.000ms, wasm 9\.000ms$/);
+    expect(lines[webgpuRow + 1]).toMatch(
+      /^ {4}matmul\s+1\s+0\s+7\.000ms\s+7\.000ms\s+20\.0%\s+70\.0%\s+64\s+cost model \(measured\): webgpu 7\.000ms, wasm 9\.000ms$/,
+    );
   });
 
   it('answers per op: the events of one op, and one decision row per call with the reason in words', () => {
     const t = new Telemetry(() => 0);
     t.recordOp(event({ seq: 1, callId: 1 }));
     t.recordOp(event({ seq: 2, callId: 2, op: 'add', backend: 'webgpu', ok: false, error: 'lost', durationMs: 2 }));
-    t.recordOp(event({ seq: 3, callId: 2, op: 'add', attempt: 2, reason: { kind: 'error-fallback', failed: 'webgpu', error: 'lost' }, durationMs: 1, label: 'step' }));
+    t.recordOp(
+      event({
+        seq: 3,
+        callId: 2,
+        op: 'add',
+        attempt: 2,
+        reason: { kind: 'error-fallback', failed: 'webgpu', error: 'lost' },
+        durationMs: 1,
+        label: 'step',
+      }),
+    );
     expect(t.eventsByOp('add').map((e) => e.seq)).toEqual([2, 3]);
     const rows = t.decisions();
     expect(rows).toEqual([
-      { callId: 1, op: 'matmul', label: undefined, shapes: '4x4, 4x4', dtype: 'f32', backend: 'wasm', ok: true, reason: 'cost model (measured): wasm 0.100ms', reasonKind: 'cost-model', failed: [], ms: 0.5, startMs: 10 },
-      { callId: 2, op: 'add', label: 'step', shapes: '4x4, 4x4', dtype: 'f32', backend: 'wasm', ok: true, reason: 'fallback after webgpu failed: lost', reasonKind: 'error-fallback', failed: ['webgpu'], ms: 3, startMs: 10 },
+      {
+        callId: 1,
+        op: 'matmul',
+        label: undefined,
+        shapes: '4x4, 4x4',
+        dtype: 'f32',
+        backend: 'wasm',
+        ok: true,
+        reason: 'cost model (measured): wasm 0.100ms',
+        reasonKind: 'cost-model',
+        failed: [],
+        ms: 0.5,
+        startMs: 10,
+      },
+      {
+        callId: 2,
+        op: 'add',
+        label: 'step',
+        shapes: '4x4, 4x4',
+        dtype: 'f32',
+        backend: 'wasm',
+        ok: true,
+        reason: 'fallback after webgpu failed: lost',
+        reasonKind: 'error-fallback',
+        failed: ['webgpu'],
+        ms: 3,
+        startMs: 10,
+      },
     ]);
     expect(t.decisions({ last: 1 })).toEqual([rows[1]]);
     expect(t.decisionsTable().split('\n')).toEqual([

@@ -8,7 +8,15 @@ import { chromeTraceOf, type TraceOptions } from './chrome-trace.ts';
 import type { NoticeEvent, OpEvent } from './events.ts';
 import { toPrometheus } from './prometheus.ts';
 import { Ring } from './ring.ts';
-import { debugTable, decisionsOf, decisionsTable, summarise, type Counter, type DecisionRow, type TelemetrySummary } from './summary.ts';
+import {
+  debugTable,
+  decisionsOf,
+  decisionsTable,
+  summarise,
+  type Counter,
+  type DecisionRow,
+  type TelemetrySummary,
+} from './summary.ts';
 
 export type { Counter, DecisionRow, SummaryRow, TelemetrySummary } from './summary.ts';
 
@@ -146,7 +154,8 @@ export class Telemetry {
     c.lastCostsMs = attempt.costsMs;
     if (attempt.attempt > 1) c.fallbacksIn++;
     const seconds = attempt.durationMs / 1000;
-    for (let i = 0; i < LATENCY_BUCKETS_S.length; i++) if (seconds <= (LATENCY_BUCKETS_S[i] ?? 0)) c.histogram[i] = (c.histogram[i] ?? 0) + 1;
+    for (let i = 0; i < LATENCY_BUCKETS_S.length; i++)
+      if (seconds <= (LATENCY_BUCKETS_S[i] ?? 0)) c.histogram[i] = (c.histogram[i] ?? 0) + 1;
     const inf = LATENCY_BUCKETS_S.length;
     c.histogram[inf] = (c.histogram[inf] ?? 0) + 1;
   }
@@ -273,7 +282,18 @@ export class Telemetry {
     const key = `${op}|${backend}`;
     let c = this.counters.get(key);
     if (c === undefined) {
-      c = { op, backend, ok: 0, failed: 0, totalMs: 0, bytesMoved: 0, histogram: new Array<number>(LATENCY_BUCKETS_S.length + 1).fill(0), fallbacksIn: 0, lastReason: undefined, lastCostsMs: undefined };
+      c = {
+        op,
+        backend,
+        ok: 0,
+        failed: 0,
+        totalMs: 0,
+        bytesMoved: 0,
+        histogram: new Array<number>(LATENCY_BUCKETS_S.length + 1).fill(0),
+        fallbacksIn: 0,
+        lastReason: undefined,
+        lastCostsMs: undefined,
+      };
       this.counters.set(key, c);
     }
     return c;

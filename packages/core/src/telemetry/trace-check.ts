@@ -32,10 +32,12 @@ export function traceProblems(events: readonly CheckedEvent[]): string[] {
     if (!named.has(thread)) problems.push(`${e.name} at ${e.ts}: thread ${thread} has no thread_name`);
     if (!Number.isFinite(e.ts) || e.ts < 0) problems.push(`${e.name}: ts ${e.ts}`);
     for (const [key, value] of Object.entries(e.args ?? {})) {
-      if (value === -1 || value === '' || value === null) problems.push(`${e.name} at ${e.ts}: args.${key} is the sentinel ${JSON.stringify(value)}`);
+      if (value === -1 || value === '' || value === null)
+        problems.push(`${e.name} at ${e.ts}: args.${key} is the sentinel ${JSON.stringify(value)}`);
     }
     if (e.ph !== 'X') continue;
-    if (e.dur === undefined || !Number.isFinite(e.dur) || e.dur < 0) problems.push(`${e.name} at ${e.ts}: dur ${String(e.dur)}`);
+    if (e.dur === undefined || !Number.isFinite(e.dur) || e.dur < 0)
+      problems.push(`${e.name} at ${e.ts}: dur ${String(e.dur)}`);
     byThread.set(thread, [...(byThread.get(thread) ?? []), e]);
   }
   for (const [thread, slices] of byThread) {
@@ -45,7 +47,10 @@ export function traceProblems(events: readonly CheckedEvent[]): string[] {
       while (open.length > 0 && (open.at(-1) ?? 0) <= s.ts) open.pop();
       const end = s.ts + (s.dur ?? 0);
       const parentEnd = open.at(-1);
-      if (parentEnd !== undefined && end > parentEnd) problems.push(`thread ${thread}: ${s.name} [${s.ts}, ${end}] overlaps an enclosing slice ending at ${parentEnd} without nesting in it`);
+      if (parentEnd !== undefined && end > parentEnd)
+        problems.push(
+          `thread ${thread}: ${s.name} [${s.ts}, ${end}] overlaps an enclosing slice ending at ${parentEnd} without nesting in it`,
+        );
       open.push(end);
     }
   }

@@ -43,7 +43,9 @@ describe('loadFioriDocs', () => {
     const shortBin = await copyOfStore();
     const bin = await readFile(path.join(shortBin, 'embeddings.bin'));
     await writeFile(path.join(shortBin, 'embeddings.bin'), bin.subarray(0, bin.length - 4));
-    await expect(loadFioriDocs({ dir: shortBin })).rejects.toThrow(/embeddings\.bin: is 1195004 bytes, expected 778 x 384/);
+    await expect(loadFioriDocs({ dir: shortBin })).rejects.toThrow(
+      /embeddings\.bin: is 1195004 bytes, expected 778 x 384/,
+    );
 
     const duplicate = await copyOfStore();
     const records = (await readFile(path.join(duplicate, 'records.jsonl'), 'utf8')).split('\n');

@@ -27,16 +27,19 @@ export interface FioriOptions {
 /** The Fiori documentation chunks with their texts and 384-d embeddings, validated. */
 export async function loadFioriDocs(options: FioriOptions = {}): Promise<DocChunks> {
   const { limit } = options;
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new InvalidArgumentError('loadFioriDocs.limit', limit, 'must be a positive integer');
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
+    throw new InvalidArgumentError('loadFioriDocs.limit', limit, 'must be a positive integer');
   const dir = options.dir ?? path.join(packageDir(FIORI_PACKAGE), 'data', 'embeddings');
   const metaFile = path.join(dir, 'metadata.json');
   const binFile = path.join(dir, 'embeddings.bin');
   const recordsFile = path.join(dir, 'records.jsonl');
   const { dim, total } = parseMetadata(metaFile, await readText(metaFile));
   const records = parseRecords(recordsFile, await readText(recordsFile));
-  if (records.ids.length !== total) throw new DatasetError(recordsFile, `has ${records.ids.length} records, metadata.json says ${total}`);
+  if (records.ids.length !== total)
+    throw new DatasetError(recordsFile, `has ${records.ids.length} records, metadata.json says ${total}`);
   const bin = await readBytes(binFile);
-  if (bin.length !== total * dim * 4) throw new DatasetError(binFile, `is ${bin.length} bytes, expected ${total} x ${dim} f32 = ${total * dim * 4}`);
+  if (bin.length !== total * dim * 4)
+    throw new DatasetError(binFile, `is ${bin.length} bytes, expected ${total} x ${dim} f32 = ${total * dim * 4}`);
   const n = Math.min(limit ?? total, total);
   const vectors = new Float32Array(n * dim);
   const view = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
@@ -49,8 +52,10 @@ function parseMetadata(file: string, text: string): { dim: number; total: number
   const meta = parseJson(file, text, undefined);
   const dim: unknown = Reflect.get(meta, 'dimensions');
   const total: unknown = Reflect.get(meta, 'totalVectors');
-  if (typeof dim !== 'number' || !Number.isInteger(dim) || dim <= 0) throw new DatasetError(file, `"dimensions" = ${String(dim)}: must be a positive integer`);
-  if (typeof total !== 'number' || !Number.isInteger(total) || total <= 0) throw new DatasetError(file, `"totalVectors" = ${String(total)}: must be a positive integer`);
+  if (typeof dim !== 'number' || !Number.isInteger(dim) || dim <= 0)
+    throw new DatasetError(file, `"dimensions" = ${String(dim)}: must be a positive integer`);
+  if (typeof total !== 'number' || !Number.isInteger(total) || total <= 0)
+    throw new DatasetError(file, `"totalVectors" = ${String(total)}: must be a positive integer`);
   return { dim, total };
 }
 
@@ -68,7 +73,8 @@ function parseRecords(file: string, text: string): { ids: string[]; texts: strin
     if (typeof id !== 'string' || id === '') throw new DatasetError(file, '"id" must be a non-empty string', { line });
     if (typeof content !== 'string') throw new DatasetError(file, '"content" must be a string', { line });
     const earlier = seen.get(id);
-    if (earlier !== undefined) throw new DatasetError(file, `duplicate id ${JSON.stringify(id)} (first on line ${earlier})`, { line });
+    if (earlier !== undefined)
+      throw new DatasetError(file, `duplicate id ${JSON.stringify(id)} (first on line ${earlier})`, { line });
     seen.set(id, line);
     ids.push(id);
     texts.push(content);
@@ -85,7 +91,8 @@ function checkVectors(file: string, vectors: Float32Array, dim: number): void {
       sum += v * v;
     }
     const norm = Math.sqrt(sum);
-    if (Math.abs(norm - 1) > UNIT_NORM_TOLERANCE) throw new DatasetError(file, `vector ${row} has norm ${norm}, expected 1 (normalised embeddings)`);
+    if (Math.abs(norm - 1) > UNIT_NORM_TOLERANCE)
+      throw new DatasetError(file, `vector ${row} has norm ${norm}, expected 1 (normalised embeddings)`);
   }
 }
 
@@ -94,9 +101,14 @@ function parseJson(file: string, text: string, line: number | undefined): object
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new DatasetError(file, `not valid JSON: ${error instanceof Error ? error.message : String(error)}`, line === undefined ? { cause: error } : { line, cause: error });
+    throw new DatasetError(
+      file,
+      `not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      line === undefined ? { cause: error } : { line, cause: error },
+    );
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new DatasetError(file, 'expected a JSON object', line === undefined ? {} : { line });
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new DatasetError(file, 'expected a JSON object', line === undefined ? {} : { line });
   return value;
 }
 
@@ -108,6 +120,10 @@ async function readBytes(file: string): Promise<Buffer> {
   try {
     return await readFile(file);
   } catch (error) {
-    throw new DatasetError(file, `cannot read it (${error instanceof Error ? error.message : String(error)}); install the data with \`npm ci\` at the repository root`, { cause: error });
+    throw new DatasetError(
+      file,
+      `cannot read it (${error instanceof Error ? error.message : String(error)}); install the data with \`npm ci\` at the repository root`,
+      { cause: error },
+    );
   }
 }

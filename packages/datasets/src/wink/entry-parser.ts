@@ -79,7 +79,12 @@ export class EntryParser {
       if (p >= n) return ENTRY.incomplete;
       const separator = i === this.width - 1 ? CLOSE_BRACKET : COMMA;
       if (buf[p] !== separator) {
-        throw this.malformed(base + p, buf[p] === CLOSE_BRACKET ? `${this.width} numbers (dimensions + norm + index), found ${i + 1}` : `'${String.fromCharCode(separator)}' after number ${i + 1}`);
+        throw this.malformed(
+          base + p,
+          buf[p] === CLOSE_BRACKET
+            ? `${this.width} numbers (dimensions + norm + index), found ${i + 1}`
+            : `'${String.fromCharCode(separator)}' after number ${i + 1}`,
+        );
       }
       p += 1;
     }
@@ -133,7 +138,8 @@ export class EntryParser {
       const magnitude = mantissa / (POW10[fraction] ?? 1);
       this.numberValue = negative ? -magnitude : magnitude;
     }
-    if (!Number.isFinite(this.numberValue)) throw new DatasetError(this.file, `value at byte offset ${base + pos} is not a finite number`);
+    if (!Number.isFinite(this.numberValue))
+      throw new DatasetError(this.file, `value at byte offset ${base + pos} is not a finite number`);
     return p;
   }
 

@@ -40,16 +40,28 @@ export interface WinkOptions {
 /** The wink word vectors, validated; converted once to a binary cache. */
 export async function loadWinkEmbeddings(options: WinkOptions = {}): Promise<WordVectors> {
   const { limit } = options;
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new InvalidArgumentError('loadWinkEmbeddings.limit', limit, 'must be a positive integer');
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
+    throw new InvalidArgumentError('loadWinkEmbeddings.limit', limit, 'must be a positive integer');
   const source = options.sourceFile ?? path.join(packageDir(WINK_PACKAGE), `${WINK_PACKAGE}.json`);
   const sourceBytes = await fileSize(source);
-  const cacheFile = path.join(options.cacheDir ?? DEFAULT_CACHE_DIR, options.sourceFile === undefined ? CACHE_NAME : `${path.basename(source)}.v1.bin`);
+  const cacheFile = path.join(
+    options.cacheDir ?? DEFAULT_CACHE_DIR,
+    options.sourceFile === undefined ? CACHE_NAME : `${path.basename(source)}.v1.bin`,
+  );
   const cached = await readVectorCache(cacheFile);
-  if (cached !== undefined && cached.sourceBytes === sourceBytes) return limit === undefined ? cached.data : firstWords(cached.data, limit);
-  if (limit !== undefined) return readWinkJson(source, { limit, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) });
+  if (cached !== undefined && cached.sourceBytes === sourceBytes)
+    return limit === undefined ? cached.data : firstWords(cached.data, limit);
+  if (limit !== undefined)
+    return readWinkJson(source, {
+      limit,
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    });
   const data = await readWinkJson(source, options.onProgress === undefined ? {} : { onProgress: options.onProgress });
   if (options.sourceFile === undefined && (data.words.length !== WINK_WORD_COUNT || data.dim !== WINK_DIM)) {
-    throw new DatasetError(source, `has ${data.words.length} words x ${data.dim} dims, expected ${WINK_WORD_COUNT} x ${WINK_DIM}`);
+    throw new DatasetError(
+      source,
+      `has ${data.words.length} words x ${data.dim} dims, expected ${WINK_WORD_COUNT} x ${WINK_DIM}`,
+    );
   }
   await writeVectorCache(cacheFile, data, sourceBytes);
   return data;
@@ -65,6 +77,10 @@ async function fileSize(file: string): Promise<number> {
   try {
     return (await stat(file)).size;
   } catch (error) {
-    throw new DatasetError(file, `cannot read it (${error instanceof Error ? error.message : String(error)}); install the data with \`npm ci\` at the repository root`, { cause: error });
+    throw new DatasetError(
+      file,
+      `cannot read it (${error instanceof Error ? error.message : String(error)}); install the data with \`npm ci\` at the repository root`,
+      { cause: error },
+    );
   }
 }

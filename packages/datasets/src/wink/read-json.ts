@@ -50,7 +50,11 @@ export async function readWinkJson(file: string, options: ReadWinkOptions = {}):
       if (reader === undefined) {
         const at = buf.indexOf(VECTORS_KEY);
         if (at < 0) {
-          if (buf.length > MAX_HEADER_BYTES) throw new DatasetError(file, `no "vectors" object in the first ${MAX_HEADER_BYTES} bytes: not the wink embeddings file`);
+          if (buf.length > MAX_HEADER_BYTES)
+            throw new DatasetError(
+              file,
+              `no "vectors" object in the first ${MAX_HEADER_BYTES} bytes: not the wink embeddings file`,
+            );
           pending = buf;
           continue;
         }
@@ -74,12 +78,17 @@ export async function readWinkJson(file: string, options: ReadWinkOptions = {}):
 /** Parses `{"precision":..,"size":..,"dimensions":..,"words":[...],` (the bytes before `"vectors":{`). */
 function parseHeader(file: string, bytes: Buffer): WinkHeader {
   const text = bytes.toString('utf8').trimEnd();
-  if (!text.endsWith(',')) throw new DatasetError(file, 'unexpected layout: "vectors" is not preceded by the header fields');
+  if (!text.endsWith(','))
+    throw new DatasetError(file, 'unexpected layout: "vectors" is not preceded by the header fields');
   let parsed: unknown;
   try {
     parsed = JSON.parse(`${text.slice(0, -1)}}`);
   } catch (error) {
-    throw new DatasetError(file, `header (before "vectors") is not valid JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new DatasetError(
+      file,
+      `header (before "vectors") is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   if (typeof parsed !== 'object' || parsed === null) throw new DatasetError(file, 'header is not a JSON object');
   const size: unknown = Reflect.get(parsed, 'size');
@@ -87,11 +96,19 @@ function parseHeader(file: string, bytes: Buffer): WinkHeader {
   const words: unknown = Reflect.get(parsed, 'words');
   const normIndex: unknown = Reflect.get(parsed, 'l2NormIndex');
   const wordIndex: unknown = Reflect.get(parsed, 'wordIndex');
-  if (typeof size !== 'number' || !Number.isInteger(size) || size <= 0) throw new DatasetError(file, `header "size" = ${String(size)}: must be a positive integer`);
-  if (typeof dim !== 'number' || !Number.isInteger(dim) || dim <= 0) throw new DatasetError(file, `header "dimensions" = ${String(dim)}: must be a positive integer`);
-  if (normIndex !== dim || wordIndex !== dim + 1) throw new DatasetError(file, `header "l2NormIndex" = ${String(normIndex)}, "wordIndex" = ${String(wordIndex)}: expected ${dim} and ${dim + 1}`);
-  if (!Array.isArray(words) || !words.every((w): w is string => typeof w === 'string')) throw new DatasetError(file, 'header "words" must be an array of strings');
-  if (words.length !== size) throw new DatasetError(file, `header "words" has ${words.length} entries, "size" says ${size}`);
+  if (typeof size !== 'number' || !Number.isInteger(size) || size <= 0)
+    throw new DatasetError(file, `header "size" = ${String(size)}: must be a positive integer`);
+  if (typeof dim !== 'number' || !Number.isInteger(dim) || dim <= 0)
+    throw new DatasetError(file, `header "dimensions" = ${String(dim)}: must be a positive integer`);
+  if (normIndex !== dim || wordIndex !== dim + 1)
+    throw new DatasetError(
+      file,
+      `header "l2NormIndex" = ${String(normIndex)}, "wordIndex" = ${String(wordIndex)}: expected ${dim} and ${dim + 1}`,
+    );
+  if (!Array.isArray(words) || !words.every((w): w is string => typeof w === 'string'))
+    throw new DatasetError(file, 'header "words" must be an array of strings');
+  if (words.length !== size)
+    throw new DatasetError(file, `header "words" has ${words.length} entries, "size" says ${size}`);
   return { size, dim, words };
 }
 
@@ -138,9 +155,13 @@ class VectorCollector {
   result(): WordVectors {
     if (this.filled < this.wanted) {
       const missing = this.seen.indexOf(0);
-      throw new DatasetError(this.file, `${this.wanted - this.filled} of the first ${this.wanted} words have no vector (first: ${JSON.stringify(this.header.words[missing])})`);
+      throw new DatasetError(
+        this.file,
+        `${this.wanted - this.filled} of the first ${this.wanted} words have no vector (first: ${JSON.stringify(this.header.words[missing])})`,
+      );
     }
-    if (this.wanted === this.header.size && this.entries !== this.header.size) throw new DatasetError(this.file, `"vectors" has ${this.entries} entries, "size" says ${this.header.size}`);
+    if (this.wanted === this.header.size && this.entries !== this.header.size)
+      throw new DatasetError(this.file, `"vectors" has ${this.entries} entries, "size" says ${this.header.size}`);
     return { words: this.header.words.slice(0, this.wanted), dim: this.header.dim, vectors: this.vectors };
   }
 
@@ -150,9 +171,18 @@ class VectorCollector {
     const index = values[dim + 1] ?? -1;
     const key = this.parser.key;
     this.entries++;
-    if (!Number.isInteger(index) || index < 0 || index >= size) throw new DatasetError(this.file, `vector of ${JSON.stringify(key)} at byte offset ${offset}: word index ${index} is outside 0..${size - 1}`);
-    if (words[index] !== key) throw new DatasetError(this.file, `vector of ${JSON.stringify(key)} at byte offset ${offset}: word index ${index} names ${JSON.stringify(words[index])}`);
-    if (this.seen[index] === 1) throw new DatasetError(this.file, `vector of ${JSON.stringify(key)} at byte offset ${offset}: duplicate entry`);
+    if (!Number.isInteger(index) || index < 0 || index >= size)
+      throw new DatasetError(
+        this.file,
+        `vector of ${JSON.stringify(key)} at byte offset ${offset}: word index ${index} is outside 0..${size - 1}`,
+      );
+    if (words[index] !== key)
+      throw new DatasetError(
+        this.file,
+        `vector of ${JSON.stringify(key)} at byte offset ${offset}: word index ${index} names ${JSON.stringify(words[index])}`,
+      );
+    if (this.seen[index] === 1)
+      throw new DatasetError(this.file, `vector of ${JSON.stringify(key)} at byte offset ${offset}: duplicate entry`);
     this.seen[index] = 1;
     let sum = 0;
     for (let i = 0; i < dim; i++) {
@@ -162,7 +192,10 @@ class VectorCollector {
     const stored = values[dim] ?? 0;
     const norm = Math.sqrt(sum);
     if (Math.abs(norm - stored) > NORM_TOLERANCE * Math.max(stored, 1e-30)) {
-      throw new DatasetError(this.file, `vector of ${JSON.stringify(key)} at byte offset ${offset}: computed norm ${norm} differs from the stored ${stored}`);
+      throw new DatasetError(
+        this.file,
+        `vector of ${JSON.stringify(key)} at byte offset ${offset}: computed norm ${norm} differs from the stored ${stored}`,
+      );
     }
     if (index >= this.wanted) return;
     this.vectors.set(values.subarray(0, dim), index * dim);

@@ -39,9 +39,17 @@ describe('vector cache format', () => {
     ['an unknown version', (b: Uint8Array) => ((b[4] = 9), b), /unsupported version 9/],
     ['a truncated file', (b: Uint8Array) => b.subarray(0, b.length - 4), /size \d+ bytes, expected \d+/],
     ['a file shorter than the header', (b: Uint8Array) => b.subarray(0, 10), /truncated: 10 bytes/],
-    ['a flipped value byte', (b: Uint8Array) => ((b[b.length - 2] = (b[b.length - 2] ?? 0) ^ 1), b), /checksum mismatch/],
+    [
+      'a flipped value byte',
+      (b: Uint8Array) => ((b[b.length - 2] = (b[b.length - 2] ?? 0) ^ 1), b),
+      /checksum mismatch/,
+    ],
     ['a word count that disagrees', (b: Uint8Array) => resealed(((b[8] = 2), b)), /size \d+ bytes, expected/],
-    ['a non-finite value', (b: Uint8Array) => resealed((new DataView(b.buffer).setFloat32(b.length - 4, Number.NaN, true), b)), /value 1 of word 2 is not finite/],
+    [
+      'a non-finite value',
+      (b: Uint8Array) => resealed((new DataView(b.buffer).setFloat32(b.length - 4, Number.NaN, true), b)),
+      /value 1 of word 2 is not finite/,
+    ],
   ])('rejects %s with a DatasetError', (_name, corrupt, message) => {
     const error = decodeError(corrupt(encodeVectorCache(DATA, 1)));
     expect(error).toBeInstanceOf(DatasetError);

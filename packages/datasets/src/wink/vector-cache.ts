@@ -27,9 +27,14 @@ export interface CachedVectors {
 /** Serialises word vectors (words must not contain '\n'). */
 export function encodeVectorCache(data: WordVectors, sourceBytes: number): Uint8Array {
   const { words, dim, vectors } = data;
-  if (vectors.length !== words.length * dim) throw new DatasetError('vector cache', `vectors has ${vectors.length} floats, expected ${words.length} x ${dim}`);
+  if (vectors.length !== words.length * dim)
+    throw new DatasetError('vector cache', `vectors has ${vectors.length} floats, expected ${words.length} x ${dim}`);
   const newline = words.findIndex((w) => w.includes('\n'));
-  if (newline >= 0) throw new DatasetError('vector cache', `word ${newline} contains a newline, which the cache format uses as separator`);
+  if (newline >= 0)
+    throw new DatasetError(
+      'vector cache',
+      `word ${newline} contains a newline, which the cache format uses as separator`,
+    );
   const wordBytes = new TextEncoder().encode(words.join('\n'));
   const wordsPadded = Math.ceil(wordBytes.length / 4) * 4;
   const bytes = new Uint8Array(HEADER_BYTES + wordsPadded + vectors.length * 4);
@@ -49,25 +54,40 @@ export function encodeVectorCache(data: WordVectors, sourceBytes: number): Uint8
 
 /** Parses and validates a cache file's bytes; `file` names it in errors. */
 export function decodeVectorCache(bytes: Uint8Array, file: string): CachedVectors {
-  if (bytes.length < HEADER_BYTES) throw new DatasetError(file, `truncated: ${bytes.length} bytes, the header alone is ${HEADER_BYTES}`);
+  if (bytes.length < HEADER_BYTES)
+    throw new DatasetError(file, `truncated: ${bytes.length} bytes, the header alone is ${HEADER_BYTES}`);
   const header = new DataView(bytes.buffer, bytes.byteOffset, HEADER_BYTES);
-  if (header.getUint32(0, true) !== MAGIC) throw new DatasetError(file, 'bad magic: not a Tandem word-vector cache (expected "TDWV")');
+  if (header.getUint32(0, true) !== MAGIC)
+    throw new DatasetError(file, 'bad magic: not a Tandem word-vector cache (expected "TDWV")');
   const version = header.getUint32(4, true);
-  if (version !== VERSION) throw new DatasetError(file, `unsupported version ${version} (this reader knows ${VERSION})`);
+  if (version !== VERSION)
+    throw new DatasetError(file, `unsupported version ${version} (this reader knows ${VERSION})`);
   const count = header.getUint32(8, true);
   const dim = header.getUint32(12, true);
   const wordBytes = header.getUint32(16, true);
   const wordsPadded = Math.ceil(wordBytes / 4) * 4;
   const expected = HEADER_BYTES + wordsPadded + count * dim * 4;
   if (dim === 0) throw new DatasetError(file, 'dim is 0');
-  if (bytes.length !== expected) throw new DatasetError(file, `size ${bytes.length} bytes, expected ${expected} for ${count} words x ${dim} dims (truncated or padded)`);
+  if (bytes.length !== expected)
+    throw new DatasetError(
+      file,
+      `size ${bytes.length} bytes, expected ${expected} for ${count} words x ${dim} dims (truncated or padded)`,
+    );
   const checksum = crc32(bytes.subarray(HEADER_BYTES));
-  if (checksum !== header.getUint32(20, true)) throw new DatasetError(file, `checksum mismatch: stored ${header.getUint32(20, true)}, computed ${checksum}`);
-  const words = count === 0 ? [] : new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + wordBytes)).split('\n');
-  if (words.length !== count) throw new DatasetError(file, `words block has ${words.length} words, header says ${count}`);
+  if (checksum !== header.getUint32(20, true))
+    throw new DatasetError(file, `checksum mismatch: stored ${header.getUint32(20, true)}, computed ${checksum}`);
+  const words =
+    count === 0
+      ? []
+      : new TextDecoder('utf-8', { fatal: true })
+          .decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + wordBytes))
+          .split('\n');
+  if (words.length !== count)
+    throw new DatasetError(file, `words block has ${words.length} words, header says ${count}`);
   const vectors = readFloat32(bytes, HEADER_BYTES + wordsPadded, count * dim);
   for (let i = 0; i < vectors.length; i++) {
-    if (!Number.isFinite(vectors[i])) throw new DatasetError(file, `value ${i % dim} of word ${Math.floor(i / dim)} is not finite`);
+    if (!Number.isFinite(vectors[i]))
+      throw new DatasetError(file, `value ${i % dim} of word ${Math.floor(i / dim)} is not finite`);
   }
   return { data: { words, dim, vectors }, sourceBytes: header.getUint32(24, true) };
 }
@@ -79,7 +99,9 @@ export async function readVectorCache(file: string): Promise<CachedVectors | und
     bytes = await readFile(file);
   } catch (error) {
     if (error instanceof Error && Reflect.get(error, 'code') === 'ENOENT') return undefined;
-    throw new DatasetError(file, `cannot read the cache: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new DatasetError(file, `cannot read the cache: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   return decodeVectorCache(bytes, file);
 }

@@ -71,8 +71,12 @@ describe('readWinkJson', () => {
     const dir = await tempDir();
     const text = winkJson(WORDS, VECTORS);
     const broken = text.replace('"x":[', '"x" [');
-    await expect(readWinkJson(await writeSample(dir, broken))).rejects.toThrow(new RegExp(`byte offset ${Buffer.byteLength(broken.slice(0, broken.indexOf('"x" ['))) + 4}: expected ':'`));
-    await expect(readWinkJson(await writeSample(dir, text.replace('"size":5', '"size":6')))).rejects.toThrow(/"words" has 5 entries, "size" says 6/);
+    await expect(readWinkJson(await writeSample(dir, broken))).rejects.toThrow(
+      new RegExp(`byte offset ${Buffer.byteLength(broken.slice(0, broken.indexOf('"x" ['))) + 4}: expected ':'`),
+    );
+    await expect(readWinkJson(await writeSample(dir, text.replace('"size":5', '"size":6')))).rejects.toThrow(
+      /"words" has 5 entries, "size" says 6/,
+    );
     await expect(readWinkJson(await writeSample(dir, '{"a":1}'))).rejects.toThrow(DatasetError);
   });
 });

@@ -63,5 +63,10 @@ export function buildCsr(nodeCount: number, edges: EdgeList): RelationCsr {
     }
     rowPtr[row + 1] = colIdx.length;
   }
-  return { rowPtr, colIdx: Int32Array.from(colIdx), weights: Float32Array.from(weights), relationOf: Uint8Array.from(relations) };
+  return {
+    rowPtr,
+    colIdx: Int32Array.from(colIdx),
+    weights: Float32Array.from(weights),
+    relationOf: Uint8Array.from(relations),
+  };
 }

@@ -52,10 +52,13 @@ interface DataFile {
 /** WordNet synsets and their relations as a validated, relation-weighted CSR graph. */
 export async function loadWordNet(options: WordNetOptions = {}): Promise<WordNetGraph> {
   const { limit } = options;
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new InvalidArgumentError('loadWordNet.limit', limit, 'must be a positive integer');
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
+    throw new InvalidArgumentError('loadWordNet.limit', limit, 'must be a positive integer');
   const posList = options.pos ?? ALL_POS;
-  for (const p of posList) if (!(p in FILE_OF)) throw new InvalidArgumentError('loadWordNet.pos', p, "each must be 'n', 'v', 'a' or 'r'");
-  if (new Set(posList).size !== posList.length || posList.length === 0) throw new InvalidArgumentError('loadWordNet.pos', [...posList], 'must be non-empty, without repeats');
+  for (const p of posList)
+    if (!(p in FILE_OF)) throw new InvalidArgumentError('loadWordNet.pos', p, "each must be 'n', 'v', 'a' or 'r'");
+  if (new Set(posList).size !== posList.length || posList.length === 0)
+    throw new InvalidArgumentError('loadWordNet.pos', [...posList], 'must be non-empty, without repeats');
   const dir = options.dir ?? path.join(packageDir(WORDNET_PACKAGE), 'dict');
   const files = await Promise.all(posList.map((pos) => readDataFile(dir, pos)));
   const synsetIds: string[] = [];
@@ -83,7 +86,11 @@ interface PendingPointers {
 }
 
 /** Parses the synset lines of one file (until `max` synsets in all), appending nodes and pending pointers. */
-function readSynsets(data: DataFile, max: number, out: { synsetIds: string[]; lemmas: string[][]; glosses: string[]; pending: PendingPointers }): void {
+function readSynsets(
+  data: DataFile,
+  max: number,
+  out: { synsetIds: string[]; lemmas: string[][]; glosses: string[]; pending: PendingPointers },
+): void {
   const { bytes, file, pos } = data;
   let start = 0;
   let line = 0;
@@ -93,7 +100,10 @@ function readSynsets(data: DataFile, max: number, out: { synsetIds: string[]; le
     line++;
     if (bytes[start] !== SPACE && end > start) {
       const synset = parseSynsetLine(bytes.toString('latin1', start, end), pos, { file, line });
-      if (synset.offset !== start) throw new DatasetError(file, `synset_offset ${synset.offset} differs from the line's byte offset ${start}`, { line });
+      if (synset.offset !== start)
+        throw new DatasetError(file, `synset_offset ${synset.offset} differs from the line's byte offset ${start}`, {
+          line,
+        });
       const node = out.synsetIds.length;
       data.nodes.set(start, node);
       out.synsetIds.push(`${pos}:${String(start).padStart(8, '0')}`);
@@ -123,7 +133,11 @@ function resolvePointers(files: readonly DataFile[], pending: PendingPointers): 
     const node = target.nodes.get(offset);
     if (node === undefined) {
       if (!isSynsetLineAt(target.bytes, offset)) {
-        throw new DatasetError(pending.file[i] ?? '', `dangling pointer: no synset at offset ${String(offset).padStart(8, '0')} of ${target.file}`, { line: pending.line[i] ?? 0 });
+        throw new DatasetError(
+          pending.file[i] ?? '',
+          `dangling pointer: no synset at offset ${String(offset).padStart(8, '0')} of ${target.file}`,
+          { line: pending.line[i] ?? 0 },
+        );
       }
       continue;
     }
@@ -149,6 +163,10 @@ async function readDataFile(dir: string, pos: WordNetPos): Promise<DataFile> {
   try {
     return { pos, file, bytes: await readFile(file), nodes: new Map() };
   } catch (error) {
-    throw new DatasetError(file, `cannot read it (${error instanceof Error ? error.message : String(error)}); pass { dir } naming a folder of WordNet's data.* files, or leave it out to use the ${WORDNET_PACKAGE} package`, { cause: error });
+    throw new DatasetError(
+      file,
+      `cannot read it (${error instanceof Error ? error.message : String(error)}); pass { dir } naming a folder of WordNet's data.* files, or leave it out to use the ${WORDNET_PACKAGE} package`,
+      { cause: error },
+    );
   }
 }

@@ -7,7 +7,12 @@ import { DatasetError } from '../errors.ts';
 import { relationOfSymbol } from './relations.ts';
 
 /** Part-of-speech letters of the data files, and the ss_type letters each file may hold. */
-export const POS_TYPES: Readonly<Record<'n' | 'v' | 'a' | 'r', readonly string[]>> = { n: ['n'], v: ['v'], a: ['a', 's'], r: ['r'] };
+export const POS_TYPES: Readonly<Record<'n' | 'v' | 'a' | 'r', readonly string[]>> = {
+  n: ['n'],
+  v: ['v'],
+  a: ['a', 's'],
+  r: ['r'],
+};
 
 /** A pointer as written: relation index, target pos letter (file's) and offset. */
 export interface RawPointer {
@@ -65,7 +70,8 @@ export function parseSynsetLine(text: string, pos: 'n' | 'v' | 'a' | 'r', where:
   const lexFile = next('lex_filenum');
   if (!LEX_FILE.test(lexFile)) throw bad(`lex_filenum ${JSON.stringify(lexFile)} is not 2 digits`);
   const ssType = next('ss_type');
-  if (!POS_TYPES[pos].includes(ssType)) throw bad(`ss_type ${JSON.stringify(ssType)} does not belong in the '${pos}' data file`);
+  if (!POS_TYPES[pos].includes(ssType))
+    throw bad(`ss_type ${JSON.stringify(ssType)} does not belong in the '${pos}' data file`);
   const wordCountText = next('w_cnt');
   if (!HEX2.test(wordCountText)) throw bad(`w_cnt ${JSON.stringify(wordCountText)} is not 2 hex digits`);
   const wordCount = parseInt(wordCountText, 16);
@@ -74,7 +80,8 @@ export function parseSynsetLine(text: string, pos: 'n' | 'v' | 'a' | 'r', where:
   for (let w = 0; w < wordCount; w++) {
     const word = next(`word ${w + 1} of ${wordCount}`);
     const lexId = next(`lex_id of word ${w + 1}`);
-    if (!HEX1.test(lexId)) throw bad(`lex_id ${JSON.stringify(lexId)} of word ${JSON.stringify(word)} is not 1 hex digit`);
+    if (!HEX1.test(lexId))
+      throw bad(`lex_id ${JSON.stringify(lexId)} of word ${JSON.stringify(word)} is not 1 hex digit`);
     lemmas.push(word.replace(ADJECTIVE_MARKER, '').replaceAll('_', ' '));
   }
   const pointerCountText = next('p_cnt');
@@ -89,9 +96,11 @@ export function parseSynsetLine(text: string, pos: 'n' | 'v' | 'a' | 'r', where:
     if (!OFFSET.test(target)) throw bad(`pointer ${p + 1} offset ${JSON.stringify(target)} is not 8 digits`);
     const targetPos = next(`pos of pointer ${p + 1}`);
     const filePos = targetPos === 's' ? 'a' : targetPos;
-    if (filePos !== 'n' && filePos !== 'v' && filePos !== 'a' && filePos !== 'r') throw bad(`pointer ${p + 1} pos ${JSON.stringify(targetPos)} is not n, v, a, s or r`);
+    if (filePos !== 'n' && filePos !== 'v' && filePos !== 'a' && filePos !== 'r')
+      throw bad(`pointer ${p + 1} pos ${JSON.stringify(targetPos)} is not n, v, a, s or r`);
     const sourceTarget = next(`source/target of pointer ${p + 1}`);
-    if (!HEX4.test(sourceTarget)) throw bad(`pointer ${p + 1} source/target ${JSON.stringify(sourceTarget)} is not 4 hex digits`);
+    if (!HEX4.test(sourceTarget))
+      throw bad(`pointer ${p + 1} source/target ${JSON.stringify(sourceTarget)} is not 4 hex digits`);
     pointers.push({ relation, pos: filePos, offset: Number(target) });
   }
   if (pos === 'v') {

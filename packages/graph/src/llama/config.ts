@@ -27,10 +27,30 @@ export interface DecoderConfig {
 }
 
 /** llama2.c's stories15M layer: dim 288, 6 heads, hidden 768. */
-export const TINY_DECODER: DecoderConfig = { name: 'tiny', dim: 288, heads: 6, kvHeads: 6, hidden: 768, eps: 1e-5, ropeBase: 10000, ropeMode: 'interleaved', weightType: 'f32' };
+export const TINY_DECODER: DecoderConfig = {
+  name: 'tiny',
+  dim: 288,
+  heads: 6,
+  kvHeads: 6,
+  hidden: 768,
+  eps: 1e-5,
+  ropeBase: 10000,
+  ropeMode: 'interleaved',
+  weightType: 'f32',
+};
 
 /** One layer of Llama 2 7B: dim 4096, 32 heads of 128, hidden 11008; Q8_0 weights (f32 gate/up exceed WebGPU's 128 MiB binding limit). */
-export const LLAMA_7B_DECODER: DecoderConfig = { name: '7b', dim: 4096, heads: 32, kvHeads: 32, hidden: 11008, eps: 1e-5, ropeBase: 10000, ropeMode: 'interleaved', weightType: 'q8_0' };
+export const LLAMA_7B_DECODER: DecoderConfig = {
+  name: '7b',
+  dim: 4096,
+  heads: 32,
+  kvHeads: 32,
+  hidden: 11008,
+  eps: 1e-5,
+  ropeBase: 10000,
+  ropeMode: 'interleaved',
+  weightType: 'q8_0',
+};
 
 /** Values per head. */
 export function headDimOf(config: DecoderConfig): number {
@@ -42,14 +62,22 @@ export function checkConfig(config: DecoderConfig): void {
   const field = (name: string, value: number, rule: string): never => {
     throw new InvalidArgumentError(`${config.name}.${name}`, value, rule);
   };
-  for (const [name, value] of [['dim', config.dim], ['heads', config.heads], ['kvHeads', config.kvHeads], ['hidden', config.hidden]] as const) {
+  for (const [name, value] of [
+    ['dim', config.dim],
+    ['heads', config.heads],
+    ['kvHeads', config.kvHeads],
+    ['hidden', config.hidden],
+  ] as const) {
     if (!Number.isInteger(value) || value < 1) field(name, value, 'must be a positive integer');
   }
   if (config.dim % config.heads !== 0) field('heads', config.heads, `must divide dim (${config.dim})`);
   if (config.heads % config.kvHeads !== 0) field('kvHeads', config.kvHeads, `must divide heads (${config.heads})`);
-  if (headDimOf(config) % 2 !== 0) field('heads', config.heads, `must leave an even head dimension (dim / heads = ${headDimOf(config)})`);
+  if (headDimOf(config) % 2 !== 0)
+    field('heads', config.heads, `must leave an even head dimension (dim / heads = ${headDimOf(config)})`);
   if (config.weightType !== 'f32') {
-    if (config.dim % QUANT_BLOCK !== 0) field('dim', config.dim, `must be a multiple of ${QUANT_BLOCK} for ${config.weightType} weights`);
-    if (config.hidden % QUANT_BLOCK !== 0) field('hidden', config.hidden, `must be a multiple of ${QUANT_BLOCK} for ${config.weightType} weights`);
+    if (config.dim % QUANT_BLOCK !== 0)
+      field('dim', config.dim, `must be a multiple of ${QUANT_BLOCK} for ${config.weightType} weights`);
+    if (config.hidden % QUANT_BLOCK !== 0)
+      field('hidden', config.hidden, `must be a multiple of ${QUANT_BLOCK} for ${config.weightType} weights`);
   }
 }

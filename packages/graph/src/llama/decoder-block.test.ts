@@ -45,10 +45,17 @@ function worstElement(got: Float32Array, want: Float32Array, tol: number): numbe
   return worst;
 }
 
-const weightsByType = new Map<WeightType, DecoderWeights>(WEIGHT_TYPES.map((t) => [t, createDecoderWeights({ ...TINY_DECODER, weightType: t }, 7)]));
+const weightsByType = new Map<WeightType, DecoderWeights>(
+  WEIGHT_TYPES.map((t) => [t, createDecoderWeights({ ...TINY_DECODER, weightType: t }, 7)]),
+);
 
 /** Prefill then decode on `engine` under `strategy`; returns the largest relative error seen and the last report's backends. */
-async function prefillAndDecode(engine: Engine, weightType: WeightType, strategy: GraphStrategy, tol: number): Promise<{ error: number; backends: Set<string> }> {
+async function prefillAndDecode(
+  engine: Engine,
+  weightType: WeightType,
+  strategy: GraphStrategy,
+  tol: number,
+): Promise<{ error: number; backends: Set<string> }> {
   const weights = weightsByType.get(weightType);
   if (weights === undefined) throw new Error(`no weights for ${weightType}`);
   const block = DecoderBlock.create(engine, weights);
@@ -75,7 +82,12 @@ async function prefillAndDecode(engine: Engine, weightType: WeightType, strategy
       }
       for (const n of stepBackends) backends.add(n);
       const held = await cache.read();
-      error = Math.max(error, worstElement(out, want.out, tol), worstElement(held.k, want.keys, tol), worstElement(held.v, want.values, tol));
+      error = Math.max(
+        error,
+        worstElement(out, want.out, tol),
+        worstElement(held.k, want.keys, tol),
+        worstElement(held.v, want.values, tol),
+      );
       past = { keys: want.keys, values: want.values };
     }
   } finally {
@@ -100,12 +112,15 @@ describe('tiny decoder block vs the reference step', () => {
       if (made.ok) await made.engine.dispose();
     });
     const cases = WEIGHT_TYPES.flatMap((w) => (['cpu-only', 'auto'] as const).map((s) => [w, s] as const));
-    it.skipIf(!made.ok).each(cases)('%s weights, %s: every element within tolerance, every node on wasm', async (weightType, strategy) => {
-      if (!made.ok) throw new Error(made.reason);
-      const { error, backends } = await prefillAndDecode(made.engine, weightType, strategy, TOLERANCE);
-      expect(error).toBeLessThanOrEqual(1);
-      expect([...backends]).toEqual(['wasm']);
-    });
+    it.skipIf(!made.ok).each(cases)(
+      '%s weights, %s: every element within tolerance, every node on wasm',
+      async (weightType, strategy) => {
+        if (!made.ok) throw new Error(made.reason);
+        const { error, backends } = await prefillAndDecode(made.engine, weightType, strategy, TOLERANCE);
+        expect(error).toBeLessThanOrEqual(1);
+        expect([...backends]).toEqual(['wasm']);
+      },
+    );
   });
 
   describe('wasm + WebGPU (SwiftShader)', async () => {
@@ -139,7 +154,9 @@ describe('DecoderBlock.forward', () => {
     expect(out.shape).toEqual([2, TINY_DECODER.dim]);
     expect(step.report.nodes.length).toBe(15);
     // @ts-expect-error: a name the step does not have is a compile error, and at run time an InvalidArgumentError
-    expect(() => step.outputs.get('output')).toThrow(/outputs\.get\.name = "output": is not an output \(outputs: out\)/);
+    expect(() => step.outputs.get('output')).toThrow(
+      /outputs\.get\.name = "output": is not an output \(outputs: out\)/,
+    );
     step.outputs.dispose();
     expect(out.disposed).toBe(true);
     block.dispose();

@@ -4,7 +4,12 @@
 import { InvalidArgumentError, Tensor, type Clock, type Engine } from '@tandem/core';
 import { GraphOutputs, type Graph, type GraphRun, type RunOptions } from '../graph.ts';
 import { checkConfig, headDimOf, type DecoderConfig } from './config.ts';
-import { buildDecoderStepGraph, decoderTensors, type DecoderGraphContext, type DecoderTensors } from './decoder-graphs.ts';
+import {
+  buildDecoderStepGraph,
+  decoderTensors,
+  type DecoderGraphContext,
+  type DecoderTensors,
+} from './decoder-graphs.ts';
 import { KvCache } from './kv-cache.ts';
 import type { DecoderWeights } from './weights.ts';
 
@@ -65,22 +70,40 @@ export class DecoderBlock {
     const { dim } = this.config;
     const tokens = x instanceof Tensor ? (x.shape[0] ?? 0) : x.length / dim;
     if (x instanceof Tensor ? x.shape.length !== 2 || x.shape[1] !== dim : !Number.isInteger(tokens)) {
-      throw new InvalidArgumentError(`${this.prefix}.forward.x`, x instanceof Tensor ? [...x.shape] : `${x.length} values`, `must be [tokens, ${dim}]`);
+      throw new InvalidArgumentError(
+        `${this.prefix}.forward.x`,
+        x instanceof Tensor ? [...x.shape] : `${x.length} values`,
+        `must be [tokens, ${dim}]`,
+      );
     }
     if (tokens < 1) throw new InvalidArgumentError(`${this.prefix}.forward.x`, tokens, 'must hold at least one token');
     const position = cache.length;
     if (position + tokens > cache.capacity) {
-      throw new InvalidArgumentError(`${this.prefix}.forward.x`, tokens, `tokens would exceed the KV cache's capacity (${cache.capacity} tokens, ${position} held)`);
+      throw new InvalidArgumentError(
+        `${this.prefix}.forward.x`,
+        tokens,
+        `tokens would exceed the KV cache's capacity (${cache.capacity} tokens, ${position} held)`,
+      );
     }
     const input = x instanceof Tensor ? x : this.engine.tensor(x, [tokens, dim]);
     try {
       const held = cache.tensors();
       const inputs = held === undefined ? { x: input } : { x: input, k_cache: held.k, v_cache: held.v };
-      const step = await this.graph(`step|${tokens}|${position}`, () => buildDecoderStepGraph(this.context, tokens, position)).run(inputs, options);
+      const step = await this.graph(`step|${tokens}|${position}`, () =>
+        buildDecoderStepGraph(this.context, tokens, position),
+      ).run(inputs, options);
       const [k, v] = [step.outputs.get('k'), step.outputs.get('v')];
       if (held === undefined) cache.adopt(k, v);
-      else cache.adopt(k, v, step.report.nodes.filter((n) => n.op === 'concat').reduce((s, n) => s + n.bytesMoved, 0));
-      return { outputs: new GraphOutputs<{ readonly out: 'f32' }>(new Map([['out', step.outputs.get('out', 'f32')]])), report: step.report };
+      else
+        cache.adopt(
+          k,
+          v,
+          step.report.nodes.filter((n) => n.op === 'concat').reduce((s, n) => s + n.bytesMoved, 0),
+        );
+      return {
+        outputs: new GraphOutputs<{ readonly out: 'f32' }>(new Map([['out', step.outputs.get('out', 'f32')]])),
+        report: step.report,
+      };
     } finally {
       if (input !== x) input.dispose();
     }

@@ -32,7 +32,9 @@ export interface DecoderTensors {
 /** Uploads host weights as engine tensors (f32 as [in, out], quantized as ggml blocks [out, in]). */
 export function decoderTensors(engine: Engine, weights: DecoderWeights): DecoderTensors {
   const projection = (p: ProjectionWeights): Tensor =>
-    p.dtype === 'f32' ? engine.tensor(p.values, [p.inFeatures, p.outFeatures]) : engine.tensor(p.blocks, [p.outFeatures, p.inFeatures], p.dtype);
+    p.dtype === 'f32'
+      ? engine.tensor(p.values, [p.inFeatures, p.outFeatures])
+      : engine.tensor(p.blocks, [p.outFeatures, p.inFeatures], p.dtype);
   return {
     attnNorm: engine.tensor(weights.attnNorm, [weights.config.dim]),
     ffnNorm: engine.tensor(weights.ffnNorm, [weights.config.dim]),
@@ -94,18 +96,36 @@ export function buildDecoderStepGraph(ctx: DecoderGraphContext, seq: number, pas
   let k = g.rope(`${p}.attn.k_rope`, g.reshape(kProj, [seq, config.kvHeads, hd], `${p}.attn.k_heads`), rope);
   let v = g.reshape(vProj, [seq, config.kvHeads, hd], `${p}.attn.v_heads`);
   if (past > 0) {
-    k = g.concat(`${p}.attn.k_cache_append`, g.input('k_cache', 'f32', [past, config.kvHeads, hd], { carried: true }), k);
-    v = g.concat(`${p}.attn.v_cache_append`, g.input('v_cache', 'f32', [past, config.kvHeads, hd], { carried: true }), v);
+    k = g.concat(
+      `${p}.attn.k_cache_append`,
+      g.input('k_cache', 'f32', [past, config.kvHeads, hd], { carried: true }),
+      k,
+    );
+    v = g.concat(
+      `${p}.attn.v_cache_append`,
+      g.input('v_cache', 'f32', [past, config.kvHeads, hd], { carried: true }),
+      v,
+    );
   }
   g.output('k', k);
   g.output('v', v);
   const attended = g.attention(`${p}.attn.attention`, q, k, v, { causal: true });
-  const o = project(g, `${p}.attn.o_proj`, g.reshape(attended, [seq, config.dim], `${p}.attn.merge_heads`), g.constant(`${p}.attn.o_proj.weight`, tensors.wo));
+  const o = project(
+    g,
+    `${p}.attn.o_proj`,
+    g.reshape(attended, [seq, config.dim], `${p}.attn.merge_heads`),
+    g.constant(`${p}.attn.o_proj.weight`, tensors.wo),
+  );
   const h = g.add(`${p}.attn.residual`, x, o);
   const n = g.rmsNorm(`${p}.ffn_norm`, h, g.constant(`${p}.ffn_norm.weight`, tensors.ffnNorm), config.eps);
   const gate = project(g, `${p}.ffn.gate_proj`, n, g.constant(`${p}.ffn.gate_proj.weight`, tensors.wGate));
   const up = project(g, `${p}.ffn.up_proj`, n, g.constant(`${p}.ffn.up_proj.weight`, tensors.wUp));
-  const down = project(g, `${p}.ffn.down_proj`, g.swiglu(`${p}.ffn.swiglu`, gate, up), g.constant(`${p}.ffn.down_proj.weight`, tensors.wDown));
+  const down = project(
+    g,
+    `${p}.ffn.down_proj`,
+    g.swiglu(`${p}.ffn.swiglu`, gate, up),
+    g.constant(`${p}.ffn.down_proj.weight`, tensors.wDown),
+  );
   g.output('out', g.add(`${p}.ffn.residual`, h, down));
   return g.build();
 }

@@ -21,7 +21,13 @@ async function lastRound(strategy: GraphStrategy): Promise<{ prefill: RunReport;
   const clock = new ManualClock();
   const cpuProfile = DEFAULT_PROFILES.cpu;
   const gpuProfile = DEFAULT_PROFILES.gpu;
-  const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', clock, performance: cpuProfile, latencyMs: (_op, w) => rooflineMs(w, cpuProfile) });
+  const cpu = new SimulatedBackend({
+    name: 'cpu',
+    kind: 'cpu',
+    clock,
+    performance: cpuProfile,
+    latencyMs: (_op, w) => rooflineMs(w, cpuProfile),
+  });
   const gpu = new SimulatedBackend({
     name: 'gpu',
     kind: 'gpu',

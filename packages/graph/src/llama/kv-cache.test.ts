@@ -32,33 +32,36 @@ describe('KvCache', () => {
     await engine.dispose();
   });
 
-  it.skipIf(!wasm.ok)('forks without copying; a fork appends to its own tensors and leaves the parent intact', async () => {
-    if (!wasm.ok) throw new Error(wasm.reason);
-    const engine = wasm.engine;
-    const parent = new KvCache(2, 4, 4);
-    const k = engine.tensor(rows(3, 0), [3, 2, 4]);
-    await engine.run({ op: 'scale', x: k, factor: 1 }); // k now on wasm too
-    const firstMoves: number[] = [];
-    const stopFirst = engine.telemetry.subscribe((e) => firstMoves.push(e.bytesMoved));
-    await parent.append(engine, k, k);
-    stopFirst();
-    expect(firstMoves).toEqual([0, 0]); // the first rows are copied on wasm, not through the host
-    for (let i = 0; i < 2; i++) {
-      const fork = parent.fork();
-      expect(fork.tensors()).toBe(parent.tensors());
-      const moved: number[] = [];
-      const stop = engine.telemetry.subscribe((e) => moved.push(e.bytesMoved));
-      const row = engine.tensor(rows(1, 50), [1, 2, 4]);
-      await fork.append(engine, row, row);
-      stop();
-      // Only the new row (k and v are one tensor here) crossed to wasm, once: the 3-row prefix stayed in linear memory.
-      expect(moved.reduce((s, b) => s + b, 0)).toBe(1 * 2 * 4 * 4);
-      expect((await fork.read()).k).toEqual(new Float32Array([...rows(3, 0), ...rows(1, 50)]));
-      fork.dispose();
-      expect((await parent.read()).k).toEqual(rows(3, 0));
-    }
-    parent.dispose();
-  });
+  it.skipIf(!wasm.ok)(
+    'forks without copying; a fork appends to its own tensors and leaves the parent intact',
+    async () => {
+      if (!wasm.ok) throw new Error(wasm.reason);
+      const engine = wasm.engine;
+      const parent = new KvCache(2, 4, 4);
+      const k = engine.tensor(rows(3, 0), [3, 2, 4]);
+      await engine.run({ op: 'scale', x: k, factor: 1 }); // k now on wasm too
+      const firstMoves: number[] = [];
+      const stopFirst = engine.telemetry.subscribe((e) => firstMoves.push(e.bytesMoved));
+      await parent.append(engine, k, k);
+      stopFirst();
+      expect(firstMoves).toEqual([0, 0]); // the first rows are copied on wasm, not through the host
+      for (let i = 0; i < 2; i++) {
+        const fork = parent.fork();
+        expect(fork.tensors()).toBe(parent.tensors());
+        const moved: number[] = [];
+        const stop = engine.telemetry.subscribe((e) => moved.push(e.bytesMoved));
+        const row = engine.tensor(rows(1, 50), [1, 2, 4]);
+        await fork.append(engine, row, row);
+        stop();
+        // Only the new row (k and v are one tensor here) crossed to wasm, once: the 3-row prefix stayed in linear memory.
+        expect(moved.reduce((s, b) => s + b, 0)).toBe(1 * 2 * 4 * 4);
+        expect((await fork.read()).k).toEqual(new Float32Array([...rows(3, 0), ...rows(1, 50)]));
+        fork.dispose();
+        expect((await parent.read()).k).toEqual(rows(3, 0));
+      }
+      parent.dispose();
+    },
+  );
 
   it('refuses tensors of the wrong shape, naming the argument', async () => {
     const engine = await referenceEngine();

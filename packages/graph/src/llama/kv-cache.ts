@@ -23,7 +23,8 @@ export class KvCache {
   private owns = true;
 
   constructor(kvHeads: number, headDim: number, capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new InvalidArgumentError('KvCache.capacity', capacity, 'must be a positive integer');
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new InvalidArgumentError('KvCache.capacity', capacity, 'must be a positive integer');
     this.kvHeads = kvHeads;
     this.headDim = headDim;
     this.capacity = capacity;
@@ -46,7 +47,12 @@ export class KvCache {
   adopt(k: Tensor, v: Tensor, bytesMoved = 0): void {
     const rows = k.shape[0] ?? 0;
     this.check(k, v, rows);
-    if (rows > this.capacity) throw new InvalidArgumentError('KvCache.adopt.k.shape[0]', rows, `must be at most the capacity (${this.capacity} tokens)`);
+    if (rows > this.capacity)
+      throw new InvalidArgumentError(
+        'KvCache.adopt.k.shape[0]',
+        rows,
+        `must be at most the capacity (${this.capacity} tokens)`,
+      );
     this.release();
     this.held = { k, v };
     this.owns = true;
@@ -61,7 +67,11 @@ export class KvCache {
     const added = k.shape[0] ?? 0;
     this.check(k, v, added);
     if (this.length + added > this.capacity) {
-      throw new InvalidArgumentError('KvCache.append.k.shape[0]', added, `would exceed the capacity (${this.capacity} tokens, ${this.length} held)`);
+      throw new InvalidArgumentError(
+        'KvCache.append.k.shape[0]',
+        added,
+        `would exceed the capacity (${this.capacity} tokens, ${this.length} held)`,
+      );
     }
     const held = this.held;
     if (held === undefined) {
@@ -88,7 +98,8 @@ export class KvCache {
   async read(): Promise<{ k: Float32Array; v: Float32Array }> {
     if (this.held === undefined) return { k: new Float32Array(0), v: new Float32Array(0) };
     const { k, v } = this.held;
-    if (!k.hasDType('f32') || !v.hasDType('f32')) throw new InvalidArgumentError('KvCache.dtype', k.dtype, 'must be f32');
+    if (!k.hasDType('f32') || !v.hasDType('f32'))
+      throw new InvalidArgumentError('KvCache.dtype', k.dtype, 'must be f32');
     const [keys, values] = await Promise.all([k.read(), v.read()]);
     return { k: keys, v: values };
   }
@@ -121,8 +132,13 @@ export class KvCache {
   private check(k: Tensor, v: Tensor, rows: number): void {
     const want = [rows, this.kvHeads, this.headDim];
     if (k.shape.length !== 3 || k.shape[1] !== this.kvHeads || k.shape[2] !== this.headDim) {
-      throw new InvalidArgumentError('KvCache.k.shape', [...k.shape], `must be [rows, ${this.kvHeads}, ${this.headDim}]`);
+      throw new InvalidArgumentError(
+        'KvCache.k.shape',
+        [...k.shape],
+        `must be [rows, ${this.kvHeads}, ${this.headDim}]`,
+      );
     }
-    if (v.shape.length !== 3 || want.some((d, i) => v.shape[i] !== d)) throw new InvalidArgumentError('KvCache.v.shape', [...v.shape], `must equal k.shape [${want.join(', ')}]`);
+    if (v.shape.length !== 3 || want.some((d, i) => v.shape[i] !== d))
+      throw new InvalidArgumentError('KvCache.v.shape', [...v.shape], `must equal k.shape [${want.join(', ')}]`);
   }
 }

@@ -28,7 +28,11 @@ function concat(a: Float32Array, b: Float32Array): Float32Array {
 }
 
 /** x [tokens, dim] at positions after `past` cached tokens (keys and values given as flat arrays, possibly empty). */
-export function referenceDecoderStep(weights: DecoderWeights, x: Float32Array, past: { keys: Float32Array; values: Float32Array }): ReferenceStep {
+export function referenceDecoderStep(
+  weights: DecoderWeights,
+  x: Float32Array,
+  past: { keys: Float32Array; values: Float32Array },
+): ReferenceStep {
   const c = weights.config;
   const hd = headDimOf(c);
   const tokens = x.length / c.dim;
@@ -42,6 +46,10 @@ export function referenceDecoderStep(weights: DecoderWeights, x: Float32Array, p
   const attended = attention(q, keys, values, dims, true, undefined);
   const residual = add(x, project(attended, tokens, weights.wo));
   const n = rmsNorm(residual, c.dim, weights.ffnNorm, c.eps);
-  const mlp = project(swiglu(project(n, tokens, weights.wGate), project(n, tokens, weights.wUp)), tokens, weights.wDown);
+  const mlp = project(
+    swiglu(project(n, tokens, weights.wGate), project(n, tokens, weights.wUp)),
+    tokens,
+    weights.wDown,
+  );
   return { out: add(residual, mlp), keys, values };
 }

@@ -85,7 +85,11 @@ export function createDecoderWeights(config: DecoderConfig, seed = 1): DecoderWe
 /** Host bytes of all the weights. */
 export function weightBytes(weights: DecoderWeights): number {
   const projections = [weights.wq, weights.wk, weights.wv, weights.wo, weights.wGate, weights.wUp, weights.wDown];
-  return (weights.attnNorm.byteLength + weights.ffnNorm.byteLength) + projections.reduce((s, p) => s + (p.dtype === 'f32' ? p.values.byteLength : p.blocks.byteLength), 0);
+  return (
+    weights.attnNorm.byteLength +
+    weights.ffnNorm.byteLength +
+    projections.reduce((s, p) => s + (p.dtype === 'f32' ? p.values.byteLength : p.blocks.byteLength), 0)
+  );
 }
 
 /** Fixed-seed activations [rows, dim], standard normal. */

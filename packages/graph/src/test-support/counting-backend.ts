@@ -1,6 +1,18 @@
 // Test helper: wraps a backend and counts the buffers alive on it (uploads and op outputs minus frees), with the
 // peak. Device buffers are the ground truth for "intermediates are freed": the executor's own counters are not.
-import type { BackendHealth, BoundTensor, CapableBackend, DeviceBuffer, DeviceDescription, InitResult, Op, OpWork, RunResult, SupportVerdict, TensorSpec } from '@tandem/core';
+import type {
+  BackendHealth,
+  BoundTensor,
+  CapableBackend,
+  DeviceBuffer,
+  DeviceDescription,
+  InitResult,
+  Op,
+  OpWork,
+  RunResult,
+  SupportVerdict,
+  TensorSpec,
+} from '@tandem/core';
 
 /** A CapableBackend that forwards everything to `inner` and counts live buffers. */
 export class CountingBackend implements CapableBackend {

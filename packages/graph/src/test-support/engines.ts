@@ -6,7 +6,9 @@ import { ReferenceBackend } from '@tandem/reference';
 import { startBackend } from '../../../../test/support/backends.ts';
 
 /** An engine, or why it could not be made (outside CI only). */
-export type TestEngine = { readonly ok: true; readonly engine: Engine } | { readonly ok: false; readonly reason: string };
+export type TestEngine =
+  | { readonly ok: true; readonly engine: Engine }
+  | { readonly ok: false; readonly reason: string };
 
 /** The reference backend alone (the oracle's kernels, behind the engine). */
 export async function referenceEngine(): Promise<Engine> {

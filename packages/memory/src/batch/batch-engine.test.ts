@@ -32,7 +32,14 @@ describe('BatchEngine', () => {
     for (let i = 0; i < 200; i++) expect(batched[i]).toEqual(await ops.search(queryOf(i), kOf(i)));
     // All 200 arrived in one tick: three full batches of 64 left at once, the last 8 when the timer fired.
     const stats = batcher.stats();
-    expect([stats.batches, stats.queries, stats.meanBatchSize, stats.failedBatches, stats.pending, stats.inFlight]).toEqual([4, 200, 50, 0, 0, 0]);
+    expect([
+      stats.batches,
+      stats.queries,
+      stats.meanBatchSize,
+      stats.failedBatches,
+      stats.pending,
+      stats.inFlight,
+    ]).toEqual([4, 200, 50, 0, 0, 0]);
     expect(stats.meanWaitMs).toBeGreaterThanOrEqual(0);
     await batcher.close();
     ops.dispose();
@@ -89,7 +96,8 @@ describe('BatchEngine', () => {
     ];
     const outcomes = await Promise.allSettled(calls);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'rejected', 'fulfilled']);
-    for (const o of outcomes.slice(1, 4)) expect(o.status === 'rejected' && o.reason).toBeInstanceOf(InvalidArgumentError);
+    for (const o of outcomes.slice(1, 4))
+      expect(o.status === 'rejected' && o.reason).toBeInstanceOf(InvalidArgumentError);
     expect(batcher.stats()).toMatchObject({ batches: 1, queries: 2 });
     await batcher.close();
     ops.dispose();
@@ -121,7 +129,13 @@ describe('BatchEngine', () => {
         mostRunning = Math.max(mostRunning, running);
         return new Promise((resolve) => {
           const rows = Array.from({ length: batch.length / 2 }, (_, i) => [{ index: batch[i * 2] ?? -1, score: 1 }]);
-          started.push({ size: rows.length, finish: () => { running--; resolve(rows); } });
+          started.push({
+            size: rows.length,
+            finish: () => {
+              running--;
+              resolve(rows);
+            },
+          });
         });
       },
     };

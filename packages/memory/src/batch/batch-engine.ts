@@ -97,9 +97,12 @@ export class BatchEngine {
 
   constructor(ops: BatchSearchTarget, options: BatchEngineOptions = {}) {
     const { maxBatchSize = 64, maxWaitMs = 2, maxInFlight = 2 } = options;
-    if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) throw new InvalidArgumentError('BatchEngine.maxBatchSize', maxBatchSize, 'must be an integer >= 1');
-    if (!(maxWaitMs >= 0 && maxWaitMs <= 2 ** 31 - 1)) throw new InvalidArgumentError('BatchEngine.maxWaitMs', maxWaitMs, `must be a number in [0, ${2 ** 31 - 1}]`);
-    if (!Number.isInteger(maxInFlight) || maxInFlight < 1) throw new InvalidArgumentError('BatchEngine.maxInFlight', maxInFlight, 'must be an integer >= 1');
+    if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1)
+      throw new InvalidArgumentError('BatchEngine.maxBatchSize', maxBatchSize, 'must be an integer >= 1');
+    if (!(maxWaitMs >= 0 && maxWaitMs <= 2 ** 31 - 1))
+      throw new InvalidArgumentError('BatchEngine.maxWaitMs', maxWaitMs, `must be a number in [0, ${2 ** 31 - 1}]`);
+    if (!Number.isInteger(maxInFlight) || maxInFlight < 1)
+      throw new InvalidArgumentError('BatchEngine.maxInFlight', maxInFlight, 'must be an integer >= 1');
     this.target = ops;
     this.maxInFlight = maxInFlight;
     this.maxBatchSize = maxBatchSize;
@@ -118,7 +121,11 @@ export class BatchEngine {
       if (this.closed) throw new BatchEngineClosedError();
       const { dim, count } = this.target;
       if (!(query instanceof Float32Array) || query.length !== dim) {
-        throw new InvalidArgumentError('BatchEngine.search.query.length', query instanceof Float32Array ? query.length : typeof query, `must be a Float32Array of the dimension (${dim})`);
+        throw new InvalidArgumentError(
+          'BatchEngine.search.query.length',
+          query instanceof Float32Array ? query.length : typeof query,
+          `must be a Float32Array of the dimension (${dim})`,
+        );
       }
       checkK('BatchEngine.search.k', k, count);
       checkRows('BatchEngine.search.query', query, 1, dim);
@@ -209,7 +216,8 @@ export class BatchEngine {
     let rows: SearchHit[][];
     try {
       rows = await this.target.searchMany(queries, k, this.searchOptions);
-      if (rows.length !== batch.length) throw new Error(`searchMany returned ${rows.length} rows for ${batch.length} queries`);
+      if (rows.length !== batch.length)
+        throw new Error(`searchMany returned ${rows.length} rows for ${batch.length} queries`);
     } catch (error) {
       this.failedBatches++;
       const failure = new BatchSearchError(batch.length, error);

@@ -55,13 +55,23 @@ describe('HnswIndex.searchBatch exact route', () => {
 
   it("'auto' stays on the graph when the only GPU is a software one (SwiftShader), and 'exact' then runs under auto", async () => {
     const clock = new ManualClock();
-    const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', priority: 20, latencyMs: () => 1_000, clock, software: true, performance: { flopsPerMs: 1, bytesPerMs: 1, launchMs: 1_000, transferBytesPerMs: 1 } });
+    const gpu = new SimulatedBackend({
+      name: 'gpu',
+      kind: 'gpu',
+      priority: 20,
+      latencyMs: () => 1_000,
+      clock,
+      software: true,
+      performance: { flopsPerMs: 1, bytesPerMs: 1, launchMs: 1_000, transferBytesPerMs: 1 },
+    });
     const engine = await Engine.create({ backends: [new WasmBackend(), gpu] });
     expect(engine.backends().find((b) => b.name === 'gpu')?.software).toBe(true);
     const dim = 8;
     const index = await HnswIndex.build(vectors(300, dim, 9), dim, { M: 6, efConstruction: 30, engine });
     const queries = vectors(300, dim, 10);
-    expect(await index.searchBatch(queries, 3, { ef: 20 })).toEqual(await index.searchBatch(queries, 3, { ef: 20, mode: 'graph' }));
+    expect(await index.searchBatch(queries, 3, { ef: 20 })).toEqual(
+      await index.searchBatch(queries, 3, { ef: 20, mode: 'graph' }),
+    );
     expect(engine.telemetry.opEvents().filter((e) => e.label?.startsWith('memory.'))).toEqual([]);
     await index.searchBatch(queries.subarray(0, 40 * dim), 3, { mode: 'exact' });
     const ops = engine.telemetry.opEvents().filter((e) => e.label?.startsWith('memory.'));
@@ -73,7 +83,14 @@ describe('HnswIndex.searchBatch exact route', () => {
   it('asks for a GPU: its ops run on the GPU even when the cost model prices the CPU lower', async () => {
     // A simulated GPU (zero-filled results, so only placement is checked) priced far above the CPU.
     const clock = new ManualClock();
-    const gpu = new SimulatedBackend({ name: 'gpu', kind: 'gpu', priority: 20, latencyMs: () => 1_000, clock, performance: { flopsPerMs: 1, bytesPerMs: 1, launchMs: 1_000, transferBytesPerMs: 1 } });
+    const gpu = new SimulatedBackend({
+      name: 'gpu',
+      kind: 'gpu',
+      priority: 20,
+      latencyMs: () => 1_000,
+      clock,
+      performance: { flopsPerMs: 1, bytesPerMs: 1, launchMs: 1_000, transferBytesPerMs: 1 },
+    });
     const engine = await Engine.create({ backends: [new WasmBackend(), gpu] });
     const dim = 8;
     const index = await HnswIndex.build(vectors(300, dim, 3), dim, { M: 8, efConstruction: 40, engine });

@@ -27,7 +27,12 @@ export class ExactBatch {
   chooses(mode: BatchMode, rows: number): boolean {
     if (mode === 'graph') return false;
     if (mode === 'exact') {
-      if (this.engine === undefined) throw new InvalidArgumentError('searchBatch.mode', mode, 'needs the index to be built or loaded with an engine');
+      if (this.engine === undefined)
+        throw new InvalidArgumentError(
+          'searchBatch.mode',
+          mode,
+          'needs the index to be built or loaded with an engine',
+        );
       return true;
     }
     if (mode !== 'auto') throw new InvalidArgumentError('searchBatch.mode', mode, "must be 'auto', 'graph' or 'exact'");
@@ -35,9 +40,20 @@ export class ExactBatch {
   }
 
   /** Exact top-k of each query against the first `count` unit vectors of `vectors`. */
-  async search(vectors: Float32Array, count: number, dim: number, queries: Float32Array, k: number): Promise<SearchHit[][]> {
+  async search(
+    vectors: Float32Array,
+    count: number,
+    dim: number,
+    queries: Float32Array,
+    k: number,
+  ): Promise<SearchHit[][]> {
     const engine = this.engine;
-    if (engine === undefined) throw new InvalidArgumentError('searchBatch.mode', 'exact', 'needs the index to be built or loaded with an engine');
+    if (engine === undefined)
+      throw new InvalidArgumentError(
+        'searchBatch.mode',
+        'exact',
+        'needs the index to be built or loaded with an engine',
+      );
     this.ops ??= VectorOps.create(engine, vectors.subarray(0, count * dim), dim);
     const ops = await this.ops;
     // This route exists for GPUs (see above), so its two ops ask for one: under 'auto' a cost model that has seen
@@ -51,11 +67,22 @@ export class ExactBatch {
   invalidate(): void {
     const ops = this.ops;
     this.ops = undefined;
-    void ops?.then((o) => o.dispose(), () => undefined);
+    void ops?.then(
+      (o) => o.dispose(),
+      () => undefined,
+    );
   }
 }
 
 /** A usable GPU backend whose device is not emulated on the CPU (SwiftShader scores 341k vectors 100x slower than the graph). */
 function hasHardwareGpu(engine: Engine): boolean {
-  return engine.backends().some((b) => b.kind === 'gpu' && b.available && !b.software && (b.health.state === 'healthy' || b.health.state === 'degraded'));
+  return engine
+    .backends()
+    .some(
+      (b) =>
+        b.kind === 'gpu' &&
+        b.available &&
+        !b.software &&
+        (b.health.state === 'healthy' || b.health.state === 'degraded'),
+    );
 }

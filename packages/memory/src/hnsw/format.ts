@@ -15,7 +15,10 @@ const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** A decoded file: the graph's arrays, with the vectors absent (and their CRC-32 given) for a graph-only file. */
 export type DecodedIndex = Omit<GraphArrays, 'vectors'> &
-  ({ readonly vectors: Float32Array; readonly vectorsCrc?: undefined } | { readonly vectors?: undefined; readonly vectorsCrc: number });
+  (
+    | { readonly vectors: Float32Array; readonly vectorsCrc?: undefined }
+    | { readonly vectors?: undefined; readonly vectorsCrc: number }
+  );
 
 /** Serialises a graph's arrays (version 1: graph and vectors). */
 export function encodeIndex(a: GraphArrays): Uint8Array {
@@ -88,14 +91,27 @@ function writeHeader(view: DataView, a: GraphArrays, version: number): void {
 
 /** Parses and validates saved bytes (version 1 or 2); throws HnswFormatError naming the first problem found. */
 export function decodeIndex(bytes: Uint8Array): DecodedIndex {
-  if (bytes.length < HEADER_BYTES) throw new HnswFormatError(`truncated at offset ${bytes.length}: the header needs ${HEADER_BYTES} bytes`, bytes.length);
+  if (bytes.length < HEADER_BYTES)
+    throw new HnswFormatError(
+      `truncated at offset ${bytes.length}: the header needs ${HEADER_BYTES} bytes`,
+      bytes.length,
+    );
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint32(0, true) !== MAGIC) throw new HnswFormatError('bad magic: not a Tandem HNSW index (expected "TDHN")', 0);
+  if (view.getUint32(0, true) !== MAGIC)
+    throw new HnswFormatError('bad magic: not a Tandem HNSW index (expected "TDHN")', 0);
   const version = view.getUint32(4, true);
-  if (version !== VERSION && version !== GRAPH_ONLY_VERSION) throw new HnswFormatError(`unsupported version ${version} (this reader knows ${VERSION} and ${GRAPH_ONLY_VERSION})`, 4);
+  if (version !== VERSION && version !== GRAPH_ONLY_VERSION)
+    throw new HnswFormatError(
+      `unsupported version ${version} (this reader knows ${VERSION} and ${GRAPH_ONLY_VERSION})`,
+      4,
+    );
   const graphOnly = version === GRAPH_ONLY_VERSION;
   const headerBytes = graphOnly ? GRAPH_ONLY_HEADER_BYTES : HEADER_BYTES;
-  if (bytes.length < headerBytes) throw new HnswFormatError(`truncated at offset ${bytes.length}: the version ${version} header needs ${headerBytes} bytes`, bytes.length);
+  if (bytes.length < headerBytes)
+    throw new HnswFormatError(
+      `truncated at offset ${bytes.length}: the version ${version} header needs ${headerBytes} bytes`,
+      bytes.length,
+    );
   const dim = view.getUint32(8, true);
   const count = view.getUint32(12, true);
   const m = view.getUint32(16, true);
@@ -105,19 +121,32 @@ export function decodeIndex(bytes: Uint8Array): DecodedIndex {
   const maxLevel = view.getInt32(32, true);
   const levelState = view.getUint32(36, true);
   const upperCount = view.getUint32(40, true);
-  if (graphOnly && view.getUint32(52, true) !== 0) throw new HnswFormatError(`reserved field is ${view.getUint32(52, true)}, expected 0`, 52);
+  if (graphOnly && view.getUint32(52, true) !== 0)
+    throw new HnswFormatError(`reserved field is ${view.getUint32(52, true)}, expected 0`, 52);
   checkHeader({ dim, count, m, maxM0, efConstruction, entryPoint, maxLevel });
   const levelsAt = headerBytes;
   const links0At = levelsAt + pad4(count);
   const upperAt = links0At + 4 * count * (maxM0 + 1);
   const vectorsAt = upperAt + 4 * upperCount;
   const end = graphOnly ? vectorsAt : vectorsAt + 4 * count * dim;
-  const sections: [string, number][] = [['levels', links0At], ['level-0 links', upperAt], ['upper links', vectorsAt]];
+  const sections: [string, number][] = [
+    ['levels', links0At],
+    ['level-0 links', upperAt],
+    ['upper links', vectorsAt],
+  ];
   if (!graphOnly) sections.push(['vectors', end]);
   for (const [name, sectionEnd] of sections) {
-    if (bytes.length < sectionEnd) throw new HnswFormatError(`truncated at offset ${bytes.length}: the ${name} section ends at ${sectionEnd}`, bytes.length);
+    if (bytes.length < sectionEnd)
+      throw new HnswFormatError(
+        `truncated at offset ${bytes.length}: the ${name} section ends at ${sectionEnd}`,
+        bytes.length,
+      );
   }
-  if (bytes.length > end) throw new HnswFormatError(`${bytes.length - end} unexpected bytes after the ${graphOnly ? 'upper links' : 'vectors'} section`, end);
+  if (bytes.length > end)
+    throw new HnswFormatError(
+      `${bytes.length - end} unexpected bytes after the ${graphOnly ? 'upper links' : 'vectors'} section`,
+      end,
+    );
   const stored = view.getUint32(44, true);
   const computed = graphOnly ? graphOnlyChecksum(bytes) : crc32(bytes.subarray(HEADER_BYTES));
   if (stored !== computed) throw new HnswFormatError(`checksum mismatch: stored ${stored}, computed ${computed}`, 44);
@@ -130,32 +159,52 @@ export function decodeIndex(bytes: Uint8Array): DecodedIndex {
   if (graphOnly) return { ...graph, vectorsCrc: view.getUint32(48, true) };
   const vectors = readF32(bytes, vectorsAt, count * dim);
   for (let i = 0; i < vectors.length; i++) {
-    if (!Number.isFinite(vectors[i])) throw new HnswFormatError(`value ${i % dim} of vector ${Math.floor(i / dim)} is not finite`, vectorsAt + 4 * i);
+    if (!Number.isFinite(vectors[i]))
+      throw new HnswFormatError(`value ${i % dim} of vector ${Math.floor(i / dim)} is not finite`, vectorsAt + 4 * i);
   }
   return { ...graph, vectors };
 }
 
-function checkHeader(h: { dim: number; count: number; m: number; maxM0: number; efConstruction: number; entryPoint: number; maxLevel: number }): void {
+function checkHeader(h: {
+  dim: number;
+  count: number;
+  m: number;
+  maxM0: number;
+  efConstruction: number;
+  entryPoint: number;
+  maxLevel: number;
+}): void {
   if (h.dim < 1) throw new HnswFormatError(`dim ${h.dim} must be >= 1`, 8);
   if (h.count > 0x7fffffff) throw new HnswFormatError(`count ${h.count} is too large`, 12);
   if (h.m < 2 || h.m > 4096) throw new HnswFormatError(`M ${h.m} must be in 2..4096`, 16);
-  if (h.maxM0 < h.m || h.maxM0 > 8192) throw new HnswFormatError(`level-0 neighbour limit ${h.maxM0} must be in M..8192`, 20);
+  if (h.maxM0 < h.m || h.maxM0 > 8192)
+    throw new HnswFormatError(`level-0 neighbour limit ${h.maxM0} must be in M..8192`, 20);
   if (h.efConstruction < 1) throw new HnswFormatError(`efConstruction ${h.efConstruction} must be >= 1`, 24);
   if (h.count === 0 ? h.entryPoint !== -1 || h.maxLevel !== -1 : h.entryPoint < 0 || h.entryPoint >= h.count) {
     throw new HnswFormatError(`entry point ${h.entryPoint} out of range for ${h.count} nodes`, 28);
   }
-  if (h.count > 0 && (h.maxLevel < 0 || h.maxLevel > MAX_LEVEL)) throw new HnswFormatError(`max level ${h.maxLevel} must be in 0..${MAX_LEVEL}`, 32);
+  if (h.count > 0 && (h.maxLevel < 0 || h.maxLevel > MAX_LEVEL))
+    throw new HnswFormatError(`max level ${h.maxLevel} must be in 0..${MAX_LEVEL}`, 32);
 }
 
 function checkLevels(a: Omit<GraphArrays, 'vectors'>, levelsAt: number): void {
   let blocks = 0;
   for (let node = 0; node < a.count; node++) {
     const level = a.levels[node] ?? 0;
-    if (level > a.maxLevel) throw new HnswFormatError(`node ${node} has level ${level}, above the max level ${a.maxLevel}`, levelsAt + node);
+    if (level > a.maxLevel)
+      throw new HnswFormatError(`node ${node} has level ${level}, above the max level ${a.maxLevel}`, levelsAt + node);
     blocks += level;
   }
-  if (a.count > 0 && a.levels[a.entryPoint] !== a.maxLevel) throw new HnswFormatError(`entry point ${a.entryPoint} has level ${a.levels[a.entryPoint] ?? 0}, not the max level ${a.maxLevel}`, levelsAt + a.entryPoint);
-  if (blocks * (a.m + 1) !== a.upperLinks.length) throw new HnswFormatError(`upper links hold ${a.upperLinks.length} ints, the levels need ${blocks * (a.m + 1)}`, 40);
+  if (a.count > 0 && a.levels[a.entryPoint] !== a.maxLevel)
+    throw new HnswFormatError(
+      `entry point ${a.entryPoint} has level ${a.levels[a.entryPoint] ?? 0}, not the max level ${a.maxLevel}`,
+      levelsAt + a.entryPoint,
+    );
+  if (blocks * (a.m + 1) !== a.upperLinks.length)
+    throw new HnswFormatError(
+      `upper links hold ${a.upperLinks.length} ints, the levels need ${blocks * (a.m + 1)}`,
+      40,
+    );
 }
 
 function checkLinks(a: Omit<GraphArrays, 'vectors'>, links0At: number, upperAt: number): void {
@@ -169,13 +218,25 @@ function checkLinks(a: Omit<GraphArrays, 'vectors'>, links0At: number, upperAt: 
   }
 }
 
-function checkList(a: Omit<GraphArrays, 'vectors'>, links: Int32Array, at: number, max: number, node: number, lc: number, sectionAt: number): void {
+function checkList(
+  a: Omit<GraphArrays, 'vectors'>,
+  links: Int32Array,
+  at: number,
+  max: number,
+  node: number,
+  lc: number,
+  sectionAt: number,
+): void {
   const n = links[at] ?? 0;
-  if (n < 0 || n > max) throw new HnswFormatError(`node ${node} level ${lc} has ${n} neighbours, the limit is ${max}`, sectionAt + 4 * at);
+  if (n < 0 || n > max)
+    throw new HnswFormatError(`node ${node} level ${lc} has ${n} neighbours, the limit is ${max}`, sectionAt + 4 * at);
   for (let j = 1; j <= n; j++) {
     const neighbour = links[at + j] ?? 0;
     if (neighbour < 0 || neighbour >= a.count || neighbour === node || (a.levels[neighbour] ?? 0) < lc) {
-      throw new HnswFormatError(`neighbour index ${neighbour} of node ${node} on level ${lc} is out of range (${a.count} nodes; a neighbour must exist on that level and not be the node itself)`, sectionAt + 4 * (at + j));
+      throw new HnswFormatError(
+        `neighbour index ${neighbour} of node ${node} on level ${lc} is out of range (${a.count} nodes; a neighbour must exist on that level and not be the node itself)`,
+        sectionAt + 4 * (at + j),
+      );
     }
   }
 }
@@ -191,7 +252,8 @@ function writeI32(view: DataView, start: number, values: Int32Array): number {
 }
 
 function readI32(bytes: Uint8Array, at: number, n: number): Int32Array {
-  if (LITTLE_ENDIAN_HOST) return new Int32Array(bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + 4 * n));
+  if (LITTLE_ENDIAN_HOST)
+    return new Int32Array(bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + 4 * n));
   const view = new DataView(bytes.buffer, bytes.byteOffset + at, 4 * n);
   const out = new Int32Array(n);
   for (let i = 0; i < n; i++) out[i] = view.getInt32(4 * i, true);
@@ -199,7 +261,8 @@ function readI32(bytes: Uint8Array, at: number, n: number): Int32Array {
 }
 
 function readF32(bytes: Uint8Array, at: number, n: number): Float32Array {
-  if (LITTLE_ENDIAN_HOST) return new Float32Array(bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + 4 * n));
+  if (LITTLE_ENDIAN_HOST)
+    return new Float32Array(bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + 4 * n));
   const view = new DataView(bytes.buffer, bytes.byteOffset + at, 4 * n);
   const out = new Float32Array(n);
   for (let i = 0; i < n; i++) out[i] = view.getFloat32(4 * i, true);

@@ -11,6 +11,7 @@ export async function startGraphKernels(): Promise<LoadedKernels> {
   // Imported on first use, as tandem's default backends import it: a page that never builds an index loads no wasm code.
   const { loadKernels } = await import('@tandem/wasm');
   const result = await loadKernels({ simd: 'simd', threads: false, maxBytes: WASM32_MAX_BYTES, distUrl: undefined });
-  if (!result.ok) throw new HnswCapacityError(`the HNSW graph kernels (WebAssembly SIMD) cannot start here: ${result.reason}`, 0, 0);
+  if (!result.ok)
+    throw new HnswCapacityError(`the HNSW graph kernels (WebAssembly SIMD) cannot start here: ${result.reason}`, 0, 0);
   return result.loaded;
 }

@@ -147,8 +147,27 @@ export function layoutGraph(base: number, shape: GraphShape, capacity: number, u
   const outDist = take(heapBytes);
   const upperLinks = take(upperInts * 4);
   return {
-    capacity, upperInts, header, query, pending, selIds, selDist, chosen, vectors, links0, upperBase, levels, visited,
-    candKeys, candIds, resKeys, resIds, outIds, outDist, upperLinks, end: at,
+    capacity,
+    upperInts,
+    header,
+    query,
+    pending,
+    selIds,
+    selDist,
+    chosen,
+    vectors,
+    links0,
+    upperBase,
+    levels,
+    visited,
+    candKeys,
+    candIds,
+    resKeys,
+    resIds,
+    outIds,
+    outDist,
+    upperLinks,
+    end: at,
   };
 }
 

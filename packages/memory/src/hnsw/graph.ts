@@ -10,7 +10,15 @@
 import type { LoadedKernels } from '@tandem/wasm';
 import { HnswCapacityError } from './errors.ts';
 import { startGraphKernels } from './graph-kernels.ts';
-import { HEADER_BYTES, POINTER_SLOTS, SLOT, keptRegions, layoutGraph, type GraphLayout, type GraphShape } from './graph-layout.ts';
+import {
+  HEADER_BYTES,
+  POINTER_SLOTS,
+  SLOT,
+  keptRegions,
+  layoutGraph,
+  type GraphLayout,
+  type GraphShape,
+} from './graph-layout.ts';
 import type { SearchHit } from '../vectors/search-hit.ts';
 import { LevelGenerator } from './level-generator.ts';
 import { normaliseInto } from './vector-math.ts';
@@ -82,7 +90,14 @@ export class HnswGraph {
   private upperUsed = 0;
   private readonly levelGenerator: LevelGenerator;
 
-  private constructor(runtime: LoadedKernels, dim: number, params: GraphParams, capacity: number, upperInts: number, seed: number) {
+  private constructor(
+    runtime: LoadedKernels,
+    dim: number,
+    params: GraphParams,
+    capacity: number,
+    upperInts: number,
+    seed: number,
+  ) {
     this.dim = dim;
     this.m = params.m;
     this.maxM0 = 2 * params.m;
@@ -91,7 +106,10 @@ export class HnswGraph {
     this.runtime = runtime;
     this.levelGenerator = new LevelGenerator(params.m, seed);
     const headerBytes = runtime.kernels.hnsw_header_bytes();
-    if (headerBytes !== HEADER_BYTES) throw new Error(`the wasm HNSW header is ${headerBytes} bytes; graph-layout.ts expects ${HEADER_BYTES} (rebuild the kernels)`);
+    if (headerBytes !== HEADER_BYTES)
+      throw new Error(
+        `the wasm HNSW header is ${headerBytes} bytes; graph-layout.ts expects ${HEADER_BYTES} (rebuild the kernels)`,
+      );
     this.layout = layoutGraph(runtime.kernels.heap_base(), this.shape, Math.max(1, capacity), Math.max(64, upperInts));
     this.ensureMemory(this.layout.end, this.layout.capacity);
     this.refreshViews();
@@ -108,7 +126,14 @@ export class HnswGraph {
 
   /** A graph from saved arrays (already validated). */
   static async fromArrays(a: GraphArrays): Promise<HnswGraph> {
-    const graph = new HnswGraph(await startGraphKernels(), a.dim, { m: a.m, efConstruction: a.efConstruction }, a.count, a.upperLinks.length, 0);
+    const graph = new HnswGraph(
+      await startGraphKernels(),
+      a.dim,
+      { m: a.m, efConstruction: a.efConstruction },
+      a.count,
+      a.upperLinks.length,
+      0,
+    );
     graph.levelGenerator.state = a.levelState >>> 0;
     graph.count = a.count;
     graph.vectors.set(a.vectors);

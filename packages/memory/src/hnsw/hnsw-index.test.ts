@@ -84,7 +84,10 @@ describe('HnswIndex on 5,000 wink word vectors', () => {
 describe('HnswIndex.insert', () => {
   it('makes vectors inserted after build findable, with the next index', async () => {
     const base = 1000;
-    const grown = await HnswIndex.build(words.vectors.subarray(0, base * words.dim), words.dim, { M: 12, efConstruction: 80 });
+    const grown = await HnswIndex.build(words.vectors.subarray(0, base * words.dim), words.dim, {
+      M: 12,
+      efConstruction: 80,
+    });
     for (let i = base; i < base + 300; i++) expect(grown.insert(row(words.vectors, i, words.dim))).toBe(i);
     expect(grown.count).toBe(base + 300);
     let selfFound = 0;
@@ -119,7 +122,8 @@ describe('HnswIndex.insert', () => {
     const grown = await HnswIndex.build(new Float32Array(0), words.dim, options);
     for (let i = 0; i < count; i++) grown.insert(row(words.vectors, i, words.dim));
     expect(sameBytes(grown.save(), built.save())).toBe(true);
-    for (let i = 0; i < 20; i++) expect(grown.search(queryVector(i), 10, { ef: 30 })).toEqual(built.search(queryVector(i), 10, { ef: 30 }));
+    for (let i = 0; i < 20; i++)
+      expect(grown.search(queryVector(i), 10, { ef: 30 })).toEqual(built.search(queryVector(i), 10, { ef: 30 }));
   });
 
   it('refuses a graph past the wasm32 memory with HnswCapacityError naming the bytes and the limit', async () => {
@@ -128,13 +132,19 @@ describe('HnswIndex.insert', () => {
     expect(error).toBeInstanceOf(HnswCapacityError);
     expect(error instanceof HnswCapacityError && error.neededBytes).toBeGreaterThan(4.8e9);
     expect(error instanceof HnswCapacityError && error.limitBytes).toBeLessThanOrEqual(4 * 1024 ** 3);
-    expect(error instanceof HnswCapacityError ? error.message : '').toMatch(/an HNSW graph of 1200000 nodes x 1000 dims needs \d+ bytes of wasm memory; this host grants at most \d+ \(wasm32: 4 GiB\)/);
+    expect(error instanceof HnswCapacityError ? error.message : '').toMatch(
+      /an HNSW graph of 1200000 nodes x 1000 dims needs \d+ bytes of wasm memory; this host grants at most \d+ \(wasm32: 4 GiB\)/,
+    );
   });
 });
 
 describe('HnswIndex save/load', () => {
   it('round-trips: same bytes, same answers, and inserts continue identically', async () => {
-    const small = await HnswIndex.build(words.vectors.subarray(0, 800 * words.dim), words.dim, { M: 10, efConstruction: 60, seed: 11 });
+    const small = await HnswIndex.build(words.vectors.subarray(0, 800 * words.dim), words.dim, {
+      M: 10,
+      efConstruction: 60,
+      seed: 11,
+    });
     const bytes = small.save();
     const loaded = await HnswIndex.load(bytes);
     expect(loaded.count).toBe(800);
@@ -202,24 +212,32 @@ describe('HnswIndex save/load', () => {
     it('refuses other vectors with HnswVectorsMismatchError: count, one value, order, dimension', async () => {
       const fewer = await loadWith(vectors.subarray(0, (COUNT - 1) * words.dim));
       expect(fewer).toBeInstanceOf(HnswVectorsMismatchError);
-      expect((fewer as Error).message).toMatch(/the index has 800 vectors of dim 100 \(80000 floats\); 79900 floats were given \(799 vectors\)/);
+      expect((fewer as Error).message).toMatch(
+        /the index has 800 vectors of dim 100 \(80000 floats\); 79900 floats were given \(799 vectors\)/,
+      );
       const edited = vectors.slice();
       edited[12345] = (edited[12345] ?? 0) + 0.001;
       const changed = await loadWith(edited);
       expect(changed).toBeInstanceOf(HnswVectorsMismatchError);
-      expect((changed as Error).message).toMatch(/CRC-32 of their 800 unit vectors is 0x[0-9a-f]{8}, the index records 0x[0-9a-f]{8}/);
+      expect((changed as Error).message).toMatch(
+        /CRC-32 of their 800 unit vectors is 0x[0-9a-f]{8}, the index records 0x[0-9a-f]{8}/,
+      );
       const swapped = vectors.slice();
       swapped.set(vectors.subarray(0, words.dim), 5 * words.dim);
       swapped.set(vectors.subarray(5 * words.dim, 6 * words.dim), 0);
       expect(await loadWith(swapped)).toBeInstanceOf(HnswVectorsMismatchError);
       // The same count and dim, other rows of the same data set (words 100..899).
-      expect(await loadWith(words.vectors.slice(100 * words.dim, (100 + COUNT) * words.dim))).toBeInstanceOf(HnswVectorsMismatchError);
+      expect(await loadWith(words.vectors.slice(100 * words.dim, (100 + COUNT) * words.dim))).toBeInstanceOf(
+        HnswVectorsMismatchError,
+      );
     });
 
     it('needs the vectors for a graph-only file, refuses them for a file holding its own', async () => {
       const missing = await loadWith(undefined);
       expect(missing).toBeInstanceOf(InvalidArgumentError);
-      expect((missing as Error).message).toMatch(/saved without its vectors \(graph only\); pass the 800 x 100 vectors/);
+      expect((missing as Error).message).toMatch(
+        /saved without its vectors \(graph only\); pass the 800 x 100 vectors/,
+      );
       const extra = await loadWith(vectors, small.save());
       expect(extra).toBeInstanceOf(InvalidArgumentError);
       expect((extra as Error).message).toMatch(/this index file holds its own vectors/);
@@ -232,20 +250,28 @@ describe('HnswIndex save/load', () => {
       const crcFlipped = graphOnly.slice();
       crcFlipped[48] = (crcFlipped[48] ?? 0) ^ 1;
       expect(await loadWith(vectors, crcFlipped)).toBeInstanceOf(HnswFormatError);
-      expect((await loadWith(vectors, crcFlipped) as Error).message).toMatch(/checksum mismatch/);
+      expect(((await loadWith(vectors, crcFlipped)) as Error).message).toMatch(/checksum mismatch/);
       const truncated = await loadWith(vectors, graphOnly.subarray(0, graphOnly.length - 8));
-      expect((truncated as Error).message).toMatch(new RegExp(`truncated at offset ${graphOnly.length - 8}: the upper links section ends at ${graphOnly.length}`));
-      expect((await loadWith(vectors, graphOnly.subarray(0, 50)) as Error).message).toMatch(/the version 2 header needs 56 bytes/);
+      expect((truncated as Error).message).toMatch(
+        new RegExp(`truncated at offset ${graphOnly.length - 8}: the upper links section ends at ${graphOnly.length}`),
+      );
+      expect(((await loadWith(vectors, graphOnly.subarray(0, 50))) as Error).message).toMatch(
+        /the version 2 header needs 56 bytes/,
+      );
       const longer = new Uint8Array(graphOnly.length + 4);
       longer.set(graphOnly);
-      expect((await loadWith(vectors, longer) as Error).message).toMatch(/4 unexpected bytes after the upper links section/);
+      expect(((await loadWith(vectors, longer)) as Error).message).toMatch(
+        /4 unexpected bytes after the upper links section/,
+      );
     });
   });
 
   describe('rejects corrupt files with HnswFormatError', () => {
     let bytes: Uint8Array;
     beforeAll(async () => {
-      bytes = (await HnswIndex.build(words.vectors.subarray(0, 200 * words.dim), words.dim, { M: 4, efConstruction: 20 })).save();
+      bytes = (
+        await HnswIndex.build(words.vectors.subarray(0, 200 * words.dim), words.dim, { M: 4, efConstruction: 20 })
+      ).save();
     });
 
     async function loadError(edit: (b: Uint8Array) => Uint8Array): Promise<HnswFormatError> {
@@ -269,16 +295,22 @@ describe('HnswIndex save/load', () => {
       expect((await loadError((b) => ((b[0] = 0x58), b))).message).toMatch(/bad magic/);
       expect((await loadError((b) => ((b[4] = 3), b))).message).toMatch(/unsupported version 3/);
       const truncated = await loadError((b) => b.subarray(0, b.length - 10));
-      expect(truncated.message).toMatch(new RegExp(`truncated at offset ${bytes.length - 10}: the vectors section ends at ${bytes.length}`));
+      expect(truncated.message).toMatch(
+        new RegExp(`truncated at offset ${bytes.length - 10}: the vectors section ends at ${bytes.length}`),
+      );
       expect(truncated.offset).toBe(bytes.length - 10);
-      expect((await loadError((b) => b.subarray(0, 20))).message).toMatch(/truncated at offset 20: the header needs 48 bytes/);
+      expect((await loadError((b) => b.subarray(0, 20))).message).toMatch(
+        /truncated at offset 20: the header needs 48 bytes/,
+      );
       const longer = new Uint8Array(bytes.length + 4);
       longer.set(bytes);
       expect((await loadError(() => longer)).message).toMatch(/4 unexpected bytes after the vectors section/);
     });
 
     it('checksum mismatch', async () => {
-      expect((await loadError((b) => ((b[b.length - 1] = (b[b.length - 1] ?? 0) ^ 0x10), b))).message).toMatch(/checksum mismatch/);
+      expect((await loadError((b) => ((b[b.length - 1] = (b[b.length - 1] ?? 0) ^ 0x10), b))).message).toMatch(
+        /checksum mismatch/,
+      );
     });
 
     it('a neighbour index out of range, naming node, level and offset', async () => {
@@ -287,7 +319,9 @@ describe('HnswIndex save/load', () => {
       const error = await loadError((b) => patched(b, firstNeighbour, 5000));
       expect(error.message).toMatch(/neighbour index 5000 of node 0 on level 0 is out of range/);
       expect(error.offset).toBe(firstNeighbour);
-      expect((await loadError((b) => patched(b, links0At, 99))).message).toMatch(/node 0 level 0 has 99 neighbours, the limit is 8/);
+      expect((await loadError((b) => patched(b, links0At, 99))).message).toMatch(
+        /node 0 level 0 has 99 neighbours, the limit is 8/,
+      );
     });
 
     it('an entry point out of range', async () => {
@@ -306,10 +340,14 @@ describe('HnswIndex argument checks', () => {
     const small = await HnswIndex.build(Float32Array.from([1, 0, 0, 0, 1, 0]), 3);
     expect(() => small.search(new Float32Array(2), 1)).toThrow(/search\.query\.length = 2/);
     expect(() => small.search(new Float32Array(3), 0)).toThrow(/search\.k = 0/);
-    expect(() => small.search(new Float32Array(3), 5, { ef: 4 })).toThrow(/search\.ef = 4: must be an integer >= k \(5\)/);
+    expect(() => small.search(new Float32Array(3), 5, { ef: 4 })).toThrow(
+      /search\.ef = 4: must be an integer >= k \(5\)/,
+    );
     expect(() => small.insert(Float32Array.from([1, 2, Number.POSITIVE_INFINITY]))).toThrow(InvalidArgumentError);
     await expect(small.searchBatch(new Float32Array(4), 1)).rejects.toThrow(/searchBatch\.queries\.length = 4/);
-    await expect(small.searchBatch(new Float32Array(3), 1, { mode: 'exact' })).rejects.toThrow(/needs the index to be built or loaded with an engine/);
+    await expect(small.searchBatch(new Float32Array(3), 1, { mode: 'exact' })).rejects.toThrow(
+      /needs the index to be built or loaded with an engine/,
+    );
     await expect(HnswIndex.load(new Uint8Array(3))).rejects.toThrow(HnswFormatError);
   });
 });

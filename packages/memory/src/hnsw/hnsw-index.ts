@@ -99,12 +99,20 @@ export class HnswIndex {
   /** Builds an index of `vectors` (count x dim floats, row-major; normalised copies are stored), row i = index i. */
   static async build(vectors: Float32Array, dim: number, options: HnswBuildOptions = {}): Promise<HnswIndex> {
     checkDim('HnswIndex.build.dim', dim);
-    if (!(vectors instanceof Float32Array)) throw new InvalidArgumentError('HnswIndex.build.vectors', typeof vectors, 'must be a Float32Array');
-    if (vectors.length % dim !== 0) throw new InvalidArgumentError('HnswIndex.build.vectors.length', vectors.length, `must be a multiple of dim (${dim})`);
+    if (!(vectors instanceof Float32Array))
+      throw new InvalidArgumentError('HnswIndex.build.vectors', typeof vectors, 'must be a Float32Array');
+    if (vectors.length % dim !== 0)
+      throw new InvalidArgumentError(
+        'HnswIndex.build.vectors.length',
+        vectors.length,
+        `must be a multiple of dim (${dim})`,
+      );
     const m = options.M ?? DEFAULT_M;
-    if (!Number.isInteger(m) || m < 2 || m > 4096) throw new InvalidArgumentError('HnswIndex.build.M', m, 'must be an integer in 2..4096');
+    if (!Number.isInteger(m) || m < 2 || m > 4096)
+      throw new InvalidArgumentError('HnswIndex.build.M', m, 'must be an integer in 2..4096');
     const efConstruction = options.efConstruction ?? DEFAULT_EF_CONSTRUCTION;
-    if (!Number.isInteger(efConstruction) || efConstruction < 1) throw new InvalidArgumentError('HnswIndex.build.efConstruction', efConstruction, 'must be an integer >= 1');
+    if (!Number.isInteger(efConstruction) || efConstruction < 1)
+      throw new InvalidArgumentError('HnswIndex.build.efConstruction', efConstruction, 'must be an integer >= 1');
     const seed = options.seed ?? DEFAULT_SEED;
     if (!Number.isInteger(seed)) throw new InvalidArgumentError('HnswIndex.build.seed', seed, 'must be an integer');
     checkFinite('HnswIndex.build.vectors', vectors);
@@ -124,28 +132,43 @@ export class HnswIndex {
    * A graph-only file needs `vectors` (the ones it was built on; HnswVectorsMismatchError when they are not).
    */
   static async load(bytes: Uint8Array, options: HnswLoadOptions = {}): Promise<HnswIndex> {
-    if (!(bytes instanceof Uint8Array)) throw new InvalidArgumentError('HnswIndex.load.bytes', typeof bytes, 'must be a Uint8Array');
+    if (!(bytes instanceof Uint8Array))
+      throw new InvalidArgumentError('HnswIndex.load.bytes', typeof bytes, 'must be a Uint8Array');
     const decoded = decodeIndex(bytes);
     const given = options.vectors;
     if (decoded.vectors !== undefined) {
-      if (given !== undefined) throw new InvalidArgumentError('HnswIndex.load.vectors', `${given.length} floats`, 'must be left out: this index file holds its own vectors');
+      if (given !== undefined)
+        throw new InvalidArgumentError(
+          'HnswIndex.load.vectors',
+          `${given.length} floats`,
+          'must be left out: this index file holds its own vectors',
+        );
       return new HnswIndex(await HnswGraph.fromArrays(decoded), options.engine);
     }
     const { count, dim } = decoded;
     if (given === undefined) {
-      throw new InvalidArgumentError('HnswIndex.load.vectors', undefined, `is required: this index was saved without its vectors (graph only); pass the ${count} x ${dim} vectors it was built on`);
+      throw new InvalidArgumentError(
+        'HnswIndex.load.vectors',
+        undefined,
+        `is required: this index was saved without its vectors (graph only); pass the ${count} x ${dim} vectors it was built on`,
+      );
     }
-    if (!(given instanceof Float32Array)) throw new InvalidArgumentError('HnswIndex.load.vectors', typeof given, 'must be a Float32Array');
+    if (!(given instanceof Float32Array))
+      throw new InvalidArgumentError('HnswIndex.load.vectors', typeof given, 'must be a Float32Array');
     if (given.length !== count * dim) {
       const rows = given.length / dim;
-      throw new HnswVectorsMismatchError(`the index has ${count} vectors of dim ${dim} (${count * dim} floats); ${given.length} floats were given${Number.isInteger(rows) ? ` (${rows} vectors)` : ''}`);
+      throw new HnswVectorsMismatchError(
+        `the index has ${count} vectors of dim ${dim} (${count * dim} floats); ${given.length} floats were given${Number.isInteger(rows) ? ` (${rows} vectors)` : ''}`,
+      );
     }
     checkFinite('HnswIndex.load.vectors', given);
     const unit = new Float32Array(count * dim);
     for (let i = 0; i < count; i++) normaliseInto(given, i * dim, unit, i * dim, dim);
     const crc = vectorsCrc32(unit);
     if (crc !== decoded.vectorsCrc) {
-      throw new HnswVectorsMismatchError(`CRC-32 of their ${count} unit vectors is ${hex(crc)}, the index records ${hex(decoded.vectorsCrc)} (same count and dim, different values or order)`);
+      throw new HnswVectorsMismatchError(
+        `CRC-32 of their ${count} unit vectors is ${hex(crc)}, the index records ${hex(decoded.vectorsCrc)} (same count and dim, different values or order)`,
+      );
     }
     return new HnswIndex(await HnswGraph.fromArrays({ ...decoded, vectors: unit }), options.engine);
   }
@@ -169,8 +192,14 @@ export class HnswIndex {
 
   /** search() for each of the q queries (q x dim floats, row-major); see HnswBatchOptions.mode for the route. */
   async searchBatch(queries: Float32Array, k: number, options: HnswBatchOptions = {}): Promise<SearchHit[][]> {
-    if (!(queries instanceof Float32Array)) throw new InvalidArgumentError('searchBatch.queries', typeof queries, 'must be a Float32Array');
-    if (queries.length % this.dim !== 0) throw new InvalidArgumentError('searchBatch.queries.length', queries.length, `must be a multiple of dim (${this.dim})`);
+    if (!(queries instanceof Float32Array))
+      throw new InvalidArgumentError('searchBatch.queries', typeof queries, 'must be a Float32Array');
+    if (queries.length % this.dim !== 0)
+      throw new InvalidArgumentError(
+        'searchBatch.queries.length',
+        queries.length,
+        `must be a multiple of dim (${this.dim})`,
+      );
     checkFinite('searchBatch.queries', queries);
     const ef = this.checkSearch('searchBatch', k, options.ef);
     const rows = queries.length / this.dim;
@@ -189,7 +218,8 @@ export class HnswIndex {
 
   /** A copy of stored vector `index`, normalised (the index keeps only unit vectors). */
   vector(index: number): Float32Array {
-    if (!Number.isInteger(index) || index < 0 || index >= this.count) throw new InvalidArgumentError('vector.index', index, `must be an integer in [0, ${this.count - 1}]`);
+    if (!Number.isInteger(index) || index < 0 || index >= this.count)
+      throw new InvalidArgumentError('vector.index', index, `must be an integer in [0, ${this.count - 1}]`);
     return this.graph.vectors.slice(index * this.dim, (index + 1) * this.dim);
   }
 
@@ -200,7 +230,11 @@ export class HnswIndex {
 
   private checkVector(argument: string, vector: Float32Array): void {
     if (!(vector instanceof Float32Array) || vector.length !== this.dim) {
-      throw new InvalidArgumentError(`${argument}.length`, vector instanceof Float32Array ? vector.length : typeof vector, `must be a Float32Array of the dimension (${this.dim})`);
+      throw new InvalidArgumentError(
+        `${argument}.length`,
+        vector instanceof Float32Array ? vector.length : typeof vector,
+        `must be a Float32Array of the dimension (${this.dim})`,
+      );
     }
     checkFinite(argument, vector);
   }
@@ -209,7 +243,8 @@ export class HnswIndex {
   private checkSearch(caller: string, k: number, ef: number | undefined): number {
     if (!Number.isInteger(k) || k < 1) throw new InvalidArgumentError(`${caller}.k`, k, 'must be an integer >= 1');
     const chosen = ef ?? Math.max(k, DEFAULT_EF);
-    if (!Number.isInteger(chosen) || chosen < k) throw new InvalidArgumentError(`${caller}.ef`, chosen, `must be an integer >= k (${k})`);
+    if (!Number.isInteger(chosen) || chosen < k)
+      throw new InvalidArgumentError(`${caller}.ef`, chosen, `must be an integer >= k (${k})`);
     return chosen;
   }
 }

@@ -29,7 +29,15 @@ describe('CsrGraph.fromEdges', () => {
     ['a source out of range', 2, [{ from: 2, to: 0, weight: 1 }], /edges\[0\]\.from = 2: must be a node in \[0, 1\]/],
     ['a target out of range', 2, [{ from: 0, to: -1, weight: 1 }], /edges\[0\]\.to = -1/],
     ['a fractional node', 2, [{ from: 0, to: 0.5, weight: 1 }], /edges\[0\]\.to = 0.5/],
-    ['a NaN weight', 2, [{ from: 0, to: 1, weight: 1 }, { from: 1, to: 0, weight: Number.NaN }], /edges\[1\]\.weight = NaN: must be finite/],
+    [
+      'a NaN weight',
+      2,
+      [
+        { from: 0, to: 1, weight: 1 },
+        { from: 1, to: 0, weight: Number.NaN },
+      ],
+      /edges\[1\]\.weight = NaN: must be finite/,
+    ],
     ['an infinite weight', 2, [{ from: 0, to: 1, weight: Number.POSITIVE_INFINITY }], /weight = Infinity/],
   ] as const)('rejects %s', (_name, nodes, edges, message) => {
     expect(() => CsrGraph.fromEdges(nodes, [...edges])).toThrow(InvalidArgumentError);
@@ -55,12 +63,42 @@ describe('CsrGraph.fromCsr', () => {
   it.each([
     ['an empty rowPtr', new Int32Array(0), Int32Array.of(), new Float32Array(0), /rowPtr\.length = 0/],
     ['rowPtr not starting at 0', Int32Array.of(1, 2, 3, 3), Int32Array.of(0, 1, 2), w3, /rowPtr\[0\] = 1: must be 0/],
-    ['decreasing rowPtr', Int32Array.of(0, 2, 1, 3), Int32Array.of(0, 1, 2), w3, /rowPtr\[2\] = 1: must be >= rowPtr\[1\] \(2\)/],
-    ['rowPtr not ending at the edge count', Int32Array.of(0, 1, 2, 2), Int32Array.of(0, 1, 2), w3, /rowPtr\[3\] = 2: must equal the edge count \(3\)/],
-    ['a column out of range', Int32Array.of(0, 1, 2, 3), Int32Array.of(0, 3, 2), w3, /colIdx\[1\] = 3: must be a node in \[0, 2\]/],
+    [
+      'decreasing rowPtr',
+      Int32Array.of(0, 2, 1, 3),
+      Int32Array.of(0, 1, 2),
+      w3,
+      /rowPtr\[2\] = 1: must be >= rowPtr\[1\] \(2\)/,
+    ],
+    [
+      'rowPtr not ending at the edge count',
+      Int32Array.of(0, 1, 2, 2),
+      Int32Array.of(0, 1, 2),
+      w3,
+      /rowPtr\[3\] = 2: must equal the edge count \(3\)/,
+    ],
+    [
+      'a column out of range',
+      Int32Array.of(0, 1, 2, 3),
+      Int32Array.of(0, 3, 2),
+      w3,
+      /colIdx\[1\] = 3: must be a node in \[0, 2\]/,
+    ],
     ['a negative column', Int32Array.of(0, 1, 2, 3), Int32Array.of(0, 1, -2), w3, /colIdx\[2\] = -2/],
-    ['a NaN weight', Int32Array.of(0, 1, 2, 3), Int32Array.of(0, 1, 2), Float32Array.of(1, Number.NaN, 1), /weights\[1\] = NaN: must be finite/],
-    ['weights of another length', Int32Array.of(0, 1, 2, 3), Int32Array.of(0, 1, 2), Float32Array.of(1, 1), /weights\.length = 2: must equal colIdx\.length \(3\)/],
+    [
+      'a NaN weight',
+      Int32Array.of(0, 1, 2, 3),
+      Int32Array.of(0, 1, 2),
+      Float32Array.of(1, Number.NaN, 1),
+      /weights\[1\] = NaN: must be finite/,
+    ],
+    [
+      'weights of another length',
+      Int32Array.of(0, 1, 2, 3),
+      Int32Array.of(0, 1, 2),
+      Float32Array.of(1, 1),
+      /weights\.length = 2: must equal colIdx\.length \(3\)/,
+    ],
   ] as const)('rejects %s', (_name, rowPtr, colIdx, weights, message) => {
     expect(() => CsrGraph.fromCsr(rowPtr, colIdx, weights)).toThrow(InvalidArgumentError);
     expect(() => CsrGraph.fromCsr(rowPtr, colIdx, weights)).toThrow(message);

@@ -47,15 +47,21 @@ export class CsrGraph {
   /** A graph of `nodeCount` nodes from an edge list (edges of a node keep their order; duplicates add up when spreading). */
   static fromEdges(nodeCount: number, edges: readonly WeightedEdge[]): CsrGraph {
     if (!Number.isInteger(nodeCount) || nodeCount < 0 || nodeCount > 2 ** 32 - 2) {
-      throw new InvalidArgumentError('CsrGraph.fromEdges.nodeCount', nodeCount, `must be an integer in [0, ${2 ** 32 - 2}]`);
+      throw new InvalidArgumentError(
+        'CsrGraph.fromEdges.nodeCount',
+        nodeCount,
+        `must be an integer in [0, ${2 ** 32 - 2}]`,
+      );
     }
     const rowPtr = new Uint32Array(nodeCount + 1);
     for (let e = 0; e < edges.length; e++) {
       const edge = edges[e];
-      if (edge === undefined) throw new InvalidArgumentError(`CsrGraph.fromEdges.edges[${e}]`, edge, 'must be an edge { from, to, weight }');
+      if (edge === undefined)
+        throw new InvalidArgumentError(`CsrGraph.fromEdges.edges[${e}]`, edge, 'must be an edge { from, to, weight }');
       checkNode(`CsrGraph.fromEdges.edges[${e}].from`, edge.from, nodeCount);
       checkNode(`CsrGraph.fromEdges.edges[${e}].to`, edge.to, nodeCount);
-      if (!Number.isFinite(edge.weight)) throw new InvalidArgumentError(`CsrGraph.fromEdges.edges[${e}].weight`, edge.weight, 'must be finite');
+      if (!Number.isFinite(edge.weight))
+        throw new InvalidArgumentError(`CsrGraph.fromEdges.edges[${e}].weight`, edge.weight, 'must be finite');
       rowPtr[edge.from + 1] = (rowPtr[edge.from + 1] ?? 0) + 1;
     }
     for (let i = 0; i < nodeCount; i++) rowPtr[i + 1] = (rowPtr[i + 1] ?? 0) + (rowPtr[i] ?? 0);
@@ -77,19 +83,32 @@ export class CsrGraph {
    */
   static fromCsr(rowPtr: Int32Array | Uint32Array, colIdx: Int32Array | Uint32Array, weights: Float32Array): CsrGraph {
     const name = 'CsrGraph.fromCsr';
-    if (rowPtr.length < 1) throw new InvalidArgumentError(`${name}.rowPtr.length`, rowPtr.length, 'must be >= 1 (node count + 1)');
-    if (weights.length !== colIdx.length) throw new InvalidArgumentError(`${name}.weights.length`, weights.length, `must equal colIdx.length (${colIdx.length})`);
+    if (rowPtr.length < 1)
+      throw new InvalidArgumentError(`${name}.rowPtr.length`, rowPtr.length, 'must be >= 1 (node count + 1)');
+    if (weights.length !== colIdx.length)
+      throw new InvalidArgumentError(
+        `${name}.weights.length`,
+        weights.length,
+        `must equal colIdx.length (${colIdx.length})`,
+      );
     const nodes = rowPtr.length - 1;
     const edges = colIdx.length;
     if (rowPtr[0] !== 0) throw new InvalidArgumentError(`${name}.rowPtr[0]`, rowPtr[0], 'must be 0');
     for (let i = 0; i < nodes; i++) {
       const [begin, end] = [rowPtr[i] ?? 0, rowPtr[i + 1] ?? 0];
-      if (end < begin) throw new InvalidArgumentError(`${name}.rowPtr[${i + 1}]`, end, `must be >= rowPtr[${i}] (${begin}): row pointers never decrease`);
+      if (end < begin)
+        throw new InvalidArgumentError(
+          `${name}.rowPtr[${i + 1}]`,
+          end,
+          `must be >= rowPtr[${i}] (${begin}): row pointers never decrease`,
+        );
     }
-    if (rowPtr[nodes] !== edges) throw new InvalidArgumentError(`${name}.rowPtr[${nodes}]`, rowPtr[nodes], `must equal the edge count (${edges})`);
+    if (rowPtr[nodes] !== edges)
+      throw new InvalidArgumentError(`${name}.rowPtr[${nodes}]`, rowPtr[nodes], `must equal the edge count (${edges})`);
     for (let e = 0; e < edges; e++) {
       const j = colIdx[e] ?? -1;
-      if (!(j >= 0 && j < nodes)) throw new InvalidArgumentError(`${name}.colIdx[${e}]`, j, `must be a node in [0, ${nodes - 1}]`);
+      if (!(j >= 0 && j < nodes))
+        throw new InvalidArgumentError(`${name}.colIdx[${e}]`, j, `must be a node in [0, ${nodes - 1}]`);
       const w = weights[e] ?? Number.NaN;
       if (!Number.isFinite(w)) throw new InvalidArgumentError(`${name}.weights[${e}]`, w, 'must be finite');
     }
@@ -122,5 +141,6 @@ export class CsrGraph {
 }
 
 function checkNode(argument: string, node: number, nodeCount: number): void {
-  if (!Number.isInteger(node) || node < 0 || node >= nodeCount) throw new InvalidArgumentError(argument, node, `must be a node in [0, ${nodeCount - 1}]`);
+  if (!Number.isInteger(node) || node < 0 || node >= nodeCount)
+    throw new InvalidArgumentError(argument, node, `must be a node in [0, ${nodeCount - 1}]`);
 }

@@ -24,7 +24,13 @@ afterAll(async () => {
 });
 
 /** The expected activations: @tandem/reference's kernel run for maxHops iterations from the sources (summed per node). */
-function expected(graph: CsrGraph, sources: readonly ActivationSource[], decay: number, threshold: number, maxHops: number): Float32Array {
+function expected(
+  graph: CsrGraph,
+  sources: readonly ActivationSource[],
+  decay: number,
+  threshold: number,
+  maxHops: number,
+): Float32Array {
   const initial = new Float32Array(graph.nodeCount);
   for (const { node, activation } of sources) initial[node] = (initial[node] ?? 0) + activation;
   return maxHops === 0 ? initial : referenceSpread(graph, initial, { decay, threshold, iterations: maxHops });
@@ -50,7 +56,13 @@ function expectCloseToReference(got: Float32Array, want: Float32Array, what: str
 
 /** Throws unless no node's activation after any hop before the last lies within 1e-4 relative of the threshold
  *  (there, f32 rounding could decide whether the node spreads, and backends could legitimately differ). */
-function expectThresholdClear(graph: CsrGraph, sources: readonly ActivationSource[], decay: number, threshold: number, maxHops: number): void {
+function expectThresholdClear(
+  graph: CsrGraph,
+  sources: readonly ActivationSource[],
+  decay: number,
+  threshold: number,
+  maxHops: number,
+): void {
   for (let hops = 0; hops < maxHops; hops++) {
     const a = expected(graph, sources, decay, threshold, hops);
     const near = a.findIndex((v) => Math.abs(v - threshold) <= 1e-4 * Math.abs(threshold));
@@ -72,7 +84,11 @@ describe('spreadActivation', () => {
   });
 
   it('adds sources named twice, and nodes below the threshold do not spread', async () => {
-    const sources = [{ node: 0, activation: 1 }, { node: 1, activation: 0.125 }, { node: 1, activation: 0.125 }];
+    const sources = [
+      { node: 0, activation: 1 },
+      { node: 1, activation: 0.125 },
+      { node: 1, activation: 0.125 },
+    ];
     // initial [1, 0.25, 0]; threshold 0.3: node 1 is silent in hop 1 (0.25), spreads in hop 2 (0.25 + 0.25 = 0.5)
     // hop 1: [1, 0.5, 0.5]; hop 2: node 1 = 0.5 + 0.25 = 0.75, node 2 = 0.5 + 0.5 * (1 + 2 * 0.5) = 1.5
     const got = await spreadActivation(reference, small, { sources, decay: 0.5, threshold: 0.3, maxHops: 2 });
@@ -81,13 +97,24 @@ describe('spreadActivation', () => {
 
   it('returns the starting activation for 0 hops, no sources, or a graph without edges', async () => {
     const sources = [{ node: 2, activation: 0.75 }];
-    expect(Array.from(await spreadActivation(reference, small, { sources, decay: 0.5, threshold: 0, maxHops: 0 }))).toEqual([0, 0, 0.75]);
-    expect(Array.from(await spreadActivation(reference, small, { sources: [], decay: 0.5, threshold: 0, maxHops: 3 }))).toEqual([0, 0, 0]);
-    expect(Array.from(await spreadActivation(reference, CsrGraph.fromEdges(3, []), { sources, decay: 0.5, threshold: 0, maxHops: 3 }))).toEqual([0, 0, 0.75]);
+    expect(
+      Array.from(await spreadActivation(reference, small, { sources, decay: 0.5, threshold: 0, maxHops: 0 })),
+    ).toEqual([0, 0, 0.75]);
+    expect(
+      Array.from(await spreadActivation(reference, small, { sources: [], decay: 0.5, threshold: 0, maxHops: 3 })),
+    ).toEqual([0, 0, 0]);
+    expect(
+      Array.from(
+        await spreadActivation(reference, CsrGraph.fromEdges(3, []), { sources, decay: 0.5, threshold: 0, maxHops: 3 }),
+      ),
+    ).toEqual([0, 0, 0.75]);
   });
 
   it('chains ops past 1000 hops: 1500 hops equal the reference kernel run for 1500 iterations', async () => {
-    const cycle = CsrGraph.fromEdges(2, [{ from: 0, to: 1, weight: 1 }, { from: 1, to: 0, weight: 1 }]);
+    const cycle = CsrGraph.fromEdges(2, [
+      { from: 0, to: 1, weight: 1 },
+      { from: 1, to: 0, weight: 1 },
+    ]);
     const options = { sources: [{ node: 0, activation: 1 }], decay: 0.001, threshold: 0 };
     const got = await spreadActivation(reference, cycle, { ...options, maxHops: 1500 });
     const want = referenceSpread(cycle, Float32Array.of(1, 0), { decay: 0.001, threshold: 0, iterations: 1500 });
@@ -99,16 +126,36 @@ describe('spreadActivation', () => {
   it('reuses the graph tensors on an engine until released', async () => {
     const graph = CsrGraph.fromEdges(2, [{ from: 0, to: 1, weight: 1 }]);
     const first = graph.tensorsOn(reference);
-    await spreadActivation(reference, graph, { sources: [{ node: 0, activation: 1 }], decay: 1, threshold: 0, maxHops: 1 });
+    await spreadActivation(reference, graph, {
+      sources: [{ node: 0, activation: 1 }],
+      decay: 1,
+      threshold: 0,
+      maxHops: 1,
+    });
     expect(graph.tensorsOn(reference)).toBe(first);
     graph.release(reference);
     expect(first.colIdx.disposed).toBe(true);
-    expect(Array.from(await spreadActivation(reference, graph, { sources: [{ node: 0, activation: 1 }], decay: 1, threshold: 0, maxHops: 1 }))).toEqual([1, 1]);
+    expect(
+      Array.from(
+        await spreadActivation(reference, graph, {
+          sources: [{ node: 0, activation: 1 }],
+          decay: 1,
+          threshold: 0,
+          maxHops: 1,
+        }),
+      ),
+    ).toEqual([1, 1]);
   });
 
   it('runs on the backend a strategy names', async () => {
     const engine = await Engine.create({ backends: [new ReferenceBackend(), new WasmBackend()] });
-    await spreadActivation(engine, small, { sources: [{ node: 0, activation: 1 }], decay: 0.5, threshold: 0, maxHops: 2, strategy: { only: 'wasm' } });
+    await spreadActivation(engine, small, {
+      sources: [{ node: 0, activation: 1 }],
+      decay: 0.5,
+      threshold: 0,
+      maxHops: 2,
+      strategy: { only: 'wasm' },
+    });
     const spreads = engine.telemetry.opEvents().filter((e) => e.op === 'spreadActivation');
     expect(spreads.map((e) => [e.backend, e.label])).toEqual([['wasm', 'memory.spread']]);
     await engine.dispose();
@@ -120,8 +167,21 @@ describe('spreadActivation', () => {
     ['a NaN threshold', { threshold: Number.NaN }, /threshold = NaN: must be finite/],
     ['negative hops', { maxHops: -1 }, /maxHops = -1/],
     ['fractional hops', { maxHops: 1.5 }, /maxHops = 1.5/],
-    ['a source outside the graph', { sources: [{ node: 3, activation: 1 }] }, /sources\[0\]\.node = 3: must be a node in \[0, 2\]/],
-    ['a NaN activation', { sources: [{ node: 0, activation: 1 }, { node: 1, activation: Number.NaN }] }, /sources\[1\]\.activation = NaN/],
+    [
+      'a source outside the graph',
+      { sources: [{ node: 3, activation: 1 }] },
+      /sources\[0\]\.node = 3: must be a node in \[0, 2\]/,
+    ],
+    [
+      'a NaN activation',
+      {
+        sources: [
+          { node: 0, activation: 1 },
+          { node: 1, activation: Number.NaN },
+        ],
+      },
+      /sources\[1\]\.activation = NaN/,
+    ],
   ] as const)('rejects %s with InvalidArgumentError', async (_name, change, message) => {
     const options = { sources: [{ node: 0, activation: 1 }], decay: 0.5, threshold: 0, maxHops: 2, ...change };
     await expect(spreadActivation(reference, small, options)).rejects.toThrow(InvalidArgumentError);
@@ -137,9 +197,16 @@ for (const { name, engine: maybe } of engines) {
 
     it.each([[1], [3], [6]])('random graph of 400 nodes and 3,000 edges, %i hops', async (hops) => {
       const rng = createRng(hops + 40);
-      const edges: WeightedEdge[] = Array.from({ length: 3000 }, () => ({ from: rng.int(0, 400), to: rng.int(0, 400), weight: 0.05 + rng.next() }));
+      const edges: WeightedEdge[] = Array.from({ length: 3000 }, () => ({
+        from: rng.int(0, 400),
+        to: rng.int(0, 400),
+        weight: 0.05 + rng.next(),
+      }));
       const graph = CsrGraph.fromEdges(400, edges);
-      const sources = [{ node: 3, activation: 1 }, { node: 250, activation: 0.5 }];
+      const sources = [
+        { node: 3, activation: 1 },
+        { node: 250, activation: 0.5 },
+      ];
       const options = { sources, decay: 0.3, threshold: 0.0123, maxHops: hops };
       expectThresholdClear(graph, sources, options.decay, options.threshold, hops);
       const want = expected(graph, sources, options.decay, options.threshold, hops);

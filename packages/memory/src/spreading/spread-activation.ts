@@ -35,12 +35,19 @@ export interface SpreadActivationOptions {
 export const MAX_HOPS_PER_OP = 1000;
 
 /** The activation of every node after spreading from `sources` for maxHops hops; bad input throws InvalidArgumentError. */
-export async function spreadActivation(engine: Engine, graph: CsrGraph, options: SpreadActivationOptions): Promise<Float32Array> {
-  if (!(graph instanceof CsrGraph)) throw new InvalidArgumentError('spreadActivation.graph', typeof graph, 'must be a CsrGraph (fromEdges or fromCsr)');
+export async function spreadActivation(
+  engine: Engine,
+  graph: CsrGraph,
+  options: SpreadActivationOptions,
+): Promise<Float32Array> {
+  if (!(graph instanceof CsrGraph))
+    throw new InvalidArgumentError('spreadActivation.graph', typeof graph, 'must be a CsrGraph (fromEdges or fromCsr)');
   const { decay, threshold, maxHops } = options;
   if (!(decay > 0 && decay <= 1)) throw new InvalidArgumentError('spreadActivation.decay', decay, 'must be in (0, 1]');
-  if (!Number.isFinite(threshold)) throw new InvalidArgumentError('spreadActivation.threshold', threshold, 'must be finite');
-  if (!Number.isInteger(maxHops) || maxHops < 0) throw new InvalidArgumentError('spreadActivation.maxHops', maxHops, 'must be an integer >= 0');
+  if (!Number.isFinite(threshold))
+    throw new InvalidArgumentError('spreadActivation.threshold', threshold, 'must be finite');
+  if (!Number.isInteger(maxHops) || maxHops < 0)
+    throw new InvalidArgumentError('spreadActivation.maxHops', maxHops, 'must be an integer >= 0');
   const initial = initialActivation(graph.nodeCount, options.sources);
   if (maxHops === 0 || graph.edgeCount === 0 || !initial.some((a) => a !== 0)) return initial;
   const graphTensors = graph.tensorsOn(engine);
@@ -48,7 +55,13 @@ export async function spreadActivation(engine: Engine, graph: CsrGraph, options:
   try {
     for (let done = 0; done < maxHops; ) {
       const iterations = Math.min(MAX_HOPS_PER_OP, maxHops - done);
-      const next = await engine.spreadActivation(graphTensors, current, { decay, threshold, iterations, strategy: options.strategy, label: 'memory.spread' });
+      const next = await engine.spreadActivation(graphTensors, current, {
+        decay,
+        threshold,
+        iterations,
+        strategy: options.strategy,
+        label: 'memory.spread',
+      });
       current.dispose();
       current = next;
       done += iterations;
@@ -61,14 +74,25 @@ export async function spreadActivation(engine: Engine, graph: CsrGraph, options:
 
 /** Starting activation of every node: each source's activation added at its node (in float64, rounded once). */
 function initialActivation(nodeCount: number, sources: readonly ActivationSource[]): Float32Array {
-  if (!Array.isArray(sources)) throw new InvalidArgumentError('spreadActivation.sources', typeof sources, 'must be an array of { node, activation }');
+  if (!Array.isArray(sources))
+    throw new InvalidArgumentError(
+      'spreadActivation.sources',
+      typeof sources,
+      'must be an array of { node, activation }',
+    );
   const sums = new Float64Array(nodeCount);
   for (let s = 0; s < sources.length; s++) {
     const source = sources[s];
     const node = source?.node ?? Number.NaN;
-    if (!Number.isInteger(node) || node < 0 || node >= nodeCount) throw new InvalidArgumentError(`spreadActivation.sources[${s}].node`, node, `must be a node in [0, ${nodeCount - 1}]`);
+    if (!Number.isInteger(node) || node < 0 || node >= nodeCount)
+      throw new InvalidArgumentError(
+        `spreadActivation.sources[${s}].node`,
+        node,
+        `must be a node in [0, ${nodeCount - 1}]`,
+      );
     const activation = source?.activation ?? Number.NaN;
-    if (!Number.isFinite(activation)) throw new InvalidArgumentError(`spreadActivation.sources[${s}].activation`, activation, 'must be finite');
+    if (!Number.isFinite(activation))
+      throw new InvalidArgumentError(`spreadActivation.sources[${s}].activation`, activation, 'must be finite');
     sums[node] = (sums[node] ?? 0) + activation;
   }
   return Float32Array.from(sums);

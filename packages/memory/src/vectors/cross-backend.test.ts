@@ -24,10 +24,13 @@ for (const { name, engine: maybe } of engines) {
       const engine = started(name, maybe);
       const targets = randomVectors(count, dim, dim * 7 + count);
       const queries = randomVectors(q, dim, dim * 7 + count + 1);
-      const ops = await VectorOps.create(engine, targets, dim, { matmulMinQueries: kernel === 'matmul' ? 1 : Infinity });
+      const ops = await VectorOps.create(engine, targets, dim, {
+        matmulMinQueries: kernel === 'matmul' ? 1 : Infinity,
+      });
       const rows = await ops.searchMany(queries, 10);
       ops.dispose();
-      for (let row = 0; row < q; row++) expectHitsMatch(rows[row] ?? [], cosineScores(queries, row, targets, dim), 10, 1e-5);
+      for (let row = 0; row < q; row++)
+        expectHitsMatch(rows[row] ?? [], cosineScores(queries, row, targets, dim), 10, 1e-5);
     });
 
     it('real data: 384-d Fiori documentation embeddings, each chunk finds itself first and its neighbours as the oracle does', async () => {

@@ -9,7 +9,8 @@ export function checkDim(argument: string, dim: number): void {
 
 /** Throws unless `values` holds a whole number of `dim`-float rows; returns the row count. */
 export function rowCount(argument: string, values: Float32Array, dim: number): number {
-  if (!(values instanceof Float32Array)) throw new InvalidArgumentError(argument, typeof values, 'must be a Float32Array');
+  if (!(values instanceof Float32Array))
+    throw new InvalidArgumentError(argument, typeof values, 'must be a Float32Array');
   if (values.length % dim !== 0) {
     throw new InvalidArgumentError(`${argument}.length`, values.length, `must be a multiple of the dimension (${dim})`);
   }
@@ -25,10 +26,16 @@ export function checkedRowNorm(argument: string, values: Float32Array, row: numb
   let squares = 0;
   for (let c = 0; c < dim; c++) {
     const v = values[base + c] ?? 0;
-    if (!Number.isFinite(v)) throw new InvalidArgumentError(`${argument}[${base + c}]`, v, `must be finite (row ${row}, column ${c})`);
+    if (!Number.isFinite(v))
+      throw new InvalidArgumentError(`${argument}[${base + c}]`, v, `must be finite (row ${row}, column ${c})`);
     squares += v * v;
   }
-  if (squares === 0) throw new InvalidArgumentError(`${argument}[row ${row}]`, 'a zero vector', 'must have a non-zero norm (cosine similarity is undefined for it)');
+  if (squares === 0)
+    throw new InvalidArgumentError(
+      `${argument}[row ${row}]`,
+      'a zero vector',
+      'must have a non-zero norm (cosine similarity is undefined for it)',
+    );
   return Math.sqrt(squares);
 }
 
@@ -39,5 +46,6 @@ export function checkRows(argument: string, values: Float32Array, rows: number, 
 
 /** Throws unless k is an integer in [1, count]. */
 export function checkK(argument: string, k: number, count: number): void {
-  if (!Number.isInteger(k) || k < 1 || k > count) throw new InvalidArgumentError(argument, k, `must be an integer in [1, ${count}] (the stored vector count)`);
+  if (!Number.isInteger(k) || k < 1 || k > count)
+    throw new InvalidArgumentError(argument, k, `must be an integer in [1, ${count}] (the stored vector count)`);
 }

@@ -21,25 +21,34 @@ const FACTORS = [1, 1e-30, 1e-40, 3e37, 1e25, 1e-20];
 /** Random vectors with row r scaled by FACTORS[r mod 6] (entries rounded to f32, possibly subnormal). */
 function scaledVectors(count: number, seed: number): Float32Array {
   const values = randomVectors(count, DIM, seed);
-  for (let i = 0; i < values.length; i++) values[i] = (values[i] ?? 0) * (FACTORS[Math.floor(i / DIM) % FACTORS.length] ?? 1);
+  for (let i = 0; i < values.length; i++)
+    values[i] = (values[i] ?? 0) * (FACTORS[Math.floor(i / DIM) % FACTORS.length] ?? 1);
   return values;
 }
 
 for (const { name, engine: maybe } of engines) {
   describe.skipIf(maybe === undefined)(`VectorOps with vectors of extreme length on ${name}`, () => {
-    it.each(['cosine', 'matmul'] as const)('%s kernel: scaled stored vectors and queries match the oracle', async (kernel) => {
-      const engine = started(name, maybe);
-      const targets = scaledVectors(COUNT, 11);
-      const queries = scaledVectors(FACTORS.length, 12);
-      const ops = await VectorOps.create(engine, targets, DIM, { matmulMinQueries: kernel === 'matmul' ? 1 : Infinity });
-      const batch = await ops.searchMany(queries, 5);
-      for (let q = 0; q < FACTORS.length; q++) {
-        const hits = batch[q] ?? [];
-        expect(hits.every((h) => Number.isFinite(h.score)), `query ${q}`).toBe(true);
-        expectHitsMatch(hits, cosineScores(queries, q, targets, DIM), 5, 1e-5);
-      }
-      ops.dispose();
-    });
+    it.each(['cosine', 'matmul'] as const)(
+      '%s kernel: scaled stored vectors and queries match the oracle',
+      async (kernel) => {
+        const engine = started(name, maybe);
+        const targets = scaledVectors(COUNT, 11);
+        const queries = scaledVectors(FACTORS.length, 12);
+        const ops = await VectorOps.create(engine, targets, DIM, {
+          matmulMinQueries: kernel === 'matmul' ? 1 : Infinity,
+        });
+        const batch = await ops.searchMany(queries, 5);
+        for (let q = 0; q < FACTORS.length; q++) {
+          const hits = batch[q] ?? [];
+          expect(
+            hits.every((h) => Number.isFinite(h.score)),
+            `query ${q}`,
+          ).toBe(true);
+          expectHitsMatch(hits, cosineScores(queries, q, targets, DIM), 5, 1e-5);
+        }
+        ops.dispose();
+      },
+    );
 
     it('a query scaled by 1e-30 .. 3e37 finds the same vectors with the same scores as unscaled', async () => {
       // (Normal f32 factors only: scaling into subnormals rounds the entries themselves; the oracle test above has those.)
@@ -49,8 +58,14 @@ for (const { name, engine: maybe } of engines) {
       const ops = await VectorOps.create(engine, targets, DIM);
       const plain = await ops.search(query, 5);
       for (const factor of [1e-30, 1e-20, 1e25, 3e37]) {
-        const scaled = await ops.search(query.map((v) => v * factor), 5);
-        expect(scaled.map((h) => h.index), `x ${factor}`).toEqual(plain.map((h) => h.index));
+        const scaled = await ops.search(
+          query.map((v) => v * factor),
+          5,
+        );
+        expect(
+          scaled.map((h) => h.index),
+          `x ${factor}`,
+        ).toEqual(plain.map((h) => h.index));
         scaled.forEach((h, i) => expect(h.score, `x ${factor}`).toBeCloseTo(plain[i]?.score ?? Number.NaN, 6));
       }
       ops.dispose();

@@ -68,7 +68,10 @@ describe('VectorOps search', () => {
     const targets = randomVectors(100, dim, 21);
     const queries = randomVectors(25, dim, 22);
     const whole = await VectorOps.create(reference, targets, dim, { matmulMinQueries: Infinity });
-    const split = await VectorOps.create(reference, targets, dim, { matmulMinQueries: Infinity, maxScoresBytes: 3 * 100 * 4 });
+    const split = await VectorOps.create(reference, targets, dim, {
+      matmulMinQueries: Infinity,
+      maxScoresBytes: 3 * 100 * 4,
+    });
     expect(await split.searchMany(queries, 4)).toEqual(await whole.searchMany(queries, 4));
     expect(await split.searchMany(new Float32Array(0), 4)).toEqual([]);
     whole.dispose();
@@ -83,7 +86,10 @@ describe('VectorOps search', () => {
     const many = randomVectors(80, dim, 42);
     await ops.searchMany(many.subarray(0, 31 * dim), 3);
     const rows = await ops.searchMany(many, 3);
-    const scoreOps = engine.telemetry.opEvents().filter((e) => e.op !== 'topK').map((e) => `${e.op} ${e.shapes}`);
+    const scoreOps = engine.telemetry
+      .opEvents()
+      .filter((e) => e.op !== 'topK')
+      .map((e) => `${e.op} ${e.shapes}`);
     // 80 queries split at 40 per op (maxScoresBytes): two matmuls of 40.
     expect(scoreOps).toEqual(['cosineSimilarity 31x8, 50x8', 'matmul 40x8, 8x50', 'matmul 40x8, 8x50']);
     rows.forEach((hits, q) => expectHitsMatch(hits, cosineScores(many, q, targets, dim), 3, 1e-5));
@@ -131,8 +137,12 @@ describe('VectorOps rejects bad input with InvalidArgumentError', () => {
     await expect(ops.search(new Float32Array(dim), 1)).rejects.toThrow(/search\.query\[row 0\].*non-zero norm/);
     await expect(ops.search(Float32Array.of(1, Number.NaN, 0, 0), 1)).rejects.toThrow(/search\.query\[1\].*finite/);
     await expect(ops.search(new Float32Array(dim + 1).fill(1), 1)).rejects.toThrow(/search\.query\.length = 5/);
-    await expect(ops.searchMany(new Float32Array(dim * 2 + 1).fill(1), 1)).rejects.toThrow(/searchMany\.queries\.length = 9/);
-    await expect(ops.searchMany(Float32Array.of(1, 1, 1, 1, 0, 0, 0, 0), 1)).rejects.toThrow(/searchMany\.queries\[row 1\]/);
+    await expect(ops.searchMany(new Float32Array(dim * 2 + 1).fill(1), 1)).rejects.toThrow(
+      /searchMany\.queries\.length = 9/,
+    );
+    await expect(ops.searchMany(Float32Array.of(1, 1, 1, 1, 0, 0, 0, 0), 1)).rejects.toThrow(
+      /searchMany\.queries\[row 1\]/,
+    );
     expect(() => ops.vector(6)).toThrow(/vector\.index = 6/);
     expect(() => ops.vector(-1)).toThrow(InvalidArgumentError);
     ops.dispose();

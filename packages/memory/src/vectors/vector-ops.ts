@@ -65,7 +65,13 @@ export class VectorOps {
   private transposed: Promise<Tensor<'f32'>> | undefined;
   private disposed = false;
 
-  private constructor(engine: Engine, originals: Float32Array, targets: Tensor<'f32'>, dim: number, options: VectorOpsOptions) {
+  private constructor(
+    engine: Engine,
+    originals: Float32Array,
+    targets: Tensor<'f32'>,
+    dim: number,
+    options: VectorOpsOptions,
+  ) {
     this.engine = engine;
     this.originals = originals;
     this.targets = targets;
@@ -81,16 +87,27 @@ export class VectorOps {
    * Stores `vectors` (count x dim floats, row-major; copied) for search. Throws InvalidArgumentError for a bad
    * dimension, a length that is not a multiple of it, no vectors, or a vector that is zero or holds NaN/infinity.
    */
-  static async create(engine: Engine, vectors: Float32Array, dim: number, options: VectorOpsOptions = {}): Promise<VectorOps> {
+  static async create(
+    engine: Engine,
+    vectors: Float32Array,
+    dim: number,
+    options: VectorOpsOptions = {},
+  ): Promise<VectorOps> {
     checkDim('VectorOps.create.dim', dim);
     const count = rowCount('VectorOps.create.vectors', vectors, dim);
-    if (count === 0) throw new InvalidArgumentError('VectorOps.create.vectors.length', 0, 'must hold at least one vector');
+    if (count === 0)
+      throw new InvalidArgumentError('VectorOps.create.vectors.length', 0, 'must hold at least one vector');
     const maxBytes = options.maxScoresBytes;
     if (maxBytes !== undefined && !(Number.isFinite(maxBytes) && maxBytes > 0)) {
       throw new InvalidArgumentError('VectorOps.create.maxScoresBytes', maxBytes, 'must be a finite number > 0');
     }
     const minQueries = options.matmulMinQueries;
-    if (minQueries !== undefined && !(minQueries >= 1)) throw new InvalidArgumentError('VectorOps.create.matmulMinQueries', minQueries, 'must be a number >= 1 (Infinity: never)');
+    if (minQueries !== undefined && !(minQueries >= 1))
+      throw new InvalidArgumentError(
+        'VectorOps.create.matmulMinQueries',
+        minQueries,
+        'must be a number >= 1 (Infinity: never)',
+      );
     const unit = normalisedRows('VectorOps.create.vectors', vectors, count, dim);
     const targets = engine.tensor(unit, [count, dim]);
     return new VectorOps(engine, vectors.slice(), targets, dim, options);
@@ -100,7 +117,11 @@ export class VectorOps {
   async search(query: Float32Array, k: number, options: SearchOptions = {}): Promise<SearchHit[]> {
     this.assertLive();
     if (!(query instanceof Float32Array) || query.length !== this.dim) {
-      throw new InvalidArgumentError('search.query.length', query instanceof Float32Array ? query.length : typeof query, `must be a Float32Array of the dimension (${this.dim})`);
+      throw new InvalidArgumentError(
+        'search.query.length',
+        query instanceof Float32Array ? query.length : typeof query,
+        `must be a Float32Array of the dimension (${this.dim})`,
+      );
     }
     const [hits] = await this.run(query, 1, k, options.strategy, 'search');
     return hits ?? [];
@@ -127,11 +148,20 @@ export class VectorOps {
     if (this.disposed) return;
     this.disposed = true;
     this.targets.dispose();
-    void this.transposed?.then((t) => t.dispose(), () => undefined);
+    void this.transposed?.then(
+      (t) => t.dispose(),
+      () => undefined,
+    );
   }
 
   /** Validates, then searches in slices of at most queriesPerOp queries (one scores matrix each). */
-  private async run(queries: Float32Array, rows: number, k: number, strategy: Strategy | undefined, caller: string): Promise<SearchHit[][]> {
+  private async run(
+    queries: Float32Array,
+    rows: number,
+    k: number,
+    strategy: Strategy | undefined,
+    caller: string,
+  ): Promise<SearchHit[][]> {
     checkK(`${caller}.k`, k, this.count);
     checkRows(caller === 'search' ? 'search.query' : 'searchMany.queries', queries, rows, this.dim);
     const chosen = strategy ?? this.strategy;
@@ -145,15 +175,24 @@ export class VectorOps {
   }
 
   /** One scores op (cosineSimilarity or matmul) and one topK op for `rows` queries; intermediate tensors are freed. */
-  private async searchSlice(queries: Float32Array, rows: number, k: number, strategy: Strategy | undefined): Promise<SearchHit[][]> {
+  private async searchSlice(
+    queries: Float32Array,
+    rows: number,
+    k: number,
+    strategy: Strategy | undefined,
+  ): Promise<SearchHit[][]> {
     const useMatmul = rows >= this.matmulMinQueries;
     const transposed = useMatmul ? await this.transposedTargets() : undefined;
-    const queryTensor = this.engine.tensor(normalisedRows('searchMany.queries', queries, rows, this.dim), [rows, this.dim]);
+    const queryTensor = this.engine.tensor(normalisedRows('searchMany.queries', queries, rows, this.dim), [
+      rows,
+      this.dim,
+    ]);
     const made: Array<Tensor | undefined> = [queryTensor];
     try {
-      const scores = transposed === undefined
-        ? await this.engine.cosineSimilarity(queryTensor, this.targets, { strategy, label: 'memory.cosine' })
-        : await this.engine.matmul(queryTensor, transposed, { strategy, label: 'memory.matmul' });
+      const scores =
+        transposed === undefined
+          ? await this.engine.cosineSimilarity(queryTensor, this.targets, { strategy, label: 'memory.cosine' })
+          : await this.engine.matmul(queryTensor, transposed, { strategy, label: 'memory.matmul' });
       made.push(scores);
       const { values, indices } = await this.engine.topK(scores, k, { strategy, label: 'memory.topK' });
       made.push(values, indices);

@@ -17,7 +17,14 @@ describe('attention', () => {
 
   it('scales by 1 / sqrt(D) by default', () => {
     // D = 4: q . k = [2, 0] / 2 = [1, 0] -> [e / (e + 1), 1 / (e + 1)] = [0.7310586, 0.2689414]
-    const out = attention(f32(2, 0, 0, 0), f32(1, 0, 0, 0, 0, 0, 0, 0), f32(1, 0, 0, 0, 0, 1, 0, 0), dims({ sk: 2, headDim: 4 }), false, undefined);
+    const out = attention(
+      f32(2, 0, 0, 0),
+      f32(1, 0, 0, 0, 0, 0, 0, 0),
+      f32(1, 0, 0, 0, 0, 1, 0, 0),
+      dims({ sk: 2, headDim: 4 }),
+      false,
+      undefined,
+    );
     closeTo(out, [0.7310585786, 0.2689414214, 0, 0]);
   });
 

@@ -35,7 +35,8 @@ export function attention(
   expectCount('attention.heads', heads);
   expectCount('attention.kvHeads', kvHeads);
   expectCount('attention.headDim', headDim);
-  if (kvHeads === 0 ? heads !== 0 : heads % kvHeads !== 0) throw new InvalidArgumentError('attention.kvHeads', kvHeads, `must divide heads (${heads})`);
+  if (kvHeads === 0 ? heads !== 0 : heads % kvHeads !== 0)
+    throw new InvalidArgumentError('attention.kvHeads', kvHeads, `must divide heads (${heads})`);
   expectLength('attention.q', q, sq * heads * headDim);
   expectLength('attention.k', k, sk * kvHeads * headDim);
   expectLength('attention.v', v, sk * kvHeads * headDim);
@@ -76,8 +77,25 @@ export function attention(
 /** The reference's attention (one row of float64 weights as scratch). */
 export const attentionKernel: ReferenceKernel<'attention'> = {
   run(op) {
-    const dims = { sq: dim(op.q, 0), sk: dim(op.k, 0), heads: dim(op.q, 1), kvHeads: dim(op.k, 1), headDim: dim(op.q, 2) };
-    return [bytesOf(attention(f32(op.q, 'attention.q'), f32(op.k, 'attention.k'), f32(op.v, 'attention.v'), dims, op.causal, op.scale))];
+    const dims = {
+      sq: dim(op.q, 0),
+      sk: dim(op.k, 0),
+      heads: dim(op.q, 1),
+      kvHeads: dim(op.k, 1),
+      headDim: dim(op.q, 2),
+    };
+    return [
+      bytesOf(
+        attention(
+          f32(op.q, 'attention.q'),
+          f32(op.k, 'attention.k'),
+          f32(op.v, 'attention.v'),
+          dims,
+          op.causal,
+          op.scale,
+        ),
+      ),
+    ];
   },
   scratchBytes: (op) => 8 * dim(op.k, 0),
 };

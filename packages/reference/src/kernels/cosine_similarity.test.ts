@@ -25,7 +25,7 @@ describe('cosineSimilarity', () => {
     expect(got).toEqual([nan, nan, nan, nan, nan, 0, 0, 0, nan, 0, nan, nan, nan, 0, nan, expect.closeTo(1, 6)]);
   });
 
-  it('does not depend on the vectors\' lengths: 1e-30, 1e-45 and 3e38 entries score as unit ones', () => {
+  it("does not depend on the vectors' lengths: 1e-30, 1e-45 and 3e38 entries score as unit ones", () => {
     for (const factor of [1e-30, 1e-45, 3e38]) {
       closeTo(cosineSimilarity(f32(factor, factor), f32(1, 1, 1, -1), 1, 2, 2), [1, 0]);
     }

@@ -12,7 +12,13 @@ import { bytesOf } from '../bytes.ts';
 type RowKind = 'finite' | 'zero' | 'infinite' | 'nan';
 
 /** queries [q, d] x targets [t, d] -> [q, t] cosine similarities. */
-export function cosineSimilarity(queries: Float32Array, targets: Float32Array, q: number, t: number, d: number): Float32Array {
+export function cosineSimilarity(
+  queries: Float32Array,
+  targets: Float32Array,
+  q: number,
+  t: number,
+  d: number,
+): Float32Array {
   expectCount('cosineSimilarity.q', q);
   expectCount('cosineSimilarity.t', t);
   expectCount('cosineSimilarity.d', d);
@@ -75,7 +81,17 @@ function norm(values: Float32Array, base: number, d: number): number {
 export const cosineSimilarityKernel: ReferenceKernel<'cosineSimilarity'> = {
   run(op) {
     const queries = op.queries.shape.length === 1 ? 1 : dim(op.queries, 0);
-    return [bytesOf(cosineSimilarity(f32(op.queries, 'cosineSimilarity.queries'), f32(op.targets, 'cosineSimilarity.targets'), queries, dim(op.targets, 0), dim(op.targets, 1)))];
+    return [
+      bytesOf(
+        cosineSimilarity(
+          f32(op.queries, 'cosineSimilarity.queries'),
+          f32(op.targets, 'cosineSimilarity.targets'),
+          queries,
+          dim(op.targets, 0),
+          dim(op.targets, 1),
+        ),
+      ),
+    ];
   },
   scratchBytes: (op) => 8 * dim(op.targets, 0),
 };

@@ -23,7 +23,8 @@ function isDequantizable(dtype: DType): dtype is DequantizableDType {
 export const dequantizeKernel: ReferenceKernel<'dequantize'> = {
   run(op) {
     const dtype = op.x.dtype;
-    if (!isDequantizable(dtype)) throw new InvalidArgumentError('dequantize.x.dtype', dtype, 'must be q8_0, q4_0 or f16');
+    if (!isDequantizable(dtype))
+      throw new InvalidArgumentError('dequantize.x.dtype', dtype, 'must be q8_0, q4_0 or f16');
     return [bytesOf(dequantize(dtype, op.x.data, numel(op.x.shape)))];
   },
 };

@@ -49,7 +49,9 @@ describe('scale / silu / swiglu', () => {
 describe('f16 variants', () => {
   it('addF16 rounds ties to even', () => {
     // 1 + 2^-11 is a tie -> 1 (0x3c00); (1 + 2^-10) + 2^-11 is a tie -> 1 + 2^-9 (0x3c02). 2^-11 = 0x1000.
-    expect(Array.from(addF16(Uint16Array.of(0x3c00, 0x3c01), Uint16Array.of(0x1000, 0x1000)))).toEqual([0x3c00, 0x3c02]);
+    expect(Array.from(addF16(Uint16Array.of(0x3c00, 0x3c01), Uint16Array.of(0x1000, 0x1000)))).toEqual([
+      0x3c00, 0x3c02,
+    ]);
   });
 
   it('mulF16 and scaleF16 multiply, and overflow to infinity', () => {

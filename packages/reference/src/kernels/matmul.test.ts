@@ -33,7 +33,9 @@ describe('matmul', () => {
 describe('matmulF16', () => {
   it('decodes, multiplies and encodes', () => {
     // [1 2] x [0.5; 0.25] = 1 -> 0x3c00
-    expect(Array.from(matmulF16(Uint16Array.of(0x3c00, 0x4000), Uint16Array.of(0x3800, 0x3400), 1, 2, 1))).toEqual([0x3c00]);
+    expect(Array.from(matmulF16(Uint16Array.of(0x3c00, 0x4000), Uint16Array.of(0x3800, 0x3400), 1, 2, 1))).toEqual([
+      0x3c00,
+    ]);
   });
 
   it('rounds the result to f16, ties to even (3 * 683 = 2049 -> 2048)', () => {

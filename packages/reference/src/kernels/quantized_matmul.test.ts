@@ -34,7 +34,9 @@ describe('quantizedMatmul', () => {
   });
 
   it('rejects K that is not a multiple of 32 and weights of the wrong size', () => {
-    expect(() => quantizedMatmul(new Float32Array(16), new Uint8Array(34), 'q8_0', 1, 16, 1)).toThrow(InvalidArgumentError);
+    expect(() => quantizedMatmul(new Float32Array(16), new Uint8Array(34), 'q8_0', 1, 16, 1)).toThrow(
+      InvalidArgumentError,
+    );
     expect(() => quantizedMatmul(x, new Uint8Array(34), 'q8_0', 2, 32, 2)).toThrow(/byteLength/);
   });
 });

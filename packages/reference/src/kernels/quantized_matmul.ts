@@ -6,11 +6,19 @@ import { dim, expectCount, expectLength, f32, type ReferenceKernel } from '../ke
 import { bytesOf } from '../bytes.ts';
 
 /** out[i, j] = sum_p x[i, p] * dequantize(w)[j, p]; k must be a multiple of 32. */
-export function quantizedMatmul(x: Float32Array, w: Uint8Array, dtype: QuantizedDType, m: number, k: number, n: number): Float32Array {
+export function quantizedMatmul(
+  x: Float32Array,
+  w: Uint8Array,
+  dtype: QuantizedDType,
+  m: number,
+  k: number,
+  n: number,
+): Float32Array {
   expectCount('quantizedMatmul.m', m);
   expectCount('quantizedMatmul.n', n);
   expectCount('quantizedMatmul.k', k);
-  if (k % QUANT_BLOCK !== 0) throw new InvalidArgumentError('quantizedMatmul.k', k, `must be a multiple of ${QUANT_BLOCK}`);
+  if (k % QUANT_BLOCK !== 0)
+    throw new InvalidArgumentError('quantizedMatmul.k', k, `must be a multiple of ${QUANT_BLOCK}`);
   expectLength('quantizedMatmul.x', x, m * k);
   const weights = dequantizeFrom(dtype, w, n * k);
   const out = new Float32Array(m * n);
@@ -29,7 +37,11 @@ export const quantizedMatmulKernel: ReferenceKernel<'quantizedMatmul'> = {
   run(op) {
     const wType = op.w.dtype;
     if (!isQuantized(wType)) throw new InvalidArgumentError('quantizedMatmul.w.dtype', wType, 'must be q8_0 or q4_0');
-    return [bytesOf(quantizedMatmul(f32(op.x, 'quantizedMatmul.x'), op.w.data, wType, dim(op.x, 0), dim(op.x, 1), dim(op.w, 0)))];
+    return [
+      bytesOf(
+        quantizedMatmul(f32(op.x, 'quantizedMatmul.x'), op.w.data, wType, dim(op.x, 0), dim(op.x, 1), dim(op.w, 0)),
+      ),
+    ];
   },
   scratchBytes: (op) => 4 * dim(op.w, 0) * dim(op.w, 1),
 };

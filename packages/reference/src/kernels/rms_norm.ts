@@ -9,12 +9,14 @@ export function rmsNorm(x: Float32Array, n: number, weight: Float32Array | undef
   if (weight !== undefined) expectLength('rmsNorm.weight', weight, n);
   const out = new Float32Array(x.length);
   if (n === 0) return out;
-  if (x.length % n !== 0) throw new InvalidArgumentError('rmsNorm.x.length', x.length, `must be a multiple of n (${n})`);
+  if (x.length % n !== 0)
+    throw new InvalidArgumentError('rmsNorm.x.length', x.length, `must be a multiple of n (${n})`);
   for (let base = 0; base < x.length; base += n) {
     let squares = 0;
     for (let c = 0; c < n; c++) squares += (x[base + c] ?? 0) ** 2;
     const inverseRms = 1 / Math.sqrt(squares / n + eps);
-    for (let c = 0; c < n; c++) out[base + c] = (x[base + c] ?? 0) * inverseRms * (weight === undefined ? 1 : (weight[c] ?? 0));
+    for (let c = 0; c < n; c++)
+      out[base + c] = (x[base + c] ?? 0) * inverseRms * (weight === undefined ? 1 : (weight[c] ?? 0));
   }
   return out;
 }

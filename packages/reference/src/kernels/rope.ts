@@ -53,7 +53,14 @@ export function rope(x: Float32Array, params: RopeParams): Float32Array {
 /** The reference's rope. */
 export const ropeKernel: ReferenceKernel<'rope'> = {
   run(op) {
-    const params = { seq: dim(op.x, 0), heads: dim(op.x, 1), headDim: dim(op.x, 2), positionOffset: op.positionOffset, base: op.base, mode: op.mode };
+    const params = {
+      seq: dim(op.x, 0),
+      heads: dim(op.x, 1),
+      headDim: dim(op.x, 2),
+      positionOffset: op.positionOffset,
+      base: op.base,
+      mode: op.mode,
+    };
     return [bytesOf(rope(f32(op.x, 'rope.x'), params))];
   },
 };

@@ -15,6 +15,10 @@ export function scaleF16(x: Uint16Array, factor: number): Uint16Array {
 
 /** The reference's scale. */
 export const scaleKernel: ReferenceKernel<'scale'> = {
-  run: (op) => [op.x.dtype === 'f16' ? bytesOf(scaleF16(readU16(op.x.data), op.factor)) : bytesOf(scale(f32(op.x, 'scale.x'), op.factor))],
+  run: (op) => [
+    op.x.dtype === 'f16'
+      ? bytesOf(scaleF16(readU16(op.x.data), op.factor))
+      : bytesOf(scale(f32(op.x, 'scale.x'), op.factor)),
+  ],
   scratchBytes: (op, outputs) => (op.x.dtype === 'f16' ? widenedBytes([op.x], outputs) : 0),
 };

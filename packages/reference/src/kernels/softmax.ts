@@ -17,7 +17,8 @@ export function softmax(x: Float32Array, rows: number, cols: number, causal: boo
     if (x.length !== 0) throw new InvalidArgumentError('softmax.x.length', x.length, 'must be 0 when rows * cols is 0');
     return out;
   }
-  if (x.length % matrix !== 0) throw new InvalidArgumentError('softmax.x.length', x.length, `must be a multiple of rows * cols (${matrix})`);
+  if (x.length % matrix !== 0)
+    throw new InvalidArgumentError('softmax.x.length', x.length, `must be a multiple of rows * cols (${matrix})`);
   const totalRows = x.length / cols;
   for (let row = 0; row < totalRows; row++) {
     const r = row % rows;

@@ -32,12 +32,23 @@ export function validateCsr(graph: CsrGraph, nodes: number): void {
   expectLength('spreadActivation.rowPtr', rowPtr, nodes + 1);
   expectLength('spreadActivation.weights', weights, colIdx.length);
   if (rowPtr[0] !== 0) throw new InvalidArgumentError('spreadActivation.rowPtr[0]', rowPtr[0], 'must be 0');
-  if (rowPtr[nodes] !== colIdx.length) throw new InvalidArgumentError(`spreadActivation.rowPtr[${nodes}]`, rowPtr[nodes], `must equal the edge count (${colIdx.length})`);
+  if (rowPtr[nodes] !== colIdx.length)
+    throw new InvalidArgumentError(
+      `spreadActivation.rowPtr[${nodes}]`,
+      rowPtr[nodes],
+      `must equal the edge count (${colIdx.length})`,
+    );
   for (let i = 0; i < nodes; i++) {
-    if ((rowPtr[i + 1] ?? 0) < (rowPtr[i] ?? 0)) throw new InvalidArgumentError(`spreadActivation.rowPtr[${i + 1}]`, rowPtr[i + 1], `must be >= rowPtr[${i}] (${rowPtr[i]})`);
+    if ((rowPtr[i + 1] ?? 0) < (rowPtr[i] ?? 0))
+      throw new InvalidArgumentError(
+        `spreadActivation.rowPtr[${i + 1}]`,
+        rowPtr[i + 1],
+        `must be >= rowPtr[${i}] (${rowPtr[i]})`,
+      );
   }
   for (let e = 0; e < colIdx.length; e++) {
-    if ((colIdx[e] ?? 0) >= nodes) throw new InvalidArgumentError(`spreadActivation.colIdx[${e}]`, colIdx[e], `must be < the node count (${nodes})`);
+    if ((colIdx[e] ?? 0) >= nodes)
+      throw new InvalidArgumentError(`spreadActivation.colIdx[${e}]`, colIdx[e], `must be < the node count (${nodes})`);
   }
 }
 

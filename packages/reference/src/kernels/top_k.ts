@@ -26,7 +26,8 @@ export function topK(x: Float32Array, rows: number, n: number, k: number): TopKR
   expectCount('topK.rows', rows);
   expectCount('topK.n', n);
   expectLength('topK.x', x, rows * n);
-  if (!Number.isInteger(k) || k < 0 || k > n) throw new InvalidArgumentError('topK.k', k, `must be an integer in [0, ${n}]`);
+  if (!Number.isInteger(k) || k < 0 || k > n)
+    throw new InvalidArgumentError('topK.k', k, `must be an integer in [0, ${n}]`);
   const values = new Float32Array(rows * k);
   const indices = new Int32Array(rows * k);
   const order = Array.from({ length: n }, (_, i) => i);

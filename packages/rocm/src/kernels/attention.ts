@@ -2,7 +2,15 @@
 import { dim, lastDim, type RocmKernel } from '../kernel-support.ts';
 import { nativeCall, nativeParams } from '../native-params.ts';
 
-const PARAMS = nativeParams({ sq: 'dim', sk: 'dim', heads: 'dim', kvHeads: 'dim', headDim: 'dim', causal: 'flag', scale: 'number' });
+const PARAMS = nativeParams({
+  sq: 'dim',
+  sk: 'dim',
+  heads: 'dim',
+  kvHeads: 'dim',
+  headDim: 'dim',
+  causal: 'flag',
+  scale: 'number',
+});
 
 /** The ROCm backend's attention. */
 export const attentionKernel: RocmKernel<'attention'> = {
@@ -10,7 +18,15 @@ export const attentionKernel: RocmKernel<'attention'> = {
   nativeId: () => 'attention_f32',
   encode(op) {
     const headDim = dim(op.q, 2);
-    const params = { sq: dim(op.q, 0), sk: dim(op.k, 0), heads: dim(op.q, 1), kvHeads: dim(op.k, 1), headDim, causal: op.causal ? 1 : 0, scale: op.scale ?? 1 / Math.sqrt(headDim) } as const;
+    const params = {
+      sq: dim(op.q, 0),
+      sk: dim(op.k, 0),
+      heads: dim(op.q, 1),
+      kvHeads: dim(op.k, 1),
+      headDim,
+      causal: op.causal ? 1 : 0,
+      scale: op.scale ?? 1 / Math.sqrt(headDim),
+    } as const;
     return nativeCall(PARAMS, 'attention_f32', [op.q, op.k, op.v], params);
   },
   refuse(op, limits) {

@@ -10,5 +10,10 @@ const PARAMS = nativeParams({ aCount: 'dim', bCount: 'dim', elemBytes: 'dim' });
 export const concatKernel: RocmKernel<'concat'> = {
   natives: { concat: PARAMS },
   nativeId: () => 'concat',
-  encode: (op) => nativeCall(PARAMS, 'concat', [op.a, op.b], { aCount: numel(op.a.shape), bCount: numel(op.b.shape), elemBytes: op.a.dtype === 'f16' ? 2 : 4 }),
+  encode: (op) =>
+    nativeCall(PARAMS, 'concat', [op.a, op.b], {
+      aCount: numel(op.a.shape),
+      bCount: numel(op.b.shape),
+      elemBytes: op.a.dtype === 'f16' ? 2 : 4,
+    }),
 };

@@ -11,7 +11,9 @@ export const matmulKernel: RocmKernel<'matmul'> = {
   nativeId: (op) => `matmul_${op.a.dtype}`,
   encode(op) {
     const params = { m: dim(op.a, 0), k: dim(op.a, 1), n: dim(op.b, 1) };
-    return op.a.dtype === 'f16' ? nativeCall(F16, 'matmul_f16', [op.a, op.b], params) : nativeCall(F32, 'matmul_f32', [op.a, op.b], params);
+    return op.a.dtype === 'f16'
+      ? nativeCall(F16, 'matmul_f16', [op.a, op.b], params)
+      : nativeCall(F32, 'matmul_f32', [op.a, op.b], params);
   },
   refuse(op, limits) {
     const n = lastDim(op.b);

@@ -11,11 +11,18 @@ export const quantizedMatmulKernel: RocmKernel<'quantizedMatmul'> = {
   nativeId: (op) => `quantized_matmul_${op.w.dtype}`,
   encode(op, options) {
     const params = { m: dim(op.x, 0), k: dim(op.x, 1), n: dim(op.w, 0) };
-    return nativeCall(PARAMS, `quantized_matmul_${op.w.dtype}`, [op.x, op.w], options.quantizedActivations === 'q8' ? { ...params, q8Activations: 1 } : params);
+    return nativeCall(
+      PARAMS,
+      `quantized_matmul_${op.w.dtype}`,
+      [op.x, op.w],
+      options.quantizedActivations === 'q8' ? { ...params, q8Activations: 1 } : params,
+    );
   },
   refuse(op, limits) {
     const m = op.x.shape[0] ?? 1;
     const n = op.w.shape[0] ?? 1;
-    return m > limits.native.quantizedDirectRows && n > limits.native.matmulMaxColumnsF32 ? `quantizedMatmul with ${n} output columns exceeds the grid limit` : undefined;
+    return m > limits.native.quantizedDirectRows && n > limits.native.matmulMaxColumnsF32
+      ? `quantizedMatmul with ${n} output columns exceeds the grid limit`
+      : undefined;
   },
 };

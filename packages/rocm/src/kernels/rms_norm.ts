@@ -8,5 +8,10 @@ const PARAMS = nativeParams({ rows: 'dim', n: 'dim', eps: 'number' });
 export const rmsNormKernel: RocmKernel<'rmsNorm'> = {
   natives: { rms_norm_f32: PARAMS },
   nativeId: () => 'rms_norm_f32',
-  encode: (op) => nativeCall(PARAMS, 'rms_norm_f32', op.weight === undefined ? [op.x] : [op.x, op.weight], { rows: rowsOf(op.x), n: lastDim(op.x), eps: op.eps }),
+  encode: (op) =>
+    nativeCall(PARAMS, 'rms_norm_f32', op.weight === undefined ? [op.x] : [op.x, op.weight], {
+      rows: rowsOf(op.x),
+      n: lastDim(op.x),
+      eps: op.eps,
+    }),
 };

@@ -8,5 +8,10 @@ const PARAMS = nativeParams({ rows: 'dim', cols: 'dim', causalRows: 'dim' });
 export const softmaxKernel: RocmKernel<'softmax'> = {
   natives: { softmax_f32: PARAMS },
   nativeId: () => 'softmax_f32',
-  encode: (op) => nativeCall(PARAMS, 'softmax_f32', [op.x], { rows: rowsOf(op.x), cols: lastDim(op.x), causalRows: op.causal ? dim(op.x, -2) : 0 }),
+  encode: (op) =>
+    nativeCall(PARAMS, 'softmax_f32', [op.x], {
+      rows: rowsOf(op.x),
+      cols: lastDim(op.x),
+      causalRows: op.causal ? dim(op.x, -2) : 0,
+    }),
 };

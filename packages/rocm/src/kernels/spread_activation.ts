@@ -2,7 +2,14 @@
 import { dim, type RocmKernel } from '../kernel-support.ts';
 import { nativeCall, nativeParams } from '../native-params.ts';
 
-const PARAMS = nativeParams({ nodes: 'dim', edges: 'dim', decay: 'number', threshold: 'number', iterations: 'dim', seeds: 'dim' });
+const PARAMS = nativeParams({
+  nodes: 'dim',
+  edges: 'dim',
+  decay: 'number',
+  threshold: 'number',
+  iterations: 'dim',
+  seeds: 'dim',
+});
 
 /** The ROCm backend's spreadActivation, of one seed vector [nodes] or each of a batch [batch, nodes], seed after seed. */
 export const spreadActivationKernel: RocmKernel<'spreadActivation'> = {

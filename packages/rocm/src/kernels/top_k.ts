@@ -8,6 +8,12 @@ const PARAMS = nativeParams({ rows: 'dim', n: 'dim', k: 'dim' });
 export const topKKernel: RocmKernel<'topK'> = {
   natives: { top_k_f32: PARAMS },
   nativeId: () => 'top_k_f32',
-  encode: (op) => nativeCall(PARAMS, 'top_k_f32', [op.x], { rows: op.x.shape.length === 1 ? 1 : dim(op.x, 0), n: lastDim(op.x), k: op.k }),
-  refuse: (op, limits) => (op.k > limits.native.topKMax ? `topK with k = ${op.k} exceeds ${limits.native.topKMax}` : undefined),
+  encode: (op) =>
+    nativeCall(PARAMS, 'top_k_f32', [op.x], {
+      rows: op.x.shape.length === 1 ? 1 : dim(op.x, 0),
+      n: lastDim(op.x),
+      k: op.k,
+    }),
+  refuse: (op, limits) =>
+    op.k > limits.native.topKMax ? `topK with k = ${op.k} exceeds ${limits.native.topKMax}` : undefined,
 };

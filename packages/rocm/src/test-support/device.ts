@@ -17,7 +17,11 @@ export function gpuPresent(variant: 'amd' | 'nvidia'): boolean {
 
 /** The compiler each build needs, and how to get it and build. */
 const BUILD: Readonly<Record<'amd' | 'nvidia', { readonly compiler: string; readonly howToEnable: string }>> = {
-  amd: { compiler: 'hipcc', howToEnable: 'apt-get install -y --no-install-recommends hipcc libamdhip64-dev, then node packages/rocm/scripts/build.mjs --variant amd' },
+  amd: {
+    compiler: 'hipcc',
+    howToEnable:
+      'apt-get install -y --no-install-recommends hipcc libamdhip64-dev, then node packages/rocm/scripts/build.mjs --variant amd',
+  },
   nvidia: { compiler: 'nvcc', howToEnable: 'node packages/rocm/scripts/build.mjs --variant nvidia (nvcc is on PATH)' },
 };
 

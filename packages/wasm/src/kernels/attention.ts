@@ -10,9 +10,26 @@ export const attentionKernel: WasmKernel<'attention'> = {
     const [q, k, v, out] = [ctx.pointer(op.q), ctx.pointer(op.k), ctx.pointer(op.v), outs[0] ?? 0];
     const rows = sq * heads;
     const threads = threadsFor(ctx.threads, 4 * sq * sk * heads * headDim, rows, 1);
-    return ctx.parallel(splitRange(rows, threads).map(([r0, r1]) => ({
-      name: 'attention_f32',
-      args: [q, k, v, out, sq, sk, heads, kvHeads, headDim, scale, op.causal ? 1 : 0, ctx.scratch(ctx.kernels.attention_scratch_bytes(sk), 'attention scores'), r0, r1],
-    })));
+    return ctx.parallel(
+      splitRange(rows, threads).map(([r0, r1]) => ({
+        name: 'attention_f32',
+        args: [
+          q,
+          k,
+          v,
+          out,
+          sq,
+          sk,
+          heads,
+          kvHeads,
+          headDim,
+          scale,
+          op.causal ? 1 : 0,
+          ctx.scratch(ctx.kernels.attention_scratch_bytes(sk), 'attention scores'),
+          r0,
+          r1,
+        ],
+      })),
+    );
   },
 };

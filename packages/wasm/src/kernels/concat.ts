@@ -6,6 +6,12 @@ import type { WasmKernel } from '../kernel-support.ts';
 export const concatKernel: WasmKernel<'concat'> = {
   run(op, outs, ctx) {
     const [aBytes, bBytes] = [byteLengthOf(op.a.dtype, numel(op.a.shape)), byteLengthOf(op.b.dtype, numel(op.b.shape))];
-    ctx.kernels.concat_bytes(aBytes === 0 ? 0 : ctx.pointer(op.a), aBytes, bBytes === 0 ? 0 : ctx.pointer(op.b), bBytes, outs[0] ?? 0);
+    ctx.kernels.concat_bytes(
+      aBytes === 0 ? 0 : ctx.pointer(op.a),
+      aBytes,
+      bBytes === 0 ? 0 : ctx.pointer(op.b),
+      bBytes,
+      outs[0] ?? 0,
+    );
   },
 };

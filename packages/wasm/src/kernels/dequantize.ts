@@ -6,7 +6,8 @@ import type { WasmKernel } from '../kernel-support.ts';
 export const dequantizeKernel: WasmKernel<'dequantize'> = {
   run(op, outs, ctx) {
     const k = ctx.kernels;
-    const kernel = op.x.dtype === 'q4_0' ? k.dequantize_q4_0 : op.x.dtype === 'q8_0' ? k.dequantize_q8_0 : k.dequantize_f16;
+    const kernel =
+      op.x.dtype === 'q4_0' ? k.dequantize_q4_0 : op.x.dtype === 'q8_0' ? k.dequantize_q8_0 : k.dequantize_f16;
     kernel(ctx.pointer(op.x), outs[0] ?? 0, numel(op.x.shape));
   },
 };

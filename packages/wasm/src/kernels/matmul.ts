@@ -18,7 +18,15 @@ export function chunkRowsFor(m: number, threads: number): number {
 }
 
 /** C[m, n] = A[m, k] B[k, n] in f32, on as many threads as pay. */
-export function matmulF32(ctx: RunContext, a: number, b: number, c: number, m: number, k: number, n: number): Promise<void> {
+export function matmulF32(
+  ctx: RunContext,
+  a: number,
+  b: number,
+  c: number,
+  m: number,
+  k: number,
+  n: number,
+): Promise<void> {
   const threads = threadsFor(ctx.threads, 2 * m * k * n, m, 16);
   const kernels = ctx.kernels;
   const sharedBytes = kernels.matmul_f32_shared_bytes(k, n);
@@ -28,13 +36,34 @@ export function matmulF32(ctx: RunContext, a: number, b: number, c: number, m: n
     const chunkRows = chunkRowsFor(m, threads);
     const calls: KernelCall[] = [];
     for (let t = 0; t < threads; t++) {
-      calls.push({ name: 'matmul_f32_shared', args: [a, b, c, m, k, n, shared, ctx.scratch(kernels.matmul_f32_shared_thread_bytes(), 'packed rows of A'), chunkRows] });
+      calls.push({
+        name: 'matmul_f32_shared',
+        args: [
+          a,
+          b,
+          c,
+          m,
+          k,
+          n,
+          shared,
+          ctx.scratch(kernels.matmul_f32_shared_thread_bytes(), 'packed rows of A'),
+          chunkRows,
+        ],
+      });
     }
     return ctx.parallel(calls);
   }
   const calls: KernelCall[] = splitRange(m, threads, 4).map(([r0, r1]) => ({
     name: 'matmul_f32',
-    args: [a + r0 * k * 4, b, c + r0 * n * 4, r1 - r0, k, n, ctx.scratch(kernels.matmul_f32_scratch_bytes(r1 - r0, k, n), 'packed panels')],
+    args: [
+      a + r0 * k * 4,
+      b,
+      c + r0 * n * 4,
+      r1 - r0,
+      k,
+      n,
+      ctx.scratch(kernels.matmul_f32_scratch_bytes(r1 - r0, k, n), 'packed panels'),
+    ],
   }));
   return ctx.parallel(calls);
 }

@@ -34,13 +34,38 @@ export const spreadActivationKernel: WasmKernel<'spreadActivation'> = {
     const nodes = dim(op.initial, -1);
     const seeds = op.initial.shape.length === 2 ? dim(op.initial, 0) : 1;
     const s: Spread = {
-      rowPtr: ctx.pointer(op.rowPtr), colIdx: ctx.pointer(op.colIdx), weights: ctx.pointer(op.weights), initial: ctx.pointer(op.initial), out: outs[0] ?? 0,
-      nodes, edges: dim(op.colIdx, 0), seeds, decay: op.decay, threshold: op.threshold, iterations: op.iterations,
+      rowPtr: ctx.pointer(op.rowPtr),
+      colIdx: ctx.pointer(op.colIdx),
+      weights: ctx.pointer(op.weights),
+      initial: ctx.pointer(op.initial),
+      out: outs[0] ?? 0,
+      nodes,
+      edges: dim(op.colIdx, 0),
+      seeds,
+      decay: op.decay,
+      threshold: op.threshold,
+      iterations: op.iterations,
     };
-    const threads = seeds > 1 || s.edges >= SPLIT_HOP_MIN_EDGES ? threadsFor(ctx.threads, 2 * s.edges * s.iterations * seeds, seeds > 1 ? seeds : s.nodes, 1) : 1;
+    const threads =
+      seeds > 1 || s.edges >= SPLIT_HOP_MIN_EDGES
+        ? threadsFor(ctx.threads, 2 * s.edges * s.iterations * seeds, seeds > 1 ? seeds : s.nodes, 1)
+        : 1;
     if (threads <= 1 || s.nodes === 0) {
       const scratch = ctx.scratch(ctx.kernels.spread_activation_scratch_bytes(nodes), 'activation and sums');
-      ctx.kernels.spread_activation_f32(s.rowPtr, s.colIdx, s.weights, s.initial, s.out, scratch, nodes, s.edges, s.decay, s.threshold, s.iterations, seeds);
+      ctx.kernels.spread_activation_f32(
+        s.rowPtr,
+        s.colIdx,
+        s.weights,
+        s.initial,
+        s.out,
+        scratch,
+        nodes,
+        s.edges,
+        s.decay,
+        s.threshold,
+        s.iterations,
+        seeds,
+      );
       return;
     }
     return seeds > 1 ? bySeeds(ctx, s, threads) : byRows(ctx, s, threads);
@@ -52,9 +77,18 @@ function bySeeds(ctx: RunContext, s: Spread, threads: number): Promise<void> {
   const calls: KernelCall[] = splitRange(s.seeds, threads).map(([first, end]) => ({
     name: 'spread_activation_f32',
     args: [
-      s.rowPtr, s.colIdx, s.weights, s.initial + first * s.nodes * 4, s.out + first * s.nodes * 4,
+      s.rowPtr,
+      s.colIdx,
+      s.weights,
+      s.initial + first * s.nodes * 4,
+      s.out + first * s.nodes * 4,
       ctx.scratch(ctx.kernels.spread_activation_scratch_bytes(s.nodes), 'activation and sums of a share of the seeds'),
-      s.nodes, s.edges, s.decay, s.threshold, s.iterations, end - first,
+      s.nodes,
+      s.edges,
+      s.decay,
+      s.threshold,
+      s.iterations,
+      end - first,
     ],
   }));
   return ctx.parallel(calls);
@@ -67,7 +101,9 @@ async function byRows(ctx: RunContext, s: Spread, threads: number): Promise<void
   const sums = ctx.scratch(threads * vectorBytes, 'sum vectors, one per thread');
   k.spread_zero(sums, threads * vectorBytes);
   const spare = s.iterations > 1 ? ctx.scratch(vectorBytes, 'activation between hops') : s.out;
-  const bounds = Array.from({ length: threads + 1 }, (_, p) => k.spread_split_row(s.rowPtr, s.nodes, s.edges, p, threads));
+  const bounds = Array.from({ length: threads + 1 }, (_, p) =>
+    k.spread_split_row(s.rowPtr, s.nodes, s.edges, p, threads),
+  );
   const shares = splitRange(s.nodes, threads);
   let current = s.initial;
   for (let it = 0; it < s.iterations; it++) {
@@ -76,10 +112,26 @@ async function byRows(ctx: RunContext, s: Spread, threads: number): Promise<void
     await ctx.parallel(
       bounds.slice(0, threads).map((begin, p) => ({
         name: 'spread_scatter_f32',
-        args: [s.rowPtr, s.colIdx, s.weights, current, sums + p * vectorBytes, s.nodes, s.edges, s.threshold, begin, bounds[p + 1] ?? s.nodes],
+        args: [
+          s.rowPtr,
+          s.colIdx,
+          s.weights,
+          current,
+          sums + p * vectorBytes,
+          s.nodes,
+          s.edges,
+          s.threshold,
+          begin,
+          bounds[p + 1] ?? s.nodes,
+        ],
       })),
     );
-    await ctx.parallel(shares.map(([begin, end]) => ({ name: 'spread_combine_f32', args: [current, next, sums, threads, s.nodes, s.decay, begin, end] })));
+    await ctx.parallel(
+      shares.map(([begin, end]) => ({
+        name: 'spread_combine_f32',
+        args: [current, next, sums, threads, s.nodes, s.decay, begin, end],
+      })),
+    );
     current = next;
   }
 }

@@ -31,7 +31,10 @@ export function bytesOf(data: HostTensor['data']): Uint8Array {
 }
 
 /** Uploads every tensor of an op, runs it, downloads the outputs as bytes, and frees everything. */
-export async function runOnBackend(backend: WasmBackend, op: Op<HostTensor>): Promise<{ outputs: Uint8Array[]; specs: TensorSpec[]; kernelMs: number }> {
+export async function runOnBackend(
+  backend: WasmBackend,
+  op: Op<HostTensor>,
+): Promise<{ outputs: Uint8Array[]; specs: TensorSpec[]; kernelMs: number }> {
   const uploaded = new Map<HostTensor, BoundTensor>();
   for (const { tensor } of collect(op)) {
     if (uploaded.has(tensor)) continue;
@@ -82,7 +85,12 @@ function fail(): never {
 }
 
 /** Expects |got - want| <= abs + rel * |want| elementwise, reporting the first offender with its index. */
-export function expectClose(got: ArrayLike<number>, want: ArrayLike<number>, tolerance: { abs: number; rel: number }, label = ''): void {
+export function expectClose(
+  got: ArrayLike<number>,
+  want: ArrayLike<number>,
+  tolerance: { abs: number; rel: number },
+  label = '',
+): void {
   expect(got.length, `${label} length`).toBe(want.length);
   for (let i = 0; i < want.length; i++) {
     const g = got[i] ?? NaN;

@@ -17,7 +17,15 @@ export const attentionKernel: WebGpuKernel<'attention'> = {
     const out = output(outputs, 0, 'attention');
     const [sq = 0, heads = 0, headDim = 0] = op.q.shape;
     const [sk = 0, kvHeads = 1] = op.k.shape;
-    const params = { sq, sk, heads, kv_heads: kvHeads, head_dim: headDim, causal: op.causal ? 1 : 0, scale: op.scale ?? 1 / Math.sqrt(headDim) };
+    const params = {
+      sq,
+      sk,
+      heads,
+      kv_heads: kvHeads,
+      head_dim: headDim,
+      causal: op.causal ? 1 : 0,
+      scale: op.scale ?? 1 / Math.sqrt(headDim),
+    };
     const overrides = { WG: ATTENTION_WG, MAX_D: Math.max(1, headDim) };
     const buffers = { q: op.q.gpu, k: op.k.gpu, v: op.v.gpu, out: out.gpu };
     return [dispatch(WGSL_KERNELS.attention, buffers, params, overrides, linearGrid(sq * heads, ctx.limits))];

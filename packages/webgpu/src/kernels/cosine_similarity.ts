@@ -39,13 +39,22 @@ export const cosineSimilarityKernel: WebGpuKernel<'cosineSimilarity'> = {
     const kernel = vec4 ? WGSL_KERNELS.cosine_similarity_vec4 : WGSL_KERNELS.cosine_similarity;
     const [wg, lanes] = vec4 ? [COSINE_VEC4_WG, COSINE_VEC4_LANES] : [COSINE_WG, COSINE_LANES];
     const rowsPerDispatch = cosineTargetRowsPerBinding(dim, ctx.limits.maxStorageBufferBindingSize);
-    if (rowsPerDispatch === 0 && nt > 0) throw new RangeError(`cosineSimilarity: a target row of ${dim * 4} bytes does not fit one storage binding`);
+    if (rowsPerDispatch === 0 && nt > 0)
+      throw new RangeError(`cosineSimilarity: a target row of ${dim * 4} bytes does not fit one storage binding`);
     const steps: Step[] = [];
     for (let t0 = 0; t0 < nt; t0 += rowsPerDispatch) {
       const rows = Math.min(rowsPerDispatch, nt - t0);
       const targets = rows === nt ? op.targets.gpu : new BufferRange(op.targets.gpu, t0 * dim * 4, rows * dim * 4);
       const grid = linearGrid(Math.ceil((nq * rows) / (wg / lanes)), ctx.limits);
-      steps.push(dispatch(kernel, { queries: op.queries.gpu, targets, out: out.gpu }, { nq, nt: rows, dim, out_nt: nt, t0 }, { WG: wg, LANES: lanes }, grid));
+      steps.push(
+        dispatch(
+          kernel,
+          { queries: op.queries.gpu, targets, out: out.gpu },
+          { nq, nt: rows, dim, out_nt: nt, t0 },
+          { WG: wg, LANES: lanes },
+          grid,
+        ),
+      );
     }
     return steps;
   },
@@ -53,9 +62,13 @@ export const cosineSimilarityKernel: WebGpuKernel<'cosineSimilarity'> = {
   // The targets may exceed one binding (bound in aligned ranges) but not one buffer.
   refuse(op, limits) {
     const bytes = kernelByteLength(op.targets);
-    if (bytes > limits.maxBufferSize) return `cosineSimilarity.targets needs a ${bytes}-byte buffer; maxBufferSize is ${limits.maxBufferSize}`;
+    if (bytes > limits.maxBufferSize)
+      return `cosineSimilarity.targets needs a ${bytes}-byte buffer; maxBufferSize is ${limits.maxBufferSize}`;
     const dim = op.targets.shape[1] ?? 0;
-    if (bytes > limits.maxStorageBufferBindingSize && cosineTargetRowsPerBinding(dim, limits.maxStorageBufferBindingSize) === 0) {
+    if (
+      bytes > limits.maxStorageBufferBindingSize &&
+      cosineTargetRowsPerBinding(dim, limits.maxStorageBufferBindingSize) === 0
+    ) {
       return `cosineSimilarity.targets rows of ${dim * 4} bytes cannot be bound in ${STORAGE_OFFSET_ALIGNMENT}-byte-aligned ranges within maxStorageBufferBindingSize ${limits.maxStorageBufferBindingSize}`;
     }
     return elementCountRefusal(op, limits);

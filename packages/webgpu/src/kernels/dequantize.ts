@@ -14,6 +14,14 @@ export const dequantizeKernel: WebGpuKernel<'dequantize'> = {
     const n = numel(out.shape);
     if (op.x.dtype === 'f16') return [copy(op.x.gpu, out.gpu, n * 4)];
     const kernel = op.x.dtype === 'q8_0' ? WGSL_KERNELS.dequantize_q8_0 : WGSL_KERNELS.dequantize_q4_0;
-    return [dispatch(kernel, { blocks: op.x.gpu, out: out.gpu }, { n }, { WG: DEQUANTIZE_WG }, linearGrid(Math.ceil(n / DEQUANTIZE_WG), ctx.limits))];
+    return [
+      dispatch(
+        kernel,
+        { blocks: op.x.gpu, out: out.gpu },
+        { n },
+        { WG: DEQUANTIZE_WG },
+        linearGrid(Math.ceil(n / DEQUANTIZE_WG), ctx.limits),
+      ),
+    ];
   },
 };

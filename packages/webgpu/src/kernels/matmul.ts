@@ -15,7 +15,15 @@ export const matmulKernel: WebGpuKernel<'matmul'> = {
     const n = op.b.shape[1] ?? 0;
     const kernel = k % 4 === 0 && n % 4 === 0 ? WGSL_KERNELS.matmul_f32_vec4 : WGSL_KERNELS.matmul_f32;
     const grid = [Math.ceil(n / MATMUL_TILE), Math.ceil(m / MATMUL_TILE)] as const;
-    return [dispatch(kernel, { a: op.a.gpu, b: op.b.gpu, out: out.gpu }, { m, n, k }, { ROUND_F16: out.dtype === 'f16' ? 1 : 0 }, grid)];
+    return [
+      dispatch(
+        kernel,
+        { a: op.a.gpu, b: op.b.gpu, out: out.gpu },
+        { m, n, k },
+        { ROUND_F16: out.dtype === 'f16' ? 1 : 0 },
+        grid,
+      ),
+    ];
   },
   refuse(op, limits) {
     const m = op.a.shape[0] ?? 0;

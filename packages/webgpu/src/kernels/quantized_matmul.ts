@@ -19,7 +19,15 @@ export const quantizedMatmulKernel: WebGpuKernel<'quantizedMatmul'> = {
     const rowGroups = Math.ceil(m / QUANTIZED_MATMUL_ROWS);
     const kernel = op.w.dtype === 'q8_0' ? WGSL_KERNELS.quantized_matmul_q8_0 : WGSL_KERNELS.quantized_matmul_q4_0;
     const grid = linearGrid(n * rowGroups, ctx.limits);
-    return [dispatch(kernel, { x: op.x.gpu, w: op.w.gpu, out: out.gpu }, { m, n, k, row_groups: rowGroups }, { WG: QUANTIZED_WG }, grid)];
+    return [
+      dispatch(
+        kernel,
+        { x: op.x.gpu, w: op.w.gpu, out: out.gpu },
+        { m, n, k, row_groups: rowGroups },
+        { WG: QUANTIZED_WG },
+        grid,
+      ),
+    ];
   },
   refuse(op, limits) {
     const groups = (op.w.shape[0] ?? 0) * Math.ceil((op.x.shape[0] ?? 0) / QUANTIZED_MATMUL_ROWS);

@@ -15,6 +15,14 @@ export const rmsNormKernel: WebGpuKernel<'rmsNorm'> = {
     const rows = n === 0 ? 0 : numel(shape) / n;
     const weight = op.weight?.gpu ?? op.x.gpu;
     const params = { rows, n, eps: op.eps, has_weight: op.weight === undefined ? 0 : 1 };
-    return [dispatch(WGSL_KERNELS.rms_norm, { x: op.x.gpu, weight, out: out.gpu }, params, { WG: ROW_WG }, linearGrid(rows, ctx.limits))];
+    return [
+      dispatch(
+        WGSL_KERNELS.rms_norm,
+        { x: op.x.gpu, weight, out: out.gpu },
+        params,
+        { WG: ROW_WG },
+        linearGrid(rows, ctx.limits),
+      ),
+    ];
   },
 };

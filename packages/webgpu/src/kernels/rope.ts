@@ -11,7 +11,22 @@ export const ropeKernel: WebGpuKernel<'rope'> = {
     const out = output(outputs, 0, 'rope');
     const [seq = 0, heads = 0, headDim = 0] = op.x.shape;
     const pairs = (seq * heads * headDim) / 2;
-    const params = { seq, heads, head_dim: headDim, position_offset: op.positionOffset, log2_base: Math.log2(op.base), neox: op.mode === 'neox' ? 1 : 0 };
-    return [dispatch(WGSL_KERNELS.rope, { x: op.x.gpu, out: out.gpu }, params, { WG: ROPE_WG }, linearGrid(Math.ceil(pairs / ROPE_WG), ctx.limits))];
+    const params = {
+      seq,
+      heads,
+      head_dim: headDim,
+      position_offset: op.positionOffset,
+      log2_base: Math.log2(op.base),
+      neox: op.mode === 'neox' ? 1 : 0,
+    };
+    return [
+      dispatch(
+        WGSL_KERNELS.rope,
+        { x: op.x.gpu, out: out.gpu },
+        params,
+        { WG: ROPE_WG },
+        linearGrid(Math.ceil(pairs / ROPE_WG), ctx.limits),
+      ),
+    ];
   },
 };

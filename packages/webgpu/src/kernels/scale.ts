@@ -10,6 +10,14 @@ export const scaleKernel: WebGpuKernel<'scale'> = {
     const out = output(outputs, 0, 'scale');
     const n = numel(out.shape);
     const overrides = { WG: ELEMENTWISE_WG, ROUND_F16: out.dtype === 'f16' ? 1 : 0 };
-    return [dispatch(WGSL_KERNELS.scale, { x: op.x.gpu, out: out.gpu }, { n, factor: op.factor }, overrides, elementwiseGrid(n, ctx))];
+    return [
+      dispatch(
+        WGSL_KERNELS.scale,
+        { x: op.x.gpu, out: out.gpu },
+        { n, factor: op.factor },
+        overrides,
+        elementwiseGrid(n, ctx),
+      ),
+    ];
   },
 };

@@ -16,6 +16,14 @@ export const softmaxKernel: WebGpuKernel<'softmax'> = {
     const rows = cols === 0 ? 0 : numel(shape) / cols;
     const matRows = shape.length >= 2 ? (shape[shape.length - 2] ?? 1) : 1;
     const params = { rows, cols, mat_rows: Math.max(1, matRows), causal: op.causal ? 1 : 0 };
-    return [dispatch(WGSL_KERNELS.softmax, { x: op.x.gpu, out: out.gpu }, params, { WG: ROW_WG }, linearGrid(rows, ctx.limits))];
+    return [
+      dispatch(
+        WGSL_KERNELS.softmax,
+        { x: op.x.gpu, out: out.gpu },
+        params,
+        { WG: ROW_WG },
+        linearGrid(rows, ctx.limits),
+      ),
+    ];
   },
 };

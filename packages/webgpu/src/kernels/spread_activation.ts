@@ -16,9 +16,12 @@ function seedsOf(shape: readonly number[]): number {
 export const spreadActivationKernel: WebGpuKernel<'spreadActivation'> = {
   refuse(op, limits) {
     const invocations = (op.colIdx.shape[0] ?? 0) * seedsOf(op.initial.shape);
-    if (invocations >= 2 ** 32) return `spreadActivation needs ${invocations} invocations per hop (edges x seeds); the limit is 2^32 - 1`;
+    if (invocations >= 2 ** 32)
+      return `spreadActivation needs ${invocations} invocations per hop (edges x seeds); the limit is 2^32 - 1`;
     const groups = Math.ceil(invocations / SPREAD_WG);
-    return gridFits(groups, limits) ? undefined : `spreadActivation on ${invocations} (edge, seed) pairs needs ${groups} workgroups`;
+    return gridFits(groups, limits)
+      ? undefined
+      : `spreadActivation on ${invocations} (edge, seed) pairs needs ${groups} workgroups`;
   },
   plan(op, outputs, ctx) {
     const out = output(outputs, 0, 'spreadActivation');

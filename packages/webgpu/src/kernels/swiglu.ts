@@ -9,6 +9,14 @@ export const swigluKernel: WebGpuKernel<'swiglu'> = {
   plan(op, outputs, ctx) {
     const out = output(outputs, 0, 'swiglu');
     const n = numel(out.shape);
-    return [dispatch(WGSL_KERNELS.swiglu, { gate: op.gate.gpu, up: op.up.gpu, out: out.gpu }, { n }, { WG: ELEMENTWISE_WG }, elementwiseGrid(n, ctx))];
+    return [
+      dispatch(
+        WGSL_KERNELS.swiglu,
+        { gate: op.gate.gpu, up: op.up.gpu, out: out.gpu },
+        { n },
+        { WG: ELEMENTWISE_WG },
+        elementwiseGrid(n, ctx),
+      ),
+    ];
   },
 };

@@ -14,10 +14,20 @@ export const topKKernel: WebGpuKernel<'topK'> = {
     const n = shape[shape.length - 1] ?? 0;
     const rows = shape.length === 1 ? 1 : (shape[0] ?? 0);
     const wg = n >= 2048 ? Math.min(256, ctx.limits.maxComputeInvocationsPerWorkgroup) : 64;
-    return [dispatch(WGSL_KERNELS.top_k, { x: op.x.gpu, values: values.gpu, indices: indices.gpu }, { rows, n, k: op.k }, { WG: wg }, linearGrid(rows, ctx.limits))];
+    return [
+      dispatch(
+        WGSL_KERNELS.top_k,
+        { x: op.x.gpu, values: values.gpu, indices: indices.gpu },
+        { rows, n, k: op.k },
+        { WG: wg },
+        linearGrid(rows, ctx.limits),
+      ),
+    ];
   },
   refuse(op) {
     const n = op.x.shape[op.x.shape.length - 1] ?? 0;
-    return op.k * n > TOP_K_MAX_WORK ? `topK with k = ${op.k} over rows of ${n} is ${op.k * n} comparisons per row; the GPU limit is ${TOP_K_MAX_WORK}` : undefined;
+    return op.k * n > TOP_K_MAX_WORK
+      ? `topK with k = ${op.k} over rows of ${n} is ${op.k * n} comparisons per row; the GPU limit is ${TOP_K_MAX_WORK}`
+      : undefined;
   },
 };

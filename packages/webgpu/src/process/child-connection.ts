@@ -71,7 +71,11 @@ export class GpuProcessConnection {
   private exitDescription: string | undefined;
   private finish: (description: string) => void = () => undefined;
 
-  private constructor(launch: ChildLaunch, options: ConnectionOptions, private readonly listener: ConnectionListener) {
+  private constructor(
+    launch: ChildLaunch,
+    options: ConnectionOptions,
+    private readonly listener: ConnectionListener,
+  ) {
     this.closed = new Promise((resolve) => {
       this.finish = resolve;
     });
@@ -146,7 +150,10 @@ export class GpuProcessConnection {
       const guard = RESULT_GUARDS[type];
       const settle = (result: unknown): void => {
         if (guard(result)) resolve(result);
-        else reject(new BackendError('BAD_MESSAGE', BACKEND_NAME, `${what}: the GPU process sent a malformed '${type}' result`));
+        else
+          reject(
+            new BackendError('BAD_MESSAGE', BACKEND_NAME, `${what}: the GPU process sent a malformed '${type}' result`),
+          );
       };
       this.pending.set(id, { type, what, settle, reject });
       this.updateRef();
@@ -208,7 +215,14 @@ export class GpuProcessConnection {
   /** A send that failed because the child is dying waits for its exit (and the DeviceLostError naming it). */
   private sendFailed(id: number, what: string, error: unknown): void {
     if (!this.child.connected || this.child.exitCode !== null || this.child.signalCode !== null) return;
-    this.fail(id, new BackendError('IPC_SEND_FAILED', BACKEND_NAME, `${what}: sending to the GPU process failed: ${errorMessage(error)}`));
+    this.fail(
+      id,
+      new BackendError(
+        'IPC_SEND_FAILED',
+        BACKEND_NAME,
+        `${what}: sending to the GPU process failed: ${errorMessage(error)}`,
+      ),
+    );
   }
 
   private fail(id: number, error: Error): void {
@@ -221,7 +235,10 @@ export class GpuProcessConnection {
 
   /** The error for a request that cannot complete because the child is gone. */
   private lostError(what: string): DeviceLostError {
-    return new DeviceLostError(BACKEND_NAME, `GPU process ${this.pid ?? '?'} ${this.exitDescription ?? 'is gone'} (during ${what})`);
+    return new DeviceLostError(
+      BACKEND_NAME,
+      `GPU process ${this.pid ?? '?'} ${this.exitDescription ?? 'is gone'} (during ${what})`,
+    );
   }
 
   private end(how: string): void {
@@ -238,7 +255,11 @@ export class GpuProcessConnection {
   /** The child keeps this process alive only while a request waits for it. */
   private updateRef(): void {
     const busy = this.pending.size > 0;
-    const handles = [this.child, this.child.channel, this.child.stderr instanceof Socket ? this.child.stderr : undefined];
+    const handles = [
+      this.child,
+      this.child.channel,
+      this.child.stderr instanceof Socket ? this.child.stderr : undefined,
+    ];
     for (const handle of handles) {
       if (handle === undefined || handle === null) continue;
       if (busy) handle.ref();

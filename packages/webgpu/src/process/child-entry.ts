@@ -20,7 +20,9 @@ const createBackend: BackendFactory = (setup) => {
 
 const send = process.send?.bind(process);
 if (send === undefined) {
-  process.stderr.write('gpu-process: this is the GPU process entry; start it through createProcessWebGpuBackend (it needs an IPC channel)\n');
+  process.stderr.write(
+    'gpu-process: this is the GPU process entry; start it through createProcessWebGpuBackend (it needs an IPC channel)\n',
+  );
   process.exit(2);
 } else {
   const server = new GpuProcessServer(createBackend, {

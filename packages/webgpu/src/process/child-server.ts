@@ -1,11 +1,26 @@
 // The GPU process's side: one in-process WebGpuBackend (dawn.node), driven by requests from the parent.
 // Buffers are keyed by the backend's own DeviceBuffer ids; replies carry results as plain data.
-import { BackendError, mapOpTensors, type BackendHealth, type DeviceBuffer, type InitResult, type TensorSpec } from '@tandem/core';
+import {
+  BackendError,
+  mapOpTensors,
+  type BackendHealth,
+  type DeviceBuffer,
+  type InitResult,
+  type TensorSpec,
+} from '@tandem/core';
 import type { WebGpuBackend } from '../backend.ts';
 import type { DeviceLimits } from '../device-context.ts';
 import { BACKEND_NAME } from '../gpu-errors.ts';
 import { isOpOver } from './op-guard.ts';
-import type { GpuProcessSetup, GpuReply, GpuRequest, GpuResults, RemoteBuffer, RemoteDescription, RepliedRequestType } from './protocol.ts';
+import type {
+  GpuProcessSetup,
+  GpuReply,
+  GpuRequest,
+  GpuResults,
+  RemoteBuffer,
+  RemoteDescription,
+  RepliedRequestType,
+} from './protocol.ts';
 import { toWireError } from './wire-errors.ts';
 import { isBytes, isIndex, isRecord, isRemoteTensor, isTensorSpec } from './wire-guards.ts';
 
@@ -40,7 +55,8 @@ export class GpuProcessServer {
     const request = parseRequest(message);
     if (typeof request === 'string') {
       const id = isRecord(message) && isIndex(message['id']) ? message['id'] : undefined;
-      if (id !== undefined) this.replyError(id, new BackendError('BAD_MESSAGE', BACKEND_NAME, `GPU process: ${request}`));
+      if (id !== undefined)
+        this.replyError(id, new BackendError('BAD_MESSAGE', BACKEND_NAME, `GPU process: ${request}`));
       else process.stderr.write(`[gpu-process] ignored a message: ${request}\n`);
       return;
     }
@@ -73,7 +89,11 @@ export class GpuProcessServer {
         return this.ready('download').download(this.buffer(request.buffer, 'download'));
       case 'run': {
         const backend = this.ready(request.op.op);
-        const op = mapOpTensors(request.op, (t, name) => ({ dtype: t.dtype, shape: t.shape, buffer: this.buffer(t.buffer, `${request.op.op}.${name}`) }));
+        const op = mapOpTensors(request.op, (t, name) => ({
+          dtype: t.dtype,
+          shape: t.shape,
+          buffer: this.buffer(t.buffer, `${request.op.op}.${name}`),
+        }));
         const result = await backend.run(op, request.outputs);
         return { outputs: result.outputs.map((b) => this.remember(b)), kernelMs: result.kernelMs };
       }
@@ -106,7 +126,8 @@ export class GpuProcessServer {
   }
 
   private ready(what: string): WebGpuBackend {
-    if (this.backend === undefined) throw new BackendError('UNAVAILABLE', BACKEND_NAME, `${what}: the GPU process was not initialised`);
+    if (this.backend === undefined)
+      throw new BackendError('UNAVAILABLE', BACKEND_NAME, `${what}: the GPU process was not initialised`);
     return this.backend;
   }
 
@@ -117,7 +138,12 @@ export class GpuProcessServer {
 
   private buffer(id: number, what: string): DeviceBuffer {
     const buffer = this.buffers.get(id);
-    if (buffer === undefined) throw new BackendError('UNKNOWN_BUFFER', BACKEND_NAME, `${what}: buffer ${id} is unknown to the GPU process or was freed`);
+    if (buffer === undefined)
+      throw new BackendError(
+        'UNKNOWN_BUFFER',
+        BACKEND_NAME,
+        `${what}: buffer ${id} is unknown to the GPU process or was freed`,
+      );
     return buffer;
   }
 
@@ -129,7 +155,10 @@ export class GpuProcessServer {
   }
 
   private health(): BackendHealth {
-    return this.backend?.health() ?? (this.setupFailure === undefined ? NOT_STARTED : { state: 'unavailable', reason: this.setupFailure });
+    return (
+      this.backend?.health() ??
+      (this.setupFailure === undefined ? NOT_STARTED : { state: 'unavailable', reason: this.setupFailure })
+    );
   }
 
   private ok(id: number, result: unknown): GpuReply {
@@ -169,7 +198,8 @@ function isSetup(value: unknown): value is GpuProcessSetup {
 export function parseRequest(message: unknown): GpuRequest | string {
   if (!isRecord(message)) return 'not an object';
   const type = message['type'];
-  if (type === 'free') return isIndex(message['buffer']) ? { type, buffer: message['buffer'] } : 'free without a buffer id';
+  if (type === 'free')
+    return isIndex(message['buffer']) ? { type, buffer: message['buffer'] } : 'free without a buffer id';
   const id = message['id'];
   if (!isIndex(id)) return `request '${String(type)}' without an id`;
   switch (type) {
@@ -189,7 +219,8 @@ export function parseRequest(message: unknown): GpuRequest | string {
     case 'run': {
       const op = message['op'];
       const outputs = message['outputs'];
-      if (!isOpOver(op, isRemoteTensor)) return `run with a malformed op (op id ${String(isRecord(op) ? op['op'] : op)})`;
+      if (!isOpOver(op, isRemoteTensor))
+        return `run with a malformed op (op id ${String(isRecord(op) ? op['op'] : op)})`;
       if (!Array.isArray(outputs) || !outputs.every(isTensorSpec)) return 'run without output specs';
       const specs: TensorSpec[] = outputs;
       return { type, id, op, outputs: specs };

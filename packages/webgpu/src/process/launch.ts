@@ -37,7 +37,9 @@ function candidates(options: ChildLaunchOptions): string[] {
   const fromEnv = readSetting(process.env, CHILD_ENTRY_ENV);
   if (fromEnv !== undefined && fromEnv !== '') return [toPath(fromEnv)];
   // Next to this module: a bundle's child, the built package's child (dist/process), the source's (src/process).
-  return [BUNDLED_CHILD_NAME, 'child-entry.js', 'child-entry.ts'].map((name) => fileURLToPath(new URL(`./${name}`, import.meta.url)));
+  return [BUNDLED_CHILD_NAME, 'child-entry.js', 'child-entry.ts'].map((name) =>
+    fileURLToPath(new URL(`./${name}`, import.meta.url)),
+  );
 }
 
 /** tsx's ESM loader as a file: URL, or undefined when tsx is not installed here. */
@@ -54,11 +56,16 @@ export function resolveChildLaunch(options: ChildLaunchOptions = {}): ChildLaunc
   const tried = candidates(options);
   const entry = tried.find((file) => existsSync(file));
   if (entry === undefined) {
-    return { failed: `no GPU process entry found (tried ${tried.join(', ')}); bundle it as ${BUNDLED_CHILD_NAME} (packages/webgpu/src/process/README.md) or set ${CHILD_ENTRY_ENV}` };
+    return {
+      failed: `no GPU process entry found (tried ${tried.join(', ')}); bundle it as ${BUNDLED_CHILD_NAME} (packages/webgpu/src/process/README.md) or set ${CHILD_ENTRY_ENV}`,
+    };
   }
   const extra = options.execArgv ?? [];
   if (!/\.[cm]?ts$/.test(entry)) return { entry, execArgv: extra };
   const loader = tsxLoader();
-  if (loader === undefined) return { failed: `the GPU process entry ${entry} is TypeScript and tsx is not installed; bundle it as ${BUNDLED_CHILD_NAME} for plain Node` };
+  if (loader === undefined)
+    return {
+      failed: `the GPU process entry ${entry} is TypeScript and tsx is not installed; bundle it as ${BUNDLED_CHILD_NAME} for plain Node`,
+    };
   return { entry, execArgv: ['--conditions=@tandem/source', '--import', loader, ...extra] };
 }

@@ -34,7 +34,12 @@ describe.skipIf(!local.ok || !proxy.ok)('WebGPU in a GPU process, against in-pro
     const mine = inProcess.describe();
     const theirs = remote.describe();
     expect(theirs.name).toBe(`${mine.name} (GPU process ${pid})`);
-    expect(theirs).toMatchObject({ maxStorageBufferBindingSize: mine.maxStorageBufferBindingSize, maxBufferSize: mine.maxBufferSize, software: mine.software, features: mine.features });
+    expect(theirs).toMatchObject({
+      maxStorageBufferBindingSize: mine.maxStorageBufferBindingSize,
+      maxBufferSize: mine.maxBufferSize,
+      software: mine.software,
+      features: mine.features,
+    });
     // The prior adds the IPC round trip to every launch and the channel to every transfer.
     expect(theirs.performance?.launchMs).toBeGreaterThan(mine.performance?.launchMs ?? Infinity);
     expect(theirs.performance?.transferBytesPerMs).toBeLessThan(mine.performance?.transferBytesPerMs ?? 0);
@@ -54,7 +59,11 @@ describe.skipIf(!local.ok || !proxy.ok)('WebGPU in a GPU process, against in-pro
       expect(comparison.ok, comparison.message).toBe(true);
       // Same kernels on the same device give the same bits, except where a kernel's float summation order
       // varies between runs (spread_activation.wgsl adds with atomics): there the tolerance above applies.
-      if (!ORDER_DEPENDENT_OPS.has(op.op)) expect(got.map((t) => [...t.data]), 'bit-identical on the same device').toEqual(want.map((t) => [...t.data]));
+      if (!ORDER_DEPENDENT_OPS.has(op.op))
+        expect(
+          got.map((t) => [...t.data]),
+          'bit-identical on the same device',
+        ).toEqual(want.map((t) => [...t.data]));
     });
   }
 
@@ -82,6 +91,11 @@ describe.skipIf(!local.ok || !proxy.ok)('WebGPU in a GPU process, against in-pro
     await extra.backend.dispose();
     expect(processExists(pid)).toBe(false);
     expect(extra.backend.health().state).toBe('unavailable');
-    await expect(extra.backend.run({ op: 'silu', x: { dtype: 'f32', shape: [1], buffer: { backend: 'webgpu', id: 1, byteLength: 4 } } }, [])).rejects.toThrow(/disposed/);
+    await expect(
+      extra.backend.run(
+        { op: 'silu', x: { dtype: 'f32', shape: [1], buffer: { backend: 'webgpu', id: 1, byteLength: 4 } } },
+        [],
+      ),
+    ).rejects.toThrow(/disposed/);
   });
 });

@@ -136,7 +136,10 @@ export class ProcessWebGpuBackend implements CapableBackend {
   /** Runs one op in the GPU process on resident inputs; outputs stay there. */
   async run(op: Op<BoundTensor>, outputs: readonly TensorSpec[]): Promise<RunResult> {
     const connection = await this.ready(op.op);
-    const remoteOp: Op<RemoteTensor> = mapOpTensors(op, (t, name) => ({ ...plainSpec(t), buffer: this.resolve(t.buffer, `${op.op}.${name}`).remoteId }));
+    const remoteOp: Op<RemoteTensor> = mapOpTensors(op, (t, name) => ({
+      ...plainSpec(t),
+      buffer: this.resolve(t.buffer, `${op.op}.${name}`).remoteId,
+    }));
     const result = await connection.request('run', { op: remoteOp, outputs: outputs.map(plainSpec) }, `run ${op.op}`);
     return { outputs: result.outputs.map((b) => this.adopt(b, connection)), kernelMs: result.kernelMs };
   }
@@ -146,8 +149,10 @@ export class ProcessWebGpuBackend implements CapableBackend {
     if (this.disposed) return { state: 'unavailable', reason: 'the backend was disposed' };
     const connection = this.connection;
     if (connection === undefined) return { state: 'unavailable', reason: this.initFailure ?? 'not initialised' };
-    if (connection.exited) return { state: 'unhealthy', reason: `GPU process ${connection.pid ?? '?'} ${connection.exit ?? 'is gone'}` };
-    if (this.remote === undefined) return { state: 'unavailable', reason: this.initFailure ?? 'the GPU process is starting' };
+    if (connection.exited)
+      return { state: 'unhealthy', reason: `GPU process ${connection.pid ?? '?'} ${connection.exit ?? 'is gone'}` };
+    if (this.remote === undefined)
+      return { state: 'unavailable', reason: this.initFailure ?? 'the GPU process is starting' };
     return this.childHealth;
   }
 
@@ -205,7 +210,11 @@ export class ProcessWebGpuBackend implements CapableBackend {
       return { ok: true };
     } catch (error) {
       const pid = connection.pid ?? '?';
-      const why = timedOut ? `it did not finish within ${timeoutMs} ms and was killed` : connection.exited ? `process ${pid} ${connection.exit ?? 'ended'}` : errorMessage(error);
+      const why = timedOut
+        ? `it did not finish within ${timeoutMs} ms and was killed`
+        : connection.exited
+          ? `process ${pid} ${connection.exit ?? 'ended'}`
+          : errorMessage(error);
       return await this.failInit(`could not start WebGPU in a GPU process: ${why}`, connection);
     } finally {
       clearTimeout(timer);
@@ -218,7 +227,10 @@ export class ProcessWebGpuBackend implements CapableBackend {
     this.childHealth = { state: 'unavailable', reason: 'the GPU process is starting' };
     const connection = GpuProcessConnection.start(
       launch,
-      { stderr: this.options.stderr ?? 'forward', ...(this.options.env === undefined ? {} : { env: this.options.env }) },
+      {
+        stderr: this.options.stderr ?? 'forward',
+        ...(this.options.env === undefined ? {} : { env: this.options.env }),
+      },
       {
         onHealth: (health) => {
           if (generation === this.generation) this.childHealth = health;
@@ -273,23 +285,36 @@ export class ProcessWebGpuBackend implements CapableBackend {
     if (this.disposed) throw new BackendError('DISPOSED', BACKEND_NAME, `${what}: the backend was disposed`);
     const current = this.live();
     if (current !== undefined && this.remote !== undefined) return current;
-    const previousExit = this.connection?.exited === true ? `GPU process ${this.connection.pid ?? '?'} ${this.connection.exit ?? ''}` : undefined;
+    const previousExit =
+      this.connection?.exited === true
+        ? `GPU process ${this.connection.pid ?? '?'} ${this.connection.exit ?? ''}`
+        : undefined;
     const result = await this.init();
     const connection = this.live();
     if (result.ok && connection !== undefined) return connection;
     const reason = result.ok ? 'the GPU process is gone' : result.reason;
-    if (previousExit !== undefined) throw new DeviceLostError(BACKEND_NAME, `${previousExit}; starting a new one failed: ${reason} (during ${what})`);
+    if (previousExit !== undefined)
+      throw new DeviceLostError(BACKEND_NAME, `${previousExit}; starting a new one failed: ${reason} (during ${what})`);
     throw new BackendError('UNAVAILABLE', BACKEND_NAME, `${what}: ${reason}`);
   }
 
   /** A handle's buffer id and the child holding it, which must be the current, running one. */
   private resolve(handle: DeviceBuffer, what: string): ProxyBuffer {
-    if (handle.backend !== BACKEND_NAME) throw new BackendError('UNKNOWN_BUFFER', BACKEND_NAME, `${what}: buffer ${handle.id} belongs to backend '${handle.backend}'`);
+    if (handle.backend !== BACKEND_NAME)
+      throw new BackendError(
+        'UNKNOWN_BUFFER',
+        BACKEND_NAME,
+        `${what}: buffer ${handle.id} belongs to backend '${handle.backend}'`,
+      );
     const record = this.handles.get(handle.id);
-    if (record === undefined) throw new BackendError('UNKNOWN_BUFFER', BACKEND_NAME, `${what}: buffer ${handle.id} is unknown or was freed`);
+    if (record === undefined)
+      throw new BackendError('UNKNOWN_BUFFER', BACKEND_NAME, `${what}: buffer ${handle.id} is unknown or was freed`);
     if (record.connection !== this.connection || record.connection.exited) {
       const how = record.connection.exit ?? 'was replaced';
-      throw new DeviceLostError(BACKEND_NAME, `buffer ${handle.id} was in GPU process ${record.connection.pid ?? '?'}, which ${how}; upload it again (during ${what})`);
+      throw new DeviceLostError(
+        BACKEND_NAME,
+        `buffer ${handle.id} was in GPU process ${record.connection.pid ?? '?'}, which ${how}; upload it again (during ${what})`,
+      );
     }
     return record;
   }
@@ -303,7 +328,11 @@ export class ProcessWebGpuBackend implements CapableBackend {
   /** The child's prior with the IPC round trip added to each launch and the channel in series with transfers. */
   private withIpc(profile: PerformanceProfile): PerformanceProfile {
     const ipc = this.options.ipcBytesPerMs ?? DEFAULT_IPC_BYTES_PER_MS;
-    return { ...profile, launchMs: profile.launchMs + this.pingMs, transferBytesPerMs: 1 / (1 / profile.transferBytesPerMs + 1 / ipc) };
+    return {
+      ...profile,
+      launchMs: profile.launchMs + this.pingMs,
+      transferBytesPerMs: 1 / (1 / profile.transferBytesPerMs + 1 / ipc),
+    };
   }
 }
 

@@ -49,7 +49,12 @@ describe.skipIf(!setup.ok)('a GPU process killed mid-batch', () => {
     const pid = backend.processId() ?? -1;
 
     const runs = Array.from({ length: 8 }, () => backend.run({ op: 'matmul', a, b: a }, specs));
-    const outcomes = runs.map((p) => p.then(() => 'ok' as const, (error: unknown) => error));
+    const outcomes = runs.map((p) =>
+      p.then(
+        () => 'ok' as const,
+        (error: unknown) => error,
+      ),
+    );
     await Promise.race(runs); // the first finished; the rest of the batch is queued behind it
     process.kill(pid, 'SIGKILL');
     const settled = await Promise.all(outcomes);
@@ -79,7 +84,13 @@ describe.skipIf(!setup.ok)('a GPU process killed mid-batch', () => {
     const out = result.outputs[0];
     if (out === undefined) throw new Error('no output');
     const bytes = await backend.download(out);
-    expectClose(new Float32Array(bytes.buffer, bytes.byteOffset, N * N), matmul(host, host, N, N, N), 1e-3, 1e-4, 'after restart');
+    expectClose(
+      new Float32Array(bytes.buffer, bytes.byteOffset, N * N),
+      matmul(host, host, N, N, N),
+      1e-3,
+      1e-4,
+      'after restart',
+    );
   });
 
   it('SIGABRT (what an abort inside dawn.node raises) is reported the same way', async () => {
@@ -94,7 +105,10 @@ describe.skipIf(!setup.ok)('a GPU process killed mid-batch', () => {
   });
 
   it('an Engine over the proxy and the reference answers every call through the crash, then recovers on a new process', async () => {
-    const gpu = createProcessWebGpuBackend({ swiftShader: process.env['TANDEM_TEST_GPU'] !== 'native', stderr: 'capture' });
+    const gpu = createProcessWebGpuBackend({
+      swiftShader: process.env['TANDEM_TEST_GPU'] !== 'native',
+      stderr: 'capture',
+    });
     started.push(gpu);
     const engine = await Engine.create({
       backends: [gpu, new ReferenceBackend()],
@@ -105,7 +119,8 @@ describe.skipIf(!setup.ok)('a GPU process killed mid-batch', () => {
     try {
       const inputs = Array.from({ length: 12 }, (_, i) => randomF32(N * N, 100 + i));
       const tensors = inputs.map((values) => engine.tensor(values, [N, N]));
-      const want = (i: number): Float32Array => matmul(inputs[i] ?? new Float32Array(0), inputs[i + 1] ?? new Float32Array(0), N, N, N);
+      const want = (i: number): Float32Array =>
+        matmul(inputs[i] ?? new Float32Array(0), inputs[i + 1] ?? new Float32Array(0), N, N, N);
       const call = async (i: number): Promise<Float32Array> => {
         const [a, b] = [tensors[i], tensors[i + 1]];
         if (a === undefined || b === undefined) throw new Error(`no tensor ${i}`);
@@ -132,9 +147,19 @@ describe.skipIf(!setup.ok)('a GPU process killed mid-batch', () => {
       const fallbacks = events.filter((e) => e.reason.kind === 'error-fallback');
       expect(fallbacks).toHaveLength(8);
       for (const e of fallbacks) {
-        expect(e).toMatchObject({ backend: 'reference', ok: true, reason: { failed: 'webgpu', error: expect.stringMatching(/killed by SIGKILL/) } });
+        expect(e).toMatchObject({
+          backend: 'reference',
+          ok: true,
+          reason: { failed: 'webgpu', error: expect.stringMatching(/killed by SIGKILL/) },
+        });
       }
-      expect(engine.telemetry.noticeEvents()).toContainEqual(expect.objectContaining({ kind: 'backend-unhealthy', backend: 'webgpu', detail: `GPU process ${pid} was killed by SIGKILL` }));
+      expect(engine.telemetry.noticeEvents()).toContainEqual(
+        expect.objectContaining({
+          kind: 'backend-unhealthy',
+          backend: 'webgpu',
+          detail: `GPU process ${pid} was killed by SIGKILL`,
+        }),
+      );
 
       // Later calls: answered throughout, and back on the GPU once a new process is up.
       let lastOnGpu = false;
@@ -145,7 +170,9 @@ describe.skipIf(!setup.ok)('a GPU process killed mid-batch', () => {
       }
       expect(lastOnGpu).toBe(true);
       expect(gpu.processId()).not.toBe(pid);
-      expect(engine.telemetry.noticeEvents()).toContainEqual(expect.objectContaining({ kind: 'backend-recovered', backend: 'webgpu' }));
+      expect(engine.telemetry.noticeEvents()).toContainEqual(
+        expect.objectContaining({ kind: 'backend-recovered', backend: 'webgpu' }),
+      );
     } finally {
       await engine.dispose();
     }

@@ -41,11 +41,17 @@ describe('GPU process lifecycle (stand-in child, no GPU needed)', () => {
     const backend = fake('abort-on-run');
     expect(await backend.init()).toEqual({ ok: true });
     const pid = backend.processId() ?? -1;
-    const x = { dtype: 'f32' as const, shape: [4], buffer: await backend.upload(new Uint8Array(16), { dtype: 'f32', shape: [4] }) };
+    const x = {
+      dtype: 'f32' as const,
+      shape: [4],
+      buffer: await backend.upload(new Uint8Array(16), { dtype: 'f32', shape: [4] }),
+    };
     const error = await backend.run({ op: 'silu', x }, [{ dtype: 'f32', shape: [4] }]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeviceLostError);
     expect(String(error)).toMatch(
-      new RegExp(`\\[webgpu\\] device lost: GPU process ${pid} was killed by SIGABRT; its last output: Fatal glibc error: tpp\\.c:83 .*assertion failed \\(during run silu\\)`),
+      new RegExp(
+        `\\[webgpu\\] device lost: GPU process ${pid} was killed by SIGABRT; its last output: Fatal glibc error: tpp\\.c:83 .*assertion failed \\(during run silu\\)`,
+      ),
     );
     expect(backend.health()).toMatchObject({ state: 'unhealthy', reason: expect.stringMatching(/killed by SIGABRT/) });
     expect(await gone(pid)).toBe(true);
@@ -68,14 +74,20 @@ describe('GPU process lifecycle (stand-in child, no GPU needed)', () => {
   it('a child that exits at start: init() says how, with its stderr', async () => {
     const backend = fake('exit-at-start');
     const result = await backend.init();
-    expect(result).toMatchObject({ ok: false, reason: expect.stringMatching(/exited with code 3; its last output: boom/) });
+    expect(result).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/exited with code 3; its last output: boom/),
+    });
     expect(backend.health()).toMatchObject({ state: 'unavailable' });
   });
 
   it('a child that hangs in init is killed after initTimeoutMs', async () => {
     const backend = fake('silent', { initTimeoutMs: 300 });
     const result = await backend.init();
-    expect(result).toMatchObject({ ok: false, reason: expect.stringMatching(/did not finish within 300 ms and was killed/) });
+    expect(result).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/did not finish within 300 ms and was killed/),
+    });
     expect(backend.processId()).toBeUndefined();
   });
 
@@ -91,7 +103,10 @@ describe('GPU process lifecycle (stand-in child, no GPU needed)', () => {
 
   it('a missing entry: init() names the files tried and how to build the bundled child', async () => {
     const backend = createProcessWebGpuBackend({ entry: join(dirname(entry), 'nowhere.mjs') });
-    expect(await backend.init()).toMatchObject({ ok: false, reason: expect.stringMatching(/no GPU process entry found \(tried .*nowhere\.mjs\).*gpu-process-child\.mjs/) });
+    expect(await backend.init()).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/no GPU process entry found \(tried .*nowhere\.mjs\).*gpu-process-child\.mjs/),
+    });
   });
 
   it('an idle proxy does not keep its parent alive, and the child ends with the parent (no orphan)', async () => {
@@ -105,10 +120,17 @@ describe('GPU process lifecycle (stand-in child, no GPU needed)', () => {
         `console.log(JSON.stringify({ ok: result.ok, pid: backend.processId() }));\n`,
     );
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--conditions=@tandem/source', '--import', tsx, script], { timeout: 20_000 });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--conditions=@tandem/source', '--import', tsx, script],
+      { timeout: 20_000 },
+    );
     const report: unknown = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}');
     expect(report).toMatchObject({ ok: true, pid: expect.any(Number) });
-    const pid = typeof report === 'object' && report !== null && 'pid' in report && typeof report.pid === 'number' ? report.pid : -1;
+    const pid =
+      typeof report === 'object' && report !== null && 'pid' in report && typeof report.pid === 'number'
+        ? report.pid
+        : -1;
     expect(await gone(pid)).toBe(true);
   });
 });

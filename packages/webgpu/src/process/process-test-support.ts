@@ -7,7 +7,9 @@ import { webGpuMissing } from '../test-support/gpu.ts';
 import { createProcessWebGpuBackend, type ProcessWebGpuBackend, type ProcessWebGpuOptions } from './process-backend.ts';
 
 /** An initialised proxy, or why the tests are skipped (outside CI only). */
-export type TestProxy = { readonly ok: true; readonly backend: ProcessWebGpuBackend } | { readonly ok: false; readonly reason: string };
+export type TestProxy =
+  | { readonly ok: true; readonly backend: ProcessWebGpuBackend }
+  | { readonly ok: false; readonly reason: string };
 
 /** Starts a proxy for tests (SwiftShader in the child unless TANDEM_TEST_GPU=native). */
 export async function createTestProxy(options: ProcessWebGpuOptions = {}): Promise<TestProxy> {

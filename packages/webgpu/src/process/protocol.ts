@@ -29,7 +29,12 @@ export type GpuRequest =
   | { readonly type: 'describe'; readonly id: number }
   | { readonly type: 'upload'; readonly id: number; readonly data: Uint8Array; readonly spec: TensorSpec }
   | { readonly type: 'download'; readonly id: number; readonly buffer: number }
-  | { readonly type: 'run'; readonly id: number; readonly op: Op<RemoteTensor>; readonly outputs: readonly TensorSpec[] }
+  | {
+      readonly type: 'run';
+      readonly id: number;
+      readonly op: Op<RemoteTensor>;
+      readonly outputs: readonly TensorSpec[];
+    }
   | { readonly type: 'health'; readonly id: number }
   | { readonly type: 'dispose'; readonly id: number }
   | { readonly type: 'free'; readonly buffer: number };
@@ -40,7 +45,11 @@ export type RepliedRequestType = Exclude<GpuRequest['type'], 'free'>;
 /** What the child says about its device: the in-process description plus the limits supportsOp needs. */
 export interface RemoteDescription {
   /** describe() of the child's WebGpuBackend, as plain data. */
-  readonly description: DeviceDescription & { readonly maxStorageBufferBindingSize: number; readonly maxBufferSize: number; readonly software: boolean };
+  readonly description: DeviceDescription & {
+    readonly maxStorageBufferBindingSize: number;
+    readonly maxBufferSize: number;
+    readonly software: boolean;
+  };
   /** Limits of the child's device; absent before a device exists. */
   readonly limits: DeviceLimits | undefined;
 }

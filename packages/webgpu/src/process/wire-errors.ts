@@ -1,12 +1,22 @@
 // Errors across the process boundary: the child sends its error as data (WireError), the parent rebuilds the
 // same BackendError subclass with the same message, so the engine's fallback and telemetry read as in-process.
-import { BackendError, DeadlineExceededError, DeviceLostError, errorMessage, InvalidArgumentError, isErrorCode, OutOfMemoryError, TandemError } from '@tandem/core';
+import {
+  BackendError,
+  DeadlineExceededError,
+  DeviceLostError,
+  errorMessage,
+  InvalidArgumentError,
+  isErrorCode,
+  OutOfMemoryError,
+  TandemError,
+} from '@tandem/core';
 import { BACKEND_NAME } from '../gpu-errors.ts';
 import type { WireError } from './protocol.ts';
 
 /** Only these InvalidArgumentError values cross the boundary as they are; anything else as its String(). */
 function wireValue(value: unknown): WireError['value'] {
-  if (value === undefined || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (value === undefined || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return value;
   if (Array.isArray(value) && value.every((v) => typeof v === 'number')) return value;
   return String(value);
 }
@@ -23,8 +33,10 @@ export function toWireError(error: unknown): WireError {
     value: undefined,
     limit: undefined,
   };
-  if (error instanceof OutOfMemoryError) return { ...base, requestedBytes: error.requestedBytes, limitBytes: error.limitBytes };
-  if (error instanceof InvalidArgumentError) return { ...base, argument: error.argument, value: wireValue(error.value), limit: error.limit };
+  if (error instanceof OutOfMemoryError)
+    return { ...base, requestedBytes: error.requestedBytes, limitBytes: error.limitBytes };
+  if (error instanceof InvalidArgumentError)
+    return { ...base, argument: error.argument, value: wireValue(error.value), limit: error.limit };
   return base;
 }
 
@@ -46,7 +58,9 @@ export function fromWireError(wire: WireError): Error {
     case 'DeviceLostError':
       return new DeviceLostError(BACKEND_NAME, after(wire.message, 'device lost: '));
     case 'OutOfMemoryError': {
-      const what = /^out of memory allocating (.*): \d+ bytes requested/.exec(unprefixed(wire.message))?.[1] ?? unprefixed(wire.message);
+      const what =
+        /^out of memory allocating (.*): \d+ bytes requested/.exec(unprefixed(wire.message))?.[1] ??
+        unprefixed(wire.message);
       return new OutOfMemoryError(BACKEND_NAME, what, wire.requestedBytes ?? 0, wire.limitBytes);
     }
     case 'DeadlineExceededError': {
@@ -55,8 +69,13 @@ export function fromWireError(wire: WireError): Error {
       break;
     }
     case 'InvalidArgumentError':
-      if (wire.argument !== undefined && wire.limit !== undefined) return new InvalidArgumentError(wire.argument, wire.value, wire.limit);
+      if (wire.argument !== undefined && wire.limit !== undefined)
+        return new InvalidArgumentError(wire.argument, wire.value, wire.limit);
       break;
   }
-  return new BackendError(isErrorCode(wire.code) ? wire.code : 'GPU_PROCESS_ERROR', BACKEND_NAME, unprefixed(wire.message));
+  return new BackendError(
+    isErrorCode(wire.code) ? wire.code : 'GPU_PROCESS_ERROR',
+    BACKEND_NAME,
+    unprefixed(wire.message),
+  );
 }

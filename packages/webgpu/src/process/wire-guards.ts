@@ -1,8 +1,23 @@
 // Runtime checks of what arrives over the IPC channel (it is `unknown` until checked): each guard validates
 // the shape it claims, so neither side needs a cast.
-import { DTYPES, type BackendHealth, type DType, type InitResult, type PerformanceProfile, type TensorSpec } from '@tandem/core';
+import {
+  DTYPES,
+  type BackendHealth,
+  type DType,
+  type InitResult,
+  type PerformanceProfile,
+  type TensorSpec,
+} from '@tandem/core';
 import type { DeviceLimits } from '../device-context.ts';
-import type { GpuReply, GpuResults, RemoteBuffer, RemoteDescription, RemoteTensor, RepliedRequestType, WireError } from './protocol.ts';
+import type {
+  GpuReply,
+  GpuResults,
+  RemoteBuffer,
+  RemoteDescription,
+  RemoteTensor,
+  RepliedRequestType,
+  WireError,
+} from './protocol.ts';
 
 /** A plain object whose fields can be read by name. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -60,7 +75,10 @@ function isInitResult(value: unknown): value is InitResult {
 }
 
 function isProfile(value: unknown): value is PerformanceProfile {
-  return isRecord(value) && ['flopsPerMs', 'bytesPerMs', 'launchMs', 'transferBytesPerMs'].every((k) => typeof value[k] === 'number');
+  return (
+    isRecord(value) &&
+    ['flopsPerMs', 'bytesPerMs', 'launchMs', 'transferBytesPerMs'].every((k) => typeof value[k] === 'number')
+  );
 }
 
 const LIMIT_NAMES: ReadonlyArray<keyof DeviceLimits> = [
@@ -97,7 +115,12 @@ function isRemoteBuffer(value: unknown): value is RemoteBuffer {
 }
 
 function isRunResult(value: unknown): value is GpuResults['run'] {
-  return isRecord(value) && typeof value['kernelMs'] === 'number' && Array.isArray(value['outputs']) && value['outputs'].every(isRemoteBuffer);
+  return (
+    isRecord(value) &&
+    typeof value['kernelMs'] === 'number' &&
+    Array.isArray(value['outputs']) &&
+    value['outputs'].every(isRemoteBuffer)
+  );
 }
 
 function isNull(value: unknown): value is null {
@@ -121,7 +144,11 @@ export const RESULT_GUARDS: { readonly [K in RepliedRequestType]: (value: unknow
 };
 
 function isWireValue(value: unknown): value is WireError['value'] {
-  return value === undefined || ['string', 'number', 'boolean'].includes(typeof value) || (Array.isArray(value) && value.every((v) => typeof v === 'number'));
+  return (
+    value === undefined ||
+    ['string', 'number', 'boolean'].includes(typeof value) ||
+    (Array.isArray(value) && value.every((v) => typeof v === 'number'))
+  );
 }
 
 function isWireError(value: unknown): value is WireError {

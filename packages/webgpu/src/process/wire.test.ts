@@ -1,6 +1,12 @@
 // The wire format on its own: requests are checked field by field before the child acts on them, and errors
 // come back as the same classes with the same messages.
-import { BackendError, DeadlineExceededError, DeviceLostError, InvalidArgumentError, OutOfMemoryError } from '@tandem/core';
+import {
+  BackendError,
+  DeadlineExceededError,
+  DeviceLostError,
+  InvalidArgumentError,
+  OutOfMemoryError,
+} from '@tandem/core';
 import { describe, expect, it } from 'vitest';
 import { lastMessages } from './child-connection.ts';
 import { parseRequest } from './child-server.ts';
@@ -12,21 +18,35 @@ const x = { dtype: 'f32', shape: [2, 3], buffer: 7 };
 
 describe('requests', () => {
   it('accepts well-formed requests of every type', () => {
-    expect(parseRequest({ type: 'init', id: 1, setup: { swiftShader: true, dawnFlags: ['backend=vulkan'] } })).toMatchObject({ type: 'init' });
-    expect(parseRequest({ type: 'upload', id: 2, data: new Uint8Array(24), spec: { dtype: 'f32', shape: [2, 3] } })).toMatchObject({ type: 'upload' });
+    expect(
+      parseRequest({ type: 'init', id: 1, setup: { swiftShader: true, dawnFlags: ['backend=vulkan'] } }),
+    ).toMatchObject({ type: 'init' });
+    expect(
+      parseRequest({ type: 'upload', id: 2, data: new Uint8Array(24), spec: { dtype: 'f32', shape: [2, 3] } }),
+    ).toMatchObject({ type: 'upload' });
     expect(parseRequest({ type: 'download', id: 3, buffer: 7 })).toEqual({ type: 'download', id: 3, buffer: 7 });
     expect(parseRequest({ type: 'free', buffer: 7 })).toEqual({ type: 'free', buffer: 7 });
-    const run = { type: 'run', id: 4, op: { op: 'rmsNorm', x, weight: undefined, eps: 1e-5 }, outputs: [{ dtype: 'f32', shape: [2, 3] }] };
+    const run = {
+      type: 'run',
+      id: 4,
+      op: { op: 'rmsNorm', x, weight: undefined, eps: 1e-5 },
+      outputs: [{ dtype: 'f32', shape: [2, 3] }],
+    };
     expect(parseRequest(run)).toMatchObject({ type: 'run', op: { op: 'rmsNorm' } });
-    for (const type of ['describe', 'health', 'dispose']) expect(parseRequest({ type, id: 5 })).toEqual({ type, id: 5 });
+    for (const type of ['describe', 'health', 'dispose'])
+      expect(parseRequest({ type, id: 5 })).toEqual({ type, id: 5 });
   });
 
   it('names what is wrong with a malformed request', () => {
     expect(parseRequest(null)).toBe('not an object');
     expect(parseRequest({ type: 'health' })).toBe("request 'health' without an id");
-    expect(parseRequest({ type: 'upload', id: 1, data: [1, 2], spec: { dtype: 'f32', shape: [2] } })).toBe('upload without bytes or a tensor spec');
+    expect(parseRequest({ type: 'upload', id: 1, data: [1, 2], spec: { dtype: 'f32', shape: [2] } })).toBe(
+      'upload without bytes or a tensor spec',
+    );
     expect(parseRequest({ type: 'init', id: 1, setup: { swiftShader: 'yes' } })).toBe('init with a malformed setup');
-    expect(parseRequest({ type: 'run', id: 1, op: { op: 'conv2d', x }, outputs: [] })).toBe('run with a malformed op (op id conv2d)');
+    expect(parseRequest({ type: 'run', id: 1, op: { op: 'conv2d', x }, outputs: [] })).toBe(
+      'run with a malformed op (op id conv2d)',
+    );
     expect(parseRequest({ type: 'teleport', id: 1 })).toBe("unknown request type 'teleport'");
   });
 
@@ -70,7 +90,11 @@ describe('errors across the boundary', () => {
   });
 
   it("an abort's last words skip Node's stack traces", () => {
-    const stderr = 'warming up\nFatal glibc error: tpp.c:83 (__pthread_tpp_change_priority): assertion failed\n----- Native stack trace -----\n\n 1: 0xd3a3c0  [node]\n\n----- JavaScript stack trace -----\n\n1: [eval]:1:62\n';
-    expect(lastMessages(stderr)).toEqual(['warming up', 'Fatal glibc error: tpp.c:83 (__pthread_tpp_change_priority): assertion failed']);
+    const stderr =
+      'warming up\nFatal glibc error: tpp.c:83 (__pthread_tpp_change_priority): assertion failed\n----- Native stack trace -----\n\n 1: 0xd3a3c0  [node]\n\n----- JavaScript stack trace -----\n\n1: [eval]:1:62\n';
+    expect(lastMessages(stderr)).toEqual([
+      'warming up',
+      'Fatal glibc error: tpp.c:83 (__pthread_tpp_change_priority): assertion failed',
+    ]);
   });
 });

@@ -1,14 +1,25 @@
 // Test helper: a WebGpuBackend on SwiftShader (Debian's chromium package), or the skip decision when it cannot start
 // (test/support/requirements.ts: one [skip] line outside CI, a failure under CI). TANDEM_TEST_GPU=native tests the
 // machine's own GPU instead (e.g. on the H100 box).
-import { errorMessage, inferOutputs, mapOpTensors, type BoundTensor, type DType, type InitResult, type Op, type TensorSpec } from '@tandem/core';
+import {
+  errorMessage,
+  inferOutputs,
+  mapOpTensors,
+  type BoundTensor,
+  type DType,
+  type InitResult,
+  type Op,
+  type TensorSpec,
+} from '@tandem/core';
 import { nativeGpu, requireBackend } from '../../../../test/support/requirements.ts';
 import type { WebGpuBackend } from '../backend.ts';
 import { createNodeWebGpuBackend, type NodeWebGpuOptions } from '../node-gpu.ts';
 import { useSwiftShader } from '../swiftshader.ts';
 
 /** A ready backend, or why the GPU tests are skipped (outside CI only). */
-export type TestBackend = { readonly ok: true; readonly backend: WebGpuBackend } | { readonly ok: false; readonly reason: string };
+export type TestBackend =
+  | { readonly ok: true; readonly backend: WebGpuBackend }
+  | { readonly ok: false; readonly reason: string };
 
 /** Why WebGPU cannot run here before trying (no SwiftShader), or undefined; sets SwiftShader up. */
 export function webGpuMissing(): string | undefined {
@@ -31,9 +42,16 @@ export async function createTestBackend(options: NodeWebGpuOptions = {}): Promis
 export type HostData = Float32Array | Uint8Array | Uint32Array | Uint16Array | Int32Array | readonly number[];
 
 /** Uploads values as a tensor (numbers are written as f32; typed arrays as their bytes). */
-export async function upload(backend: WebGpuBackend, dtype: DType, shape: readonly number[], data: HostData): Promise<BoundTensor> {
+export async function upload(
+  backend: WebGpuBackend,
+  dtype: DType,
+  shape: readonly number[],
+  data: HostData,
+): Promise<BoundTensor> {
   const array = Array.isArray(data) ? new Float32Array(data) : data;
-  const bytes = ArrayBuffer.isView(array) ? new Uint8Array(array.buffer, array.byteOffset, array.byteLength) : new Uint8Array(0);
+  const bytes = ArrayBuffer.isView(array)
+    ? new Uint8Array(array.buffer, array.byteOffset, array.byteLength)
+    : new Uint8Array(0);
   const buffer = await backend.upload(bytes, { dtype, shape });
   return { dtype, shape, buffer };
 }

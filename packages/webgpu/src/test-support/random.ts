@@ -21,8 +21,15 @@ export function randomF32(count: number, seed: number, scale = 1): Float32Array 
 }
 
 /** Asserts two arrays agree within atol + rtol * |expected|; NaN matches NaN. Names the first mismatch. */
-export function expectClose(actual: ArrayLike<number>, expected: ArrayLike<number>, atol = 1e-5, rtol = 1e-5, label = ''): void {
-  if (actual.length !== expected.length) throw new Error(`${label}: length ${actual.length}, expected ${expected.length}`);
+export function expectClose(
+  actual: ArrayLike<number>,
+  expected: ArrayLike<number>,
+  atol = 1e-5,
+  rtol = 1e-5,
+  label = '',
+): void {
+  if (actual.length !== expected.length)
+    throw new Error(`${label}: length ${actual.length}, expected ${expected.length}`);
   for (let i = 0; i < expected.length; i++) {
     const a = actual[i] ?? NaN;
     const e = expected[i] ?? NaN;

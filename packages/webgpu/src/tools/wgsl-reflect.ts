@@ -32,7 +32,12 @@ const INCLUDE = /^\/\/! include (\S+)\s*$/gm;
  * `source` with every `//! include <path>` line replaced by that file's text (paths relative to wgsl/, read with
  * `read`), recursively, each file at most once (a second include of it is dropped).
  */
-export function expandIncludes(file: string, source: string, read: (path: string) => string, seen: Set<string> = new Set()): string {
+export function expandIncludes(
+  file: string,
+  source: string,
+  read: (path: string) => string,
+  seen: Set<string> = new Set(),
+): string {
   return source.replace(INCLUDE, (_line, path: string) => {
     if (seen.has(path)) return `// (${path} included above)`;
     seen.add(path);
@@ -54,8 +59,13 @@ export function isKernel(source: string): boolean {
 /** The interface a kernel's (expanded) source declares; throws WgslEmbedError naming `file` when it breaks a rule. */
 export function reflectKernel(file: string, source: string): ReflectedKernel {
   const entry = /@compute\s+@workgroup_size\([^)]*\)\s*fn\s+(\w+)\s*\(/.exec(source)?.[1];
-  if (entry === undefined) throw new WgslEmbedError(`${file}: no '@compute @workgroup_size(...) fn <name>(' entry point`);
-  const declared = [...source.matchAll(/@group\((\d+)\)\s*@binding\((\d+)\)\s*var<(storage|uniform)(?:\s*,\s*(read|read_write))?>\s*(\w+)\s*:\s*([^;]+);/g)];
+  if (entry === undefined)
+    throw new WgslEmbedError(`${file}: no '@compute @workgroup_size(...) fn <name>(' entry point`);
+  const declared = [
+    ...source.matchAll(
+      /@group\((\d+)\)\s*@binding\((\d+)\)\s*var<(storage|uniform)(?:\s*,\s*(read|read_write))?>\s*(\w+)\s*:\s*([^;]+);/g,
+    ),
+  ];
   const bindings: Array<{ name: string; access: ReflectedAccess }> = [];
   let uniform: { binding: number; name: string; type: string } | undefined;
   for (const [, group, binding, kind, access, name = '', type = ''] of declared) {
@@ -66,20 +76,36 @@ export function reflectKernel(file: string, source: string): ReflectedKernel {
       uniform = { binding: index, name, type: type.trim() };
       continue;
     }
-    if (index !== bindings.length) throw new WgslEmbedError(`${file}: storage binding ${name} is @binding(${index}); expected ${bindings.length} (storage bindings come first, in order)`);
+    if (index !== bindings.length)
+      throw new WgslEmbedError(
+        `${file}: storage binding ${name} is @binding(${index}); expected ${bindings.length} (storage bindings come first, in order)`,
+      );
     bindings.push({ name, access: access === 'read_write' ? 'read_write' : 'read' });
   }
-  if (uniform === undefined || uniform.name !== 'params' || uniform.type !== 'Params' || uniform.binding !== bindings.length) {
-    throw new WgslEmbedError(`${file}: needs 'var<uniform> params: Params' at @binding(${bindings.length}), right after the storage bindings`);
+  if (
+    uniform === undefined ||
+    uniform.name !== 'params' ||
+    uniform.type !== 'Params' ||
+    uniform.binding !== bindings.length
+  ) {
+    throw new WgslEmbedError(
+      `${file}: needs 'var<uniform> params: Params' at @binding(${bindings.length}), right after the storage bindings`,
+    );
   }
-  return { entryPoint: entry, bindings, params: paramsFields(file, source), overrides: [...source.matchAll(/^override\s+(\w+)\s*:/gm)].map((m) => m[1] ?? '') };
+  return {
+    entryPoint: entry,
+    bindings,
+    params: paramsFields(file, source),
+    overrides: [...source.matchAll(/^override\s+(\w+)\s*:/gm)].map((m) => m[1] ?? ''),
+  };
 }
 
 function paramsFields(file: string, source: string): Array<{ name: string; type: ReflectedParamType }> {
   const body = /struct\s+Params\s*\{([^}]*)\}/.exec(source)?.[1];
   if (body === undefined) throw new WgslEmbedError(`${file}: no 'struct Params { ... }'`);
   return [...body.matchAll(/(\w+)\s*:\s*(\w+)/g)].map(([, name = '', type = '']) => {
-    if (type !== 'u32' && type !== 'i32' && type !== 'f32') throw new WgslEmbedError(`${file}: Params.${name} is ${type}; fields are u32, i32 or f32`);
+    if (type !== 'u32' && type !== 'i32' && type !== 'f32')
+      throw new WgslEmbedError(`${file}: Params.${name} is ${type}; fields are u32, i32 or f32`);
     return { name, type };
   });
 }

@@ -13,7 +13,9 @@ export interface SingleBackendEngine {
 }
 
 /** Engines for wasm and WebGPU, one each (`describe.skipIf(engine === undefined)` per backend). */
-export async function singleBackendEngines(names: readonly TestBackendName[] = ['wasm', 'webgpu']): Promise<SingleBackendEngine[]> {
+export async function singleBackendEngines(
+  names: readonly TestBackendName[] = ['wasm', 'webgpu'],
+): Promise<SingleBackendEngine[]> {
   const engines: SingleBackendEngine[] = [];
   for (const name of names) {
     const backend = await startBackend(name);

@@ -6,7 +6,9 @@ import type { SearchHit } from '../search-hit.ts';
 
 /** Cosine similarity of query row `q` against every target row: @tandem/reference's kernel, the one oracle. */
 export function cosineScores(queries: Float32Array, q: number, targets: Float32Array, dim: number): Float64Array {
-  return Float64Array.from(cosineSimilarity(queries.slice(q * dim, (q + 1) * dim), targets, 1, targets.length / dim, dim));
+  return Float64Array.from(
+    cosineSimilarity(queries.slice(q * dim, (q + 1) * dim), targets, 1, targets.length / dim, dim),
+  );
 }
 
 /** The exact top k of `scores`: descending, ties to the lower index. */
