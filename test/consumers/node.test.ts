@@ -32,10 +32,16 @@ function expectCorrect(report: AppReport): void {
   expect(report.product).toEqual([4, 5, 10, 11]);
   const norm = Math.hypot(1, 0.5);
   const expected = [1 / norm, 0.5 / norm, 1.5 / (norm * Math.SQRT2), -1 / norm];
-  report.scores.forEach((s, i) => expect(s).toBeCloseTo(expected[i] ?? Number.NaN, 6));
+  report.scores.forEach((s, i) => {
+    expect(s).toBeCloseTo(expected[i] ?? Number.NaN, 6);
+  });
   expect(report.topIndices).toEqual([2, 0]);
-  report.topValues.forEach((v, i) => expect(v).toBeCloseTo(expected[report.topIndices[i] ?? 0] ?? Number.NaN, 6));
-  [4, 5, 10, 11].map(siluValue).forEach((v, i) => expect(report.graph[i]).toBeCloseTo(v, 5));
+  report.topValues.forEach((v, i) => {
+    expect(v).toBeCloseTo(expected[report.topIndices[i] ?? 0] ?? Number.NaN, 6);
+  });
+  [4, 5, 10, 11].map(siluValue).forEach((v, i) => {
+    expect(report.graph[i]).toBeCloseTo(v, 5);
+  });
 }
 
 describe('installed from the tarballs into a new project, in plain Node', () => {

@@ -1,7 +1,7 @@
 // Many async callers at once, with faults injected into a "GPU" that is really the reference backend:
 // every result must equal the reference's, no rejection may escape, and the counts must add up.
 import { describe, expect, it } from 'vitest';
-import { Engine, type Tensor } from '@tandem/core';
+import { Engine } from '@tandem/core';
 import { matmul, ReferenceBackend } from '@tandem/reference';
 import { FaultInjectingBackend, faultRate } from '@tandem/testing';
 import { createEngine } from 'tandem';

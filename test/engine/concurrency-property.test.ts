@@ -127,11 +127,11 @@ describe('concurrent engine calls with faults, in every order fast-check picks',
               });
             });
             const answers = await scheduler.waitFor(Promise.all(calls));
-            answers.forEach((got, i) =>
+            answers.forEach((got, i) => {
               expect(got, `call ${i} (${ops[i]?.op})`).toEqual(
                 computeReference(ops[i] ?? { op: 'silu', x: hostF32([0], new Float32Array(0)) }),
-              ),
-            );
+              );
+            });
             const events = engine.telemetry.opEvents();
             const audit = auditFallbacks(events);
             expect(audit.unexplained).toEqual([]);

@@ -29,7 +29,9 @@ describe('opInputs', () => {
       const listed = opInputs(op);
       const seen = visited(op);
       expect(listed.map((i) => i.name)).toEqual(seen.map((i) => i.name));
-      listed.forEach((input, i) => expect(input.tensor).toBe(seen[i]?.tensor));
+      listed.forEach((input, i) => {
+        expect(input.tensor).toBe(seen[i]?.tensor);
+      });
     },
   );
 });

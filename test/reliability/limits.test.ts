@@ -170,7 +170,9 @@ describe('memory: the reference has a budget, and an op no backend has room for 
     const empty = (shape: number[]): Tensor<'f32'> => engine.tensor(new Float32Array(0), shape);
     for (let i = 0; i < 8; i++) (await engine.matmul(empty([8, 0]), empty([0, 8]))).dispose(); // measured: its plan is reused
     for (let i = 0; i < 8; i++)
-      (await engine.run({ op: 'concat', a: empty([8, 0]), b: empty([8, 0]) })).forEach((t) => t.dispose());
+      (await engine.run({ op: 'concat', a: empty([8, 0]), b: empty([8, 0]) })).forEach((t) => {
+        t.dispose();
+      });
     run.mockClear();
     await expect(engine.matmul(empty([1024, 0]), empty([0, 1024]))).rejects.toThrow(ResourceExhaustedError); // 4 MiB of zeros
     const rows = engine.tensor(new Float32Array(100_000), [100_000, 1]);

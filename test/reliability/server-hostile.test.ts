@@ -321,13 +321,13 @@ describe('answers written before routing are problem+json and counted in /metric
     ]);
     const statuses = answers.map((a) => Number(a.firstLine.split(' ')[1]));
     expect(statuses).toEqual([400, 408, 431]);
-    answers.forEach((a, i) =>
+    answers.forEach((a, i) => {
       expect(JSON.parse(rawBody(a.text))).toMatchObject({
         type: 'about:blank',
         status: statuses[i],
         detail: expect.any(String),
-      }),
-    );
+      });
+    });
     const after = await Promise.all([400, 408, 431].map(count));
     expect(after.map((n, i) => n - (before[i] ?? 0))).toEqual([1, 1, 1]);
   });

@@ -140,9 +140,13 @@ describe('decision cache', () => {
     cpu.setLatency(() => 30);
     const resetsNow = () => engine.telemetry.noticeEvents().filter((n) => n.kind === 'cost-model-reset');
     for (let i = 0; i < 4; i++)
-      (await engine.run({ op: 'matmul', a: x, b: x }, { strategy: { only: 'cpu' } })).forEach((t) => t.dispose());
+      (await engine.run({ op: 'matmul', a: x, b: x }, { strategy: { only: 'cpu' } })).forEach((t) => {
+        t.dispose();
+      });
     expect(resetsNow()).toHaveLength(0);
-    (await engine.run({ op: 'matmul', a: x, b: x }, { strategy: { only: 'cpu' } })).forEach((t) => t.dispose());
+    (await engine.run({ op: 'matmul', a: x, b: x }, { strategy: { only: 'cpu' } })).forEach((t) => {
+      t.dispose();
+    });
     const resets = resetsNow();
     expect(resets).toHaveLength(1);
     expect(resets[0]).toMatchObject({ backend: 'cpu', op: 'matmul' });

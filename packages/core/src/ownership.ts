@@ -75,7 +75,7 @@ export function checkOpArgument(
 export function disposedInput(op: string, inputs: ReadonlyArray<{ name: string; tensor: Tensor }>): string | undefined {
   for (let i = 0; i < inputs.length; i++) {
     const input = inputs[i];
-    if (input !== undefined && input.tensor.disposed) return `${op}.${input.name}`;
+    if (input?.tensor.disposed) return `${op}.${input.name}`;
   }
   return undefined;
 }

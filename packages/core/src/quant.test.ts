@@ -145,8 +145,8 @@ describe('encodeF16 / decodeF16', () => {
     const back = encodeF16(decodeF16(bits));
     const wrong: number[] = [];
     for (let i = 0; i < bits.length; i++) {
-      const isNaN = (i & 0x7c00) === 0x7c00 && (i & 0x3ff) !== 0;
-      if (!isNaN && back[i] !== i) wrong.push(i);
+      const isNanPattern = (i & 0x7c00) === 0x7c00 && (i & 0x3ff) !== 0;
+      if (!isNanPattern && back[i] !== i) wrong.push(i);
     }
     expect(wrong).toEqual([]);
   });

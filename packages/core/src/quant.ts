@@ -58,6 +58,7 @@ export function quantizeQ8_0(values: Float32Array): Uint8Array {
     let amax = 0;
     for (let j = 0; j < QUANT_BLOCK; j++) {
       const v = Math.abs(values[base + j] ?? 0);
+      // biome-ignore lint/complexity/useMathMinMax: Math.max propagates NaN; ggml's MAX(a, b) macro does not
       amax = amax > v ? amax : v; // ggml's MAX(a, b) macro, NaN handling included
     }
     const d = fround(amax / 127);

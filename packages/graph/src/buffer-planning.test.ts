@@ -40,7 +40,9 @@ describe('buffer planning', () => {
     const x = Float32Array.from({ length: 32 }, (_, i) => Math.sin(i));
     const run = await graph.run({ x });
     const got = await run.outputs.get('values').read();
-    expected(x).forEach((v, i) => expect(got[i]).toBeCloseTo(v, 5));
+    expected(x).forEach((v, i) => {
+      expect(got[i]).toBeCloseTo(v, 5);
+    });
     // On the device: w and the output. x (uploaded by the run) and the intermediates a, b, c, d, f and topK's indices are gone.
     expect(device.live.size).toBe(2);
     expect(run.report.leakedTensors).toBe(0);

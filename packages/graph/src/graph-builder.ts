@@ -119,7 +119,7 @@ export class GraphBuilder {
       if (tensor.owner !== this.token)
         throw new GraphValidationError(name, `${op.op}.${arg} (${tensor.name}) belongs to another graph`);
     }
-    let specs;
+    let specs: ReturnType<typeof inferOutputs>;
     try {
       specs = inferOutputs(op);
     } catch (error) {
@@ -259,7 +259,7 @@ export class GraphBuilder {
   private view(base: SymbolicTensor, step: ViewStep, name = `${base.name}.${step.kind}`): SymbolicTensor {
     this.assertOpen(name);
     if (base.owner !== this.token) throw new GraphValidationError(name, `${base.name} belongs to another graph`);
-    let result;
+    let result: ReturnType<typeof viewOf>;
     try {
       result = viewOf(base, step);
     } catch (error) {

@@ -167,7 +167,7 @@ export function formatReport(report: RunReport): string {
   const pad = (s: string, n: number): string => (s.length >= n ? `${s} ` : s + ' '.repeat(n - s.length));
   const lines = [
     `${report.graph} [${report.strategy}]: ${formatMs(report.totalMs)}, ${report.bytesMoved} bytes moved, ${report.backendSwitches} backend switches, peak ${report.peakLiveTensors} live tensors`,
-    pad('node', 30) + pad('backend', 12) + pad('ms', 11) + pad('bytes', 12) + 'reason',
+    `${pad('node', 30) + pad('backend', 12) + pad('ms', 11) + pad('bytes', 12)}reason`,
   ];
   let above: NodeRecord | undefined;
   for (const n of report.nodes) {

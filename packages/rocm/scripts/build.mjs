@@ -294,9 +294,9 @@ async function buildVariant(variant, compiler, opts) {
       variant === 'emulated' ? statSync(join(nativeDir, 'emulation', 'tandem_hip_emulated.h')).mtimeMs : 0,
     );
     const srcs = sources();
-    const objs = srcs.map((s) => join(objDir, relative(nativeDir, s).replace(/[/\\]/g, '_') + '.o'));
+    const objs = srcs.map((s) => join(objDir, `${relative(nativeDir, s).replace(/[/\\]/g, '_')}.o`));
     const stale = srcs
-      .map((s, i) => i)
+      .map((_source, i) => i)
       .filter((i) => {
         const o = objs[i];
         return !existsSync(o) || statSync(o).mtimeMs < Math.max(stamp, statSync(srcs[i]).mtimeMs);
@@ -321,7 +321,7 @@ async function buildVariant(variant, compiler, opts) {
     if (linked.code !== 0) throw new Error(`${variant} link failed:\n${cleanOutput(linked.output)}`);
     writeFileSync(
       join(outDir, 'build-info.json'),
-      JSON.stringify({ variant, compiler, archs: tc.archs, builtAt: new Date().toISOString() }, null, 2) + '\n',
+      `${JSON.stringify({ variant, compiler, archs: tc.archs, builtAt: new Date().toISOString() }, null, 2)}\n`,
     );
     const secs = ((Date.now() - started) / 1000).toFixed(1);
     console.log(

@@ -195,10 +195,10 @@ export class RocmBackend implements CapableBackend {
   }
 
   /** Capability table, the addon's kernel for the op, then its limits here (attention head size, topK's k, grids). */
-  supportsOp(op: Op<TensorSpec>, outputs?: readonly TensorSpec[]): SupportVerdict {
+  supportsOp(op: Op<TensorSpec>): SupportVerdict {
     const s = this.session;
     if (s === undefined) return { ok: false, reason: `not initialised: ${this.initFailure ?? 'init() has not run'}` };
-    return checkRocmSupport(op, s.limits, outputs);
+    return checkRocmSupport(op, s.limits);
   }
 
   /** Free device memory now, bytes (a reading at most FREE_MEMORY_TTL_MS old, less this backend's allocations since). */

@@ -9,11 +9,7 @@ import { ROCM_KERNELS } from './kernel-table.ts';
 export type { DeviceLimits } from './kernel-support.ts';
 
 /** Whether the ROCm backend can run `op` on a device with these limits. */
-export function checkRocmSupport(
-  op: Op<TensorSpec>,
-  limits: DeviceLimits,
-  outputs?: readonly TensorSpec[],
-): SupportVerdict {
+export function checkRocmSupport(op: Op<TensorSpec>, limits: DeviceLimits): SupportVerdict {
   const table = checkCapabilities(ROCM_CAPABILITIES, op);
   if (!table.ok) return table;
   const refused = kernelRefusal(op, limits);

@@ -35,7 +35,9 @@ export function createThrottledWaiter(options: ThrottledWaiterOptions = {}): Gpu
   const now = options.now ?? (() => performance.now());
   let pending = 0;
   let waitStart = 0;
+  // biome-ignore lint/complexity/noBannedTypes: setImmediate as found on globalThis, whatever its signature
   let original: Function | undefined;
+  // biome-ignore lint/complexity/noBannedTypes: as above
   let installed: Function | undefined;
 
   const throttled = (...args: unknown[]): unknown => {

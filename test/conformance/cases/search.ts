@@ -82,8 +82,14 @@ function cosineRows(rng: Rng, kinds: readonly CosineRow[], d: number): Float32Ar
   const values = normalValues(rng, kinds.length * d);
   kinds.forEach((kind, r) => {
     const row = values.subarray(r * d, (r + 1) * d);
-    if (typeof kind === 'number') row.forEach((v, c) => (row[c] = v * kind));
-    else if (kind === 'zero') row.forEach((_, c) => (row[c] = c % 2 === 0 ? 0 : -0));
+    if (typeof kind === 'number')
+      row.forEach((v, c) => {
+        row[c] = v * kind;
+      });
+    else if (kind === 'zero')
+      row.forEach((_, c) => {
+        row[c] = c % 2 === 0 ? 0 : -0;
+      });
     else if (kind === 'nan') row[d >> 1] = Number.NaN;
     else if (kind === 'inf') row[d - 1] = Infinity;
     else {

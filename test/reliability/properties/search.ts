@@ -154,7 +154,9 @@ export const spreadActivation: OpProperty<readonly [SpreadParams, Graph, number[
     }),
   agreements: ([[nodes, decay, threshold, iterations], graph, initial], flush) => {
     const rowPtr = new Uint32Array(nodes + 1);
-    graph.forEach((edges, i) => (rowPtr[i + 1] = (rowPtr[i] ?? 0) + edges.length));
+    graph.forEach((edges, i) => {
+      rowPtr[i + 1] = (rowPtr[i] ?? 0) + edges.length;
+    });
     const all = graph.flat();
     return [
       {

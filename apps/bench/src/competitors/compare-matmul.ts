@@ -7,7 +7,6 @@ import { createRng, type SampleStats } from '@tandem/core';
 import type { Row } from '../report.ts';
 import { progress } from '../report.ts';
 import { interleaved, maxRelDiff, warmUp, type TimedCall } from './measure.ts';
-import { ortMatmul } from './onnxruntime-web.ts';
 import { plainJsMatmul } from './plain-js.ts';
 import type { MatmulRunner } from './runner.ts';
 import { tandemMatmul } from './tandem-wasm.ts';

@@ -55,9 +55,9 @@ export function sweepSideBySide(
         rates[i]?.push(queryCount / ((performance.now() - start) / 1000));
       }
     }
-    searchers.forEach((_, i) =>
-      points[i]?.push({ ef, recall: recalls[i] ?? 0, qps: sampleStats(rates[i] ?? []).median }),
-    );
+    searchers.forEach((_, i) => {
+      points[i]?.push({ ef, recall: recalls[i] ?? 0, qps: sampleStats(rates[i] ?? []).median });
+    });
   }
   return points;
 }

@@ -27,7 +27,7 @@ const LABELLED_BAR_PX = 22;
 const FLAG_COLOUR = '#e8590c';
 
 /** A bar's value, or undefined when it cannot be drawn on this axis. */
-function valueOf(values: readonly (number | null)[], g: number, log: boolean): number | undefined {
+function barValue(values: readonly (number | null)[], g: number, log: boolean): number | undefined {
   const v = values[g];
   return v === null || v === undefined || !drawable(v, log) ? undefined : v;
 }
@@ -66,7 +66,7 @@ export function renderBarSvg(chart: BarChart): string {
     const centre = x.from + (g + 0.5) * slot;
     chart.series.forEach((series, s) => {
       const bx = left + s * barWidth;
-      const v = valueOf(series.values, g, yLog);
+      const v = barValue(series.values, g, yLog);
       if (v === undefined) {
         parts.push(
           `<text class="missing" transform="translate(${(bx + barWidth / 2 + 3).toFixed(1)} ${y.from - 4}) rotate(-90)" font-size="10" fill="#888">not run</text>`,
@@ -97,9 +97,9 @@ export function renderBarSvg(chart: BarChart): string {
     `<text transform="translate(18 ${(y.from + y.to) / 2}) rotate(-90)" text-anchor="middle" font-size="12">${escapeXml(chart.yLabel)}${yLog ? ' (log)' : ''}</text>`,
   );
   parts.push(...ceilingLines(chart.ceilings ?? [], x, y));
-  chart.series.forEach((series, s) =>
-    parts.push(...legendEntry(s, x.to, MARGIN.top, PALETTE[s % PALETTE.length] ?? '#000', series.label, 'box')),
-  );
+  chart.series.forEach((series, s) => {
+    parts.push(...legendEntry(s, x.to, MARGIN.top, PALETTE[s % PALETTE.length] ?? '#000', series.label, 'box'));
+  });
   if (chart.flagBelow !== undefined)
     parts.push(
       ...legendEntry(chart.series.length, x.to, MARGIN.top, FLAG_COLOUR, `below ${formatTick(chart.flagBelow)}`, 'box'),

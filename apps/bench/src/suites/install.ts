@@ -43,7 +43,9 @@ async function loadPage(
   page.on('response', (response) =>
     bodies.push(
       response.body().then(
-        (b) => void (fetchedGzip += gzipped(b)),
+        (b) => {
+          fetchedGzip += gzipped(b);
+        },
         () => undefined,
       ),
     ),

@@ -60,7 +60,9 @@ export default async function memorySuite(options: SuiteOptions): Promise<SuiteR
   );
   const picks = queryIndices(count);
   const queries = new Float32Array(QUERY_COUNT * dim);
-  picks.forEach((w, i) => queries.set(words.vectors.subarray(w * dim, (w + 1) * dim), i * dim));
+  picks.forEach((w, i) => {
+    queries.set(words.vectors.subarray(w * dim, (w + 1) * dim), i * dim);
+  });
 
   start = performance.now();
   const truth = await exactTopK(engine, words.vectors, dim, queries, 10);
@@ -85,7 +87,9 @@ export default async function memorySuite(options: SuiteOptions): Promise<SuiteR
   let oursEf = 64;
   const oursSearcher = {
     name: 'tandem',
-    setEf: (ef: number) => void (oursEf = ef),
+    setEf: (ef: number) => {
+      oursEf = ef;
+    },
     search: (q: number, k: number) =>
       ours.index.search(unitQueries[q] ?? new Float32Array(dim), k, { ef: oursEf }).map((h) => h.index),
   };

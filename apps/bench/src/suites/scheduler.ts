@@ -286,7 +286,10 @@ async function costModelAccuracy(rows: Row[], verdicts: string[]): Promise<Accur
   const engine = await Engine.create({ backends: [cpu, gpu], clock: clock.clock });
   // Matmul sizes log-uniform over n = 8..512 (work 1e3..2.7e8 FLOP), seeded.
   let seed = 12345;
-  const rand = (): number => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+  const rand = (): number => {
+    seed = (seed * 1664525 + 1013904223) >>> 0;
+    return seed / 2 ** 32;
+  };
   const tensors = new Map<number, ReturnType<Engine['tensor']>>();
   const square = (n: number) => {
     let t = tensors.get(n);

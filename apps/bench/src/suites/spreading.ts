@@ -76,7 +76,9 @@ async function setUp(wordnet: WordNetGraph, threads: number): Promise<Setup> {
 async function timeCall(s: Setup, seeds: readonly Float32Array[], hops: number): Promise<number> {
   const nodes = seeds[0]?.length ?? 0;
   const data = new Float32Array(seeds.length * nodes);
-  seeds.forEach((seed, i) => data.set(seed, i * nodes));
+  seeds.forEach((seed, i) => {
+    data.set(seed, i * nodes);
+  });
   const t0 = monotonicClock();
   const initial = s.engine.tensor(data, seeds.length === 1 ? [nodes] : [seeds.length, nodes]);
   const out = await s.engine.spreadActivation(s.graph, initial, {

@@ -187,6 +187,7 @@ export class GraphView {
     redraw: () => void,
     reheat: (alpha: number) => void,
   ): void {
+    // biome-ignore lint/correctness/noUnusedVariables: read by ??= (one frame pending at most)
     let frame: number | undefined;
     const later = (): void => {
       frame ??= requestAnimationFrame(() => {
@@ -217,6 +218,7 @@ export class GraphView {
     );
     root.addEventListener('pointerdown', (event) => {
       const start = local(event);
+      // biome-ignore lint/complexity/useIndexOf: event.target is any EventTarget, not an SVGCircleElement
       const index = circles.findIndex((c) => c === event.target);
       const node = nodes[index];
       const origin = { ...this.view };

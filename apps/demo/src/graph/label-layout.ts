@@ -48,7 +48,7 @@ export function placeLabels(
   max: number,
 ): Label[] {
   const order = nodes
-    .map((n, i) => i)
+    .map((_node, i) => i)
     .sort(
       (a, b) =>
         Number(nodes[b]?.must) - Number(nodes[a]?.must) || (nodes[b]?.priority ?? 0) - (nodes[a]?.priority ?? 0),

@@ -76,7 +76,9 @@ export function topNeighbourhood(
   const kept = sources.filter((s) => s >= 0 && s < activation.length);
   const chosen = [...kept, ...topActive(activation, Math.max(0, limit - kept.length), sourceSet)];
   const position = new Map<number, number>();
-  chosen.forEach((node, i) => position.set(node, i));
+  chosen.forEach((node, i) => {
+    position.set(node, i);
+  });
   const nodes = chosen.map((node) => ({ node, activation: activation[node] ?? 0, source: sourceSet.has(node) }));
   const pairs = new Map<string, GraphLink>();
   for (const [a, node] of chosen.entries()) {

@@ -40,6 +40,7 @@ export function setUpSweepPanel(client: EngineClient): void {
   const notes = byId('sweep-notes', HTMLUListElement);
   let points: SweepPoint[] = [];
   let op: SweepOp = 'matmul';
+  // biome-ignore lint/correctness/noUnusedVariables: read by ??= (one redraw pending at most)
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
   // A new chart per point at most every 300 ms: drawing one costs a canvas and its layout.

@@ -34,7 +34,7 @@ describe('bench results', () => {
     expect(groups.get('b')?.length).toBe(2);
     expect([
       formatCell(1234),
-      formatCell(3.14159),
+      formatCell(3.14172),
       formatCell(0.000123456),
       formatCell(250.04),
       formatCell(true),

@@ -138,7 +138,9 @@ class Bucket {
       const warm = this.samples.filter((x) => !x.cold);
       this.samples.length = 0;
       this.coldSamples = 0;
-      warm.forEach((x, i) => this.add(x, window, halfLife, i === 0));
+      warm.forEach((x, i) => {
+        this.add(x, window, halfLife, i === 0);
+      });
     }
     if (restart || this.samples.length === 0) {
       this.coldSamples = 0;
@@ -307,7 +309,9 @@ export class CostModel {
     if (change === undefined) {
       bucket.add(sample, this.config.window, this.config.halfLifeDecisions, false);
     } else {
-      change.relearnFrom.forEach((x, i) => bucket.add(x, this.config.window, this.config.halfLifeDecisions, i === 0));
+      change.relearnFrom.forEach((x, i) => {
+        bucket.add(x, this.config.window, this.config.halfLifeDecisions, i === 0);
+      });
     }
     s.lastSampleAt = at;
     s.lastLogWork = logWork;

@@ -247,7 +247,7 @@ export function decisionsOf(events: readonly OpEvent[]): DecisionRow[] {
 
 /** Decision rows as a fixed-width table: op (and label), shapes, backend, time, reason. */
 export function decisionsTable(rows: readonly DecisionRow[]): string {
-  const lines = [pad('op', 28) + pad('shapes', 24) + pad('backend', 12) + pad('time', 11) + 'reason'];
+  const lines = [`${pad('op', 28) + pad('shapes', 24) + pad('backend', 12) + pad('time', 11)}reason`];
   for (const r of rows) {
     const op = r.label === undefined ? r.op : `${r.label} (${r.op})`;
     const backend = r.ok ? r.backend : `${r.backend} (failed)`;

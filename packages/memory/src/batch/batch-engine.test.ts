@@ -49,7 +49,9 @@ describe('BatchEngine', () => {
     const ops = await VectorOps.create(wasm, targets, dim);
     const batcher = new BatchEngine(ops, { maxBatchSize: 32, maxWaitMs: 1 });
     const batched = await Promise.all(Array.from({ length: 100 }, (_, i) => batcher.search(queryOf(i), 5)));
-    batched.forEach((hits, i) => expectHitsMatch(hits, cosineScores(queries, i, targets, dim), 5, 1e-5));
+    batched.forEach((hits, i) => {
+      expectHitsMatch(hits, cosineScores(queries, i, targets, dim), 5, 1e-5);
+    });
     expect(batcher.stats().batches).toBe(4);
     await batcher.close();
     ops.dispose();

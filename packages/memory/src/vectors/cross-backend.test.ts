@@ -38,7 +38,9 @@ for (const { name, engine: maybe } of engines) {
       const docs = await loadFioriDocs({ limit: 400 });
       const picks = [0, 57, 199, 398];
       const queries = new Float32Array(picks.length * docs.dim);
-      picks.forEach((doc, i) => queries.set(docs.vectors.subarray(doc * docs.dim, (doc + 1) * docs.dim), i * docs.dim));
+      picks.forEach((doc, i) => {
+        queries.set(docs.vectors.subarray(doc * docs.dim, (doc + 1) * docs.dim), i * docs.dim);
+      });
       const ops = await VectorOps.create(engine, docs.vectors, docs.dim, { matmulMinQueries: 4 });
       const batched = await ops.searchMany(queries, 10);
       const single = await ops.search(queries.subarray(0, docs.dim), 10);

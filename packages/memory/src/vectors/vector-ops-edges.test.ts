@@ -66,7 +66,9 @@ for (const { name, engine: maybe } of engines) {
           scaled.map((h) => h.index),
           `x ${factor}`,
         ).toEqual(plain.map((h) => h.index));
-        scaled.forEach((h, i) => expect(h.score, `x ${factor}`).toBeCloseTo(plain[i]?.score ?? Number.NaN, 6));
+        scaled.forEach((h, i) => {
+          expect(h.score, `x ${factor}`).toBeCloseTo(plain[i]?.score ?? Number.NaN, 6);
+        });
       }
       ops.dispose();
     });

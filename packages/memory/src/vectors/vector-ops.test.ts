@@ -53,7 +53,9 @@ describe('VectorOps search', () => {
     const many = [await byCosine.searchMany(queries, 7), await byMatmul.searchMany(queries, 7)];
     for (const rows of many) {
       expect(rows.length).toBe(40);
-      rows.forEach((hits, q) => expectHitsMatch(hits, cosineScores(queries, q, targets, dim), 7, 1e-5));
+      rows.forEach((hits, q) => {
+        expectHitsMatch(hits, cosineScores(queries, q, targets, dim), 7, 1e-5);
+      });
     }
     for (let q = 0; q < 40; q++) {
       const single = await byCosine.search(queries.slice(q * dim, (q + 1) * dim), 7);
@@ -92,7 +94,9 @@ describe('VectorOps search', () => {
       .map((e) => `${e.op} ${e.shapes}`);
     // 80 queries split at 40 per op (maxScoresBytes): two matmuls of 40.
     expect(scoreOps).toEqual(['cosineSimilarity 31x8, 50x8', 'matmul 40x8, 8x50', 'matmul 40x8, 8x50']);
-    rows.forEach((hits, q) => expectHitsMatch(hits, cosineScores(many, q, targets, dim), 3, 1e-5));
+    rows.forEach((hits, q) => {
+      expectHitsMatch(hits, cosineScores(many, q, targets, dim), 3, 1e-5);
+    });
     ops.dispose();
     await engine.dispose();
   });

@@ -4,7 +4,9 @@ import { attention, type AttentionDims } from './attention.ts';
 const f32 = (...v: number[]): Float32Array => Float32Array.from(v);
 const closeTo = (got: Float32Array, want: number[]): void => {
   expect(got.length).toBe(want.length);
-  want.forEach((w, i) => expect(got[i]).toBeCloseTo(w, 6));
+  want.forEach((w, i) => {
+    expect(got[i]).toBeCloseTo(w, 6);
+  });
 };
 const dims = (d: Partial<AttentionDims>): AttentionDims => ({ sq: 1, sk: 1, heads: 1, kvHeads: 1, headDim: 1, ...d });
 

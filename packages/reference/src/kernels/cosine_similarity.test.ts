@@ -4,7 +4,9 @@ import { cosineSimilarity } from './cosine_similarity.ts';
 const f32 = (...v: number[]): Float32Array => Float32Array.from(v);
 const closeTo = (got: Float32Array, want: number[]): void => {
   expect(got.length).toBe(want.length);
-  want.forEach((w, i) => expect(got[i]).toBeCloseTo(w, 6));
+  want.forEach((w, i) => {
+    expect(got[i]).toBeCloseTo(w, 6);
+  });
 };
 
 describe('cosineSimilarity', () => {

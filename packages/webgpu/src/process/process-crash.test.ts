@@ -137,7 +137,9 @@ describe.skipIf(!setup.ok)('a GPU process killed mid-batch', () => {
       await until(() => gpu.pendingRequests('run') === 8, 'all 8 runs to reach the GPU process');
       process.kill(pid, 'SIGKILL');
       const results = await Promise.all(batch);
-      results.forEach((got, k) => expectClose(got, want(k + 2), 1e-3, 1e-4, `call ${k + 2}`));
+      results.forEach((got, k) => {
+        expectClose(got, want(k + 2), 1e-3, 1e-4, `call ${k + 2}`);
+      });
 
       // Every call of the batch failed over to the reference, with the cause in telemetry.
       const events = engine.telemetry.opEvents();
