@@ -1,7 +1,7 @@
 // @tandem/rocm as a user installs it: its tarball ships the HIP sources and the build script; a build that fails never
 // fails `npm install`, and `npx tandem-rocm-build` with a real compiler makes an addon that the engine loads (on this
 // GPU-less machine it then reports that there is no device, which only a loaded addon can say).
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireOrSkip } from '../support/requirements.ts';
 import { consumerProject, type ConsumerProject } from './support/project.ts';
@@ -14,9 +14,20 @@ console.log(JSON.stringify({ available: rocm?.available, reason: rocm?.unavailab
 await engine.dispose();
 `;
 
-/** Why the AMD build can't run here, or undefined. */
+/** Whether `path` is a file this process may execute. */
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why the AMD build can't run here (the build script's own rule: hipcc and the HIP headers), or undefined. */
 function hipccMissing(): string | undefined {
-  return ['/usr/bin/hipcc', '/opt/rocm/bin/hipcc'].some((p) => existsSync(p)) ? undefined : 'hipcc not found';
+  if (!['/usr/bin/hipcc', '/opt/rocm/bin/hipcc'].some(isExecutable)) return 'hipcc not found';
+  return existsSync('/usr/include/hip/hip_runtime.h') ? undefined : '/usr/include/hip/hip_runtime.h not found';
 }
 
 describe('@tandem/rocm from its tarball', () => {
