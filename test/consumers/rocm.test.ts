@@ -1,9 +1,9 @@
 // @tandem/rocm as a user installs it: its tarball ships the HIP sources and the build script; a build that fails never
 // fails `npm install`, and `npx tandem-rocm-build` with a real compiler makes an addon that the engine loads (on this
 // GPU-less machine it then reports that there is no device, which only a loaded addon can say).
-import { accessSync, constants, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireOrSkip } from '../support/requirements.ts';
+import { isExecutable, requireOrSkip } from '../support/requirements.ts';
 import { consumerProject, type ConsumerProject } from './support/project.ts';
 
 /** Prints the rocm backend's status as the engine sees it. */
@@ -13,16 +13,6 @@ const rocm = engine.backends().find((b) => b.name === 'rocm');
 console.log(JSON.stringify({ available: rocm?.available, reason: rocm?.unavailableReason ?? null }));
 await engine.dispose();
 `;
-
-/** Whether `path` is a file this process may execute. */
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Why the AMD build can't run here (the build script's own rule: hipcc and the HIP headers), or undefined. */
 function hipccMissing(): string | undefined {

@@ -1,6 +1,6 @@
 // Which Chromium the browser tests use and with which flags. Debian's chromium package (Playwright's own
 // download host is unreachable here, so `npx playwright install` cannot work).
-import { existsSync } from 'node:fs';
+import { isExecutable } from '../support/requirements.ts';
 
 /** Debian's Chromium. */
 export const CHROMIUM_PATH = process.env['TANDEM_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -25,6 +25,6 @@ export const WEBGPU_FLAG = '--enable-unsafe-webgpu';
 
 /** Why the browser tests cannot run here, or undefined when Chromium is installed. */
 export function chromiumMissing(): string | undefined {
-  if (existsSync(CHROMIUM_PATH)) return undefined;
-  return `${CHROMIUM_PATH} not found`;
+  if (isExecutable(CHROMIUM_PATH)) return undefined;
+  return `${CHROMIUM_PATH} not found (or not executable)`;
 }

@@ -1,6 +1,17 @@
 // The one way a test says it needs a backend or a system part (issue 35): under CI (`CI` set, as `.ci/run` runs)
 // a missing part throws, so the test file fails naming it; elsewhere it is one printed `[skip]` line and the
 // caller skips with `describe.skipIf(!ok)` / `it.skipIf(!ok)`. Never `continue` or `return` past a missing part.
+import { accessSync, constants } from 'node:fs';
+
+/** Whether `path` is a program this process may run (a tool a test needs is checked so, not by its file existing). */
+export function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Skip lines already printed in this process, keyed by what was needed (module copies share it). */
 const PRINTED_KEY = Symbol.for('tandem.test.requirements.printed');
