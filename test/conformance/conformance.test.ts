@@ -19,6 +19,12 @@ import { CASES, caseRng } from './cases.ts';
 import { compareOutputs } from './compare.ts';
 import { runCaseOnBackend, specOf } from './run-case.ts';
 
+/**
+ * Per case: the ROCm emulation runs every GPU thread on the CPU (its largest attention case takes ~11 s on an idle
+ * 2-core machine), so the suite's 60 s default left a loaded machine no margin; a hang still fails.
+ */
+const CASE_TIMEOUT_MS = 300_000;
+
 const started = await startTestBackends();
 
 afterAll(async () => {
@@ -28,14 +34,18 @@ afterAll(async () => {
 for (const { name, backend } of started) {
   describe.skipIf(backend === undefined)(`conformance on ${name}`, () => {
     for (const c of CASES) {
-      it(c.name, async (context) => {
-        if (backend === undefined) throw new Error(`${name} did not start`);
-        const op = c.build(caseRng(c.name));
-        const verdict = backendSupports(backend, specOf(op));
-        if (!verdict.ok) context.skip(`${name} does not support this case: ${verdict.reason}`);
-        const comparison = compareOutputs(op, await runCaseOnBackend(backend, op), computeReference(op), c.tolerance);
-        expect(comparison.ok, comparison.message).toBe(true);
-      });
+      it(
+        c.name,
+        async (context) => {
+          if (backend === undefined) throw new Error(`${name} did not start`);
+          const op = c.build(caseRng(c.name));
+          const verdict = backendSupports(backend, specOf(op));
+          if (!verdict.ok) context.skip(`${name} does not support this case: ${verdict.reason}`);
+          const comparison = compareOutputs(op, await runCaseOnBackend(backend, op), computeReference(op), c.tolerance);
+          expect(comparison.ok, comparison.message).toBe(true);
+        },
+        CASE_TIMEOUT_MS,
+      );
     }
   });
 }
