@@ -18,6 +18,7 @@ import {
   errorMessage,
   type BackendFailure,
 } from './errors.ts';
+import { OpLineage, type Rerun } from './lineage.ts';
 import type { OpWork } from './op-definition.ts';
 import { mapOpTensors, opInputs, type Op, type SpreadActivationOp, type TensorSpec } from './ops.ts';
 import { disposedInput, type TensorOwner } from './ownership.ts';
@@ -81,6 +82,8 @@ export interface CallExecutorOptions {
   readonly owner: TensorOwner;
   /** The engine's side of its tensors (reads and releases). */
   readonly host: TensorHost;
+  /** Runs an op again through the engine: how a result lost with its device before it was read is recomputed. */
+  readonly rerun: Rerun;
 }
 
 /** Runs planned calls with fallback. */
@@ -96,6 +99,7 @@ export class CallExecutor {
   private readonly deadlineMs: number;
   private readonly owner: TensorOwner;
   private readonly host: TensorHost;
+  private readonly rerun: Rerun;
   /** spreadActivation graphs (rowPtr, colIdx storages) already checked. */
   private readonly csr = new CsrChecks();
   private nextCallId = 0;
@@ -112,6 +116,7 @@ export class CallExecutor {
     this.deadlineMs = options.deadlineMs;
     this.owner = options.owner;
     this.host = options.host;
+    this.rerun = options.rerun;
   }
 
   /**
@@ -168,6 +173,7 @@ export class CallExecutor {
           throw new DisposedError(gone);
         }
         const tensors = this.adopt(state.backend, result, outputs, opKey);
+        this.recordLineage(op, label, tensors);
         // What the call cost beyond its copies (binding, the run, adopting the outputs): the copies are priced on
         // their own from where the inputs live, and the rest is what another call of this op will pay here. The run
         // alone left out rocm's per-call work around small kernels, enough to turn near-ties with the CPU (docs/decisions.md, issue 29).
@@ -352,6 +358,15 @@ export class CallExecutor {
       this.residency.track(storage);
       return new Tensor(this.host, storage, spec.dtype, spec.shape);
     });
+  }
+
+  /** Lets each output be recomputed from `op` if its only copy is lost before it is read (lineage.ts). */
+  private recordLineage(op: Op<Tensor>, label: string | undefined, outputs: readonly Tensor[]): void {
+    const weak = OpLineage.weakOp(op);
+    const notice = (backend: string, kind: string, detail: string): void =>
+      this.telemetry.notice('tensor-recomputed', backend, detail, kind);
+    for (const [i, output] of outputs.entries())
+      output.storage.lineage = new OpLineage(weak, i, label, this.rerun, notice);
   }
 
   /** Rejects with DeadlineExceededError past the deadline; a late result's buffers are freed. */

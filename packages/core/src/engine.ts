@@ -126,6 +126,7 @@ export class Engine {
       deadlineMs: options.opDeadlineMs ?? 60_000,
       owner: this.owner,
       host: this.host,
+      rerun: (op, label) => this.run(op, { label }),
     });
   }
 

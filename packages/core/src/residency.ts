@@ -88,6 +88,7 @@ export class Residency {
     if (storage.host !== undefined) return storage.host;
     const bytes = await this.download(storage, spent);
     storage.host = bytes;
+    storage.lineage = undefined;
     return bytes;
   }
 
@@ -97,12 +98,18 @@ export class Residency {
    */
   async bytesForRead(storage: Storage): Promise<{ bytes: Uint8Array; owned: boolean }> {
     if (storage.host !== undefined) return { bytes: storage.host, owned: false };
-    return { bytes: await this.download(storage), owned: true };
+    const bytes = await this.download(storage);
+    return { bytes, owned: bytes !== storage.host };
   }
 
-  /** The bytes downloaded from the first replica that answers (timed: the download bandwidth learns from it). */
+  /**
+   * The bytes downloaded from the first replica that answers (timed: the download bandwidth learns from it). When
+   * none answers, an op's output is computed again from its lineage and kept on the host (the failed replicas are
+   * dropped); without a lineage, or when recomputing fails, the read rejects with DATA_LOST.
+   */
   private async download(storage: Storage, spent?: { bytes: number }): Promise<Uint8Array> {
-    const failures: string[] = [];
+    if (storage.byteLength === 0) return new Uint8Array(0); // nothing to copy, whatever holds it
+    const failures: Array<{ name: string; error: string }> = [];
     for (const [name, buffer] of storage.replicas) {
       const backend = this.backends.get(name);
       if (backend === undefined) continue;
@@ -114,14 +121,20 @@ export class Residency {
         if (spent !== undefined) spent.bytes += bytes.byteLength;
         return bytes;
       } catch (error) {
-        failures.push(`${name}: ${errorMessage(error)}`);
+        failures.push({ name, error: errorMessage(error) });
       }
     }
-    throw new BackendError(
-      'DATA_LOST',
-      failures.length === 0 ? 'none' : 'all',
-      `tensor data (${storage.byteLength} bytes) could not be read from any replica: ${failures.join('; ') || 'no replica left'}`,
-    );
+    const why = `tensor data (${storage.byteLength} bytes) could not be read from any replica: ${
+      failures.map((f) => `${f.name}: ${f.error}`).join('; ') || 'no replica left'
+    }`;
+    const lostOn = failures.length === 0 ? 'none' : failures.length === 1 ? (failures[0]?.name ?? 'all') : 'all';
+    if (storage.lineage === undefined || storage.disposed) throw new BackendError('DATA_LOST', lostOn, why);
+    const bytes = await storage.lineage.recompute(lostOn, why);
+    if (storage.disposed) return bytes; // disposed while it was recomputed: the reader still gets its bytes
+    for (const { name } of failures) this.forgetReplica(storage, name);
+    storage.host = bytes;
+    storage.lineage = undefined;
+    return bytes;
   }
 
   /** Makes `storage` resident on `backend`; concurrent callers share one upload. */
@@ -164,7 +177,11 @@ export class Residency {
     const buffer = storage.replicas.get(backend);
     if (buffer === undefined) return;
     storage.replicas.delete(backend);
-    this.backends.get(backend)?.free(buffer);
+    try {
+      this.backends.get(backend)?.free(buffer);
+    } catch {
+      // free() must not throw; a lost device's buffer may be gone already.
+    }
   }
 
   /** Frees every replica of a storage. */

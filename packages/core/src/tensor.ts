@@ -64,6 +64,12 @@ export interface TensorHost {
   release(storage: Storage): void;
 }
 
+/** How a storage's bytes are computed again when every copy of them was lost (lineage.ts). */
+export interface Lineage {
+  /** Runs the producing op again and returns this output's bytes; `lostOn` and `why` name the loss. */
+  recompute(lostOn: string, why: string): Promise<Uint8Array>;
+}
+
 /** Bytes shared by a tensor and its views: a host copy and/or copies on backends. */
 export class Storage {
   /** Size in bytes. */
@@ -80,6 +86,8 @@ export class Storage {
   disposed = false;
   /** The op key ('add|f32') of the op that produced it, until the engine learns whether it is read back. */
   producedBy: string | undefined = undefined;
+  /** How to compute the bytes again if every copy is lost before the host has one (an op's output); else undefined. */
+  lineage: Lineage | undefined = undefined;
   /** The engine it belongs to (only that engine binds it); undefined for data-less placeholders made outside one. */
   readonly owner: TensorOwner | undefined;
 

@@ -51,6 +51,8 @@ export interface NoticeEvent {
   /**
    * What happened. 'cost-model-reset': consecutive measurements of (op, backend) at one size far off the cost model's
    * estimate dropped what it had learned for that size; it is re-learned from them (other sizes are kept).
+   * 'tensor-recomputed': an op's result whose only copy was lost with its backend before it was read is being
+   * computed again (the run that follows is an ordinary op call in the telemetry).
    */
   readonly kind:
     | 'backend-ready'
@@ -60,15 +62,16 @@ export interface NoticeEvent {
     | 'circuit-open'
     | 'circuit-half-open'
     | 'circuit-closed'
-    | 'cost-model-reset';
+    | 'cost-model-reset'
+    | 'tensor-recomputed';
   /** Backend concerned. */
   readonly backend: string;
-  /** Op concerned, for circuit changes and cost-model resets. */
+  /** Op concerned, for circuit changes, cost-model resets and recomputed results. */
   readonly op: string | undefined;
   /**
    * What happened, in words: for backend-ready the device's name; for backend-unavailable, backend-unhealthy and
    * backend-recovered the reason; for circuit changes the success rate; for cost-model-reset the measurements and the
-   * estimate they were off from.
+   * estimate they were off from; for tensor-recomputed the output and the loss.
    */
   readonly detail: string;
 }
