@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '@tandem/core';
-import { findSynsets, loadWinkEmbeddings, loadWordNet, type WordNetGraph } from '@tandem/datasets';
+import { loadWinkEmbeddings, loadWordNet, PackedWordNet } from '@tandem/datasets';
 import { BatchEngine, CsrGraph, HnswIndex, VectorOps, type BatchSearchTarget } from '@tandem/memory';
 import { Turns } from './turns.ts';
 
@@ -23,14 +23,10 @@ export interface ServerContext {
   readonly hnsw: HnswIndex;
   /** Concurrent single searches gathered into batches. */
   readonly batches: BatchEngine;
-  /** WordNet synsets and relations. */
-  readonly wordnet: WordNetGraph;
-  /** WordNet as a CSR graph on the engine. */
+  /** WordNet's synsets (ids, lemmas, glosses) and lemma index, packed: few heap objects, so major GCs stay short. */
+  readonly synsets: PackedWordNet;
+  /** WordNet's relations as a CSR graph on the engine. */
   readonly graph: CsrGraph;
-  /** Finds WordNet synsets of a lemma. */
-  readonly synsetsOf: (lemma: string) => number[];
-  /** Synset id -> node. */
-  readonly synsetIndex: ReadonlyMap<string, number>;
   /** One compute step per event-loop iteration (every search batch, spread and /trace slice takes one). */
   readonly turns: Turns;
   /** Releases what the context holds (not the engine). */
@@ -143,7 +139,8 @@ export async function createContext(engine: Engine, options: ContextOptions): Pr
   log(
     `WordNet: ${wordnet.synsetIds.length} synsets, ${graph.edgeCount} relations in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
-  const synsetIndex = new Map(wordnet.synsetIds.map((id, i) => [id, i] as const));
+  // The loader's objects (a string or array per synset) are dropped once packed (docs/decisions.md, issue 32).
+  const synsets = new PackedWordNet(wordnet);
   return {
     engine,
     words: wink.words,
@@ -152,11 +149,9 @@ export async function createContext(engine: Engine, options: ContextOptions): Pr
     vectors,
     hnsw,
     batches,
-    wordnet,
+    synsets,
     graph,
-    synsetIndex,
     turns,
-    synsetsOf: (lemma: string) => findSynsets(wordnet, lemma),
     close: async () => {
       await batches.close();
       vectors.dispose();

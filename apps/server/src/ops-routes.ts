@@ -29,7 +29,7 @@ export function opsRoutes(
     return reply.status(serving ? 200 : 503).send({
       status: serving ? 'ok' : 'unavailable',
       words: ctx.words.length,
-      synsets: ctx.wordnet.synsetIds.length,
+      synsets: ctx.synsets.count,
       backends,
     });
   });

@@ -123,11 +123,11 @@ export function searchRoutes(app: TypedApp, ctx: ServerContext, limiters: Search
       const { word, synset, decay, threshold, maxHops, k } = request.body;
       let sources: number[];
       if (synset !== undefined) {
-        const node = ctx.synsetIndex.get(synset);
+        const node = ctx.synsets.nodeOf(synset);
         if (node === undefined) throw new RequestError(404, 'synset', `synset: "${synset}" is not in WordNet`);
         sources = [node];
       } else {
-        sources = ctx.synsetsOf(word ?? '');
+        sources = ctx.synsets.synsetsOf(word ?? '');
         if (sources.length === 0) throw new RequestError(404, 'word', `word: "${word ?? ''}" names no WordNet synset`);
       }
       const run = await observed(ctx, async () => {
@@ -142,13 +142,13 @@ export function searchRoutes(app: TypedApp, ctx: ServerContext, limiters: Search
       const activation = run.value;
       const { top, positive } = topPositive(activation, k);
       const activated = top.map((i) => ({
-        synset: ctx.wordnet.synsetIds[i] ?? '',
-        lemmas: ctx.wordnet.lemmas[i] ?? [],
+        synset: ctx.synsets.synsetId(i),
+        lemmas: ctx.synsets.lemmas(i),
         activation: activation[i] ?? 0,
-        gloss: ctx.wordnet.glosses[i] ?? '',
+        gloss: ctx.synsets.gloss(i),
       }));
       return {
-        sources: sources.map((i) => ctx.wordnet.synsetIds[i] ?? ''),
+        sources: sources.map((i) => ctx.synsets.synsetId(i)),
         activated,
         reached: positive,
         backends: run.backends,

@@ -5,4 +5,5 @@ export { loadWinkEmbeddings, WINK_DIM, WINK_PACKAGE, WINK_WORD_COUNT, type WinkO
 export { FIORI_PACKAGE, loadFioriDocs, type FioriOptions } from './fiori/load.ts';
 export { loadWordNet, type WordNetOptions, type WordNetPos } from './wordnet/load.ts';
 export { findSynsets } from './wordnet/find.ts';
+export { PackedWordNet } from './wordnet/packed.ts';
 export { RELATIONS, type Relation } from './wordnet/relations.ts';

@@ -3,7 +3,8 @@ import type { WordNetGraph } from '../types.ts';
 
 const INDEXES = new WeakMap<WordNetGraph, Map<string, number[]>>();
 
-function normalise(lemma: string): string {
+/** The form lemmas are looked up by: trimmed, lower case, '_' as ' ', runs of white space as one ' '. */
+export function normalise(lemma: string): string {
   return lemma.trim().toLowerCase().replaceAll('_', ' ').replace(/\s+/g, ' ');
 }
 
