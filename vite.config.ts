@@ -12,5 +12,8 @@ export default defineConfig({
     pool: 'forks',
     // TANDEM_TEST_UNAVAILABLE=reference makes the reference backend fail to start (the others go through requireBackend).
     setupFiles: ['test/support/unavailable-reference.ts'],
+    // Engines made by createEngine() in tests start without a saved profile and save none: a profile left by one run
+    // would change the next run's first decisions. The profile tests pass their own stores.
+    env: { TANDEM_PROFILE: 'off' },
   },
 });

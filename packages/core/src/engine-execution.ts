@@ -84,6 +84,8 @@ export interface CallExecutorOptions {
   readonly host: TensorHost;
   /** Runs an op again through the engine: how a result lost with its device before it was read is recomputed. */
   readonly rerun: Rerun;
+  /** Called after each measured call (the engine's profile saves now and then as it learns). */
+  readonly profile: () => void;
 }
 
 /** Runs planned calls with fallback. */
@@ -100,6 +102,7 @@ export class CallExecutor {
   private readonly owner: TensorOwner;
   private readonly host: TensorHost;
   private readonly rerun: Rerun;
+  private readonly learned: () => void;
   /** spreadActivation graphs (rowPtr, colIdx storages) already checked. */
   private readonly csr = new CsrChecks();
   private nextCallId = 0;
@@ -117,6 +120,7 @@ export class CallExecutor {
     this.owner = options.owner;
     this.host = options.host;
     this.rerun = options.rerun;
+    this.learned = options.profile;
   }
 
   /**
@@ -193,6 +197,7 @@ export class CallExecutor {
         if (!cold && cached !== undefined && attempt === 1) this.decisions.checkDrift(cached, opMs);
         else if (!cold) this.decisions.noteMeasured(work, opKey, name, opMs);
         this.tracker.record(op.op, name, true, runMs, probe);
+        this.learned();
         const durationMs = this.clock() - startMs;
         if (!this.telemetry.keepsEvents)
           this.telemetry.count({

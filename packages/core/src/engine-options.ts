@@ -1,4 +1,5 @@
 // What an engine is built with, and what explain() answers.
+import type { ProfileStore } from './profile/profile-data.ts';
 import type { CapableBackend } from './backend.ts';
 import type { Clock } from './clock.ts';
 import type { OpWork } from './op-definition.ts';
@@ -37,6 +38,13 @@ export interface EngineOptions {
   readonly recoveryIntervalMs?: number;
   /** Time source (tests inject a fake one). */
   readonly clock?: Clock;
+  /**
+   * Where the engine's profile (what it learned of its devices) is loaded from at start and saved to as it learns
+   * and on dispose (default none: `engine.profile` still exports and imports). createEngine picks one per host.
+   */
+  readonly profile?: ProfileStore;
+  /** Least time between two saves of the profile while the engine learns, ms (default 5,000). */
+  readonly profileSaveIntervalMs?: number;
 }
 
 /** The decision explain() reports, without running anything. */

@@ -16,6 +16,8 @@ import type { AttentionOptions, RmsNormOptions, RopeOptions, SoftmaxOptions, Spr
 import { inferOutputsOf, opWork, type OpWork } from './op-info.ts';
 import type { InputDType, Op, OpKind, TensorSpec } from './ops.ts';
 import { checkOpArgument, checkOwnTensor, newTensorOwner } from './ownership.ts';
+import { EngineProfile } from './profile/engine-profile.ts';
+import { profileFingerprint } from './profile/profile-data.ts';
 import { Residency } from './residency.ts';
 import { CostModel } from './scheduler/cost-model.ts';
 import { DecisionCache } from './scheduler/decision-cache.ts';
@@ -29,6 +31,7 @@ import { engineTelemetryView, telemetryLevelOf } from './engine-telemetry.ts';
 import { Telemetry } from './telemetry/telemetry.ts';
 import { Storage, Tensor, type TensorHost } from './tensor.ts';
 import { bytesOfData, dtypeOf, type TensorData, type TensorDataOf } from './tensor-data.ts';
+import { TANDEM_VERSION } from './version.ts';
 
 export type { BackendStatus } from './engine-backends.ts';
 export type { EngineOptions, Explanation, MemoryNeed } from './engine-options.ts';
@@ -39,6 +42,8 @@ export class Engine {
   readonly telemetry: Telemetry;
   /** Strategy used when a call does not name one. */
   strategy: Strategy;
+  /** What the engine learned of its devices: export() and import(), loaded and saved through `options.profile`. */
+  readonly profile: EngineProfile;
   private readonly lifecycle: BackendLifecycle;
   private readonly planner: CallPlanner;
   private readonly executor: CallExecutor;
@@ -58,6 +63,7 @@ export class Engine {
   static async create(options: EngineOptions): Promise<Engine> {
     const engine = new Engine(options);
     await engine.init();
+    await engine.profile.load();
     return engine;
   }
 
@@ -127,6 +133,18 @@ export class Engine {
       owner: this.owner,
       host: this.host,
       rerun: (op, label) => this.run(op, { label }),
+      profile: () => this.profile.noteLearned(),
+    });
+    this.profile = new EngineProfile({
+      costModel: this.costModel,
+      residency: this.residency,
+      backendNames: names,
+      telemetry,
+      fingerprint: () => this.fingerprint(),
+      clock,
+      store: options.profile,
+      saveIntervalMs: options.profileSaveIntervalMs ?? 5_000,
+      onSeeded: () => decisions.clear(),
     });
   }
 
@@ -287,10 +305,11 @@ export class Engine {
     return this.tracker.stats();
   }
 
-  /** Frees every backend. Tensors created by this engine become unusable. */
+  /** Saves the profile (when the engine has a store), then frees every backend. Its tensors become unusable. */
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    await this.profile.flush();
     await this.lifecycle.dispose();
   }
 
@@ -470,6 +489,17 @@ export class Engine {
     const [out] = await this.call(`${kind}.options`, op, options);
     if (out === undefined) throw new BackendError('BAD_OUTPUT', 'engine', `${op.op} returned no output`);
     return outputOf(kind, out, dtype);
+  }
+
+  /** The identity of the engine's version and available devices (a profile's fingerprint). */
+  private fingerprint(): string {
+    const parts = [...this.lifecycle.states.values()]
+      .filter((s) => s.available)
+      .map((s) => {
+        const d = s.backend.describe();
+        return { name: s.backend.name, kind: s.backend.kind, device: d.name, features: d.features };
+      });
+    return profileFingerprint(TANDEM_VERSION, parts);
   }
 
   private assertLive(): void {

@@ -40,6 +40,8 @@ export const ERROR_CODES = {
   HNSW_VECTORS_MISMATCH: 'the vectors given are not the ones an HNSW index was built on',
   HNSW_CAPACITY: 'an HNSW index is full',
   DATASET: 'a dataset file is missing or malformed',
+  PROFILE_INVALID:
+    'a saved profile is not one this engine can use (corrupt, truncated, another format); names what is wrong',
   DEMO_DATA: "the demo's data file is missing or malformed",
 } as const;
 

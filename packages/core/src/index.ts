@@ -77,6 +77,17 @@ export { type HostArrayOf, type TensorHost, Storage, Tensor } from './tensor.ts'
 export type { TensorData, TensorDataOf } from './tensor-data.ts';
 export { type ResidencyOptions, Residency } from './residency.ts';
 export { type CopyPoint, CopyTimes } from './copy-times.ts';
+export { EngineProfile, type ProfileImport } from './profile/engine-profile.ts';
+export {
+  type CopyProfile,
+  PROFILE_FORMAT,
+  ProfileError,
+  type ProfileData,
+  type ProfileStore,
+  parseProfile,
+  profileKey,
+} from './profile/profile-data.ts';
+export { TANDEM_VERSION } from './version.ts';
 export { checkOptionKeys, type AbortSignalLike, type CallOptions, CALL_OPTION_KEYS } from './call-options.ts';
 export type {
   SoftmaxOptions,
@@ -94,6 +105,7 @@ export {
   DEFAULT_COST_MODEL_CONFIG,
   type CostEstimate,
   CostModel,
+  type CostSeriesSnapshot,
 } from './scheduler/cost-model.ts';
 export { type DecisionCacheConfig, DEFAULT_DECISION_CACHE_CONFIG, DecisionCache } from './scheduler/decision-cache.ts';
 export {

@@ -14,6 +14,9 @@ import { UnavailableBackend } from './unavailable-backend.ts';
 
 const reference: BackendFactory = { name: 'reference', kind: 'cpu', create: async () => new ReferenceBackend() };
 
+/** No profile store: these tests are about backends. */
+const noStore = (): undefined => undefined;
+
 /** A GPU factory that counts its calls and then throws, or never settles. */
 function gpuFactory(name: string, behaviour: 'throw' | 'hang'): BackendFactory & { calls: number } {
   const factory = {
@@ -42,7 +45,7 @@ describe('createEngine', () => {
 
   it('lists a backend whose factory failed as unavailable, with the reason, and serves from the rest', async () => {
     const broken = gpuFactory('gpu', 'throw');
-    const engine = await createEngineWith([broken, reference]);
+    const engine = await createEngineWith([broken, reference], noStore);
     expect(engine.backends().map((b) => [b.name, b.kind, b.available, b.unavailableReason])).toEqual([
       ['gpu', 'gpu', false, 'gpu driver crashed'],
       ['reference', 'cpu', true, undefined],
@@ -54,7 +57,7 @@ describe('createEngine', () => {
   it('under forceCpu never calls a GPU factory, not even one that would hang', async () => {
     const crashing = gpuFactory('crashing', 'throw');
     const hanging = gpuFactory('hanging', 'hang');
-    const engine = await createEngineWith([crashing, hanging, reference], { forceCpu: true });
+    const engine = await createEngineWith([crashing, hanging, reference], noStore, { forceCpu: true });
     expect(crashing.calls + hanging.calls).toBe(0);
     expect(
       engine
@@ -64,7 +67,7 @@ describe('createEngine', () => {
     ).toEqual([FORCE_CPU_REASON, FORCE_CPU_REASON]);
     await engine.dispose();
     // The same factories without forceCpu: the crashing one is called (the hanging one would block creation).
-    await (await createEngineWith([crashing, reference])).dispose();
+    await (await createEngineWith([crashing, reference], noStore)).dispose();
     expect(crashing.calls).toBe(1);
   });
 
@@ -75,7 +78,7 @@ describe('createEngine', () => {
       inits++;
       return new Promise<never>(() => undefined);
     };
-    const engine = await createEngineWith([], { backends: [hanging, new ReferenceBackend()], forceCpu: true });
+    const engine = await createEngineWith([], noStore, { backends: [hanging, new ReferenceBackend()], forceCpu: true });
     expect(inits).toBe(0);
     expect(engine.backends().map((b) => [b.name, b.available, b.unavailableReason])).toEqual([
       ['hanging', false, FORCE_CPU_REASON],

@@ -14,6 +14,16 @@ export { DTYPES, type DType, type HostArray } from '@tandem/core';
 export type { InputDType, Op, OpKind, RopeMode, TensorSpec } from '@tandem/core';
 export { DISTRIBUTIONS, type Distribution, type RandomDType, type RandomOptions } from '@tandem/core';
 export type { OpWork } from '@tandem/core';
+export {
+  type CopyProfile,
+  type CostSeriesSnapshot,
+  type EngineProfile,
+  PROFILE_FORMAT,
+  type ProfileData,
+  ProfileError,
+  type ProfileImport,
+  type ProfileStore,
+} from '@tandem/core';
 export type { AbortSignalLike, CallOptions } from '@tandem/core';
 export type { AttentionOptions, RmsNormOptions, RopeOptions, SoftmaxOptions, SpreadOptions } from '@tandem/core';
 export {

@@ -19,7 +19,7 @@ export interface GraphBench {
 /** Creates the engine; throws when there is no CPU or no GPU backend (the suite compares both). */
 export async function graphBench(gpu: boolean): Promise<GraphBench> {
   if (!gpu) process.env['TANDEM_WEBGPU'] = 'swiftshader';
-  const engine = await createEngine();
+  const engine = await createEngine({ profile: false }); // benches start cold: a saved profile would change what they measure
   const usable = engine.backends().filter((b) => b.available && b.name !== 'reference');
   const cpu = usable.find((b) => b.kind === 'cpu');
   const gpuBackend = usable.find((b) => b.kind === 'gpu');

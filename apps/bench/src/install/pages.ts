@@ -35,7 +35,7 @@ export const PAGES: readonly PageSpec[] = [
     fromRegistry: ['vite'],
     main: `import { createEngine } from 'tandem';
 const started = performance.now();
-const engine = await createEngine();
+const engine = await createEngine({ profile: false }); // a first start: no saved profile
 const a = engine.tensor(new Float32Array([1, 2, 3, 4]), [2, 2]);
 const product = await (await engine.matmul(a, a)).read();
 ${report('started', 'product')}

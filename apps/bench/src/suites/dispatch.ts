@@ -235,7 +235,7 @@ function formatBytes(bytes: number): string {
 /** Runs the suite. */
 export default async function dispatchSuite(options: SuiteOptions): Promise<SuiteResult> {
   if (!options.gpu && process.env['TANDEM_WEBGPU'] === undefined) process.env['TANDEM_WEBGPU'] = 'swiftshader';
-  const engine = await createEngine();
+  const engine = await createEngine({ profile: false }); // benches start cold: a saved profile would change what they measure
   const unsubscribe = engine.telemetry.subscribe((event) => {
     if (!event.ok) return;
     lastBackend = event.backend;

@@ -119,7 +119,7 @@ async function pageRows(): Promise<Row[]> {
 
 const NODE_FIRST_RESULT = `import { createEngine } from 'tandem';
 const started = performance.now();
-const engine = await createEngine();
+const engine = await createEngine({ profile: false }); // a first start: no saved profile
 const a = engine.tensor(new Float32Array([1, 2, 3, 4]), [2, 2]);
 await (await engine.matmul(a, a)).read();
 console.log(performance.now() - started);

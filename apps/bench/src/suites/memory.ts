@@ -39,7 +39,7 @@ export default async function memorySuite(options: SuiteOptions): Promise<SuiteR
   const verdicts: string[] = [];
   // Without --gpu, WebGPU runs on SwiftShader (a software GPU) so every backend kind is measured here too.
   if (!options.gpu && process.env['TANDEM_WEBGPU'] === undefined) process.env['TANDEM_WEBGPU'] = 'swiftshader';
-  const engine = await createEngine();
+  const engine = await createEngine({ profile: false }); // benches start cold: a saved profile would change what they measure
   log(
     `backends: ${engine
       .backends()

@@ -112,7 +112,7 @@ async function speedupPolicyCost(rows: Row[], verdicts: string[]): Promise<void>
   const off = planner(1);
   const on = planner(3);
   const engines = async (gpuMinSpeedup: number, reuse: number) => {
-    const engine = await createEngine({ scheduler: { gpuMinSpeedup }, decisionCache: { reuse } });
+    const engine = await createEngine({ scheduler: { gpuMinSpeedup }, decisionCache: { reuse }, profile: false });
     const a = engine.tensor(
       Float32Array.from({ length: 64 * 64 }, (_, i) => (i % 7) - 3),
       [64, 64],
@@ -181,9 +181,11 @@ function explainUs(engine: Engine, op: Op<Tensor>): { median: number; p99: numbe
  */
 async function decisionOverhead(rows: Row[], verdicts: string[], backends?: readonly CapableBackend[]): Promise<void> {
   const reuse = DEFAULT_DECISION_CACHE_CONFIG.reuse;
-  const cached = await createEngine(backends === undefined ? {} : { backends });
+  const cached = await createEngine(backends === undefined ? { profile: false } : { backends, profile: false });
   const fresh = await createEngine(
-    backends === undefined ? { decisionCache: { reuse: 0 } } : { backends, decisionCache: { reuse: 0 } },
+    backends === undefined
+      ? { decisionCache: { reuse: 0 }, profile: false }
+      : { backends, decisionCache: { reuse: 0 }, profile: false },
   );
   const n = 64;
   const matmulOn = (engine: Engine): Op<Tensor> => {

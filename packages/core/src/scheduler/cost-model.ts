@@ -10,6 +10,8 @@
 // are re-learned the same way when their own measurements disagree. (Dropping every other bucket too had priced
 // them from the surviving one's correction, a small op's from a large one's: docs/decisions.md, issue 29.)
 
+import { Bucket, NO_SURPRISES, type Sample } from './cost-bucket.ts';
+
 /** Tuning of the cost model. */
 export interface CostModelConfig {
   /** Samples kept per bucket (the moving-average window). */
@@ -48,158 +50,6 @@ export const DEFAULT_COST_MODEL_CONFIG: CostModelConfig = {
   coldSamplesSkipped: 8,
 };
 
-interface Sample {
-  /** log2 of the op's work (flops) when measured. */
-  readonly logWork: number;
-  /** log2(measured / prior). */
-  readonly logRatio: number;
-  /** log2(prior), ms: with logRatio, the measured time (what measuredMs interpolates). */
-  readonly logPrior: number;
-  /** The op's decision counter at measurement. */
-  readonly at: number;
-  /** Wall time of the measurement, ms, when the caller gave one. */
-  readonly atMs: number | undefined;
-  /** Learned from a cold call (only when cold calls were all its series saw for a while). */
-  readonly cold: boolean;
-}
-
-/** Consecutive surprises of one bucket in one direction. */
-interface SurpriseRun {
-  /** 1: slower than estimated, -1: faster, 0: none. */
-  readonly direction: -1 | 0 | 1;
-  /** Surprises in the run (the samples below keep only the newest `window` of them). */
-  readonly count: number;
-  /** Wall time of the first, ms, when the caller gave one. */
-  readonly startMs: number | undefined;
-  /** The newest samples of the run, which the size is re-learned from when the run is long enough. */
-  readonly samples: Sample[];
-}
-
-const NO_SURPRISES: SurpriseRun = { direction: 0, count: 0, startMs: undefined, samples: [] };
-
-/** A sample with its recency weight, 2^((at - base) / halfLife) for the bucket's base decision. */
-interface Weighted {
-  readonly sample: Sample;
-  weight: number;
-}
-
-/** Exponents of recency weights above this are rebased (2^500 is far from overflowing a double). */
-const MAX_WEIGHT_EXPONENT = 500;
-
-class Bucket {
-  readonly samples: Sample[] = [];
-  /** The current run of surprises at this size (consecutive samples far off the estimate in one direction). */
-  surprises: SurpriseRun = NO_SURPRISES;
-  meanLogWork = 0;
-  /** Recency-weighted mean of the samples' log2(prior): with typicalLogRatio, the bucket's typical time. */
-  meanLogPrior = 0;
-  // Recency-weighted sums as of the newest sample's decision `lastAt` (weight 1 = a sample taken at lastAt).
-  private wSum = 0;
-  private wWork = 0;
-  private wPrior = 0;
-  private lastAt = 0;
-  /** The samples sorted by logRatio, each with its recency weight relative to `base`. */
-  private readonly byRatio: Weighted[] = [];
-  /** Sum of the weights in byRatio. */
-  private totalWeight = 0;
-  private base = 0;
-  private typical: number | undefined;
-
-  /** Cold samples among `samples`. */
-  private coldSamples = 0;
-
-  /**
-   * The recency-weighted median of the samples' log-ratios: the bucket's typical time. A mean let the slow first
-   * calls of each switch between ops (caches holding another op's data) pull the estimate up, several-fold on the
-   * dispatch suite's mixed workload (docs/decisions.md, issue 29), and the oracle it is judged by takes medians.
-   */
-  get typicalLogRatio(): number {
-    if (this.typical !== undefined) return this.typical;
-    const half = this.totalWeight / 2;
-    let below = 0;
-    let typical = 0;
-    for (const x of this.byRatio) {
-      below += x.weight;
-      typical = x.sample.logRatio;
-      if (below >= half) break;
-    }
-    this.typical = typical;
-    return typical;
-  }
-
-  /**
-   * Adds a sample: decay the work sums to the new time, add it, drop the one leaving the window; the median is
-   * recomputed when next asked for. `restart` drops the older ones first. A warm sample drops the cold ones (learned
-   * while cold calls were all there was: the dispatch suite's training rounds priced rocm 3x too slow on `rope` for
-   * three more rounds of warm calls).
-   */
-  add(sample: Sample, window: number, halfLife: number, restart: boolean): void {
-    if (!restart && !sample.cold && this.coldSamples > 0) {
-      const warm = this.samples.filter((x) => !x.cold);
-      this.samples.length = 0;
-      this.coldSamples = 0;
-      warm.forEach((x, i) => {
-        this.add(x, window, halfLife, i === 0);
-      });
-    }
-    if (restart || this.samples.length === 0) {
-      this.coldSamples = 0;
-      this.samples.length = 0;
-      this.byRatio.length = 0;
-      this.totalWeight = 0;
-      this.wSum = this.wWork = this.wPrior = 0;
-      this.lastAt = sample.at;
-      this.base = sample.at;
-    }
-    const decay = 2 ** ((this.lastAt - sample.at) / halfLife);
-    this.wSum = this.wSum * decay + 1;
-    this.wWork = this.wWork * decay + sample.logWork;
-    this.wPrior = this.wPrior * decay + sample.logPrior;
-    this.lastAt = sample.at;
-    this.samples.push(sample);
-    if (sample.cold) this.coldSamples++;
-    if ((sample.at - this.base) / halfLife > MAX_WEIGHT_EXPONENT) {
-      const shift = 2 ** ((this.base - sample.at) / halfLife);
-      for (const x of this.byRatio) x.weight *= shift;
-      this.totalWeight *= shift;
-      this.base = sample.at;
-    }
-    const entry: Weighted = { sample, weight: 2 ** ((sample.at - this.base) / halfLife) };
-    this.byRatio.splice(this.firstAbove(sample.logRatio), 0, entry);
-    this.totalWeight += entry.weight;
-    if (this.samples.length > window) {
-      const old = this.samples.shift();
-      if (old?.cold === true) this.coldSamples--;
-      if (old !== undefined) {
-        const w = 2 ** ((old.at - sample.at) / halfLife);
-        this.wSum -= w;
-        this.wWork -= w * old.logWork;
-        this.wPrior -= w * old.logPrior;
-        // Its entry sits among the entries of equal logRatio just below firstAbove(old.logRatio).
-        let index = this.firstAbove(old.logRatio) - 1;
-        while (index >= 0 && this.byRatio[index]?.sample !== old) index--;
-        const [removed] = index >= 0 ? this.byRatio.splice(index, 1) : [];
-        if (removed !== undefined) this.totalWeight -= removed.weight;
-      }
-    }
-    this.meanLogWork = this.wWork / this.wSum;
-    this.meanLogPrior = this.wPrior / this.wSum;
-    this.typical = undefined;
-  }
-
-  /** Index of the first entry of byRatio whose logRatio is above `logRatio` (binary search). */
-  private firstAbove(logRatio: number): number {
-    let lo = 0;
-    let hi = this.byRatio.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((this.byRatio[mid]?.sample.logRatio ?? Infinity) <= logRatio) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-}
-
 /** Everything measured for one (op, dtype, backend). */
 class Series {
   readonly buckets = new Map<number, Bucket>();
@@ -215,6 +65,18 @@ class Series {
   warmups = 0;
   /** Cold samples since the last warm one. */
   coldInARow = 0;
+  /** Its buckets came from a profile and nothing has been learned here yet (the scheduler checks it once). */
+  fromProfile = false;
+}
+
+/** What a profile keeps of one (op, dtype, backend): per measured size, its work, prior and typical ratio. */
+export interface CostSeriesSnapshot {
+  /** The cost model's key ('matmul|f32'). */
+  readonly opKey: string;
+  /** Backend name. */
+  readonly backend: string;
+  /** One entry per size bucket, smallest first: [log2 work (flops + 1), log2 prior ms, log2 measured / prior]. */
+  readonly sizes: ReadonlyArray<readonly [number, number, number]>;
 }
 
 /** An estimate and whether it rests on measurements. */
@@ -230,6 +92,7 @@ export class CostModel {
   /** opKey -> backend -> series. */
   private readonly series = new Map<string, Map<string, Series>>();
   private readonly decisions = new Map<string, number>();
+  private learnedSamples = 0;
   readonly config: CostModelConfig;
 
   constructor(config: Partial<CostModelConfig> = {}) {
@@ -316,11 +179,18 @@ export class CostModel {
     s.lastSampleAt = at;
     s.lastLogWork = logWork;
     s.samples += 1;
+    s.fromProfile = false;
+    this.learnedSamples++;
     if (existing === undefined) {
       s.buckets.set(id, bucket);
       s.sorted = [...s.buckets.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b);
     }
     return change === undefined ? undefined : priorMs * 2 ** change.estimateLogRatio;
+  }
+
+  /** Measurements learned from so far, over every series (a profile is saved when this has moved). */
+  get learned(): number {
+    return this.learnedSamples;
   }
 
   /** Measurements learned from for (op, dtype, backend), warm-up runs excluded. */
@@ -370,6 +240,60 @@ export class CostModel {
     for (const s of this.series.get(opKey)?.values() ?? [])
       if (s.samples > 0 && (newest === undefined || s.lastSampleAt > newest.lastSampleAt)) newest = s;
     return newest === undefined ? undefined : 2 ** newest.lastLogWork - 1;
+  }
+
+  /** What was learned, size by size, of every (op, dtype, backend) measured or seeded: what a profile saves. */
+  snapshot(): CostSeriesSnapshot[] {
+    const out: CostSeriesSnapshot[] = [];
+    for (const [opKey, byBackend] of this.series)
+      for (const [backend, s] of byBackend)
+        if (s.sorted.length > 0)
+          out.push({
+            opKey,
+            backend,
+            sizes: s.sorted.map((b) => [b.meanLogWork, b.meanLogPrior, b.typicalLogRatio] as const),
+          });
+    return out;
+  }
+
+  /**
+   * Seeds series from a profile: each size becomes one sample, which measurements then out-vote (recency weights)
+   * or re-learn (a run of surprises). A series already measured here keeps its own measurements. Seeding skips no
+   * warm-up: the first run on each backend is still not learned from.
+   */
+  seed(snapshots: readonly CostSeriesSnapshot[]): number {
+    let seeded = 0;
+    for (const { opKey, backend, sizes } of snapshots) {
+      let byBackend = this.series.get(opKey);
+      if (byBackend === undefined) {
+        byBackend = new Map();
+        this.series.set(opKey, byBackend);
+      }
+      if (byBackend.has(backend) || sizes.length === 0) continue;
+      const s = new Series();
+      for (const [logWork, logPrior, logRatio] of sizes) {
+        const bucket = new Bucket();
+        bucket.add({ logWork, logPrior, logRatio, at: 0, atMs: undefined, cold: false }, 1, 1, true);
+        s.buckets.set(Math.floor(logWork * 2), bucket);
+      }
+      s.sorted = [...s.buckets.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b);
+      s.samples = s.buckets.size;
+      s.lastSampleAt = this.decisionCount(opKey);
+      s.fromProfile = true;
+      byBackend.set(backend, s);
+      seeded++;
+    }
+    return seeded;
+  }
+
+  /**
+   * Whether (op, dtype) on `backend` is priced from a profile alone and is due to be measured here: `every`
+   * decisions after it was seeded, and right after the warm-up run that check starts with (which is not learned from).
+   */
+  profileCheckDue(opKey: string, backend: string, every: number): boolean {
+    const s = this.series.get(opKey)?.get(backend);
+    if (s === undefined || !s.fromProfile) return false;
+    return this.decisionCount(opKey) - s.lastSampleAt >= (s.warmups > 0 ? 1 : every);
   }
 
   /** Forgets everything measured for a backend (e.g. after it re-acquired a new device). */

@@ -299,11 +299,16 @@ export class Scheduler {
     // Bounded exploration: re-measure a close alternative that is unmeasured, stale, or whose circuit wants a probe.
     // GPUs under the speedup policy are explored too (once per exploreEvery decisions), so a GPU that got faster is found.
     for (const x of slowGpus === undefined ? pool : batchPool) {
-      if (x === chosen || x.ms > chosen.ms * this.config.exploreMaxRatio) continue;
-      if (this.tracker.state(req.op, x.c.name) === 'half-open') {
+      if (x === chosen) continue;
+      const far = x.ms > chosen.ms * this.config.exploreMaxRatio;
+      if (!far && this.tracker.state(req.op, x.c.name) === 'half-open') {
         return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'probe' }, probe: true, measured };
       }
       if (x.c.software === true && !this.config.exploreSoftware) continue;
+      // An estimate that only a profile gave is measured here once, however far off it is: a profile is checked.
+      if (this.costModel.profileCheckDue(req.opKey, x.c.name, this.config.exploreEvery))
+        return { chosen: x, reason: { kind: 'exploring', backend: x.c.name, why: 'profile' }, probe: false, measured };
+      if (far) continue;
       const since = this.costModel.decisionsSinceMeasured(req.opKey, x.c.name);
       if (since === Infinity)
         return {

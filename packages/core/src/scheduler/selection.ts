@@ -25,7 +25,7 @@ export type SelectionReason =
   | { readonly kind: 'below-min-speedup'; readonly gpu: string; readonly speedup: number; readonly minSpeedup: number }
   | { readonly kind: 'error-fallback'; readonly failed: string; readonly error: string }
   | { readonly kind: 'circuit-open'; readonly backend: string; readonly successRate: number }
-  | { readonly kind: 'exploring'; readonly backend: string; readonly why: 'unmeasured' | 'stale' | 'probe' }
+  | { readonly kind: 'exploring'; readonly backend: string; readonly why: 'unmeasured' | 'stale' | 'probe' | 'profile' }
   | { readonly kind: 'hysteresis'; readonly kept: string }
   | { readonly kind: 'only-capable'; readonly skipped: readonly SkippedBackend[] };
 

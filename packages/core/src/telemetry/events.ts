@@ -52,7 +52,9 @@ export interface NoticeEvent {
    * What happened. 'cost-model-reset': consecutive measurements of (op, backend) at one size far off the cost model's
    * estimate dropped what it had learned for that size; it is re-learned from them (other sizes are kept).
    * 'tensor-recomputed': an op's result whose only copy was lost with its backend before it was read is being
-   * computed again (the run that follows is an ordinary op call in the telemetry).
+   * computed again (the run that follows is an ordinary op call in the telemetry). 'profile-loaded',
+   * 'profile-ignored' (corrupt, or of other devices, version or format) and 'profile-store-failed' (the store could not
+   * be read or written; the engine learns in memory): the engine's profile (backend 'engine').
    */
   readonly kind:
     | 'backend-ready'
@@ -63,7 +65,10 @@ export interface NoticeEvent {
     | 'circuit-half-open'
     | 'circuit-closed'
     | 'cost-model-reset'
-    | 'tensor-recomputed';
+    | 'tensor-recomputed'
+    | 'profile-loaded'
+    | 'profile-ignored'
+    | 'profile-store-failed';
   /** Backend concerned. */
   readonly backend: string;
   /** Op concerned, for circuit changes, cost-model resets and recomputed results. */
@@ -71,7 +76,8 @@ export interface NoticeEvent {
   /**
    * What happened, in words: for backend-ready the device's name; for backend-unavailable, backend-unhealthy and
    * backend-recovered the reason; for circuit changes the success rate; for cost-model-reset the measurements and the
-   * estimate they were off from; for tensor-recomputed the output and the loss.
+   * estimate they were off from; for tensor-recomputed the output and the loss; for profiles the source and what
+   * was loaded, or why not.
    */
   readonly detail: string;
 }

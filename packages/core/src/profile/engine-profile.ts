@@ -1,0 +1,171 @@
+// An engine's profile: export and import of what it learned (profile-data.ts), and, with a store, loading it at
+// start and saving it as the engine learns and on dispose. A profile only seeds: measurements correct it, the first
+// run of each op on each backend is still a warm-up, and a profile of other devices, another engine version or
+// another format, or one that is corrupt, is ignored with a notice. A store that fails (full, read-only, refused)
+// leaves the engine learning in memory, with a notice.
+import type { Clock } from '../clock.ts';
+import { errorMessage } from '../errors.ts';
+import type { Residency } from '../residency.ts';
+import type { CostModel } from '../scheduler/cost-model.ts';
+import type { Telemetry } from '../telemetry/telemetry.ts';
+import {
+  checkProfile,
+  PROFILE_FORMAT,
+  parseProfile,
+  profileKey,
+  type CopyProfile,
+  type ProfileData,
+  type ProfileStore,
+} from './profile-data.ts';
+
+/** What import() did with a profile. */
+export interface ProfileImport {
+  /** Whether it seeded the engine. */
+  readonly used: boolean;
+  /** Why it was ignored, when it was. */
+  readonly reason: string | undefined;
+  /** (op, dtype, backend) series seeded (a series already measured here keeps its own measurements). */
+  readonly seeded: number;
+}
+
+/** What an EngineProfile works with. */
+export interface EngineProfileOptions {
+  /** The cost model it saves and seeds. */
+  readonly costModel: CostModel;
+  /** Where the copy times are learned. */
+  readonly residency: Residency;
+  /** The engine's backends by name (a profile's entries for other backends are left out). */
+  readonly backendNames: ReadonlySet<string>;
+  /** Where loads, ignored profiles and store failures are noticed. */
+  readonly telemetry: Telemetry;
+  /** The identity of the engine's devices and version (profileFingerprint), once its backends are initialised. */
+  readonly fingerprint: () => string;
+  /** Time source. */
+  readonly clock: Clock;
+  /** Where profiles are kept; undefined: export/import only. */
+  readonly store: ProfileStore | undefined;
+  /** Least time between two saves while the engine learns, ms. */
+  readonly saveIntervalMs: number;
+  /** Called after a profile seeded the engine (cached plans are then stale). */
+  readonly onSeeded: () => void;
+}
+
+/** The engine's profile: `engine.profile`. */
+export class EngineProfile {
+  private readonly options: EngineProfileOptions;
+  /** The store, until it fails (then the engine learns in memory only). */
+  private store: ProfileStore | undefined;
+  private lastSaveAt: number;
+  private savedLearned = 0;
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(options: EngineProfileOptions) {
+    this.options = options;
+    this.store = options.store;
+    this.lastSaveAt = options.clock();
+  }
+
+  /** The identity of this engine's devices and version: a profile is used only by an engine with the same one. */
+  fingerprint(): string {
+    return this.options.fingerprint();
+  }
+
+  /** What the engine has learned, as a profile (JSON-serialisable) another engine on the same devices can import. */
+  export(): ProfileData {
+    const { costModel, residency, backendNames } = this.options;
+    const copies: CopyProfile[] = [...backendNames].map((backend) => ({ backend, ...residency.copyPoints(backend) }));
+    return {
+      format: PROFILE_FORMAT,
+      fingerprint: this.fingerprint(),
+      savedAt: new Date().toISOString(),
+      costs: costModel.snapshot(),
+      copies: copies.filter((c) => c.upload.length > 0 || c.download.length > 0),
+    };
+  }
+
+  /**
+   * Seeds the engine from a profile (an object from export() or its JSON text). A corrupt one, or one of other
+   * devices, version or format, is ignored with a 'profile-ignored' notice naming why; a used one gives 'profile-loaded'.
+   */
+  import(profile: ProfileData | string, source = 'import()'): ProfileImport {
+    let data: ProfileData;
+    try {
+      data = typeof profile === 'string' ? parseProfile(profile) : checkProfile(profile);
+    } catch (error) {
+      return this.ignored(source, errorMessage(error));
+    }
+    const here = this.fingerprint();
+    if (data.fingerprint !== here)
+      return this.ignored(source, `learned on other devices or another version: "${data.fingerprint}", here "${here}"`);
+    const { costModel, residency, backendNames, telemetry } = this.options;
+    const seeded = costModel.seed(data.costs.filter((c) => backendNames.has(c.backend)));
+    for (const c of data.copies)
+      if (backendNames.has(c.backend)) residency.seedCopyPoints(c.backend, c.upload, c.download);
+    this.options.onSeeded();
+    telemetry.notice(
+      'profile-loaded',
+      'engine',
+      `${source}: ${seeded} op/backend series and the copy times of ${data.copies.length} backends, saved ${data.savedAt}`,
+    );
+    return { used: true, reason: undefined, seeded };
+  }
+
+  /** Loads and imports the stored profile, if the store has one for these devices (at engine start). */
+  async load(): Promise<ProfileImport | undefined> {
+    const store = this.store;
+    if (store === undefined) return undefined;
+    const key = profileKey(this.fingerprint());
+    let text: string | undefined;
+    try {
+      text = await store.load(key);
+    } catch (error) {
+      this.storeFailed(`reading ${key} from ${store.where} failed: ${errorMessage(error)}`);
+      return undefined;
+    }
+    return text === undefined ? undefined : this.import(text, `${store.where} ${key}`);
+  }
+
+  /** Saves when the engine has learned something since the last save and saveIntervalMs has passed (per op call). */
+  noteLearned(): void {
+    if (this.store === undefined) return;
+    const now = this.options.clock();
+    if (now - this.lastSaveAt < this.options.saveIntervalMs) return;
+    if (this.options.costModel.learned === this.savedLearned) return;
+    this.lastSaveAt = now;
+    void this.save();
+  }
+
+  /** Saves now if anything was learned since the last save, after any save in flight (engine dispose). */
+  async flush(): Promise<void> {
+    await this.saving;
+    if (this.options.costModel.learned !== this.savedLearned) await this.save();
+  }
+
+  /** One save at a time; a failure turns the store off with a notice (the engine goes on learning in memory). */
+  private save(): Promise<void> {
+    const next = this.saving.then(async () => {
+      const store = this.store;
+      if (store === undefined) return;
+      const learned = this.options.costModel.learned;
+      const key = profileKey(this.fingerprint());
+      try {
+        await store.save(key, JSON.stringify(this.export()));
+        this.savedLearned = learned;
+      } catch (error) {
+        this.storeFailed(`saving ${key} to ${store.where} failed: ${errorMessage(error)}; learning in memory only`);
+      }
+    });
+    this.saving = next;
+    return next;
+  }
+
+  private ignored(source: string, reason: string): ProfileImport {
+    this.options.telemetry.notice('profile-ignored', 'engine', `${source}: ${reason}`);
+    return { used: false, reason, seeded: 0 };
+  }
+
+  private storeFailed(detail: string): void {
+    this.store = undefined;
+    this.options.telemetry.notice('profile-store-failed', 'engine', detail);
+  }
+}
