@@ -283,6 +283,48 @@ test('Lose the GPU: work carries on on the CPU (a sweep too), the badge shows it
   expect(pageProblems).toEqual([]);
 });
 
+/** In the page: the keys of the engine's profiles in IndexedDB (database "tandem", store "profiles"). */
+const STORED_PROFILE_KEYS = `new Promise((resolve, reject) => {
+  const open = indexedDB.open('tandem');
+  open.onerror = () => reject(new Error(String(open.error)));
+  open.onsuccess = () => {
+    const db = open.result;
+    if (!db.objectStoreNames.contains('profiles')) return db.close(), resolve([]);
+    const keys = db.transaction('profiles', 'readonly').objectStore('profiles').getAllKeys();
+    keys.onerror = () => reject(new Error(String(keys.error)));
+    keys.onsuccess = () => (db.close(), resolve(keys.result.map(String)));
+  };
+})`;
+
+/** The keys of the engine's profiles in the page's IndexedDB. */
+async function storedProfileKeys(page: Page): Promise<string[]> {
+  const keys: unknown = await page.evaluate(STORED_PROFILE_KEYS);
+  return Array.isArray(keys) ? keys.map(String) : [];
+}
+
+test('a reload starts from the profile the engine saved in IndexedDB', async ({ page, demo, pageProblems }) => {
+  await page.goto(demo.url);
+  await ready(page);
+  await expect(page.locator('#notices li[data-kind="profile-loaded"]')).toHaveCount(0); // a first visit
+  // A sweep teaches the engine (the searches at load are mostly warm-up and cold calls, not learned from); it saves
+  // what it learned 5 s after learning it.
+  await page.selectOption('#sweep-op', 'cosineSimilarity');
+  await page.click('#sweep-run');
+  await expect(page.locator('#sweep-progress')).toHaveText(/^done: \d+ points/, { timeout: 240_000 });
+  await expect
+    .poll(() => storedProfileKeys(page), { timeout: 30_000 })
+    .toEqual([expect.stringMatching(/^profile-[0-9a-f]{8}$/)]);
+  const [key] = await storedProfileKeys(page);
+
+  await page.reload();
+  await ready(page);
+  await expect(page.locator('#notices li[data-kind="profile-loaded"]')).toContainText(
+    `IndexedDB tandem/profiles ${key}`,
+  );
+  await expect(page.locator('#notices li[data-kind="profile-ignored"]')).toHaveCount(0);
+  expect(pageProblems).toEqual([]);
+});
+
 test('without WebGPU (navigator.gpu hidden): says so and runs on WASM', async ({
   page,
   demo,

@@ -43,7 +43,7 @@ export interface EngineOptions {
    * and on dispose (default none: `engine.profile` still exports and imports). createEngine picks one per host.
    */
   readonly profile?: ProfileStore;
-  /** Least time between two saves of the profile while the engine learns, ms (default 5,000). */
+  /** How long after the engine learns something its profile is saved, ms (default 5,000; one save per interval). */
   readonly profileSaveIntervalMs?: number;
 }
 

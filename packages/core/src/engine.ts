@@ -141,7 +141,6 @@ export class Engine {
       backendNames: names,
       telemetry,
       fingerprint: () => this.fingerprint(),
-      clock,
       store: options.profile,
       saveIntervalMs: options.profileSaveIntervalMs ?? 5_000,
       onSeeded: () => decisions.clear(),
@@ -309,7 +308,7 @@ export class Engine {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    await this.profile.flush();
+    await this.profile.save();
     await this.lifecycle.dispose();
   }
 

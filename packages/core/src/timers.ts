@@ -10,6 +10,14 @@ export function startTimer(fn: () => void, ms: number): unknown {
   return handle;
 }
 
+/** startTimer for work that must not keep a Node process alive by itself (unref'd where the host has unref). */
+export function startBackgroundTimer(fn: () => void, ms: number): unknown {
+  const handle = startTimer(fn, ms);
+  const unref: unknown = typeof handle === 'object' && handle !== null ? Reflect.get(handle, 'unref') : undefined;
+  if (typeof unref === 'function') Reflect.apply(unref, handle, []);
+  return handle;
+}
+
 /** Cancels a timer from startTimer. */
 export function cancelTimer(handle: unknown): void {
   if (typeof clearTimeoutFn === 'function') Reflect.apply(clearTimeoutFn, globalThis, [handle]);

@@ -3,11 +3,11 @@
 // run of each op on each backend is still a warm-up, and a profile of other devices, another engine version or
 // another format, or one that is corrupt, is ignored with a notice. A store that fails (full, read-only, refused)
 // leaves the engine learning in memory, with a notice.
-import type { Clock } from '../clock.ts';
 import { errorMessage } from '../errors.ts';
 import type { Residency } from '../residency.ts';
 import type { CostModel } from '../scheduler/cost-model.ts';
 import type { Telemetry } from '../telemetry/telemetry.ts';
+import { cancelTimer, startBackgroundTimer } from '../timers.ts';
 import {
   checkProfile,
   PROFILE_FORMAT,
@@ -40,11 +40,9 @@ export interface EngineProfileOptions {
   readonly telemetry: Telemetry;
   /** The identity of the engine's devices and version (profileFingerprint), once its backends are initialised. */
   readonly fingerprint: () => string;
-  /** Time source. */
-  readonly clock: Clock;
   /** Where profiles are kept; undefined: export/import only. */
   readonly store: ProfileStore | undefined;
-  /** Least time between two saves while the engine learns, ms. */
+  /** How long after it learns something the engine saves it (one save per interval however much it learns), ms. */
   readonly saveIntervalMs: number;
   /** Called after a profile seeded the engine (cached plans are then stale). */
   readonly onSeeded: () => void;
@@ -55,14 +53,14 @@ export class EngineProfile {
   private readonly options: EngineProfileOptions;
   /** The store, until it fails (then the engine learns in memory only). */
   private store: ProfileStore | undefined;
-  private lastSaveAt: number;
+  /** The save scheduled by noteLearned, until it runs. */
+  private pendingSave: unknown = undefined;
   private savedLearned = 0;
   private saving: Promise<void> = Promise.resolve();
 
   constructor(options: EngineProfileOptions) {
     this.options = options;
     this.store = options.store;
-    this.lastSaveAt = options.clock();
   }
 
   /** The identity of this engine's devices and version: a profile is used only by an engine with the same one. */
@@ -125,24 +123,30 @@ export class EngineProfile {
     return text === undefined ? undefined : this.import(text, `${store.where} ${key}`);
   }
 
-  /** Saves when the engine has learned something since the last save and saveIntervalMs has passed (per op call). */
+  /**
+   * Called after each measured call: schedules a save saveIntervalMs from now unless one is scheduled (a timer that
+   * does not keep a Node process alive), so a burst of learning is saved once, soon after it.
+   */
   noteLearned(): void {
-    if (this.store === undefined) return;
-    const now = this.options.clock();
-    if (now - this.lastSaveAt < this.options.saveIntervalMs) return;
+    if (this.store === undefined || this.pendingSave !== undefined) return;
     if (this.options.costModel.learned === this.savedLearned) return;
-    this.lastSaveAt = now;
-    void this.save();
+    this.pendingSave = startBackgroundTimer(() => {
+      this.pendingSave = undefined;
+      void this.save();
+    }, this.options.saveIntervalMs);
   }
 
-  /** Saves now if anything was learned since the last save, after any save in flight (engine dispose). */
-  async flush(): Promise<void> {
+  /** Saves now if anything was learned since the last save, after any save in flight (engine dispose, page hide). */
+  async save(): Promise<void> {
+    if (this.pendingSave !== undefined) cancelTimer(this.pendingSave);
+    this.pendingSave = undefined;
     await this.saving;
-    if (this.options.costModel.learned !== this.savedLearned) await this.save();
+    if (this.options.costModel.learned === this.savedLearned) return;
+    await this.write();
   }
 
-  /** One save at a time; a failure turns the store off with a notice (the engine goes on learning in memory). */
-  private save(): Promise<void> {
+  /** One write at a time; a failure turns the store off with a notice (the engine goes on learning in memory). */
+  private write(): Promise<void> {
     const next = this.saving.then(async () => {
       const store = this.store;
       if (store === undefined) return;
