@@ -17,6 +17,7 @@ const SUITE_NAMES = [
   'spreading',
   'graph',
   'dispatch',
+  'warm-start',
   'install',
 ] as const;
 

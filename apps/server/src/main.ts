@@ -21,6 +21,8 @@ const USAGE = `Usage: node -C @tandem/source --import tsx apps/server/src/main.t
   --idle-timeout MS         close sockets with nothing moving for this long (default 15000)
   --max-connections N       most open connections (default 512)
   --log-level LEVEL         fastify's request log: trace, debug, info, warn, error, fatal or silent (default info)
+  --profile FILE            start from this engine profile (JSON of engine.profile.export(), e.g. calibrated
+                            on another machine of this kind; ignored, with the reason, if for other devices)
   --debug                   serve /debug (driver strings, failure messages, the Node version); or TANDEM_SERVER_DEBUG=1
   -h, --help                this text`;
 
@@ -44,6 +46,7 @@ function parse() {
       'idle-timeout': { type: 'string' },
       'max-connections': { type: 'string' },
       'log-level': { type: 'string', default: 'info' },
+      profile: { type: 'string' },
       debug: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -126,6 +129,7 @@ const server = await startServer({
   ...(hostsRaw === undefined ? {} : { allowedHosts: hostsRaw.split(',') }),
   ...(idle === undefined ? {} : { socketIdleMs: idle }),
   ...(maxConnections === undefined ? {} : { maxConnections }),
+  ...(flags.profile === undefined ? {} : { profileFile: flags.profile }),
 });
 console.log(`\nTandem server ready in ${((performance.now() - started) / 1000).toFixed(1)} s at ${server.url}`);
 console.log(`Backends: ${server.backends.join('; ')}`);

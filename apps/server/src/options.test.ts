@@ -94,3 +94,33 @@ describe('a short inactivity timeout and one heavy request at a time', () => {
     }
   }, 60_000);
 });
+
+describe('--profile: a saved engine profile at start', () => {
+  it('is imported before the data loads, and the log says so; one of other devices is ignored with the reason', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tandem-profile-'));
+    const good = path.join(dir, 'good.json');
+    const foreign = path.join(dir, 'foreign.json');
+    const exported = engine.profile.export();
+    writeFileSync(good, JSON.stringify(exported));
+    writeFileSync(
+      foreign,
+      JSON.stringify({ ...exported, fingerprint: 'tandem 0.0.1 profile v1; gpu(gpu): elsewhere []' }),
+    );
+    try {
+      for (const [file, want] of [
+        [good, /^profile .*good\.json: \d+ op\/backend series seeded$/],
+        [foreign, /^profile .*foreign\.json ignored: learned on other devices or another version/],
+      ] as const) {
+        const lines: string[] = [];
+        const local = await startServer({ port: 0, words: 2000, engine, profileFile: file, log: (l) => lines.push(l) });
+        await local.close();
+        expect(lines[0]).toMatch(want);
+      }
+      await expect(
+        startServer({ port: 0, words: 2000, engine, profileFile: path.join(dir, 'none.json') }),
+      ).rejects.toThrow(/profile .*none\.json: cannot read it \(ENOENT/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -1,5 +1,5 @@
 // startServer: loads the data, builds the app and listens (127.0.0.1 unless told otherwise).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Engine } from '@tandem/core';
 import { createEngine } from 'tandem';
 import { buildApp } from './app.ts';
@@ -36,6 +36,11 @@ export interface StartOptions {
   readonly debug?: boolean;
   /** Fastify's request logger (default off; the command line turns it on at 'info'). */
   readonly logger?: AppOptions['logger'];
+  /**
+   * A profile to start from (JSON from engine.profile.export(), e.g. calibrated on another machine of this kind),
+   * imported before the data loads; one of other devices or versions is ignored, and the log says why.
+   */
+  readonly profileFile?: string;
 }
 
 /** A running server. */
@@ -51,8 +56,17 @@ export interface RunningServer {
 /** Loads everything and listens. */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? (() => undefined);
+  const profile = options.profileFile === undefined ? undefined : readProfile(options.profileFile);
   const engine = options.engine ?? (await createEngine());
   const ownsEngine = options.engine === undefined;
+  if (profile !== undefined) {
+    const result = engine.profile.import(profile.text, profile.file);
+    log(
+      result.used
+        ? `profile ${profile.file}: ${result.seeded} op/backend series seeded`
+        : `profile ${profile.file} ignored: ${result.reason ?? 'unknown'}`,
+    );
+  }
   const backends = engine
     .backends()
     .map((b) =>
@@ -92,4 +106,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       return closing;
     },
   };
+}
+
+/** The text of the profile file; throws, naming the file, when it cannot be read (before any engine is made). */
+function readProfile(file: string): { file: string; text: string } {
+  try {
+    return { file, text: readFileSync(file, 'utf8') };
+  } catch (error) {
+    throw new Error(`profile ${file}: cannot read it (${error instanceof Error ? error.message : String(error)})`);
+  }
 }

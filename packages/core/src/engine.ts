@@ -31,7 +31,7 @@ import { engineTelemetryView, telemetryLevelOf } from './engine-telemetry.ts';
 import { Telemetry } from './telemetry/telemetry.ts';
 import { Storage, Tensor, type TensorHost } from './tensor.ts';
 import { bytesOfData, dtypeOf, type TensorData, type TensorDataOf } from './tensor-data.ts';
-import { TANDEM_VERSION } from './version.ts';
+import { ENGINE_VERSION } from './version.ts';
 
 export type { BackendStatus } from './engine-backends.ts';
 export type { EngineOptions, Explanation, MemoryNeed } from './engine-options.ts';
@@ -138,6 +138,7 @@ export class Engine {
     this.profile = new EngineProfile({
       costModel: this.costModel,
       residency: this.residency,
+      readBack: this.readBack,
       backendNames: names,
       telemetry,
       fingerprint: () => this.fingerprint(),
@@ -498,7 +499,7 @@ export class Engine {
         const d = s.backend.describe();
         return { name: s.backend.name, kind: s.backend.kind, device: d.name, features: d.features };
       });
-    return profileFingerprint(TANDEM_VERSION, parts);
+    return profileFingerprint(ENGINE_VERSION, parts);
   }
 
   private assertLive(): void {

@@ -87,7 +87,7 @@ export {
   parseProfile,
   profileKey,
 } from './profile/profile-data.ts';
-export { TANDEM_VERSION } from './version.ts';
+export { ENGINE_VERSION } from './version.ts';
 export { checkOptionKeys, type AbortSignalLike, type CallOptions, CALL_OPTION_KEYS } from './call-options.ts';
 export type {
   SoftmaxOptions,

@@ -20,6 +20,14 @@ export const TANDEM_SETTINGS = {
     doc: "`swiftshader`: createEngine() runs WebGPU on SwiftShader (Debian's chromium) on a machine without a GPU",
     readBy: 'tandem (Node)',
   },
+  TANDEM_PROFILE: {
+    doc: "`off` (or `0`, `false`, `no`): createEngine()'s default profile store is off (no profile loaded or saved)",
+    readBy: 'tandem (Node)',
+  },
+  TANDEM_PROFILE_DIR: {
+    doc: "where createEngine() keeps engine profiles (default: the user's cache folder + /tandem)",
+    readBy: 'tandem (Node)',
+  },
   TANDEM_ROCM_ADDON: { doc: 'a tandem_rocm.node to load instead of the built variants', readBy: '@tandem/rocm' },
   TANDEM_GPU_PROCESS_ENTRY: {
     doc: "the WebGPU child process's entry file (default: the bundled child, then its source)",

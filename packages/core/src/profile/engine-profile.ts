@@ -6,6 +6,7 @@
 import { errorMessage } from '../errors.ts';
 import type { Residency } from '../residency.ts';
 import type { CostModel } from '../scheduler/cost-model.ts';
+import type { ReadBackRates } from '../scheduler/read-back.ts';
 import type { Telemetry } from '../telemetry/telemetry.ts';
 import { cancelTimer, startBackgroundTimer } from '../timers.ts';
 import {
@@ -34,6 +35,8 @@ export interface EngineProfileOptions {
   readonly costModel: CostModel;
   /** Where the copy times are learned. */
   readonly residency: Residency;
+  /** How often each op's outputs are read back. */
+  readonly readBack: ReadBackRates;
   /** The engine's backends by name (a profile's entries for other backends are left out). */
   readonly backendNames: ReadonlySet<string>;
   /** Where loads, ignored profiles and store failures are noticed. */
@@ -78,6 +81,7 @@ export class EngineProfile {
       savedAt: new Date().toISOString(),
       costs: costModel.snapshot(),
       copies: copies.filter((c) => c.upload.length > 0 || c.download.length > 0),
+      readBack: this.options.readBack.entries(),
     };
   }
 
@@ -99,6 +103,7 @@ export class EngineProfile {
     const seeded = costModel.seed(data.costs.filter((c) => backendNames.has(c.backend)));
     for (const c of data.copies)
       if (backendNames.has(c.backend)) residency.seedCopyPoints(c.backend, c.upload, c.download);
+    this.options.readBack.seed(data.readBack);
     this.options.onSeeded();
     telemetry.notice(
       'profile-loaded',

@@ -31,6 +31,8 @@ export interface ProfileData {
   readonly costs: readonly CostSeriesSnapshot[];
   /** Copy times per backend. */
   readonly copies: readonly CopyProfile[];
+  /** How often each op's outputs were read back to the host (0..1), per op key. */
+  readonly readBack: ReadonlyArray<{ readonly opKey: string; readonly rate: number }>;
 }
 
 /** Where profiles are kept between engines (a file in Node, IndexedDB in a browser, or the caller's own). */
@@ -65,7 +67,13 @@ export function profileFingerprint(version: string, parts: readonly FingerprintP
 
 /** A short store key for a fingerprint: profiles of different devices or versions never share one. */
 export function profileKey(fingerprint: string): string {
-  return `profile-${crc32(new TextEncoder().encode(fingerprint)).toString(16).padStart(8, '0')}`;
+  const units = new Uint8Array(2 * fingerprint.length); // the UTF-16 code units, little-endian: a stable input to hash
+  for (let i = 0; i < fingerprint.length; i++) {
+    const unit = fingerprint.charCodeAt(i);
+    units[2 * i] = unit & 0xff;
+    units[2 * i + 1] = unit >>> 8;
+  }
+  return `profile-${crc32(units).toString(16).padStart(8, '0')}`;
 }
 
 /** A profile that cannot be used, with what is wrong. */
@@ -100,6 +108,13 @@ export function checkProfile(value: unknown): ProfileData {
     savedAt: text(root['savedAt'], 'savedAt'),
     costs: list(root['costs'], 'costs').map((c, i) => costSeries(c, `costs[${i}]`)),
     copies: list(root['copies'], 'copies').map((c, i) => copyProfile(c, `copies[${i}]`)),
+    readBack: list(root['readBack'], 'readBack').map((r, i) => {
+      const entry = record(r, `readBack[${i}]`);
+      return {
+        opKey: text(entry['opKey'], `readBack[${i}].opKey`),
+        rate: finite(entry['rate'], `readBack[${i}].rate`),
+      };
+    }),
   };
 }
 

@@ -25,4 +25,15 @@ export class ReadBackRates {
     const old = this.rates.get(opKey);
     this.rates.set(opKey, old === undefined ? sample : old + ALPHA * (sample - old));
   }
+
+  /** Every op key's rate (what a profile saves). */
+  entries(): Array<{ opKey: string; rate: number }> {
+    return [...this.rates].map(([opKey, rate]) => ({ opKey, rate }));
+  }
+
+  /** Rates from a profile, for op keys not observed here yet (rates are clamped to [0, 1]). */
+  seed(entries: ReadonlyArray<{ readonly opKey: string; readonly rate: number }>): void {
+    for (const { opKey, rate } of entries)
+      if (!this.rates.has(opKey)) this.rates.set(opKey, Math.min(1, Math.max(0, rate)));
+  }
 }
