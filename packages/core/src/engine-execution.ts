@@ -283,7 +283,9 @@ export class CallExecutor {
           });
         }
         const health = state.backend.health();
+        // A lost device is noticed even when the backend already shows its next state (a re-init under way).
         if (health.state === 'unhealthy') this.telemetry.notice('backend-unhealthy', name, health.reason);
+        else if (error instanceof DeviceLostError) this.telemetry.notice('backend-unhealthy', name, message);
         // Copies on a lost device are gone: drop them so the next call re-uploads from the host or another copy.
         if (error instanceof DeviceLostError || health.state === 'unhealthy') {
           for (const { tensor } of opInputs(op)) {

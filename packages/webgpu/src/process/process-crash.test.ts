@@ -132,22 +132,33 @@ describe.skipIf(!setup.ok)('a GPU process killed mid-batch', () => {
       expect(engine.telemetry.opEvents().at(-1)).toMatchObject({ backend: 'webgpu', ok: true });
       const pid = gpu.processId() ?? -1;
 
-      // A batch of 8 calls; SIGKILL once all 8 runs are in the GPU process.
+      // A batch of 8 calls; SIGKILL once the engine has sent all 8 runs. Each call uploads its inputs first, and the
+      // GPU process works through uploads and runs in order, so on a loaded machine early runs may have finished
+      // (and been read, or be waiting to be read) by then; the last run is still computing (~100 ms).
+      const sendRun = gpu.run.bind(gpu);
+      let sent = 0;
+      gpu.run = (op, outputs) => {
+        sent++;
+        return sendRun(op, outputs);
+      };
       const batch = Array.from({ length: 8 }, (_, k) => call(k + 2));
-      await until(() => gpu.pendingRequests('run') === 8, 'all 8 runs to reach the GPU process');
+      await until(() => sent === 8, 'the engine to send all 8 runs');
+      const pendingAtKill = gpu.pendingRequests('run');
       process.kill(pid, 'SIGKILL');
       const results = await Promise.all(batch);
       results.forEach((got, k) => {
         expectClose(got, want(k + 2), 1e-3, 1e-4, `call ${k + 2}`);
       });
 
-      // Every call of the batch failed over to the reference, with the cause in telemetry.
+      // Every run the kill cut short failed over to the reference, with the cause in telemetry; a result that had
+      // been computed but not yet read was recomputed (its read was cut short), with the cause in its notice.
       const events = engine.telemetry.opEvents();
       const failed = events.filter((e) => e.backend === 'webgpu' && !e.ok);
-      expect(failed).toHaveLength(8);
+      expect(failed.length).toBeGreaterThanOrEqual(1);
+      expect(failed.length).toBeLessThanOrEqual(pendingAtKill); // a reply already on its way when the kill landed still counts
       for (const e of failed) expect(e.error).toMatch(new RegExp(`GPU process ${pid} was killed by SIGKILL`));
       const fallbacks = events.filter((e) => e.reason.kind === 'error-fallback');
-      expect(fallbacks).toHaveLength(8);
+      expect(fallbacks).toHaveLength(failed.length);
       for (const e of fallbacks) {
         expect(e).toMatchObject({
           backend: 'reference',
@@ -155,11 +166,14 @@ describe.skipIf(!setup.ok)('a GPU process killed mid-batch', () => {
           reason: { failed: 'webgpu', error: expect.stringMatching(/killed by SIGKILL/) },
         });
       }
+      const recomputed = engine.telemetry.noticeEvents().filter((n) => n.kind === 'tensor-recomputed');
+      for (const n of recomputed) expect(n.detail).toMatch(new RegExp(`GPU process ${pid} was killed by SIGKILL`));
+      expect(failed.length + recomputed.length).toBeLessThanOrEqual(8);
       expect(engine.telemetry.noticeEvents()).toContainEqual(
         expect.objectContaining({
           kind: 'backend-unhealthy',
           backend: 'webgpu',
-          detail: `GPU process ${pid} was killed by SIGKILL`,
+          detail: expect.stringContaining(`GPU process ${pid} was killed by SIGKILL`),
         }),
       );
 
