@@ -14,6 +14,15 @@ function randomTensor(engine: Engine, shape: number[], seed: number): Tensor {
   return engine.tensor(data, shape);
 }
 
+/** Where this run's engine started from: the profile a previous run saved for these devices, or none yet. */
+function profileLine(engine: Engine): string {
+  const notice = engine.telemetry.noticeEvents().find((n) => n.kind.startsWith('profile-'));
+  if (notice?.kind === 'profile-loaded') return `Profile: started from what an earlier run learned (${notice.detail})`;
+  if (notice !== undefined) return `Profile: ${notice.kind} (${notice.detail})`;
+  if (process.env['TANDEM_PROFILE'] === 'off') return 'Profile: off (TANDEM_PROFILE=off)';
+  return "Profile: none saved for these devices yet; what this run learns is saved in the user's cache folder (TANDEM_PROFILE_DIR moves it, TANDEM_PROFILE=off skips it)";
+}
+
 async function main(): Promise<void> {
   const engine = await createEngine();
   console.log('Tandem main job\n\nBackends found:');
@@ -27,6 +36,8 @@ async function main(): Promise<void> {
       '  (no GPU here: TANDEM_WEBGPU=swiftshader npm start adds a software WebGPU, which the scheduler learns to avoid)',
     );
   }
+
+  console.log(`\n${profileLine(engine)}`);
 
   const steps: Array<[string, () => Promise<Tensor[]>]> = [];
   for (const n of [8, 64, 256]) {
