@@ -108,7 +108,7 @@ export class EngineProfile {
     telemetry.notice(
       'profile-loaded',
       'engine',
-      `${source}: ${seeded} op/backend series and the copy times of ${data.copies.length} backends, saved ${data.savedAt}`,
+      `${source}: ${seeded} op/backend series and the copy times of ${data.copies.length} backend${data.copies.length === 1 ? '' : 's'}, saved ${data.savedAt}`,
     );
     return { used: true, reason: undefined, seeded };
   }
