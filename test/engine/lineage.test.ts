@@ -51,6 +51,21 @@ describe('results lost with their device before they were read', () => {
     await engine.dispose();
   });
 
+  it('read twice at once, are recomputed once', async () => {
+    const engine = await engineLosingGpuOn(2);
+    const a = engine.tensor(aData, [n, n]);
+    const b = engine.tensor(bData, [n, n]);
+    const c = await engine.matmul(a, b);
+    await loseGpu(engine, a);
+    const calls = engine.telemetry.opEvents().length;
+    const [first, second] = await Promise.all([c.read(), c.read()]);
+    expect(first).toEqual(matmul(aData, bData, n, n, n));
+    expect(second).toEqual(first);
+    expect(engine.telemetry.noticeEvents().filter((e) => e.kind === 'tensor-recomputed')).toHaveLength(1);
+    expect(engine.telemetry.opEvents().length - calls).toBe(1); // one matmul run again, not two
+    await engine.dispose();
+  });
+
   it('are recomputed through a chain of lost results whose tensors the program still holds', async () => {
     const engine = await engineLosingGpuOn(3);
     const a = engine.tensor(aData, [n, n]);

@@ -19,8 +19,9 @@ function profileLine(engine: Engine): string {
   const notice = engine.telemetry.noticeEvents().find((n) => n.kind.startsWith('profile-'));
   if (notice?.kind === 'profile-loaded') return `Profile: started from what an earlier run learned (${notice.detail})`;
   if (notice !== undefined) return `Profile: ${notice.kind} (${notice.detail})`;
-  if (process.env['TANDEM_PROFILE'] === 'off') return 'Profile: off (TANDEM_PROFILE=off)';
-  return "Profile: none saved for these devices yet; what this run learns is saved in the user's cache folder (TANDEM_PROFILE_DIR moves it, TANDEM_PROFILE=off skips it)";
+  const where = engine.profile.storedIn;
+  if (where === undefined) return 'Profile: off (TANDEM_PROFILE=off)';
+  return `Profile: none saved for these devices yet; what this run learns is saved in ${where} (TANDEM_PROFILE=off skips it)`;
 }
 
 async function main(): Promise<void> {

@@ -103,6 +103,8 @@ export class CallExecutor {
   private readonly host: TensorHost;
   private readonly rerun: Rerun;
   private readonly learned: () => void;
+  /** Records that a lost result is being recomputed (made once: lineage is recorded on every call). */
+  private readonly recomputeNotice: (backend: string, op: string, detail: string) => void;
   /** spreadActivation graphs (rowPtr, colIdx storages) already checked. */
   private readonly csr = new CsrChecks();
   private nextCallId = 0;
@@ -121,6 +123,7 @@ export class CallExecutor {
     this.host = options.host;
     this.rerun = options.rerun;
     this.learned = options.profile;
+    this.recomputeNotice = (backend, op, detail) => this.telemetry.notice('tensor-recomputed', backend, detail, op);
   }
 
   /**
@@ -370,10 +373,8 @@ export class CallExecutor {
   /** Lets each output be recomputed from `op` if its only copy is lost before it is read (lineage.ts). */
   private recordLineage(op: Op<Tensor>, label: string | undefined, outputs: readonly Tensor[]): void {
     const weak = OpLineage.weakOp(op);
-    const notice = (backend: string, kind: string, detail: string): void =>
-      this.telemetry.notice('tensor-recomputed', backend, detail, kind);
     for (const [i, output] of outputs.entries())
-      output.storage.lineage = new OpLineage(weak, i, label, this.rerun, notice);
+      output.storage.lineage = new OpLineage(weak, i, label, this.rerun, this.recomputeNotice);
   }
 
   /** Rejects with DeadlineExceededError past the deadline; a late result's buffers are freed. */

@@ -19,6 +19,8 @@ export class OpLineage implements Lineage {
   private readonly label: string | undefined;
   private readonly rerun: Rerun;
   private readonly notice: RecomputeNotice;
+  /** The recomputation in flight: concurrent reads of one lost result share it. */
+  private inFlight: Promise<Uint8Array> | undefined;
 
   constructor(
     op: Op<WeakRef<Tensor>>,
@@ -39,7 +41,14 @@ export class OpLineage implements Lineage {
     return mapOpTensors(op, (t) => new WeakRef(t));
   }
 
-  async recompute(lostOn: string, why: string): Promise<Uint8Array> {
+  recompute(lostOn: string, why: string): Promise<Uint8Array> {
+    this.inFlight ??= this.run(lostOn, why).finally(() => {
+      this.inFlight = undefined;
+    });
+    return this.inFlight;
+  }
+
+  private async run(lostOn: string, why: string): Promise<Uint8Array> {
     const op = mapOpTensors(this.op, (ref, name) => {
       const tensor = ref.deref();
       if (tensor === undefined || tensor.storage.disposed)

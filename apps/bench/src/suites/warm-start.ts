@@ -171,9 +171,10 @@ export default async function warmStartSuite(options: SuiteOptions): Promise<Sui
   );
 
   // 2. Training, then the profile.
+  step = 0;
   for (let round = 0; round < TRAIN_ROUNDS; round++)
     for (const c of shuffled(cases, 700 + round)) {
-      progress('training', round * cases.length + 1, TRAIN_ROUNDS * cases.length);
+      progress('training', ++step, TRAIN_ROUNDS * cases.length);
       for (let i = 0; i < 3; i++) for (const out of await engine.run(c.call)) await read(out);
     }
   const profileFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'tandem-warm-start-')), 'profile.json');

@@ -34,45 +34,29 @@ export interface FirstFastReport {
   readonly ms: number;
 }
 
+/** The JS types a report field may have. */
+type FieldTypes = Readonly<Record<string, 'number' | 'string' | 'boolean' | 'array'>>;
+
+/** Whether `x` is an object whose fields have the types named. */
+function hasFields(x: unknown, fields: FieldTypes): x is Record<string, unknown> {
+  if (typeof x !== 'object' || x === null) return false;
+  return Object.entries(fields).every(([name, type]) => {
+    const value: unknown = Reflect.get(x, name);
+    return type === 'array' ? Array.isArray(value) : typeof value === type;
+  });
+}
+
 /** Whether `x` is a DecisionsReport (first-calls.ts's decisions mode). */
 export function isDecisionsReport(x: unknown): x is DecisionsReport {
+  if (!hasFields(x, { startMs: 'number', warm: 'boolean', calls: 'array' })) return false;
+  const calls: unknown = x['calls'];
   return (
-    typeof x === 'object' &&
-    x !== null &&
-    'startMs' in x &&
-    typeof x.startMs === 'number' &&
-    'warm' in x &&
-    typeof x.warm === 'boolean' &&
-    'calls' in x &&
-    Array.isArray(x.calls) &&
-    x.calls.every(
-      (c: unknown) =>
-        typeof c === 'object' &&
-        c !== null &&
-        'case' in c &&
-        typeof c.case === 'string' &&
-        'backend' in c &&
-        typeof c.backend === 'string' &&
-        'reason' in c &&
-        typeof c.reason === 'string' &&
-        'ms' in c &&
-        typeof c.ms === 'number',
-    )
+    Array.isArray(calls) &&
+    calls.every((c: unknown) => hasFields(c, { case: 'string', backend: 'string', reason: 'string', ms: 'number' }))
   );
 }
 
 /** Whether `x` is a FirstFastReport (first-calls.ts's first-fast mode). */
 export function isFirstFastReport(x: unknown): x is FirstFastReport {
-  return (
-    typeof x === 'object' &&
-    x !== null &&
-    'startMs' in x &&
-    typeof x.startMs === 'number' &&
-    'warm' in x &&
-    typeof x.warm === 'boolean' &&
-    'calls' in x &&
-    typeof x.calls === 'number' &&
-    'ms' in x &&
-    typeof x.ms === 'number'
-  );
+  return hasFields(x, { startMs: 'number', warm: 'boolean', calls: 'number', ms: 'number' });
 }

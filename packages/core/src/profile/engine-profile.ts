@@ -66,6 +66,11 @@ export class EngineProfile {
     this.store = options.store;
   }
 
+  /** Where the profile is loaded from and saved to (the store's `where`); undefined without a store, or after it failed. */
+  get storedIn(): string | undefined {
+    return this.store?.where;
+  }
+
   /** The identity of this engine's devices and version: a profile is used only by an engine with the same one. */
   fingerprint(): string {
     return this.options.fingerprint();

@@ -146,3 +146,55 @@ describe('CostModel', () => {
     expect(m.estimate(KEY, 'gpu', 1e6, 1).ms).toBeCloseTo(20, 6);
   });
 });
+
+describe('CostModel.profileCheckDue', () => {
+  const seeded = (): CostModel => {
+    const model = new CostModel();
+    model.seed([{ opKey: 'add|f32', backend: 'gpu', sizes: [[20, 0, 3]] }]);
+    return model;
+  };
+  const tick = (model: CostModel, n: number): void => {
+    for (let i = 0; i < n; i++) model.tick('add|f32');
+  };
+
+  it('is due `every` decisions after the seed, right after the warm-up, and ends once a run is learned', () => {
+    const model = seeded();
+    tick(model, 49);
+    expect(model.profileCheckDue('add|f32', 'gpu', 50)).toBe(false);
+    tick(model, 1);
+    expect(model.profileCheckDue('add|f32', 'gpu', 50)).toBe(true);
+    model.observe('add|f32', 'gpu', 2 ** 20, 1, 1); // the warm-up: not learned
+    tick(model, 1);
+    expect(model.profileCheckDue('add|f32', 'gpu', 50)).toBe(true);
+    model.observe('add|f32', 'gpu', 2 ** 20, 1, 1); // learned: the profile is checked
+    tick(model, 100);
+    expect(model.profileCheckDue('add|f32', 'gpu', 50)).toBe(false);
+  });
+
+  it('waits `every` decisions again after a check run that was cold (not learned)', () => {
+    const model = seeded();
+    tick(model, 50);
+    model.observe('add|f32', 'gpu', 2 ** 20, 1, 1); // warm-up
+    tick(model, 1);
+    model.observe('add|f32', 'gpu', 2 ** 20, 1, 1, true); // cold: skipped
+    tick(model, 1);
+    expect(model.profileCheckDue('add|f32', 'gpu', 50)).toBe(false);
+    tick(model, 49);
+    expect(model.profileCheckDue('add|f32', 'gpu', 50)).toBe(true);
+  });
+
+  it('seeds nothing for a series measured here or given no sizes, and lists no key for them', () => {
+    const model = new CostModel();
+    tick(model, 1);
+    model.observe('add|f32', 'cpu', 2 ** 20, 1, 1);
+    model.observe('add|f32', 'cpu', 2 ** 20, 1, 1);
+    expect(
+      model.seed([
+        { opKey: 'add|f32', backend: 'cpu', sizes: [[20, 0, 3]] },
+        { opKey: 'mul|f32', backend: 'gpu', sizes: [] },
+      ]),
+    ).toBe(0);
+    expect(model.keysOf('mul')).toEqual([]);
+    expect(model.estimate('add|f32', 'cpu', 2 ** 20, 1).ms).toBeCloseTo(1, 6); // its own measurement, not 2^3
+  });
+});

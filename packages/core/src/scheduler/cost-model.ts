@@ -264,12 +264,12 @@ export class CostModel {
   seed(snapshots: readonly CostSeriesSnapshot[]): number {
     let seeded = 0;
     for (const { opKey, backend, sizes } of snapshots) {
+      if (sizes.length === 0 || this.series.get(opKey)?.has(backend) === true) continue;
       let byBackend = this.series.get(opKey);
       if (byBackend === undefined) {
         byBackend = new Map();
         this.series.set(opKey, byBackend);
       }
-      if (byBackend.has(backend) || sizes.length === 0) continue;
       const s = new Series();
       for (const [logWork, logPrior, logRatio] of sizes) {
         const bucket = new Bucket();
@@ -288,12 +288,15 @@ export class CostModel {
 
   /**
    * Whether (op, dtype) on `backend` is priced from a profile alone and is due to be measured here: `every`
-   * decisions after it was seeded, and right after the warm-up run that check starts with (which is not learned from).
+   * decisions after it was seeded, and right after the warm-up run that check starts with (which is not learned
+   * from). A check run that was cold (skipped: scheduler/warmth.ts) waits `every` decisions again, so a sparse
+   * workload does not send call after call to a backend the profile calls slow.
    */
   profileCheckDue(opKey: string, backend: string, every: number): boolean {
     const s = this.series.get(opKey)?.get(backend);
     if (s === undefined || !s.fromProfile) return false;
-    return this.decisionCount(opKey) - s.lastSampleAt >= (s.warmups > 0 ? 1 : every);
+    const justWarmedUp = s.warmups > 0 && s.coldInARow === 0;
+    return this.decisionCount(opKey) - s.lastSampleAt >= (justWarmedUp ? 1 : every);
   }
 
   /** Forgets everything measured for a backend (e.g. after it re-acquired a new device). */
