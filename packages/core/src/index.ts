@@ -48,6 +48,7 @@ export {
 export { numel, assertValidShape, sameShape, describeValue, MAX_ELEMENTS, MAX_RANK } from './shape.ts';
 export { opMemory, type OpMemory } from './limits.ts';
 export { inferOutputs, opWork } from './op-info.ts';
+export { isOpOver, isTensorSpec } from './op-guard.ts';
 export type {
   BackendKind,
   DeviceBuffer,

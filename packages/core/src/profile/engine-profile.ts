@@ -3,6 +3,7 @@
 // run of each op on each backend is still a warm-up, and a profile of other devices, another engine version or
 // another format, or one that is corrupt, is ignored with a notice. A store that fails (full, read-only, refused)
 // leaves the engine learning in memory, with a notice.
+import type { WarmUpExample } from '../engine-warmup.ts';
 import { errorMessage } from '../errors.ts';
 import type { Residency } from '../residency.ts';
 import type { CostModel } from '../scheduler/cost-model.ts';
@@ -49,6 +50,10 @@ export interface EngineProfileOptions {
   readonly saveIntervalMs: number;
   /** Called after a profile seeded the engine (cached plans are then stale). */
   readonly onSeeded: () => void;
+  /** The ops the engine's GPUs warmed up on (saved with the profile). */
+  readonly warmUps: () => readonly WarmUpExample[];
+  /** Called with a used profile's warm-ups of this engine's backends (the engine runs them in the background). */
+  readonly onWarmUps: (examples: readonly WarmUpExample[]) => void;
 }
 
 /** The engine's profile: `engine.profile`. */
@@ -87,6 +92,7 @@ export class EngineProfile {
       costs: costModel.snapshot(),
       copies: copies.filter((c) => c.upload.length > 0 || c.download.length > 0),
       readBack: this.options.readBack.entries(),
+      warmUps: this.options.warmUps(),
     };
   }
 
@@ -110,10 +116,12 @@ export class EngineProfile {
       if (backendNames.has(c.backend)) residency.seedCopyPoints(c.backend, c.upload, c.download);
     this.options.readBack.seed(data.readBack);
     this.options.onSeeded();
+    const warmUps = data.warmUps.filter((w) => backendNames.has(w.backend));
+    if (warmUps.length > 0) this.options.onWarmUps(warmUps);
     telemetry.notice(
       'profile-loaded',
       'engine',
-      `${source}: ${seeded} op/backend series and the copy times of ${data.copies.length} backend${data.copies.length === 1 ? '' : 's'}, saved ${data.savedAt}`,
+      `${source}: ${seeded} op/backend series, the copy times of ${data.copies.length} backend${data.copies.length === 1 ? '' : 's'} and ${warmUps.length} op${warmUps.length === 1 ? '' : 's'} to warm up, saved ${data.savedAt}`,
     );
     return { used: true, reason: undefined, seeded };
   }
