@@ -79,11 +79,13 @@ export type { TensorData, TensorDataOf } from './tensor-data.ts';
 export { type ResidencyOptions, Residency } from './residency.ts';
 export { type CopyPoint, CopyTimes } from './copy-times.ts';
 export { EngineProfile, type ProfileImport } from './profile/engine-profile.ts';
+export type { WarmUpExample } from './engine-warmup.ts';
 export {
   type CopyProfile,
   PROFILE_FORMAT,
   ProfileError,
   type ProfileData,
+  type ProfileSection,
   type ProfileStore,
   parseProfile,
   profileKey,

@@ -17,6 +17,7 @@ import {
   profileKey,
   type CopyProfile,
   type ProfileData,
+  type ProfileSection,
   type ProfileStore,
 } from './profile-data.ts';
 
@@ -65,6 +66,10 @@ export class EngineProfile {
   private pendingSave: unknown = undefined;
   private savedLearned = 0;
   private saving: Promise<void> = Promise.resolve();
+  /** Parts beside the engine that keep what they learn in its profile, by name. */
+  private readonly sections = new Map<string, ProfileSection>();
+  /** The used profile's sections that no part has taken yet (kept, and saved again, until one attaches). */
+  private pendingSections: Record<string, unknown> = {};
 
   constructor(options: EngineProfileOptions) {
     this.options = options;
@@ -93,6 +98,7 @@ export class EngineProfile {
       copies: copies.filter((c) => c.upload.length > 0 || c.download.length > 0),
       readBack: this.options.readBack.entries(),
       warmUps: this.options.warmUps(),
+      sections: { ...this.pendingSections, ...Object.fromEntries([...this.sections].map(([n, s]) => [n, s.export()])) },
     };
   }
 
@@ -118,12 +124,24 @@ export class EngineProfile {
     this.options.onSeeded();
     const warmUps = data.warmUps.filter((w) => backendNames.has(w.backend));
     if (warmUps.length > 0) this.options.onWarmUps(warmUps);
+    this.pendingSections = { ...data.sections };
+    for (const section of this.sections.values()) this.seedSection(section);
     telemetry.notice(
       'profile-loaded',
       'engine',
       `${source}: ${seeded} op/backend series, the copy times of ${data.copies.length} backend${data.copies.length === 1 ? '' : 's'} and ${warmUps.length} op${warmUps.length === 1 ? '' : 's'} to warm up, saved ${data.savedAt}`,
     );
     return { used: true, reason: undefined, seeded };
+  }
+
+  /**
+   * Makes `section` part of this engine's profile: saved with it from now on, and seeded now from the used profile's
+   * section of that name, if any (one section per name; attaching the same name again does nothing).
+   */
+  attach(section: ProfileSection): void {
+    if (this.sections.has(section.name)) return;
+    this.sections.set(section.name, section);
+    this.seedSection(section);
   }
 
   /** Loads and imports the stored profile, if the store has one for these devices (at engine start). */
@@ -179,6 +197,18 @@ export class EngineProfile {
     });
     this.saving = next;
     return next;
+  }
+
+  /** Seeds `section` from the pending value of its name; one it refuses is noticed and dropped. */
+  private seedSection(section: ProfileSection): void {
+    if (!Object.hasOwn(this.pendingSections, section.name)) return;
+    const value = this.pendingSections[section.name];
+    delete this.pendingSections[section.name];
+    try {
+      section.import(value);
+    } catch (error) {
+      this.options.telemetry.notice('profile-ignored', 'engine', `section ${section.name}: ${errorMessage(error)}`);
+    }
   }
 
   private ignored(source: string, reason: string): ProfileImport {

@@ -37,6 +37,18 @@ export interface ProfileData {
   readonly readBack: ReadonlyArray<{ readonly opKey: string; readonly rate: number }>;
   /** Ops the GPUs warmed up on (specs and parameters, no data): the next engine warms them up at start. */
   readonly warmUps: readonly WarmUpExample[];
+  /** What parts beside the engine learned (ProfileSection), by section name, e.g. the graph executor's plans. */
+  readonly sections: Readonly<Record<string, unknown>>;
+}
+
+/** Something beside the engine that learns per device and keeps it in the engine's profile (the graph executor's plans). */
+export interface ProfileSection {
+  /** Its key in the profile's `sections`. */
+  readonly name: string;
+  /** What it learned, JSON-serialisable. */
+  export(): unknown;
+  /** Seeds it from what a used profile kept; throws to have that section ignored (with a notice). */
+  import(value: unknown): void;
 }
 
 /** Where profiles are kept between engines (a file in Node, IndexedDB in a browser, or the caller's own). */
@@ -121,6 +133,8 @@ export function checkProfile(value: unknown): ProfileData {
     }),
     // Absent in profiles saved before warm-ups were kept: nothing to warm up.
     warmUps: root['warmUps'] === undefined ? [] : list(root['warmUps'], 'warmUps').map(warmUpExample),
+    // Checked by each section's import when its part attaches (EngineProfile.attach).
+    sections: root['sections'] === undefined ? {} : record(root['sections'], 'sections'),
   };
 }
 
