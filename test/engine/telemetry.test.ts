@@ -72,7 +72,13 @@ describe('engine telemetry', () => {
     await engine.matmul(square(engine, 256), square(engine, 256), { label: 'big' });
     const [row] = engine.telemetry.decisions({ last: 1 });
     expect(row).toMatchObject({ op: 'matmul', label: 'big', shapes: '256x256, 256x256', ok: true, failed: [] });
-    expect(row?.reason).toMatch(/^cost model \(prior\): gpu [\d.]+ms, cpu [\d.]+ms$/);
+    // The cost model's pick is the GPU, which has not run a matmul yet: the CPU serves while it warms up.
+    expect(row).toMatchObject({ backend: 'cpu' });
+    expect(row?.reason).toBe('gpu is warming up (its first run of this op, in the background)');
+    await engine.matmul(square(engine, 256), square(engine, 256), { label: 'big' });
+    expect(engine.telemetry.decisions({ last: 1 })[0]?.reason).toMatch(
+      /^cost model \(prior\): gpu [\d.]+ms, cpu [\d.]+ms$/,
+    );
     expect(engine.telemetry.decisionsTable(1)).toContain(`big (matmul)`);
     expect(engine.telemetry.debugTable()).toContain(row?.reason ?? '-');
   });

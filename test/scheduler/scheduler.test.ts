@@ -104,11 +104,16 @@ describe('auto: cost model', () => {
     const { engine } = await simulatedEngine();
     const x = engine.tensor(new Float32Array(8 * 4096), [8, 4096]); // batch 8: below gpuMinBatchSize (64)
     const w = engine.tensor(new Float32Array(4096 * 4096), [4096, 4096]); // CPU 6.7 ms, GPU 0.23 ms
-    for (let i = 0; i < 40; i++) (await engine.matmul(x, w)).dispose();
+    for (let i = 0; i < 48; i++) (await engine.matmul(x, w)).dispose();
     const events = engine.telemetry.opEvents();
-    expect(events.filter((e) => e.reason.kind === 'exploring').map((e) => e.backend)).toEqual(['gpu', 'gpu']); // warm-up, then learned
+    // The GPU's first run (its warm-up) is in the background while the CPU serves (reason `warming`); then it is
+    // explored until a run is learned from (the first runs after it sat idle are cold and not learned from).
+    expect(events.filter((e) => e.reason.kind === 'warming').map((e) => e.backend)).toContain('cpu');
+    expect(new Set(events.filter((e) => e.reason.kind === 'exploring').map((e) => e.backend))).toEqual(
+      new Set(['gpu']),
+    );
     expect(events.slice(-5).map((e) => e.backend)).toEqual(Array(5).fill('gpu'));
-    expect(events.filter((e) => e.backend === 'cpu').length).toBeLessThan(36);
+    expect(events.filter((e) => e.backend === 'cpu').length).toBeLessThan(40);
   });
 
   it('does not measure a GPU kept out by gpuMinBatchSize whose estimate is far above the CPU time', async () => {

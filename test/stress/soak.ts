@@ -1,6 +1,6 @@
 // npm run test:stress (part): a soak of TANDEM_SOAK_MINUTES (default 10) of steady mixed requests (nearest, HNSW,
 // analogy, batch, spreading activation, and some bad requests) against the server, with the resident set size and
-// the JS heap sampled every 10 s (after a full GC when node runs with --expose-gc, so samples compare retained
+// the JS heap sampled every 10 s, more often in runs under 2.5 minutes (after a full GC when node runs with --expose-gc, so samples compare retained
 // memory, not garbage not yet collected). Passes when the median RSS of the last minute is under 10% above the
 // median of the minute after warm-up (the first minute; windows are a fifth of the run for runs under 5 minutes), the engine's telemetry ring holds at most its capacity
 // (bounded storage), and no ordinary request failed.
@@ -56,6 +56,10 @@ interface Sample {
 }
 
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+// Windows of a minute (a fifth of the run when it is shorter than 5 minutes): after warm-up, and at the end; each
+// holds at least three samples (every 10 s, more often in short runs).
+const windowS = Math.min(60, (minutes * 60) / 5);
+const sampleEveryMs = Math.min(10_000, (windowS * 1000) / 3);
 const started = performance.now();
 const samples: Sample[] = [];
 const sampler = setInterval(() => {
@@ -65,7 +69,7 @@ const sampler = setInterval(() => {
   console.log(
     `  t=${((performance.now() - started) / 1000).toFixed(0)}s rss ${mib(rss)} heap ${mib(heapUsed)} telemetry events held ${engine.telemetry.opEvents().length}`,
   );
-}, 10_000);
+}, sampleEveryMs);
 const result = await autocannon({
   url: server.url,
   connections: 8,
@@ -79,8 +83,6 @@ const result = await autocannon({
   })),
 });
 clearInterval(sampler);
-// Windows of a minute (a fifth of the run when it is shorter than 5 minutes): after warm-up, and at the end.
-const windowS = Math.min(60, (minutes * 60) / 5);
 const endS = samples.at(-1)?.atS ?? 0;
 const warm = samples.filter((s) => s.atS > windowS && s.atS <= 2 * windowS + 1);
 const lastMinute = samples.filter((s) => s.atS > endS - windowS - 1);

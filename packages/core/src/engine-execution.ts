@@ -86,6 +86,13 @@ export interface CallExecutorOptions {
   readonly rerun: Rerun;
   /** Called after each measured call (the engine's profile saves now and then as it learns). */
   readonly profile: () => void;
+  /**
+   * Whether a background warm-up is running (engine-warmup.ts): a call that overlaps one shares the host with its
+   * uploads and pipeline compilation, so its time is not learned from (as a cold call's is not).
+   */
+  readonly warmingUp: () => boolean;
+  /** Called when a backend has run an op for the first time (its warm-up; a GPU's is kept as a profile's example). */
+  readonly firstRun: (opKey: string, backend: CapableBackend, spec: Op<TensorSpec>) => void;
 }
 
 /** Runs planned calls with fallback. */
@@ -103,6 +110,8 @@ export class CallExecutor {
   private readonly host: TensorHost;
   private readonly rerun: Rerun;
   private readonly learned: () => void;
+  private readonly warmingUp: () => boolean;
+  private readonly firstRun: (opKey: string, backend: CapableBackend, spec: Op<TensorSpec>) => void;
   /** Records that a lost result is being recomputed (made once: lineage is recorded on every call). */
   private readonly recomputeNotice: (backend: string, op: string, detail: string) => void;
   /** spreadActivation graphs (rowPtr, colIdx storages) already checked. */
@@ -123,6 +132,8 @@ export class CallExecutor {
     this.host = options.host;
     this.rerun = options.rerun;
     this.learned = options.profile;
+    this.firstRun = options.firstRun;
+    this.warmingUp = options.warmingUp;
     this.recomputeNotice = (backend, op, detail) => this.telemetry.notice('tensor-recomputed', backend, detail, op);
   }
 
@@ -164,7 +175,8 @@ export class CallExecutor {
       const startMs = this.clock();
       const moved = { bytes: 0, ms: 0 };
       let runMs = 0;
-      const cold = this.warmth.begin(name, startMs);
+      const overlapped = this.warmingUp();
+      let cold = this.warmth.begin(name, startMs);
       try {
         throwIfAborted(signal, op.op);
         const bound = await this.bind(op, state.backend, moved);
@@ -186,6 +198,8 @@ export class CallExecutor {
         // alone left out rocm's per-call work around small kernels, enough to turn near-ties with the CPU (docs/decisions.md, issue 29).
         const opMs = Math.max(runMs, this.clock() - startMs - moved.ms);
         const priorMs = state.backend.estimateCost?.(spec, work) ?? rooflineMs(work, state.profile);
+        if (!this.costModel.warmedUp(opKey, name)) this.firstRun(opKey, state.backend, spec);
+        cold ||= overlapped || this.warmingUp();
         const offFromMs = this.costModel.observe(opKey, name, work.flops, priorMs, opMs, cold, this.clock());
         if (offFromMs !== undefined) {
           const { surprisesForRegimeChange, surpriseFactor, regimeMinSpanMs } = this.costModel.config;
@@ -285,17 +299,7 @@ export class CallExecutor {
             bytesMoved: moved.bytes,
           });
         }
-        const health = state.backend.health();
-        // A lost device is noticed even when the backend already shows its next state (a re-init under way).
-        if (health.state === 'unhealthy') this.telemetry.notice('backend-unhealthy', name, health.reason);
-        else if (error instanceof DeviceLostError) this.telemetry.notice('backend-unhealthy', name, message);
-        // Copies on a lost device are gone: drop them so the next call re-uploads from the host or another copy.
-        if (error instanceof DeviceLostError || health.state === 'unhealthy') {
-          for (const { tensor } of opInputs(op)) {
-            this.residency.forgetReplica(tensor.storage, name);
-            if (tensor.contiguousCache !== undefined) this.residency.forgetReplica(tensor.contiguousCache, name);
-          }
-        }
+        this.noteLostDevice(op, state.backend, error);
         reason = { kind: 'error-fallback', failed: name, error: message };
         const next = order[attempt];
         estimatedMs = next === undefined ? 0 : (plan.costsMs[next] ?? 0);
@@ -304,12 +308,25 @@ export class CallExecutor {
     throw new AllBackendsFailedError(op.op, failures);
   }
 
+  /**
+   * After `backend` failed to run `op`: a lost device is noticed (even when the backend already shows its next state,
+   * a re-init under way), and the inputs' copies there are dropped so the next call re-uploads them.
+   */
+  noteLostDevice(op: Op<Tensor>, backend: CapableBackend, error: unknown): void {
+    const health = backend.health();
+    if (health.state === 'unhealthy') this.telemetry.notice('backend-unhealthy', backend.name, health.reason);
+    else if (error instanceof DeviceLostError)
+      this.telemetry.notice('backend-unhealthy', backend.name, errorMessage(error));
+    if (error instanceof DeviceLostError || health.state === 'unhealthy') {
+      for (const { tensor } of opInputs(op)) {
+        this.residency.forgetReplica(tensor.storage, backend.name);
+        if (tensor.contiguousCache !== undefined) this.residency.forgetReplica(tensor.contiguousCache, backend.name);
+      }
+    }
+  }
+
   /** Makes every input resident on `backend` (gathering views into contiguous copies first). */
-  private async bind(
-    op: Op<Tensor>,
-    backend: CapableBackend,
-    moved: { bytes: number; ms: number },
-  ): Promise<Op<BoundTensor>> {
+  async bind(op: Op<Tensor>, backend: CapableBackend, moved: { bytes: number; ms: number }): Promise<Op<BoundTensor>> {
     const bound = new Map<Tensor, BoundTensor>();
     for (const { tensor } of opInputs(op)) {
       if (bound.has(tensor)) continue;
@@ -378,7 +395,7 @@ export class CallExecutor {
   }
 
   /** Rejects with DeadlineExceededError past the deadline; a late result's buffers are freed. */
-  private withDeadline(backend: CapableBackend, op: string, run: Promise<RunResult>): Promise<RunResult> {
+  withDeadline(backend: CapableBackend, op: string, run: Promise<RunResult>): Promise<RunResult> {
     return new Promise((resolve, reject) => {
       let expired = false;
       const timer = startTimer(() => {
@@ -400,8 +417,8 @@ export class CallExecutor {
   }
 }
 
-/** Frees the outputs of a result nobody waits for any more (past its deadline, or aborted). */
-function freeOutputs(backend: CapableBackend, result: RunResult): void {
+/** Frees the outputs of a result nobody waits for any more (past its deadline, or aborted, or a warm-up's). */
+export function freeOutputs(backend: CapableBackend, result: RunResult): void {
   for (const buffer of result.outputs) {
     try {
       backend.free(buffer);

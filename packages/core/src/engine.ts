@@ -9,12 +9,13 @@ import type { CopyPoint } from './copy-times.ts';
 import { BackendLifecycle, type BackendStatus } from './engine-backends.ts';
 import { filledData, randomData, type RandomDType, type RandomOptions } from './creators.ts';
 import { CallExecutor } from './engine-execution.ts';
+import { BackgroundWarmUps, type WarmUpExample } from './engine-warmup.ts';
 import type { EngineOptions, Explanation, MemoryNeed } from './engine-options.ts';
 import { CallPlanner, type CallInputs } from './engine-planning.ts';
 import { BackendError, DisposedError, InvalidArgumentError } from './errors.ts';
 import type { AttentionOptions, RmsNormOptions, RopeOptions, SoftmaxOptions, SpreadOptions } from './op-options.ts';
 import { inferOutputsOf, opWork, type OpWork } from './op-info.ts';
-import type { InputDType, Op, OpKind, TensorSpec } from './ops.ts';
+import { mapOpTensors, type InputDType, type Op, type OpKind, type TensorSpec } from './ops.ts';
 import { checkOpArgument, checkOwnTensor, newTensorOwner } from './ownership.ts';
 import { EngineProfile } from './profile/engine-profile.ts';
 import { profileFingerprint } from './profile/profile-data.ts';
@@ -47,6 +48,8 @@ export class Engine {
   private readonly lifecycle: BackendLifecycle;
   private readonly planner: CallPlanner;
   private readonly executor: CallExecutor;
+  /** GPU first runs done in the background while a CPU backend serves (reason `warming`). */
+  private readonly warmUps: BackgroundWarmUps;
   private readonly costModel: CostModel;
   private readonly tracker: Tracker;
   /** Registered backend names, for checking `{ only }` strategies. */
@@ -134,6 +137,18 @@ export class Engine {
       host: this.host,
       rerun: (op, label) => this.run(op, { label }),
       profile: () => this.profile.noteLearned(),
+      warmingUp: () => this.warmUps.inFlight > 0,
+      firstRun: (opKey, backend, spec) => {
+        if (backend.kind === 'gpu') this.warmUps.noteExample(opKey, backend.name, spec);
+      },
+    });
+    this.warmUps = new BackgroundWarmUps({
+      ...shared,
+      executor: this.executor,
+      tracker: this.tracker,
+      telemetry,
+      warmth,
+      clock,
     });
     this.profile = new EngineProfile({
       costModel: this.costModel,
@@ -145,6 +160,8 @@ export class Engine {
       store: options.profile,
       saveIntervalMs: options.profileSaveIntervalMs ?? 5_000,
       onSeeded: () => decisions.clear(),
+      warmUps: () => this.warmUps.exampleList(),
+      onWarmUps: (examples) => this.warmUps.startExamples(examples, (example) => this.runOnZeros(example)),
     });
   }
 
@@ -264,7 +281,24 @@ export class Engine {
       });
     }
     const { plan, opKey } = this.planner.plan({ spec, inputs, work, outputs, strategy, kind, residency, commit: true });
-    return this.executor.execute({ op, spec, outputs, work, plan, label, signal, inputs, cached: undefined, opKey });
+    const call = { op, spec, outputs, work, plan, label, signal, inputs, cached: undefined, opKey };
+    if (plan.warmUp !== undefined) this.warmUps.start(call, plan.warmUp);
+    return this.executor.execute(call);
+  }
+
+  /** Runs a profile's warm-up example once on its backend, on zeros; frees what it made. */
+  private async runOnZeros(example: WarmUpExample): Promise<void> {
+    const made: Tensor[] = [];
+    try {
+      const op = mapOpTensors(example.op, (spec) => {
+        const t = this.zeros(spec.shape, spec.dtype);
+        made.push(t);
+        return t;
+      });
+      made.push(...(await this.run(op, { strategy: { only: example.backend }, label: 'warm-up (profile)' })));
+    } finally {
+      for (const t of made) t.dispose();
+    }
   }
 
   /** What the engine learned of `backend`'s copies to and from the host: per size class, typical bytes and median ms. */
@@ -300,6 +334,14 @@ export class Engine {
     checkOwnTensor(argument, tensor, this.owner);
   }
 
+  /**
+   * Resolves once the GPU warm-ups running now have ended: those that stood a CPU backend in for a GPU (reason
+   * `warming`) and those a loaded profile started. Calls need not wait for it; benchmarks and readiness checks may.
+   */
+  async whenWarm(): Promise<void> {
+    await this.warmUps.settle();
+  }
+
   /** Per (op, backend) success counts, circuit state and latency percentiles. */
   trackerStats(): ReturnType<Tracker['stats']> {
     return this.tracker.stats();
@@ -309,6 +351,7 @@ export class Engine {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    await this.whenWarm();
     await this.profile.save();
     await this.lifecycle.dispose();
   }

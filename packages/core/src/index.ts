@@ -48,6 +48,7 @@ export {
 export { numel, assertValidShape, sameShape, describeValue, MAX_ELEMENTS, MAX_RANK } from './shape.ts';
 export { opMemory, type OpMemory } from './limits.ts';
 export { inferOutputs, opWork } from './op-info.ts';
+export { isOpOver, isTensorSpec } from './op-guard.ts';
 export type {
   BackendKind,
   DeviceBuffer,
@@ -78,11 +79,13 @@ export type { TensorData, TensorDataOf } from './tensor-data.ts';
 export { type ResidencyOptions, Residency } from './residency.ts';
 export { type CopyPoint, CopyTimes } from './copy-times.ts';
 export { EngineProfile, type ProfileImport } from './profile/engine-profile.ts';
+export type { WarmUpExample } from './engine-warmup.ts';
 export {
   type CopyProfile,
   PROFILE_FORMAT,
   ProfileError,
   type ProfileData,
+  type ProfileSection,
   type ProfileStore,
   parseProfile,
   profileKey,

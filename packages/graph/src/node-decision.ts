@@ -5,6 +5,8 @@ import { backendBit, HOST_BIT, maskOf, type PlaceMask } from './phantom.ts';
 import { planPlacement, segmentOf, type PlacementPlan } from './placement.ts';
 import { rootOf, type ExecutionPlan } from './plan.ts';
 import { splitStrategy, type NodePlacer } from './strategy.ts';
+import { attachPlanProfile } from './plan-profile.ts';
+import { SHARED_PLANS, type StructurePlans } from './shared-plans.ts';
 import {
   assignmentKey,
   chooseCandidate,
@@ -12,9 +14,7 @@ import {
   forgetEarlyCandidates,
   recordCandidateRun,
   refreshCandidates,
-  type MeasuredCandidates,
   type PlanChoice,
-  type SettledChoice,
 } from './plan-candidates.ts';
 
 export type { PlanChoice } from './plan-candidates.ts';
@@ -85,47 +85,10 @@ const MEASURE_WITHIN = 2;
 /** Residency keys remembered per structure (each its own plan) before they are forgotten. */
 const MAX_KEYS_PER_STRUCTURE = 8;
 
-/** A plan made for one residency of a structure's inputs. */
-interface KeyedPlan {
-  /** The plan (undefined: some node had no usable backend). */
-  readonly plan: PlacementPlan | undefined;
-  /** Runs it may still serve. */
-  runsLeft: number;
-  /** Runs it was given when made. */
-  readonly reuse: number;
-  /** Made again for the same residency after the plan before it ran out (its candidates were measured under it). */
-  readonly remade: boolean;
-}
-
-/**
- * The plans of every graph of one structure on one engine (a decoder's step graphs differ only in KV length), one
- * per residency of the inputs (a candidate that places the KV cache elsewhere changes where the next run's inputs
- * live; switching back then reuses the plan made for that residency), and the measured runs of the candidates.
- */
-interface StructurePlans {
-  /** The available backends the plans were made over (PlaceMask bit order of the keys). */
-  readonly backends: readonly string[];
-  /** Where each input lived when a plan was made -> that plan. */
-  readonly byKey: Map<string, KeyedPlan>;
-  /** Plans made so far for this structure. */
-  plansMade: number;
-  /** Total run times, ms, of the runs that followed a candidate to the end, by its assignment. */
-  readonly measured: MeasuredCandidates;
-  /** The assignment the latest run followed to its end (undefined: it departed from its plan, or none ran yet). */
-  lastRun: string | undefined;
-  /** Runs of reused plans since the candidates were last given another run. */
-  runsSinceRefresh: number;
-  /** The latest final choice among the candidates, reused for a few runs of the same plan (see chooseCandidate). */
-  settled: SettledChoice | undefined;
-}
-
 /** Whether two plans (either possibly undefined) place every node alike. */
 function sameAssignment(a: PlacementPlan | undefined, b: PlacementPlan | undefined): boolean {
   return a === undefined || b === undefined ? a === b : assignmentKey(a) === assignmentKey(b);
 }
-
-/** Engine -> structure key -> its plan. */
-const SHARED_PLANS = new WeakMap<Engine, Map<string, StructurePlans>>();
 
 /** Makes and caches a graph's placement plan (shared with graphs of the same structure on the same engine). */
 export class PlanCache {
@@ -152,6 +115,7 @@ export class PlanCache {
       ),
     );
     this.structure = structureOf(execution);
+    attachPlanProfile(engine);
   }
 
   /**

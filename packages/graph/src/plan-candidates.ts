@@ -10,10 +10,10 @@ import type { PlacementPlan } from './placement.ts';
 export type PlanChoice = 'estimate' | 'measuring' | 'measured';
 
 /** Measured runs of a candidate plan before the candidates are compared (the median drops a run's outlier). */
-const RUNS_PER_CANDIDATE = 3;
+export const RUNS_PER_CANDIDATE = 3;
 
 /** Most recent runs kept per candidate. */
-const RUNS_KEPT = 8;
+export const RUNS_KEPT = 8;
 
 /**
  * Candidates measured within this factor of the best are a close call: each is measured CLOSE_CALL_RUNS times before

@@ -3,6 +3,7 @@
 // run of each op on each backend is still a warm-up, and a profile of other devices, another engine version or
 // another format, or one that is corrupt, is ignored with a notice. A store that fails (full, read-only, refused)
 // leaves the engine learning in memory, with a notice.
+import type { WarmUpExample } from '../engine-warmup.ts';
 import { errorMessage } from '../errors.ts';
 import type { Residency } from '../residency.ts';
 import type { CostModel } from '../scheduler/cost-model.ts';
@@ -16,6 +17,7 @@ import {
   profileKey,
   type CopyProfile,
   type ProfileData,
+  type ProfileSection,
   type ProfileStore,
 } from './profile-data.ts';
 
@@ -49,6 +51,10 @@ export interface EngineProfileOptions {
   readonly saveIntervalMs: number;
   /** Called after a profile seeded the engine (cached plans are then stale). */
   readonly onSeeded: () => void;
+  /** The ops the engine's GPUs warmed up on (saved with the profile). */
+  readonly warmUps: () => readonly WarmUpExample[];
+  /** Called with a used profile's warm-ups of this engine's backends (the engine runs them in the background). */
+  readonly onWarmUps: (examples: readonly WarmUpExample[]) => void;
 }
 
 /** The engine's profile: `engine.profile`. */
@@ -60,6 +66,10 @@ export class EngineProfile {
   private pendingSave: unknown = undefined;
   private savedLearned = 0;
   private saving: Promise<void> = Promise.resolve();
+  /** Parts beside the engine that keep what they learn in its profile, by name. */
+  private readonly sections = new Map<string, ProfileSection>();
+  /** The used profile's sections that no part has taken yet (kept, and saved again, until one attaches). */
+  private pendingSections: Record<string, unknown> = {};
 
   constructor(options: EngineProfileOptions) {
     this.options = options;
@@ -87,6 +97,8 @@ export class EngineProfile {
       costs: costModel.snapshot(),
       copies: copies.filter((c) => c.upload.length > 0 || c.download.length > 0),
       readBack: this.options.readBack.entries(),
+      warmUps: this.options.warmUps(),
+      sections: { ...this.pendingSections, ...Object.fromEntries([...this.sections].map(([n, s]) => [n, s.export()])) },
     };
   }
 
@@ -110,12 +122,26 @@ export class EngineProfile {
       if (backendNames.has(c.backend)) residency.seedCopyPoints(c.backend, c.upload, c.download);
     this.options.readBack.seed(data.readBack);
     this.options.onSeeded();
+    const warmUps = data.warmUps.filter((w) => backendNames.has(w.backend));
+    if (warmUps.length > 0) this.options.onWarmUps(warmUps);
+    this.pendingSections = { ...data.sections };
+    for (const section of this.sections.values()) this.seedSection(section);
     telemetry.notice(
       'profile-loaded',
       'engine',
-      `${source}: ${seeded} op/backend series and the copy times of ${data.copies.length} backend${data.copies.length === 1 ? '' : 's'}, saved ${data.savedAt}`,
+      `${source}: ${seeded} op/backend series, the copy times of ${data.copies.length} backend${data.copies.length === 1 ? '' : 's'} and ${warmUps.length} op${warmUps.length === 1 ? '' : 's'} to warm up, saved ${data.savedAt}`,
     );
     return { used: true, reason: undefined, seeded };
+  }
+
+  /**
+   * Makes `section` part of this engine's profile: saved with it from now on, and seeded now from the used profile's
+   * section of that name, if any (one section per name; attaching the same name again does nothing).
+   */
+  attach(section: ProfileSection): void {
+    if (this.sections.has(section.name)) return;
+    this.sections.set(section.name, section);
+    this.seedSection(section);
   }
 
   /** Loads and imports the stored profile, if the store has one for these devices (at engine start). */
@@ -171,6 +197,18 @@ export class EngineProfile {
     });
     this.saving = next;
     return next;
+  }
+
+  /** Seeds `section` from the pending value of its name; one it refuses is noticed and dropped. */
+  private seedSection(section: ProfileSection): void {
+    if (!Object.hasOwn(this.pendingSections, section.name)) return;
+    const value = this.pendingSections[section.name];
+    delete this.pendingSections[section.name];
+    try {
+      section.import(value);
+    } catch (error) {
+      this.options.telemetry.notice('profile-ignored', 'engine', `section ${section.name}: ${errorMessage(error)}`);
+    }
   }
 
   private ignored(source: string, reason: string): ProfileImport {

@@ -3,7 +3,9 @@
 // in, since it comes from disk, a browser's storage or another machine.
 import type { CopyPoint } from '../copy-times.ts';
 import { crc32 } from '../crc32.ts';
+import type { WarmUpExample } from '../engine-warmup.ts';
 import { TandemError } from '../errors.ts';
+import { isOpOver, isTensorSpec } from '../op-guard.ts';
 import type { CostSeriesSnapshot } from '../scheduler/cost-model.ts';
 
 /** The profile format this engine writes and reads; a profile of another format is ignored. */
@@ -33,6 +35,20 @@ export interface ProfileData {
   readonly copies: readonly CopyProfile[];
   /** How often each op's outputs were read back to the host (0..1), per op key. */
   readonly readBack: ReadonlyArray<{ readonly opKey: string; readonly rate: number }>;
+  /** Ops the GPUs warmed up on (specs and parameters, no data): the next engine warms them up at start. */
+  readonly warmUps: readonly WarmUpExample[];
+  /** What parts beside the engine learned (ProfileSection), by section name, e.g. the graph executor's plans. */
+  readonly sections: Readonly<Record<string, unknown>>;
+}
+
+/** Something beside the engine that learns per device and keeps it in the engine's profile (the graph executor's plans). */
+export interface ProfileSection {
+  /** Its key in the profile's `sections`. */
+  readonly name: string;
+  /** What it learned, JSON-serialisable. */
+  export(): unknown;
+  /** Seeds it from what a used profile kept; throws to have that section ignored (with a notice). */
+  import(value: unknown): void;
 }
 
 /** Where profiles are kept between engines (a file in Node, IndexedDB in a browser, or the caller's own). */
@@ -115,7 +131,19 @@ export function checkProfile(value: unknown): ProfileData {
         rate: finite(entry['rate'], `readBack[${i}].rate`),
       };
     }),
+    // Absent in profiles saved before warm-ups were kept: nothing to warm up.
+    warmUps: root['warmUps'] === undefined ? [] : list(root['warmUps'], 'warmUps').map(warmUpExample),
+    // Checked by each section's import when its part attaches (EngineProfile.attach).
+    sections: root['sections'] === undefined ? {} : record(root['sections'], 'sections'),
   };
+}
+
+function warmUpExample(value: unknown, i: number): WarmUpExample {
+  const r = record(value, `warmUps[${i}]`);
+  const op = r['op'];
+  if (!isOpOver(op, isTensorSpec))
+    throw new ProfileError(`warmUps[${i}].op is not an op over tensor specs ({ dtype, shape }) with its parameters`);
+  return { backend: text(r['backend'], `warmUps[${i}].backend`), op };
 }
 
 function costSeries(value: unknown, where: string): CostSeriesSnapshot {

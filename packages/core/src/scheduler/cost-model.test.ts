@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CostModel } from './cost-model.ts';
+import { COLD_CALLS_AFTER_IDLE } from './warmth.ts';
 
 const KEY = 'matmul|f32';
 
@@ -171,12 +172,15 @@ describe('CostModel.profileCheckDue', () => {
     expect(model.profileCheckDue('add|f32', 'gpu', 50)).toBe(false);
   });
 
-  it('waits `every` decisions again after a check run that was cold (not learned)', () => {
+  it('is due again after each cold check run up to COLD_CALLS_AFTER_IDLE + 1 of them, then waits `every` decisions', () => {
     const model = seeded();
     tick(model, 50);
     model.observe('add|f32', 'gpu', 2 ** 20, 1, 1); // warm-up
-    tick(model, 1);
-    model.observe('add|f32', 'gpu', 2 ** 20, 1, 1, true); // cold: skipped
+    for (let cold = 1; cold <= COLD_CALLS_AFTER_IDLE + 1; cold++) {
+      tick(model, 1);
+      expect(model.profileCheckDue('add|f32', 'gpu', 50)).toBe(true);
+      model.observe('add|f32', 'gpu', 2 ** 20, 1, 1, true); // cold: skipped
+    }
     tick(model, 1);
     expect(model.profileCheckDue('add|f32', 'gpu', 50)).toBe(false);
     tick(model, 49);

@@ -11,6 +11,7 @@
 // them from the surviving one's correction, a small op's from a large one's: docs/decisions.md, issue 29.)
 
 import { Bucket, NO_SURPRISES, type Sample } from './cost-bucket.ts';
+import { COLD_CALLS_AFTER_IDLE } from './warmth.ts';
 
 /** Tuning of the cost model. */
 export interface CostModelConfig {
@@ -193,6 +194,11 @@ export class CostModel {
     return this.learnedSamples;
   }
 
+  /** Whether `backend` has run `opKey` (its warm-up runs are done); a profile's estimates do not count. */
+  warmedUp(opKey: string, backend: string): boolean {
+    return (this.series.get(opKey)?.get(backend)?.warmups ?? 0) >= this.config.warmupSamples;
+  }
+
   /** Measurements learned from for (op, dtype, backend), warm-up runs excluded. */
   sampleCount(opKey: string, backend: string): number {
     return this.series.get(opKey)?.get(backend)?.samples ?? 0;
@@ -288,15 +294,17 @@ export class CostModel {
 
   /**
    * Whether (op, dtype) on `backend` is priced from a profile alone and is due to be measured here: `every`
-   * decisions after it was seeded, and right after the warm-up run that check starts with (which is not learned
-   * from). A check run that was cold (skipped: scheduler/warmth.ts) waits `every` decisions again, so a sparse
-   * workload does not send call after call to a backend the profile calls slow.
+   * decisions after it was seeded, and right after the warm-up run (which is not learned from) and each cold run
+   * (skipped: scheduler/warmth.ts) of that check, up to COLD_CALLS_AFTER_IDLE of them: the backend has usually sat
+   * idle before a check (its warm-up ran in the background or at start), and after that many calls in a row it is
+   * warm. Past them the check waits `every` decisions again, so a sparse workload does not send call after call to
+   * a backend the profile calls slow.
    */
   profileCheckDue(opKey: string, backend: string, every: number): boolean {
     const s = this.series.get(opKey)?.get(backend);
     if (s === undefined || !s.fromProfile) return false;
-    const justWarmedUp = s.warmups > 0 && s.coldInARow === 0;
-    return this.decisionCount(opKey) - s.lastSampleAt >= (justWarmedUp ? 1 : every);
+    const checking = s.warmups > 0 && s.coldInARow <= COLD_CALLS_AFTER_IDLE;
+    return this.decisionCount(opKey) - s.lastSampleAt >= (checking ? 1 : every);
   }
 
   /** Forgets everything measured for a backend (e.g. after it re-acquired a new device). */

@@ -15,6 +15,9 @@ const NUMERIC: Readonly<Record<string, { readonly min: number; readonly integer:
   exploreMaxRatio: { min: 1, integer: false },
 };
 
+/** The settings that are switches. */
+const SWITCHES: ReadonlySet<string> = new Set(['exploreSoftware', 'warmInBackground', 'forceCpu']);
+
 /** Throws InvalidArgumentError (`<where>.<key>`) for an unknown key or a value outside its range. */
 export function checkSchedulerConfig(where: string, config: Partial<SchedulerConfig>): void {
   for (const [key, value] of Object.entries(config)) {
@@ -27,6 +30,8 @@ export function checkSchedulerConfig(where: string, config: Partial<SchedulerCon
     }
     const rule = NUMERIC[key];
     if (rule !== undefined) checkNumber(`${where}.${key}`, value, rule.min, rule.integer);
+    if (SWITCHES.has(key) && typeof value !== 'boolean')
+      throw new InvalidArgumentError(`${where}.${key}`, value, 'must be true or false');
   }
   const byOp: unknown = config.gpuMinBatchSizeByOp;
   if (byOp === undefined) return;

@@ -162,6 +162,7 @@ export class Scheduler {
     let reason: SelectionReason;
     let probe = false;
     let estimatesMeasured = true;
+    let warmUp: string | undefined;
     if (costed.length === 0) {
       // Every eligible backend has an open circuit: try them anyway rather than fail the call.
       const lastResort = circuitOpen.map((c) => this.cost(req, c)).sort(byCostThenPriority);
@@ -194,6 +195,13 @@ export class Scheduler {
       probe = auto.probe;
       estimatesMeasured = auto.measured;
       if (reason.kind === 'cost-model' && chosen?.c.kind === 'cpu') reason = circuitReason ?? memoryReason ?? reason;
+      const cpu = chosen === undefined ? undefined : this.servesWhileWarming(req, chosen, costed);
+      if (cpu !== undefined && chosen !== undefined) {
+        warmUp = chosen.c.name;
+        reason = { kind: 'warming', backend: warmUp };
+        chosen = cpu;
+        probe = false;
+      }
     }
     if (chosen === undefined) return { ok: false, skipped, shortfall: undefined };
     if (commit && !probe && this.tracker.state(req.op, chosen.c.name) === 'half-open') probe = true;
@@ -212,7 +220,19 @@ export class Scheduler {
       eligible.every(
         (c) => c.availableBytes === undefined || c.requiredBytes * CACHE_MEMORY_HEADROOM <= c.availableBytes,
       );
-    return { ok: true, plan: { selection, fallbacks, skipped, costsMs, transfersMs, probe }, cacheable };
+    const plan: SchedulePlan = { selection, fallbacks, skipped, costsMs, transfersMs, probe, warmUp };
+    return { ok: true, plan, cacheable };
+  }
+
+  /**
+   * The CPU backend that serves a call `auto` gave to a GPU that has never run this op: that GPU's first run compiles
+   * pipelines or loads kernels (seconds on a software GPU), so it is done in the background (SchedulePlan.warmUp) and
+   * the call does not wait for it. Undefined when the GPU has run the op, or no CPU backend can take it.
+   */
+  private servesWhileWarming(req: ScheduleRequest, chosen: Costed, costed: readonly Costed[]): Costed | undefined {
+    if (!this.config.warmInBackground || chosen.c.kind !== 'gpu') return undefined;
+    if (this.costModel.warmedUp(req.opKey, chosen.c.name)) return undefined;
+    return costed.find((x) => x.c.kind === 'cpu');
   }
 
   private cost(req: ScheduleRequest, c: Candidate): Costed {

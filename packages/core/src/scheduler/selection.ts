@@ -27,6 +27,7 @@ export type SelectionReason =
   | { readonly kind: 'circuit-open'; readonly backend: string; readonly successRate: number }
   | { readonly kind: 'exploring'; readonly backend: string; readonly why: 'unmeasured' | 'stale' | 'probe' | 'profile' }
   | { readonly kind: 'hysteresis'; readonly kept: string }
+  | { readonly kind: 'warming'; readonly backend: string }
   | { readonly kind: 'only-capable'; readonly skipped: readonly SkippedBackend[] };
 
 /** A backend left out of a decision, and why. */
@@ -61,6 +62,11 @@ export interface SchedulePlan {
   readonly transfersMs: Readonly<Record<string, number>>;
   /** The call takes a half-open circuit's probe slot on the chosen backend. */
   readonly probe: boolean;
+  /**
+   * A GPU backend `auto` would have chosen but that has never run this op: the engine runs the op there once in the
+   * background (its warm-up: pipeline compilation, kernel loading) while the chosen CPU backend serves the call.
+   */
+  readonly warmUp?: string | undefined;
 }
 
 /** Scheduler settings; every field has a default. */
@@ -90,6 +96,11 @@ export interface SchedulerConfig {
    * seconds mid-run and it is slower than the CPU backends it emulates on; it still runs what a strategy sends it.
    */
   readonly exploreSoftware: boolean;
+  /**
+   * Whether `auto` serves an op from the CPU while a GPU it would choose runs that op for the first time in the
+   * background (reason `warming`); off, the GPU's first run (its warm-up) is the caller's call, as with a strategy.
+   */
+  readonly warmInBackground: boolean;
   /** Only CPU backends are used. */
   readonly forceCpu: boolean;
 }
@@ -106,6 +117,7 @@ export const DEFAULT_SCHEDULER_CONFIG: SchedulerConfig = {
   exploreEvery: 50,
   exploreMaxRatio: 2,
   exploreSoftware: false,
+  warmInBackground: true,
   forceCpu: false,
 };
 
@@ -171,6 +183,8 @@ export function describeReason(reason: SelectionReason, costsMs?: Readonly<Recor
       return `exploring ${reason.backend} (${reason.why})`;
     case 'hysteresis':
       return `kept ${reason.kept} (hysteresis)${costs()}`;
+    case 'warming':
+      return `${reason.backend} is warming up (its first run of this op, in the background)`;
     case 'only-capable':
       return `only capable backend (${reason.skipped.map((s) => `${s.backend}: ${s.reason}`).join('; ')})`;
   }

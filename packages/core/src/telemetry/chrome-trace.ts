@@ -66,6 +66,7 @@ const PLAIN_REASONS: ReadonlySet<SelectionReason['kind']> = new Set([
   'circuit-open',
   'exploring',
   'hysteresis',
+  'warming',
 ]);
 
 /** Microseconds since `originMs`, to the nanosecond (shorter JSON than the raw double, same order). */

@@ -54,7 +54,9 @@ export interface NoticeEvent {
    * 'tensor-recomputed': an op's result whose only copy was lost with its backend before it was read is being
    * computed again (the run that follows is an ordinary op call in the telemetry). 'profile-loaded',
    * 'profile-ignored' (corrupt, or of other devices, version or format) and 'profile-store-failed' (the store could not
-   * be read or written; the engine learns in memory): the engine's profile (backend 'engine').
+   * be read or written; the engine learns in memory): the engine's profile (backend 'engine'). 'backend-warmed':
+   * a GPU backend ran an op for the first time in the background while a CPU backend served its calls (reason
+   * `warming`); 'warm-up-failed': that run failed (the failure counts against the backend like a failed call).
    */
   readonly kind:
     | 'backend-ready'
@@ -68,7 +70,9 @@ export interface NoticeEvent {
     | 'tensor-recomputed'
     | 'profile-loaded'
     | 'profile-ignored'
-    | 'profile-store-failed';
+    | 'profile-store-failed'
+    | 'backend-warmed'
+    | 'warm-up-failed';
   /** Backend concerned. */
   readonly backend: string;
   /** Op concerned, for circuit changes, cost-model resets and recomputed results. */

@@ -1,6 +1,7 @@
 // The GPU process's side: one in-process WebGpuBackend (dawn.node), driven by requests from the parent.
 // Buffers are keyed by the backend's own DeviceBuffer ids; replies carry results as plain data.
 import {
+  isOpOver,
   BackendError,
   mapOpTensors,
   type BackendHealth,
@@ -11,7 +12,6 @@ import {
 import type { WebGpuBackend } from '../backend.ts';
 import type { DeviceLimits } from '../device-context.ts';
 import { BACKEND_NAME } from '../gpu-errors.ts';
-import { isOpOver } from './op-guard.ts';
 import type {
   GpuProcessSetup,
   GpuReply,

@@ -1,6 +1,7 @@
 // The wire format on its own: requests are checked field by field before the child acts on them, and errors
 // come back as the same classes with the same messages.
 import {
+  isOpOver,
   BackendError,
   DeadlineExceededError,
   DeviceLostError,
@@ -10,7 +11,6 @@ import {
 import { describe, expect, it } from 'vitest';
 import { lastMessages } from './child-connection.ts';
 import { parseRequest } from './child-server.ts';
-import { isOpOver } from './op-guard.ts';
 import { fromWireError, toWireError } from './wire-errors.ts';
 import { isGpuReply, isRemoteTensor } from './wire-guards.ts';
 

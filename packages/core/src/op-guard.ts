@@ -1,8 +1,13 @@
-// Checks that a value received over IPC is an op of core's union: a known op id, each of its definition's inputs a
+// Checks that a value from outside (IPC, a saved profile) is an op of the union: a known op id, each of its definition's inputs a
 // tensor (or absent, when optional) and each parameter of its kind (number, optional number, boolean, or one of the
 // listed strings). Derived from the op definitions, so a new op or input needs nothing here.
-import { isKnownOp, opDefinition, type Op, type ParamKind } from '@tandem/core';
-import { isRecord } from './wire-guards.ts';
+import { DTYPES, type DType } from './dtype.ts';
+import type { ParamKind } from './op-definition.ts';
+import { isKnownOp, opDefinition, type Op, type TensorSpec } from './ops.ts';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
+}
 
 function paramFits(value: unknown, kind: ParamKind): boolean {
   if (kind === 'number') return typeof value === 'number';
@@ -23,4 +28,15 @@ export function isOpOver<T>(value: unknown, isTensor: (v: unknown) => v is T): v
   });
   const params: Readonly<Record<string, ParamKind>> = definition.params;
   return inputsFit && Object.entries(params).every(([name, param]) => paramFits(value[name], param));
+}
+
+function isDType(value: unknown): value is DType {
+  return DTYPES.some((d) => d === value);
+}
+
+/** Whether `value` is a plain tensor spec: a dtype and a shape of non-negative integers (limits are checked by run). */
+export function isTensorSpec(value: unknown): value is TensorSpec {
+  if (!isRecord(value) || !isDType(value['dtype'])) return false;
+  const shape = value['shape'];
+  return Array.isArray(shape) && shape.every((d) => Number.isInteger(d) && d >= 0);
 }

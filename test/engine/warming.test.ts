@@ -1,0 +1,131 @@
+// Serving while a GPU warms up (issue 31): `auto` gives a call to a CPU backend while the GPU it would choose runs that
+// op for the first time in the background (reason `warming`), then moves to the GPU once it is measured faster; a
+// profile names the ops to warm up at start, which run on zeros before any call needs them.
+import { describe, expect, it } from 'vitest';
+import { Engine, type Tensor } from '@tandem/core';
+import { FaultInjectingBackend, faultSchedule, ManualClock, SimulatedBackend } from '@tandem/testing';
+import { cpuLatency, gpuLatency, simulatedEngine, square } from '../scheduler/harness.ts';
+
+const N = 256; // a matmul the harness's GPU runs 20x faster than its CPU
+
+const noticesOf = (engine: Engine, kind: string) => engine.telemetry.noticeEvents().filter((n) => n.kind === kind);
+
+describe('serving from the CPU while a GPU warms up', () => {
+  it('the first call runs on the CPU with reason warming, the GPU runs it once in the background, then wins', async () => {
+    const { engine, cpu, gpu } = await simulatedEngine();
+    const a = square(engine, N);
+    expect(engine.explain({ op: 'matmul', a, b: a }).selection).toMatchObject({
+      backend: 'cpu',
+      reason: { kind: 'warming', backend: 'gpu' },
+    });
+    await engine.matmul(a, a);
+    expect(engine.telemetry.opEvents()[0]).toMatchObject({ backend: 'cpu', reason: { kind: 'warming' } });
+    expect(cpu.calls).toBe(1);
+    await engine.dispose(); // waits for the warm-up
+    expect(gpu.calls).toBe(1);
+    expect(noticesOf(engine, 'backend-warmed')[0]?.detail).toMatch(/^matmul\|f32: first run in the background took/);
+
+    const { engine: second, gpu: gpu2 } = await simulatedEngine();
+    const b = square(second, N);
+    for (let i = 0; i < 8; i++) await second.matmul(b, b);
+    const backends = second.telemetry.opEvents().map((e) => e.backend);
+    expect(backends.slice(-3)).toEqual(['gpu', 'gpu', 'gpu']);
+    expect(gpu2.calls).toBe(backends.filter((x) => x === 'gpu').length + 1); // + the warm-up
+  });
+
+  it('calls made while the warm-up runs all go to the CPU, and start no second warm-up', async () => {
+    const { engine, gpu } = await simulatedEngine();
+    const a = square(engine, N);
+    const results = await Promise.all(Array.from({ length: 4 }, () => engine.matmul(a, a)));
+    expect(results).toHaveLength(4);
+    expect(engine.telemetry.opEvents().map((e) => e.reason.kind)).toEqual(Array(4).fill('warming'));
+    await engine.dispose();
+    expect(gpu.calls).toBe(1);
+  });
+
+  it('off with scheduler.warmInBackground: false, and never for a strategy that names the GPU', async () => {
+    const { engine: off } = await simulatedEngine({ scheduler: { warmInBackground: false } });
+    const a = square(off, N);
+    expect(off.explain({ op: 'matmul', a, b: a }).selection.backend).toBe('gpu');
+    const { engine } = await simulatedEngine();
+    const b = square(engine, N);
+    expect(engine.explain({ op: 'matmul', a: b, b }, { strategy: 'gpu-preferred' }).selection.backend).toBe('gpu');
+    expect(engine.explain({ op: 'matmul', a: b, b }, { strategy: { only: 'gpu' } }).selection.backend).toBe('gpu');
+    const refused = await simulatedEngine({ scheduler: { warmInBackground: 'yes' as never } }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ argument: 'createEngine.scheduler.warmInBackground', value: 'yes' });
+  });
+
+  it('a warm-up that fails counts against the GPU with a warm-up-failed notice; the call it stood beside is unharmed', async () => {
+    const clock = new ManualClock();
+    const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', priority: 10, latencyMs: cpuLatency, clock });
+    const inner = new SimulatedBackend({ name: 'gpu', kind: 'gpu', priority: 20, latencyMs: gpuLatency, clock });
+    const gpu = new FaultInjectingBackend(inner, faultSchedule({ 1: 'reject' }));
+    const engine = await Engine.create({ clock: clock.clock, backends: [cpu, gpu] });
+    const a = square(engine, N);
+    expect((await engine.matmul(a, a)).shape).toEqual([N, N]);
+    expect(engine.telemetry.opEvents()).toMatchObject([{ backend: 'cpu', ok: true, reason: { kind: 'warming' } }]);
+    await engine.whenWarm();
+    expect(gpu.injected.reject).toBe(1);
+    expect(noticesOf(engine, 'warm-up-failed')[0]).toMatchObject({ backend: 'gpu', op: 'matmul' });
+    expect(engine.trackerStats().find((s) => s.backend === 'gpu')).toMatchObject({ failures: 1 });
+    // Not warmed up: the next call stands the CPU in again and retries the warm-up.
+    expect(engine.explain({ op: 'matmul', a, b: a }).selection.reason).toMatchObject({ kind: 'warming' });
+  });
+
+  it('an input the caller disposes during the warm-up ends it without counting against the GPU', async () => {
+    const { engine } = await simulatedEngine();
+    const a: Tensor<'f32'> = square(engine, N);
+    const out = await engine.matmul(a, a);
+    a.dispose();
+    out.dispose();
+    await engine.dispose();
+    expect(noticesOf(engine, 'warm-up-failed')).toEqual([]);
+    expect(engine.trackerStats().every((s) => s.failures === 0)).toBe(true);
+  });
+});
+
+describe('warm-ups a profile names', () => {
+  it('are saved with the profile and run on zeros when the next engine imports it, before any call', async () => {
+    const { engine: first } = await simulatedEngine();
+    const a = square(first, N);
+    await first.matmul(a, a);
+    await first.dispose();
+    const profile = first.profile.export();
+    expect(profile.warmUps).toEqual([
+      {
+        backend: 'gpu',
+        op: { op: 'matmul', a: { dtype: 'f32', shape: [N, N] }, b: { dtype: 'f32', shape: [N, N] } },
+      },
+    ]);
+
+    const { engine: next, gpu } = await simulatedEngine();
+    expect(next.profile.import(JSON.parse(JSON.stringify(profile))).used).toBe(true);
+    expect(noticesOf(next, 'profile-loaded')[0]?.detail).toMatch(/1 op to warm up/);
+    const b = square(next, N);
+    await next.whenWarm();
+    expect(gpu.calls).toBe(1);
+    expect(next.telemetry.opEvents()).toMatchObject([{ backend: 'gpu', label: 'warm-up (profile)', ok: true }]);
+    expect(next.explain({ op: 'matmul', a: b, b }).selection).not.toMatchObject({ reason: { kind: 'warming' } });
+  });
+
+  it('a warm-up entry that is not an op over tensor specs makes the profile ignored, with a notice', async () => {
+    const { engine: first } = await simulatedEngine();
+    const profile = first.profile.export();
+    const { engine } = await simulatedEngine();
+    const bad = { ...profile, warmUps: [{ backend: 'gpu', op: { op: 'matmul', a: { dtype: 'f32', shape: [-1] } } }] };
+    expect(engine.profile.import(JSON.stringify(bad)).used).toBe(false);
+    expect(noticesOf(engine, 'profile-ignored')[0]?.detail).toMatch(/warmUps\[0\]\.op is not an op over tensor specs/);
+  });
+
+  it('an entry whose shapes the op refuses is noticed as warm-up-failed, without counting against the GPU', async () => {
+    const { engine: first } = await simulatedEngine();
+    const profile = first.profile.export();
+    const { engine } = await simulatedEngine();
+    const mismatched = { op: 'matmul', a: { dtype: 'f32', shape: [2, 3] }, b: { dtype: 'f32', shape: [4, 5] } };
+    const text = JSON.stringify({ ...profile, warmUps: [{ backend: 'gpu', op: mismatched }] });
+    expect(engine.profile.import(text).used).toBe(true);
+    await engine.dispose();
+    expect(noticesOf(engine, 'warm-up-failed')[0]?.detail).toMatch(/^matmul\|f32 \(profile\): .*b\.shape/);
+    expect(engine.trackerStats().every((s) => s.failures === 0)).toBe(true);
+  });
+});

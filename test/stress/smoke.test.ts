@@ -1,0 +1,60 @@
+// `npm run test:stress`'s three scripts, each run briefly in every `npm test`, so none of them stops working between
+// the full runs (which take too long for CI): a few hundred mixed ops with faults, each phase of the server load for
+// a second or two (no latency bound: this machine may be loaded), and a soak of a few seconds. Each must exit 0 and
+// print its verdict. The full runs and their figures: README, `npm run test:stress`.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Runs `node <args>` from the repository root; resolves with its exit code and output. */
+function node(args: readonly string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' } });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+const TSX = ['-C', '@tandem/source', '--import', 'tsx'];
+
+describe('test:stress scripts, briefly', () => {
+  it('mixed faults: 300 ops with 5% faults, every result right and every fallback explained', async () => {
+    const { code, output } = await node([...TSX, 'test/stress/mixed-faults.ts', '--ops', '300']);
+    expect(output).toMatch(/faults injected \/ results wrong \/ unhandled: \d+ \/ 0 \/ 0/);
+    expect(code, output).toBe(0);
+  }, 240_000);
+
+  it('server load: every phase for a second or two, statuses as specified, no latency bound', async () => {
+    const { code, output } = await node([
+      ...TSX,
+      'test/stress/server-load.ts',
+      '--capacity-seconds',
+      '1',
+      '--seconds',
+      '2',
+      '--rate',
+      '50',
+      '--heavy-seconds',
+      '2',
+      '--healthz-p99-ms',
+      '60000',
+    ]);
+    expect(output).toContain('server load: OK');
+    expect(code, output).toBe(0);
+  }, 240_000);
+
+  it('soak: six seconds of mixed requests, memory and the telemetry ring bounded, no request failed', async () => {
+    const { code, output } = await node(['--expose-gc', ...TSX, 'test/stress/soak.ts', '--minutes', '0.1']);
+    expect(output).toContain('soak: OK');
+    expect(code, output).toBe(0);
+  }, 240_000);
+});
