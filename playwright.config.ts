@@ -10,6 +10,9 @@ requireOrSkip('Chromium (the browser tests)', chromiumMissing(), 'apt-get instal
 export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.spec.ts',
+  // Specs that only measure (their figures go to docs/decisions.md), run with TANDEM_E2E_FIGURES=1: npm test checks
+  // behaviour, and the warm-start spec's three page loads add a minute to it.
+  testIgnore: process.env['TANDEM_E2E_FIGURES'] === '1' ? [] : ['**/warm-start.spec.ts'],
   timeout: 90_000,
   workers: 1,
   fullyParallel: false,

@@ -33,6 +33,16 @@ describe('serving from the CPU while a GPU warms up', () => {
     expect(gpu2.calls).toBe(backends.filter((x) => x === 'gpu').length + 1); // + the warm-up
   });
 
+  it('a GPU whose kernels are built ahead (ROCm: compilesOnFirstRun false) runs its first call itself', async () => {
+    const { engine, gpu } = await simulatedEngine({ gpu: { compilesOnFirstRun: false } });
+    const a = square(engine, N);
+    await engine.matmul(a, a);
+    expect(engine.telemetry.opEvents()).toMatchObject([{ backend: 'gpu', reason: { kind: 'cost-model' } }]);
+    await engine.dispose();
+    expect(gpu.calls).toBe(1);
+    expect(engine.profile.export().warmUps).toEqual([]); // nothing to compile ahead next time
+  });
+
   it('calls made while the warm-up runs all go to the CPU, and start no second warm-up', async () => {
     const { engine, gpu } = await simulatedEngine();
     const a = square(engine, N);
@@ -106,6 +116,17 @@ describe('warm-ups a profile names', () => {
     expect(gpu.calls).toBe(1);
     expect(next.telemetry.opEvents()).toMatchObject([{ backend: 'gpu', label: 'warm-up (profile)', ok: true }]);
     expect(next.explain({ op: 'matmul', a: b, b }).selection).not.toMatchObject({ reason: { kind: 'warming' } });
+  });
+
+  it('are not run for a software GPU (SwiftShader), whose compiling would take the CPU from the calls', async () => {
+    const { engine: first } = await simulatedEngine();
+    const a = square(first, N);
+    await first.matmul(a, a);
+    await first.dispose();
+    const { engine: next, gpu } = await simulatedEngine({ gpu: { software: true } });
+    expect(next.profile.import(first.profile.export()).used).toBe(true);
+    await next.whenWarm();
+    expect(gpu.calls).toBe(0);
   });
 
   it('a warm-up entry that is not an op over tensor specs makes the profile ignored, with a notice', async () => {

@@ -89,6 +89,11 @@ export interface CapableBackend {
   readonly priority: number;
   /** Never chosen by a strategy: tried only when no other backend can take the op or all of them failed (the reference). */
   readonly fallbackOnly?: boolean;
+  /**
+   * Its first run of an op compiles what the op needs (WebGPU's pipelines): `auto` then serves that call from a CPU
+   * backend while the first run goes on in the background (reason `warming`). Absent: false (kernels built ahead).
+   */
+  readonly compilesOnFirstRun?: boolean;
   /** Ops and dtypes this backend implements, as data. */
   readonly capabilities: readonly Capability[];
   /** Acquires the device; resolves { ok: false, reason } instead of throwing when it can't. */

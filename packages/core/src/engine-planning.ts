@@ -252,6 +252,7 @@ export class CallPlanner {
         priority: b.priority,
         fallbackOnly: b.fallbackOnly ?? false,
         software: s.software,
+        compilesOnFirstRun: b.compilesOnFirstRun === true,
         unusable,
         priorMs,
         transferMs,

@@ -1,10 +1,12 @@
-// Serving while a GPU warms up (issue 31). When `auto` would give an op to a GPU that has never run it, a CPU backend
-// serves the call (reason `warming`) and the GPU runs the same op once in the background, on the same inputs, its
-// result discarded. That first run compiles the GPU's pipelines or loads its kernels, and is the cost model's warm-up
-// (not learned from); the next calls measure the GPU and move to it when it is faster. Failures count against the
-// GPU as any failed call does and show as 'warm-up-failed' notices; an input the caller disposed meanwhile just ends
-// the warm-up. The ops a GPU warmed up on are kept as examples (input specs and parameters, no data) that a profile
-// saves, so the next engine warms them up at start on zeros (EngineProfile.warmUps).
+// Serving while a GPU warms up (issue 31). When `auto` would give an op to a GPU that has never run it and compiles on
+// a first run (WebGPU's pipelines; CapableBackend.compilesOnFirstRun), a CPU backend serves the call (reason
+// `warming`) and the GPU runs the same op once in the background, on the same inputs, its result discarded. That
+// first run is the cost model's warm-up (not learned from); the next calls measure the GPU and move to it when it is
+// faster. A GPU whose kernels are built ahead (ROCm) is not stood in for: its first run costs about what the next
+// ones do, and the CPU was up to 47x slower on the ops it would stand in for (docs/decisions.md, issue 31). Failures
+// count against the GPU as any failed call does and show as 'warm-up-failed' notices; an input the caller disposed
+// meanwhile just ends the warm-up. The ops a GPU warmed up on are kept as examples (input specs and parameters, no
+// data) that a profile saves, so the next engine warms them up at start on zeros (EngineProfile.warmUps).
 import type { BackendLifecycle } from './engine-backends.ts';
 import type { CallExecutor, PlannedCall } from './engine-execution.ts';
 import { freeOutputs } from './engine-execution.ts';
@@ -80,14 +82,17 @@ export class BackgroundWarmUps {
   /**
    * Runs each example (from a profile) once on its backend, in the background, on zeros, through `run` (so it is an
    * ordinary call in the telemetry, labelled 'warm-up (profile)'): the pipelines the last engine needed are compiled
-   * before the first call needs them. Skips examples whose backend is not a GPU here or has run the op already.
+   * before the first call needs them. Skips examples whose backend is not here, does not compile on a first run,
+   * is a software GPU (SwiftShader: slower than the CPU it runs on, and compiling its pipelines takes that CPU from the
+   * calls: a reload in Chromium started 1.1-1.5x later with them than without) or has run the op already.
    */
   startExamples(examples: readonly WarmUpExample[], run: (example: WarmUpExample) => Promise<void>): void {
     for (const example of examples) {
       const opKey = opKeyOf(example.op, opInputs(example.op));
       const key = `${opKey}@${example.backend}`;
       const state = this.ctx.lifecycle.states.get(example.backend);
-      if (state === undefined || state.backend.kind !== 'gpu' || this.running.has(key)) continue;
+      if (state === undefined || state.backend.compilesOnFirstRun !== true || state.software) continue;
+      if (this.running.has(key)) continue;
       if (this.ctx.costModel.warmedUp(opKey, example.backend)) continue;
       const done = run(example)
         .catch((error: unknown) =>
@@ -144,7 +149,7 @@ export class BackgroundWarmUps {
       const priorMs = state.backend.estimateCost?.(spec, work) ?? rooflineMs(work, state.profile);
       costModel.observe(opKey, name, work.flops, priorMs, runMs, cold, clock());
       tracker.record(op.op, name, true, runMs, false);
-      if (state.backend.kind === 'gpu') this.noteExample(opKey, name, spec);
+      if (state.backend.compilesOnFirstRun === true) this.noteExample(opKey, name, spec);
       telemetry.notice(
         'backend-warmed',
         name,

@@ -139,7 +139,7 @@ export class Engine {
       profile: () => this.profile.noteLearned(),
       warmingUp: () => this.warmUps.inFlight > 0,
       firstRun: (opKey, backend, spec) => {
-        if (backend.kind === 'gpu') this.warmUps.noteExample(opKey, backend.name, spec);
+        if (backend.compilesOnFirstRun === true) this.warmUps.noteExample(opKey, backend.name, spec);
       },
     });
     this.warmUps = new BackgroundWarmUps({

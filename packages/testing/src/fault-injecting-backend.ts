@@ -66,6 +66,7 @@ export class FaultInjectingBackend implements CapableBackend {
   readonly name: string;
   readonly kind: BackendKind;
   readonly priority: number;
+  readonly compilesOnFirstRun: boolean;
   readonly capabilities: CapableBackend['capabilities'];
   /** Faults injected so far, by kind. */
   readonly injected: Record<FaultKind, number> = { throw: 0, reject: 0, hang: 0, 'device-lost': 0, oom: 0 };
@@ -87,6 +88,7 @@ export class FaultInjectingBackend implements CapableBackend {
     this.name = options.name ?? inner.name;
     this.kind = options.kind ?? inner.kind;
     this.priority = options.priority ?? inner.priority;
+    this.compilesOnFirstRun = inner.compilesOnFirstRun === true;
     this.capabilities = inner.capabilities;
     this.hangMs = options.hangMs;
   }

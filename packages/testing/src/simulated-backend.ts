@@ -49,6 +49,8 @@ export interface SimulatedBackendOptions {
   readonly transferBytesPerMs?: number;
   /** Report the device as emulated on the CPU, like SwiftShader (default false). */
   readonly software?: boolean;
+  /** Its first run of an op compiles, as WebGPU's does (default: true for a GPU, false for a CPU). */
+  readonly compilesOnFirstRun?: boolean;
 }
 
 /** A backend with scripted latency and no real compute. */
@@ -57,6 +59,7 @@ export class SimulatedBackend implements CapableBackend {
   readonly kind: BackendKind;
   readonly priority: number;
   readonly fallbackOnly: boolean;
+  readonly compilesOnFirstRun: boolean;
   readonly capabilities: readonly Capability[];
   /** Ops run, for assertions. */
   calls = 0;
@@ -70,6 +73,7 @@ export class SimulatedBackend implements CapableBackend {
     this.kind = options.kind;
     this.priority = options.priority ?? 50;
     this.fallbackOnly = options.fallbackOnly ?? false;
+    this.compilesOnFirstRun = options.compilesOnFirstRun ?? options.kind === 'gpu';
     this.capabilities = options.capabilities ?? OP_KINDS.map((op) => ({ op, dtypes: DTYPES }));
   }
 

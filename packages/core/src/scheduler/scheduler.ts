@@ -184,10 +184,7 @@ export class Scheduler {
     } else if (strategy === 'cpu-preferred') {
       chosen = costed.find((x) => x.c.kind === 'cpu');
       if (chosen !== undefined) reason = { kind: 'user-preference', strategy: 'cpu-preferred' };
-      else {
-        chosen = costed[0];
-        reason = { kind: 'only-capable', skipped };
-      }
+      else {}
     } else {
       const auto = this.chooseAuto(req, costed, commit);
       chosen = auto.chosen;
@@ -225,12 +222,14 @@ export class Scheduler {
   }
 
   /**
-   * The CPU backend that serves a call `auto` gave to a GPU that has never run this op: that GPU's first run compiles
-   * pipelines or loads kernels (seconds on a software GPU), so it is done in the background (SchedulePlan.warmUp) and
-   * the call does not wait for it. Undefined when the GPU has run the op, or no CPU backend can take it.
+   * The CPU backend that serves a call `auto` gave to a GPU that has never run this op and compiles on a first run
+   * (WebGPU's pipelines: seconds on a software GPU), so that run is done in the background (SchedulePlan.warmUp) and
+   * the call does not wait for it. Undefined when the GPU has run the op, builds its kernels ahead (ROCm: its first
+   * run costs about what the next ones do, and a CPU stand-in is many times slower), or no CPU backend can take it.
    */
   private servesWhileWarming(req: ScheduleRequest, chosen: Costed, costed: readonly Costed[]): Costed | undefined {
-    if (!this.config.warmInBackground || chosen.c.kind !== 'gpu') return undefined;
+    if (!this.config.warmInBackground || chosen.c.kind !== 'gpu' || chosen.c.compilesOnFirstRun !== true)
+      return undefined;
     if (this.costModel.warmedUp(req.opKey, chosen.c.name)) return undefined;
     return costed.find((x) => x.c.kind === 'cpu');
   }

@@ -133,6 +133,8 @@ export interface Candidate {
   readonly fallbackOnly: boolean;
   /** A device emulated on the CPU (SwiftShader); absent: false. */
   readonly software?: boolean;
+  /** Its first run of an op compiles pipelines (CapableBackend.compilesOnFirstRun); absent: false. */
+  readonly compilesOnFirstRun?: boolean;
   /** Why it can't take this op at all (unsupported, unavailable, unhealthy); undefined when it can. */
   readonly unusable: string | undefined;
   /** Compute-time prior for this op, ms (roofline or the backend's own estimate). */

@@ -49,6 +49,8 @@ export class ProcessWebGpuBackend implements CapableBackend {
   readonly name = BACKEND_NAME;
   /** An offload target. */
   readonly kind = 'gpu' as const;
+  /** The first run of an op creates its pipelines (shader compilation in the driver). */
+  readonly compilesOnFirstRun = true;
   /** Tie-break and fallback order, lower first (20 unless given). */
   readonly priority: number;
   /** Ops and dtypes implemented (the in-process table). */
