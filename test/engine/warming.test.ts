@@ -2,7 +2,7 @@
 // op for the first time in the background (reason `warming`), then moves to the GPU once it is measured faster; a
 // profile names the ops to warm up at start, which run on zeros before any call needs them.
 import { describe, expect, it } from 'vitest';
-import { Engine, type Tensor } from '@tandem/core';
+import { DEFAULT_PROFILES, Engine, type Tensor } from '@tandem/core';
 import { FaultInjectingBackend, faultSchedule, ManualClock, SimulatedBackend } from '@tandem/testing';
 import { cpuLatency, gpuLatency, simulatedEngine, square } from '../scheduler/harness.ts';
 
@@ -41,6 +41,35 @@ describe('serving from the CPU while a GPU warms up', () => {
     await engine.dispose();
     expect(gpu.calls).toBe(1);
     expect(engine.profile.export().warmUps).toEqual([]); // nothing to compile ahead next time
+  });
+
+  it('the stand-in is the cheapest backend that needs no first run: a GPU with kernels built ahead before the CPU', async () => {
+    const clock = new ManualClock();
+    const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', priority: 10, latencyMs: cpuLatency, clock });
+    const compiles = new SimulatedBackend({ name: 'gpu', kind: 'gpu', priority: 5, latencyMs: gpuLatency, clock });
+    const ahead = new SimulatedBackend({
+      name: 'ahead',
+      kind: 'gpu',
+      priority: 20,
+      latencyMs: gpuLatency,
+      clock,
+      compilesOnFirstRun: false,
+      // Priced 2x slower than the compiling GPU (and far faster than the CPU); not explored (exploreMaxRatio 1).
+      performance: { ...DEFAULT_PROFILES.gpu, flopsPerMs: DEFAULT_PROFILES.gpu.flopsPerMs / 2 },
+    });
+    const engine = await Engine.create({
+      clock: clock.clock,
+      backends: [cpu, compiles, ahead],
+      scheduler: { exploreMaxRatio: 1 },
+    });
+    const a = square(engine, N);
+    expect(engine.explain({ op: 'matmul', a, b: a }).selection).toMatchObject({
+      backend: 'ahead',
+      reason: { kind: 'warming', backend: 'gpu' },
+    });
+    await engine.matmul(a, a);
+    await engine.dispose();
+    expect([cpu.calls, compiles.calls, ahead.calls]).toEqual([0, 1, 1]);
   });
 
   it('calls made while the warm-up runs all go to the CPU, and start no second warm-up', async () => {

@@ -90,7 +90,7 @@ export interface CapableBackend {
   /** Never chosen by a strategy: tried only when no other backend can take the op or all of them failed (the reference). */
   readonly fallbackOnly?: boolean;
   /**
-   * Its first run of an op compiles what the op needs (WebGPU's pipelines): `auto` then serves that call from a CPU
+   * Its first run of an op compiles what the op needs (WebGPU's pipelines): `auto` then serves that call from another
    * backend while the first run goes on in the background (reason `warming`). Absent: false (kernels built ahead).
    */
   readonly compilesOnFirstRun?: boolean;

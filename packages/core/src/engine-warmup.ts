@@ -1,6 +1,6 @@
 // Serving while a GPU warms up (issue 31). When `auto` would give an op to a GPU that has never run it and compiles on
-// a first run (WebGPU's pipelines; CapableBackend.compilesOnFirstRun), a CPU backend serves the call (reason
-// `warming`) and the GPU runs the same op once in the background, on the same inputs, its result discarded. That
+// a first run (WebGPU's pipelines; CapableBackend.compilesOnFirstRun), the cheapest backend that needs no such run
+// (a CPU, or a GPU whose kernels are built ahead) serves the call (reason `warming`) and the GPU runs the same op once in the background, on the same inputs, its result discarded. That
 // first run is the cost model's warm-up (not learned from); the next calls measure the GPU and move to it when it is
 // faster. A GPU whose kernels are built ahead (ROCm) is not stood in for: its first run costs about what the next
 // ones do, and the CPU was up to 47x slower on the ops it would stand in for (docs/decisions.md, issue 31). Failures
@@ -153,7 +153,7 @@ export class BackgroundWarmUps {
       telemetry.notice(
         'backend-warmed',
         name,
-        `${opKey}: first run in the background took ${runMs.toFixed(1)} ms; a CPU backend served the calls meanwhile`,
+        `${opKey}: first run in the background took ${runMs.toFixed(1)} ms; another backend served the calls meanwhile`,
         op.op,
       );
     } catch (error) {

@@ -184,7 +184,10 @@ export class Scheduler {
     } else if (strategy === 'cpu-preferred') {
       chosen = costed.find((x) => x.c.kind === 'cpu');
       if (chosen !== undefined) reason = { kind: 'user-preference', strategy: 'cpu-preferred' };
-      else {}
+      else {
+        chosen = costed[0];
+        reason = { kind: 'only-capable', skipped };
+      }
     } else {
       const auto = this.chooseAuto(req, costed, commit);
       chosen = auto.chosen;
@@ -192,11 +195,11 @@ export class Scheduler {
       probe = auto.probe;
       estimatesMeasured = auto.measured;
       if (reason.kind === 'cost-model' && chosen?.c.kind === 'cpu') reason = circuitReason ?? memoryReason ?? reason;
-      const cpu = chosen === undefined ? undefined : this.servesWhileWarming(req, chosen, costed);
-      if (cpu !== undefined && chosen !== undefined) {
+      const standIn = chosen === undefined ? undefined : this.servesWhileWarming(req, chosen, costed);
+      if (standIn !== undefined && chosen !== undefined) {
         warmUp = chosen.c.name;
         reason = { kind: 'warming', backend: warmUp };
-        chosen = cpu;
+        chosen = standIn;
         probe = false;
       }
     }
@@ -222,16 +225,20 @@ export class Scheduler {
   }
 
   /**
-   * The CPU backend that serves a call `auto` gave to a GPU that has never run this op and compiles on a first run
+   * The backend that serves a call `auto` gave to a GPU that has never run this op and compiles on a first run
    * (WebGPU's pipelines: seconds on a software GPU), so that run is done in the background (SchedulePlan.warmUp) and
-   * the call does not wait for it. Undefined when the GPU has run the op, builds its kernels ahead (ROCm: its first
-   * run costs about what the next ones do, and a CPU stand-in is many times slower), or no CPU backend can take it.
+   * the call does not wait for it: the cheapest other backend that needs no such first run (a GPU whose kernels are
+   * built ahead, such as ROCm, before a CPU when it is cheaper). Undefined when the chosen GPU has run the op, builds
+   * its kernels ahead (its first run costs about what the next ones do), or nothing else can take the call.
    */
   private servesWhileWarming(req: ScheduleRequest, chosen: Costed, costed: readonly Costed[]): Costed | undefined {
-    if (!this.config.warmInBackground || chosen.c.kind !== 'gpu' || chosen.c.compilesOnFirstRun !== true)
-      return undefined;
-    if (this.costModel.warmedUp(req.opKey, chosen.c.name)) return undefined;
-    return costed.find((x) => x.c.kind === 'cpu');
+    if (!this.config.warmInBackground || !this.compilesFirst(req, chosen)) return undefined;
+    return costed.find((x) => x !== chosen && !this.compilesFirst(req, x));
+  }
+
+  /** Whether `x` is a GPU that compiles on its first run of this op and has not run it yet. */
+  private compilesFirst(req: ScheduleRequest, x: Costed): boolean {
+    return x.c.kind === 'gpu' && x.c.compilesOnFirstRun === true && !this.costModel.warmedUp(req.opKey, x.c.name);
   }
 
   private cost(req: ScheduleRequest, c: Candidate): Costed {

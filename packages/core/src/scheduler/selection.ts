@@ -63,8 +63,8 @@ export interface SchedulePlan {
   /** The call takes a half-open circuit's probe slot on the chosen backend. */
   readonly probe: boolean;
   /**
-   * A GPU backend `auto` would have chosen but that has never run this op: the engine runs the op there once in the
-   * background (its warm-up: pipeline compilation, kernel loading) while the chosen CPU backend serves the call.
+   * A GPU backend `auto` would have chosen but that has never run this op and compiles on a first run: the engine runs
+   * the op there once in the background (its warm-up: pipeline compilation) while the chosen backend serves the call.
    */
   readonly warmUp?: string | undefined;
 }

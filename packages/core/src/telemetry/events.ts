@@ -55,7 +55,7 @@ export interface NoticeEvent {
    * computed again (the run that follows is an ordinary op call in the telemetry). 'profile-loaded',
    * 'profile-ignored' (corrupt, or of other devices, version or format) and 'profile-store-failed' (the store could not
    * be read or written; the engine learns in memory): the engine's profile (backend 'engine'). 'backend-warmed':
-   * a GPU backend ran an op for the first time in the background while a CPU backend served its calls (reason
+   * a GPU backend ran an op for the first time in the background while another backend served its calls (reason
    * `warming`); 'warm-up-failed': that run failed (the failure counts against the backend like a failed call).
    */
   readonly kind:
