@@ -124,10 +124,10 @@ describe('serving from the CPU while a GPU warms up', () => {
 });
 
 describe('warm-ups a profile names', () => {
-  it('are saved with the profile and run on zeros when the next engine imports it, before any call', async () => {
+  it('are saved with the profile (those the GPU was fastest on) and run on zeros at import, before any call', async () => {
     const { engine: first } = await simulatedEngine();
     const a = square(first, N);
-    await first.matmul(a, a);
+    for (let i = 0; i < 8; i++) await first.matmul(a, a);
     await first.dispose();
     const profile = first.profile.export();
     expect(profile.warmUps).toEqual([
@@ -147,10 +147,18 @@ describe('warm-ups a profile names', () => {
     expect(next.explain({ op: 'matmul', a: b, b }).selection).not.toMatchObject({ reason: { kind: 'warming' } });
   });
 
+  it('are not saved for a GPU that was not the fastest on the op', async () => {
+    const { engine: first } = await simulatedEngine({ gpu: { latencyMs: () => 40 } }); // 20x slower than the CPU
+    const a = square(first, N);
+    for (let i = 0; i < 12; i++) await first.matmul(a, a);
+    await first.dispose();
+    expect(first.profile.export().warmUps).toEqual([]);
+  });
+
   it('are not run for a software GPU (SwiftShader), whose compiling would take the CPU from the calls', async () => {
     const { engine: first } = await simulatedEngine();
     const a = square(first, N);
-    await first.matmul(a, a);
+    for (let i = 0; i < 8; i++) await first.matmul(a, a);
     await first.dispose();
     const { engine: next, gpu } = await simulatedEngine({ gpu: { software: true } });
     expect(next.profile.import(first.profile.export()).used).toBe(true);
