@@ -6,6 +6,7 @@
 //
 //   node -C @tandem/source --import tsx scripts/op-reference.ts          writes docs/ops.md
 //   node -C @tandem/source --import tsx scripts/op-reference.ts --check  exits 1 when docs/ops.md is stale
+// --help lists the flags; an unknown one is an error (exit 2).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -28,6 +29,7 @@ import { ROCM_CAPABILITIES } from '@tandem/rocm';
 import { WASM_CAPABILITIES } from '@tandem/wasm';
 import { WEBGPU_CAPABILITIES } from '@tandem/webgpu';
 import { CASES, caseRng } from '../test/conformance/cases.ts';
+import { parseCommandLine } from '../apps/bench/src/command-line.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Where the reference is written. */
@@ -404,9 +406,16 @@ export function opReference(): string {
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = parseCommandLine(
+    {
+      command: 'node -C @tandem/source --import tsx scripts/op-reference.ts [--check]   (npm run docs:ops)',
+      summary: `Writes ${OPS_MD}, the op reference generated from the op definitions, the engine and the kernel tables.`,
+    },
+    { check: { type: 'boolean', help: `write nothing; exit 1 when ${OPS_MD} is not what would be written` } },
+  );
   const text = opReference();
   const path = `${ROOT}${OPS_MD}`;
-  if (process.argv.includes('--check')) {
+  if (args.on('check')) {
     const current = existsSync(path) ? readFileSync(path, 'utf8') : '';
     if (current !== text) {
       console.error(`${OPS_MD} is stale: run npm run docs:ops`);

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Builds native-rocm/ (HIP kernels + node-addon-api addon) into packages/rocm/build/<variant>/tandem_rocm.node.
 //
-//   node packages/rocm/scripts/build.mjs [--variant amd|nvidia|auto] [--optional] [--jobs N] [--clean]
-//   (installed: npx tandem-rocm-build, the package's bin)
+//   node packages/rocm/scripts/build.mjs [--variant amd|nvidia|emulated|auto] [--optional] [--jobs N] [--clean]
+//   (installed: npx tandem-rocm-build, the package's bin; --help lists the flags, an unknown one is an error, exit 2)
 //
 //   amd     hipcc with HIP_PLATFORM=amd, --offload-arch per TANDEM_HIP_ARCHS (default gfx90a,gfx1030)
 //   nvidia  nvcc -x cu with native-rocm/include/tandem_hip.h mapping hip* onto CUDA, archs per
@@ -21,6 +21,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { cpus } from 'node:os';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -33,17 +34,38 @@ const nativeDir =
 const VARIANTS = ['amd', 'nvidia'];
 const EXPLICIT_VARIANTS = [...VARIANTS, 'emulated'];
 
-function parseArgs(argv) {
-  const opts = { variant: 'auto', optional: false, jobs: Math.max(1, cpus().length), clean: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--variant') opts.variant = argv[++i] ?? '';
-    else if (a.startsWith('--variant=')) opts.variant = a.slice('--variant='.length);
-    else if (a === '--optional') opts.optional = true;
-    else if (a === '--clean') opts.clean = true;
-    else if (a === '--jobs') opts.jobs = Number(argv[++i]);
-    else throw new Error(`unknown argument ${a}`);
-  }
+const USAGE = `Usage: node packages/rocm/scripts/build.mjs [options]   (installed: npx tandem-rocm-build [options])
+
+Builds native-rocm/ (the HIP kernels and the Node addon) into packages/rocm/build/<variant>/tandem_rocm.node.
+
+  --variant VARIANT         amd (hipcc), nvidia (nvcc), emulated (g++ only, a CPU emulation of HIP for tests) or
+                            auto: every variant whose compiler is found (default auto; never emulated)
+  --optional                any failure becomes a one-line note and exit 0 (the package's install script)
+  --jobs N                  compilers run at once (default: the CPU count)
+  --clean                   delete build/<variant>/ first and rebuild everything (default: only what changed)
+  -h, --help                this text`;
+
+/** The command line's options, or { help: true }; throws with a message on a wrong argument. */
+function commandLine(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      variant: { type: 'string', default: 'auto' },
+      optional: { type: 'boolean', default: false },
+      jobs: { type: 'string' },
+      clean: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) return { help: true };
+  const opts = {
+    variant: values.variant,
+    optional: values.optional,
+    jobs: values.jobs === undefined ? Math.max(1, cpus().length) : Number(values.jobs),
+    clean: values.clean,
+  };
   if (opts.variant !== 'auto' && !EXPLICIT_VARIANTS.includes(opts.variant))
     throw new Error(`--variant must be amd, nvidia, emulated or auto (got ${opts.variant})`);
   if (!(opts.jobs >= 1)) throw new Error('--jobs must be >= 1');
@@ -335,10 +357,14 @@ async function buildVariant(variant, compiler, opts) {
 async function main() {
   let opts;
   try {
-    opts = parseArgs(process.argv.slice(2));
+    opts = commandLine(process.argv.slice(2));
   } catch (e) {
-    console.error(`@tandem/rocm build: ${e.message}`);
+    console.error(`@tandem/rocm build: ${e.message}\n\n${USAGE}`);
     process.exit(2);
+  }
+  if (opts.help) {
+    console.log(USAGE);
+    process.exit(0);
   }
   const wanted = opts.variant === 'auto' ? VARIANTS : [opts.variant];
   const found = wanted.map((v) => ({ variant: v, compiler: findCompiler(v) })).filter((t) => t.compiler !== undefined);

@@ -2,11 +2,13 @@
 // Run: node --experimental-wasm-relaxed-simd -C @tandem/source --import tsx packages/wasm/scripts/bench.ts [--only matmul,threads,...]
 // (or `npm run bench -w @tandem/wasm`). Sections: peak matmul matvec softmax cosine attention elementwise threads.
 // Builds the kernels first if needed. `--threads 4` sets the largest pool the threads section tries (default 2).
+// --help lists the flags; an unknown flag or section is an error (exit 2).
 // Prints the host's CPU model first: figures from different machines are not comparable.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import { setFlagsFromString } from 'node:v8';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
 import type { BoundTensor, DType, Op, TensorSpec } from '@tandem/core';
 import { inferOutputs, median, opInputs, quantizeAs } from '@tandem/core';
 import { WasmBackend } from '../src/wasm-backend.ts';
@@ -14,17 +16,60 @@ import { loadKernels } from '../src/instantiate.ts';
 
 import { createRandom, randomFloats } from '../src/test-support/random.ts';
 
-const args = process.argv.slice(2);
+/** The sections, in the order they run. */
+const SECTIONS = ['peak', 'matmul', 'matvec', 'softmax', 'cosine', 'attention', 'elementwise', 'threads'];
+const USAGE = `Usage: npm run bench -w @tandem/wasm -- [options]
+  (node --experimental-wasm-relaxed-simd -C @tandem/source --import tsx packages/wasm/scripts/bench.ts [options])
+
+Median kernel times of @tandem/wasm's builds on resident tensors; builds the kernels first if needed.
+
+  --only SECTIONS           comma-separated: ${SECTIONS.join(', ')} (default all)
+  --threads N               the largest worker pool the threads section tries, 1..64 (default 2)
+  --no-build                do not build first (a bundled copy where asc is not installed: the .wasm files must
+                            sit next to it in dist/)
+  -h, --help                this text`;
+
+/** Exits 2 with `message` and the usage. */
+function refuse(message: string): never {
+  console.error(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function parse() {
+  return parseArgs({
+    options: {
+      only: { type: 'string' },
+      threads: { type: 'string' },
+      'no-build': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+}
+let values: ReturnType<typeof parse>['values'];
+try {
+  values = parse().values;
+} catch (error) {
+  refuse(error instanceof Error ? error.message : String(error));
+}
+if (values.help === true) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const only = values.only?.split(',');
+const unknownSections = only?.filter((name) => !SECTIONS.includes(name)) ?? [];
+if (unknownSections.length > 0) refuse(`--only ${values.only}: unknown section ${unknownSections.join(', ')}`);
+const maxThreads = values.threads === undefined ? 2 : Number(values.threads);
+if (!Number.isInteger(maxThreads) || maxThreads < 1 || maxThreads > 64)
+  refuse(`--threads ${values.threads}: must be an integer from 1 to 64`);
+const wanted = (name: string): boolean => only === undefined || only.includes(name);
+
 setFlagsFromString('--experimental-wasm-relaxed-simd');
 // `--no-build` for a bundled copy run where asc is not installed (the .wasm files must sit next to it in dist/).
-if (!args.includes('--no-build'))
+if (values['no-build'] !== true)
   execFileSync(process.execPath, [fileURLToPath(new URL('./build.mjs', import.meta.url))], { stdio: 'inherit' });
 
-const onlyAt = args.indexOf('--only');
-const only = onlyAt >= 0 ? (args[onlyAt + 1] ?? '').split(',') : undefined;
-const wanted = (name: string): boolean => only === undefined || only.includes(name);
-const threadsAt = args.indexOf('--threads');
-const maxThreads = threadsAt >= 0 ? Number(args[threadsAt + 1] ?? 2) : 2;
 const random = createRandom(1234);
 /** Alternating blocks per thread pool in the threads section. */
 const THREAD_BLOCKS = 6;

@@ -4,11 +4,12 @@
 //   tandem-simd-threads.wasm      + threads, shared imported memory (worker pool)
 //   tandem-relaxed-threads.wasm   relaxed + threads
 // Offline and local (asc from node_modules). Skips work when every output is newer than every source;
-// `--force` rebuilds. Usage: node packages/wasm/scripts/build.mjs [--force] [--only simd,relaxed]
+// `--force` rebuilds. Usage: node packages/wasm/scripts/build.mjs [--force] [--only simd,relaxed]; --help lists the
+// flags, an unknown flag is an error (exit 2).
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, rename, stat, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 
 const run = promisify(execFile);
 const kernelsDir = fileURLToPath(new URL('../../../wasm-kernels/', import.meta.url));
@@ -71,13 +72,46 @@ export async function buildKernels({ force = false, only } = {}) {
   return Promise.all(stale.map((b) => compile(asc, b)));
 }
 
+const USAGE = `Usage: node packages/wasm/scripts/build.mjs [options]   (npm run build -w @tandem/wasm)
+
+Builds the AssemblyScript kernels (wasm-kernels/) into packages/wasm/dist/, skipping what is up to date.
+
+  --force                   rebuild even when every output is newer than every source
+  --only NAMES              comma-separated builds: ${BUILDS.map((b) => b.name).join(', ')} (default all)
+  -h, --help                this text`;
+
+/** The command line's options; prints the usage and exits on --help (0) or a wrong argument (2). */
+function commandLine(argv) {
+  const refuse = (message) => {
+    console.error(`${message}\n\n${USAGE}`);
+    process.exit(2);
+  };
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { force: { type: 'boolean' }, only: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    refuse(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const only = values.only?.split(',');
+  const unknown = only?.filter((n) => !BUILDS.some((b) => b.name === n)) ?? [];
+  if (unknown.length > 0) refuse(`--only ${values.only}: unknown build ${unknown.join(', ')}`);
+  return { force: values.force === true, only };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2);
-  const onlyAt = args.indexOf('--only');
-  const only = onlyAt >= 0 ? (args[onlyAt + 1] ?? '').split(',') : undefined;
+  const options = commandLine(process.argv.slice(2));
   const t0 = performance.now();
   try {
-    const written = await buildKernels({ force: args.includes('--force'), only });
+    const written = await buildKernels(options);
     const ms = Math.round(performance.now() - t0);
     console.log(
       written.length === 0

@@ -4,8 +4,10 @@
 //     auto, its outputs read: where each ran and why.
 //   first-fast <case> <backend> [profile file]: that case called until a call is served by <backend>: how many calls
 //     and the ms from createEngine() to the end of that call (building the cases' tensors left out).
+// --help prints the usage; an unknown flag, mode or argument count is an error (exit 2).
 import { readFileSync } from 'node:fs';
 import { createEngine, type Tensor } from 'tandem';
+import { numberArg, parseCommandLine, refuseArgs } from '../command-line.ts';
 import { dispatchCases } from '../dispatch/cases.ts';
 import { shuffled } from '../order.ts';
 import type { DecisionsReport, FirstCall, FirstFastReport } from './reports.ts';
@@ -19,8 +21,26 @@ async function read(out: Tensor): Promise<void> {
 /** Calls of the case at most, in the first-fast mode. */
 const FIRST_FAST_LIMIT = 200;
 
+const USAGE = {
+  command: 'node -C @tandem/source --import tsx apps/bench/src/warm-start/first-calls.ts MODE ARGS...',
+  summary: "A new engine's first calls, cold or warm (with a profile): one JSON line (the warm-start suite's child).",
+  positionals: [
+    'decisions <calls> [profile file]            the dispatch cases shuffled, one call each under auto',
+    'first-fast <case> <backend> [profile file]  that case until <backend> serves a call',
+  ],
+};
+/** Each mode's fewest and most positional arguments, the mode included. */
+const ARITY: Readonly<Record<string, readonly [number, number]>> = { decisions: [2, 3], 'first-fast': [3, 4] };
+
 async function main(): Promise<void> {
-  const [mode, arg1, arg2, arg3] = process.argv.slice(2);
+  const args = parseCommandLine(USAGE, {});
+  const [mode, arg1, arg2, arg3] = args.positionals;
+  const arity = mode === undefined ? undefined : ARITY[mode];
+  if (arity === undefined) refuseArgs(mode === undefined ? 'no mode given' : `unknown mode '${mode}'`, USAGE, {});
+  const given = args.positionals.length;
+  if (given < arity[0] || given > arity[1])
+    refuseArgs(`${mode}: ${given - 1} arguments, expected ${arity[0] - 1} to ${arity[1] - 1}`, USAGE, {});
+  if (mode === 'decisions') numberArg('decisions <calls>', arg1, 0, 1, 1_000_000);
   const profileFile = mode === 'decisions' ? arg2 : arg3;
   const started = performance.now();
   const engine = await createEngine({ profile: false }); // the user's saved profile never takes part
@@ -57,8 +77,7 @@ async function main(): Promise<void> {
     }
     const report: FirstFastReport = { startMs, warm: imported !== undefined, calls, ms };
     console.log(JSON.stringify(report));
-  } else
-    throw new Error(`unknown mode '${mode}': decisions <calls> [profile] or first-fast <case> <backend> [profile]`);
+  }
   await engine.dispose();
 }
 

@@ -2,9 +2,11 @@
 // esbuild bundles, browsers): every kernel (a file with a @compute entry point: wgsl/<op_id>[_<variant>].wgsl, and
 // kernels that are no op's in wgsl/shared/) with its includes expanded and its interface reflected from the source
 // (wgsl-reflect.ts). Helpers to include live in wgsl/shared/ too. Run: npm run embed-wgsl -w @tandem/webgpu
-// shader-bindings.test.ts fails when the generated module is out of date.
+// shader-bindings.test.ts fails when the generated module is out of date. It takes no arguments: --help prints the
+// usage, anything else is an error (exit 2).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { expandIncludes, isKernel, reflectKernel, WgslEmbedError, type ReflectedKernel } from './wgsl-reflect.ts';
 
 /** The repository's wgsl/ folder. */
@@ -79,7 +81,30 @@ export function renderWgslModule(kernels: ReadonlyMap<string, EmbeddedKernel>): 
   ].join('\n');
 }
 
+const USAGE = `Usage: npm run embed-wgsl -w @tandem/webgpu   (node -C @tandem/source --import tsx src/tools/embed-wgsl.ts)
+
+Embeds wgsl/ (every kernel with its includes expanded and its reflected interface) into src/wgsl-kernels.generated.ts.
+
+  -h, --help                this text`;
+
+/** Reads the command line (it takes no arguments but --help); prints the usage and exits on --help (0) or any other (2). */
+function commandLine(): void {
+  let help: boolean | undefined;
+  try {
+    help = parseArgs({ options: { help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false })
+      .values.help;
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (help === true) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+}
+
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  commandLine();
   const kernels = embedKernels(readWgslFiles());
   writeFileSync(GENERATED_MODULE, renderWgslModule(kernels));
   console.log(`wrote ${kernels.size} kernels to ${GENERATED_MODULE}`);
