@@ -68,6 +68,8 @@ class Series {
   coldInARow = 0;
   /** Its buckets came from a profile and nothing has been learned here yet (the scheduler checks it once). */
   fromProfile = false;
+  /** The op's decision count when a profile seeded it. */
+  seededAt = 0;
 }
 
 /** What a profile keeps of one (op, dtype, backend): per measured size, its work, prior and typical ratio. */
@@ -285,6 +287,7 @@ export class CostModel {
       s.sorted = [...s.buckets.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b);
       s.samples = s.buckets.size;
       s.lastSampleAt = this.decisionCount(opKey);
+      s.seededAt = s.lastSampleAt;
       s.fromProfile = true;
       byBackend.set(backend, s);
       seeded++;
@@ -294,16 +297,18 @@ export class CostModel {
 
   /**
    * Whether (op, dtype) on `backend` is priced from a profile alone and is due to be measured here: `every`
-   * decisions after it was seeded, and right after the warm-up run (which is not learned from) and each cold run
-   * (skipped: scheduler/warmth.ts) of that check, up to COLD_CALLS_AFTER_IDLE of them: the backend has usually sat
-   * idle before a check (its warm-up ran in the background or at start), and after that many calls in a row it is
-   * warm. Past them the check waits `every` decisions again, so a sparse workload does not send call after call to
-   * a backend the profile calls slow.
+   * decisions after it was seeded (or after its latest run), and, once that check has started, right after its
+   * warm-up run (not learned from) and each cold run (skipped: scheduler/warmth.ts), up to COLD_CALLS_AFTER_IDLE of
+   * them: the backend has usually sat idle before a check, and after that many calls in a row it is warm. Past them
+   * the check waits `every` decisions again, so a sparse workload does not send call after call to a backend the
+   * profile calls slow. A warm-up run before the check (in the background, or from the profile at start) does not
+   * start it.
    */
   profileCheckDue(opKey: string, backend: string, every: number): boolean {
     const s = this.series.get(opKey)?.get(backend);
     if (s === undefined || !s.fromProfile) return false;
-    const checking = s.warmups > 0 && s.coldInARow <= COLD_CALLS_AFTER_IDLE;
+    const started = s.lastSampleAt >= s.seededAt + every;
+    const checking = started && s.warmups > 0 && s.coldInARow <= COLD_CALLS_AFTER_IDLE;
     return this.decisionCount(opKey) - s.lastSampleAt >= (checking ? 1 : every);
   }
 
