@@ -3,12 +3,14 @@
 // interleaved pairing, attention not causal with scale 1/sqrt(D)) and its result, equal to @tandem/reference's
 // kernel on the same values; copyTimes, what the engine learned of a backend's copies; and the lifecycle methods
 // (init on a constructed engine, checkTensor, dispose through `await using`).
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  BackendError,
   DisposedError,
   Engine,
   InvalidArgumentError,
   mapOpTensors,
+  OP_DEFINITIONS,
   quantizeAs,
   type BoundTensor,
   type Op,
@@ -238,5 +240,68 @@ describe('Engine lifecycle methods', () => {
     }
     expect(disposed).toBe(1);
     expect(() => kept?.tensor([1], [1])).toThrow(DisposedError);
+  });
+});
+
+describe('op methods check the outputs they return', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** An engine over the reference backend, with a 4 x 4 f32 input. */
+  async function setup() {
+    const engine = await Engine.create({ backends: [new reference.ReferenceBackend()] });
+    return { engine, x: engine.tensor(new Float32Array(16), [4, 4]) };
+  }
+
+  /** Makes op `kind` declare other outputs than its method promises (an op definition out of step with its method). */
+  function declareOutputs(kind: 'add' | 'topK', rewrite: (specs: TensorSpec[]) => TensorSpec[]): void {
+    const definition = OP_DEFINITIONS[kind] as { outputs: (op: never) => TensorSpec[] };
+    const declared = definition.outputs.bind(definition);
+    vi.spyOn(definition, 'outputs').mockImplementation((op: never) => rewrite(declared(op)));
+  }
+
+  it('an op method whose op yields no output rejects with BAD_OUTPUT from the engine, naming the op', async () => {
+    const { engine, x } = await setup();
+    declareOutputs('add', () => []);
+    const error = await engine.add(x, x).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BackendError);
+    expect(error).toMatchObject({ code: 'BAD_OUTPUT', backend: 'engine', message: '[engine] add returned no output' });
+  });
+
+  it('an op method whose output has another dtype than it promises rejects with BAD_OUTPUT, naming both dtypes', async () => {
+    const { engine, x } = await setup();
+    declareOutputs('add', (specs) => specs.map((s) => ({ ...s, dtype: 'i32' })));
+    const error = await engine.add(x, x).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BackendError);
+    expect(error).toMatchObject({
+      code: 'BAD_OUTPUT',
+      backend: 'engine',
+      message: '[engine] add returned a i32 tensor where f32 was due',
+    });
+  });
+
+  it('topK rejects with BAD_OUTPUT when its op yields fewer than two outputs, or values of another dtype', async () => {
+    const { engine, x } = await setup();
+    declareOutputs('topK', (specs) => specs.slice(0, 1));
+    const short = await engine.topK(x, 2).catch((e: unknown) => e);
+    expect(short).toBeInstanceOf(BackendError);
+    expect(short).toMatchObject({
+      code: 'BAD_OUTPUT',
+      backend: 'engine',
+      message: '[engine] topK returned fewer than two outputs',
+    });
+    vi.restoreAllMocks();
+    declareOutputs('topK', (specs) => specs.map((s) => ({ ...s, dtype: 'i32' })));
+    const wrong = await engine.topK(x, 2).catch((e: unknown) => e);
+    expect(wrong).toBeInstanceOf(BackendError);
+    expect(wrong).toMatchObject({
+      code: 'BAD_OUTPUT',
+      backend: 'engine',
+      message: '[engine] topK returned a i32 tensor where f32 was due',
+    });
+    vi.restoreAllMocks();
+    const { values, indices } = await engine.topK(x, 2); // the definition as shipped
+    expect([values.dtype, indices.dtype]).toEqual(['f32', 'i32']);
   });
 });

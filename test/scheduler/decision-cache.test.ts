@@ -220,4 +220,35 @@ describe('DecisionCache (unit)', () => {
     cache.clear();
     expect(cache.lookup(WORK, 7, 3, decisions)).toBeUndefined();
   });
+
+  it('keeps a plan per call kind of the same work: storing one kind leaves the others', () => {
+    const cache = new DecisionCache({ reuse: 10 });
+    const decisions = (): number => 0;
+    const gpuPlan: SchedulePlan = { ...plan, selection: { ...plan.selection, backend: 'gpu' } };
+    cache.store({ work: WORK, kind: 7, residency: 3, opKey: 'matmul|f32', plan, decisionCount: 0 });
+    cache.store({ work: WORK, kind: 8, residency: 3, opKey: 'matmul|f16', plan: gpuPlan, decisionCount: 0 });
+    expect(cache.lookup(WORK, 7, 3, decisions)?.plan).toBe(plan);
+    expect(cache.lookup(WORK, 8, 3, decisions)?.plan).toBe(gpuPlan);
+  });
+
+  it('holds at most 4096 plans: the store past them starts over; replacing a plan does not count', () => {
+    const cache = new DecisionCache({ reuse: 10 });
+    const decisions = (): number => 0;
+    const store = (kind: number): void =>
+      cache.store({ work: WORK, kind, residency: 0, opKey: 'add|f32', plan, decisionCount: 0 });
+    const held = (kind: number): boolean => cache.lookup(WORK, kind, 0, decisions) !== undefined;
+    for (let kind = 0; kind < 4095; kind++) store(kind);
+    for (let i = 0; i < 10; i++) store(0); // the same call kind again: replaced, still 4095 plans
+    store(4095);
+    expect(held(0)).toBe(true);
+    expect(held(4094)).toBe(true);
+    expect(held(4095)).toBe(true); // 4096 plans
+    store(4096); // one more: the cache is emptied first
+    expect(held(4096)).toBe(true);
+    expect(held(0)).toBe(false);
+    expect(held(4095)).toBe(false);
+    store(4097);
+    expect(held(4096)).toBe(true); // and fills again from there
+    expect(held(4097)).toBe(true);
+  });
 });

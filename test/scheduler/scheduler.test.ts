@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   AllBackendsFailedError,
+  type Candidate,
+  CostModel,
   DEFAULT_PROFILES,
   FORCE_CPU_UNSTARTED,
   opWork,
   type OpWork,
+  Scheduler,
   type Tensor,
+  Tracker,
 } from '@tandem/core';
 import { FaultInjectingBackend, faultSchedule, ManualClock, SimulatedBackend } from '@tandem/testing';
 import { cpuLatency, gpuLatency, simulatedEngine, square } from './harness.ts';
@@ -539,5 +543,129 @@ describe('device replacement', () => {
     const last = engine.telemetry.opEvents().at(-1);
     expect(last).toMatchObject({ backend: 'gpu', ok: true });
     expect(x.residency()).toContain('gpu');
+  });
+});
+
+describe('Scheduler.plan (unit)', () => {
+  /** A candidate that can take the op, with a 1 ms prior, no copies and no memory limit. */
+  const candidate = (name: string, kind: 'cpu' | 'gpu', extra: Partial<Candidate> = {}): Candidate => ({
+    name,
+    kind,
+    priority: kind === 'cpu' ? 10 : 20,
+    fallbackOnly: false,
+    unusable: undefined,
+    priorMs: 1,
+    transferMs: 0,
+    requiredBytes: 1000,
+    availableBytes: undefined,
+    ...extra,
+  });
+  const request = (...candidates: Candidate[]): Parameters<Scheduler['plan']>[0] => ({
+    op: 'matmul',
+    opKey: 'matmul|f32',
+    work: { flops: 1e6, bytes: 1e4, batch: 1 },
+    candidates,
+  });
+  /** A scheduler over a fresh cost model and a breaker that opens after 5 failures and probes 100 ms later. */
+  const setup = () => {
+    let now = 0;
+    const costModel = new CostModel();
+    const tracker = new Tracker(() => now, { minCalls: 5, coolDownMs: 100 });
+    const scheduler = new Scheduler(costModel, tracker);
+    const openCircuit = (backend: string): void => {
+      for (let i = 0; i < 5; i++) tracker.record('matmul', backend, false, 1, false);
+    };
+    return { costModel, tracker, scheduler, openCircuit, advance: (ms: number) => (now += ms) };
+  };
+
+  it('reports a memory shortfall only when lack of memory left nothing: the fewest bytes needed, the most free', () => {
+    const { scheduler } = setup();
+    const unusable = scheduler.plan(
+      request(candidate('cpu', 'cpu', { unusable: 'unsupported' }), candidate('gpu', 'gpu', { unusable: 'lost' })),
+      'auto',
+      true,
+    );
+    expect(unusable).toMatchObject({ ok: false, shortfall: undefined });
+    const short = scheduler.plan(
+      request(
+        candidate('cpu', 'cpu', { unusable: 'unsupported' }),
+        candidate('gpu0', 'gpu', { requiredBytes: 1000, availableBytes: 100 }),
+        candidate('gpu1', 'gpu', { requiredBytes: 800, availableBytes: 300 }),
+      ),
+      'auto',
+      true,
+    );
+    expect(short).toMatchObject({ ok: false, shortfall: { requiredBytes: 800, availableBytes: 300 } });
+  });
+
+  it('says an open circuit moved the op to the CPU', () => {
+    const { scheduler, openCircuit } = setup();
+    openCircuit('gpu');
+    const planned = scheduler.plan(
+      request(candidate('cpu', 'cpu', { priorMs: 5 }), candidate('gpu', 'gpu')),
+      'auto',
+      true,
+    );
+    if (!planned.ok) throw new Error('no plan');
+    expect(planned.plan.selection).toMatchObject({ backend: 'cpu', reason: { kind: 'circuit-open', backend: 'gpu' } });
+    expect(planned.plan.fallbacks).toEqual(['gpu']); // still a last resort
+  });
+
+  it('with every circuit open, runs on the cheapest of them anyway rather than fail the call', () => {
+    const { scheduler, openCircuit } = setup();
+    openCircuit('cpu');
+    openCircuit('gpu');
+    const planned = scheduler.plan(
+      request(candidate('cpu', 'cpu', { priorMs: 5 }), candidate('gpu', 'gpu')),
+      'auto',
+      true,
+    );
+    if (!planned.ok) throw new Error('no plan');
+    expect(planned.plan.selection).toMatchObject({ backend: 'gpu', estimatedMs: 1, reason: { kind: 'circuit-open' } });
+    expect(planned.plan.fallbacks).toEqual(['cpu']);
+    expect(planned.cacheable).toBe(false);
+  });
+
+  it('cpu-preferred takes a CPU backend even when slower (user-preference), else the cheapest (only-capable)', () => {
+    const { scheduler } = setup();
+    const withCpu = scheduler.plan(
+      request(candidate('gpu', 'gpu'), candidate('cpu', 'cpu', { priorMs: 5 })),
+      'cpu-preferred',
+      true,
+    );
+    if (!withCpu.ok) throw new Error('no plan');
+    expect(withCpu.plan.selection).toEqual({
+      backend: 'cpu',
+      reason: { kind: 'user-preference', strategy: 'cpu-preferred' },
+      estimatedMs: 5,
+    });
+    const noCpu = scheduler.plan(
+      request(candidate('cpu', 'cpu', { unusable: 'unsupported' }), candidate('gpu', 'gpu')),
+      'cpu-preferred',
+      true,
+    );
+    if (!noCpu.ok) throw new Error('no plan');
+    expect(noCpu.plan.selection).toMatchObject({
+      backend: 'gpu',
+      reason: { kind: 'only-capable', skipped: [{ backend: 'cpu', reason: 'unsupported' }] },
+    });
+  });
+
+  it('explain (commit false) counts no decision and takes no probe; a committed plan on a half-open circuit is its probe', () => {
+    const { scheduler, costModel, tracker, openCircuit, advance } = setup();
+    openCircuit('gpu');
+    advance(100); // half-open: the next call there is the probe
+    const req = request(candidate('cpu', 'cpu', { priorMs: 5 }), candidate('gpu', 'gpu'));
+    const explained = scheduler.plan(req, 'gpu-preferred', false);
+    if (!explained.ok) throw new Error('no plan');
+    expect(explained.plan.selection.backend).toBe('gpu');
+    expect(explained.plan.probe).toBe(false);
+    expect(costModel.decisionCount('matmul|f32')).toBe(0);
+    expect(tracker.wouldAdmit('matmul', 'gpu')).toBe(true);
+    const committed = scheduler.plan(req, 'gpu-preferred', true);
+    if (!committed.ok) throw new Error('no plan');
+    expect(committed.plan).toMatchObject({ selection: { backend: 'gpu' }, probe: true });
+    expect(committed.cacheable).toBe(false);
+    expect(costModel.decisionCount('matmul|f32')).toBe(1);
   });
 });

@@ -148,6 +148,104 @@ describe('CostModel', () => {
   });
 });
 
+describe('CostModel: interpolation, profiles and forgetting', () => {
+  /** A model with one sample per size: [log2(work + 1), measured / prior] (prior 1 ms, no warm-up run). */
+  const measured = (sizes: ReadonlyArray<readonly [number, number]>): CostModel => {
+    const m = new CostModel({ warmupSamples: 0 });
+    for (const [logWork, ratio] of sizes) m.observe(KEY, 'gpu', 2 ** logWork - 1, 1, ratio);
+    return m;
+  };
+
+  it("keeps the smallest size's correction below it and the largest's above it (no extrapolation)", () => {
+    const m = measured([
+      [10, 1],
+      [20, 4],
+    ]);
+    expect(m.estimate(KEY, 'gpu', 2 ** 5 - 1, 1).ms).toBeCloseTo(1, 9);
+    expect(m.estimate(KEY, 'gpu', 2 ** 25 - 1, 1).ms).toBeCloseTo(4, 9);
+  });
+
+  it('interpolates between the two measured sizes around the work, among several', () => {
+    const m = measured([
+      [10, 1],
+      [15, 8],
+      [20, 1],
+    ]);
+    // log2 ratios 0, 3, 0 at 10, 15, 20: halfway between 10 and 15 is 1.5, between 15 and 20 too.
+    expect(m.estimate(KEY, 'gpu', 2 ** 12.5 - 1, 1).ms).toBeCloseTo(2 ** 1.5, 9);
+    expect(m.estimate(KEY, 'gpu', 2 ** 17.5 - 1, 1).ms).toBeCloseTo(2 ** 1.5, 9);
+    expect(m.estimate(KEY, 'gpu', 2 ** 15 - 1, 1).ms).toBeCloseTo(8, 9);
+  });
+
+  it('learnedMs() prices a size between measured ones from their interpolated prior times the learned ratio', () => {
+    const m = new CostModel({ warmupSamples: 0 });
+    m.observe(KEY, 'gpu', 2 ** 10 - 1, 1, 2); // prior 1 ms, measured 2 ms
+    m.observe(KEY, 'gpu', 2 ** 20 - 1, 1024, 2048); // prior 1024 ms, measured 2048 ms
+    // Halfway in log work: prior 2^5 = 32 ms (log-interpolated), times the ratio 2.
+    expect(m.learnedMs(KEY, 'gpu', 2 ** 15 - 1, 0)).toBeCloseTo(64, 6);
+    expect(m.learnedMs(KEY, 'cpu', 2 ** 15 - 1, 0)).toBeUndefined();
+  });
+
+  it('seeds profile sizes given in any order, smallest first', () => {
+    const m = new CostModel();
+    m.seed([
+      {
+        opKey: KEY,
+        backend: 'gpu',
+        sizes: [
+          [20, 0, 2],
+          [10, 0, 0],
+        ],
+      },
+    ]);
+    expect(m.estimate(KEY, 'gpu', 2 ** 5 - 1, 1).ms).toBeCloseTo(1, 9); // below the smallest: its ratio, 2^0
+    expect(m.estimate(KEY, 'gpu', 2 ** 25 - 1, 1).ms).toBeCloseTo(4, 9); // above the largest: 2^2
+    expect(m.snapshot()[0]?.sizes.map(([logWork]) => logWork)).toEqual([10, 20]);
+  });
+
+  it("keeps a profile's sample when the first warm measurement comes (it is not a cold sample)", () => {
+    const m = new CostModel({ warmupSamples: 0 });
+    m.seed([{ opKey: KEY, backend: 'gpu', sizes: [[20, 0, 0]] }]); // 1 ms at 2^20 work
+    m.observe(KEY, 'gpu', 2 ** 20 - 1, 1, 2); // 2 ms: within the surprise factor, learned next to the profile's 1 ms
+    // Two samples of equal weight: the lower one is the median. Dropping the profile's would say 2 ms.
+    expect(m.estimate(KEY, 'gpu', 2 ** 20 - 1, 1).ms).toBeCloseTo(1, 9);
+  });
+
+  it('forget() drops everything measured for a backend, on every op, and only for it', () => {
+    const m = new CostModel({ warmupSamples: 0 });
+    m.observe(KEY, 'gpu', 1e6, 1, 3);
+    m.observe('add|f32', 'gpu', 1e6, 1, 3);
+    m.observe(KEY, 'cpu', 1e6, 1, 2);
+    m.forget('gpu');
+    expect(m.estimate(KEY, 'gpu', 1e6, 1)).toEqual({ ms: 1, measured: false });
+    expect(m.estimate('add|f32', 'gpu', 1e6, 1)).toEqual({ ms: 1, measured: false });
+    expect(m.sampleCount(KEY, 'gpu')).toBe(0);
+    expect(m.estimate(KEY, 'cpu', 1e6, 1)).toEqual({ ms: 2, measured: true });
+  });
+
+  it('re-learns a size from the last `window` samples of the run of surprises', () => {
+    const m = new CostModel({ window: 2, surpriseFactor: 2.5, surprisesForRegimeChange: 3, warmupSamples: 0 });
+    m.observe(KEY, 'gpu', 1e6, 1, 1);
+    m.observe(KEY, 'gpu', 1e6, 1, 1);
+    // Each is a surprise against the bucket's median when it comes: 16 vs 1, 16 vs 1, 64 vs 16.
+    const run = [16, 16, 64].map((ms) => m.observe(KEY, 'gpu', 1e6, 1, ms));
+    expect(run.map(relearned)).toEqual([false, false, true]);
+    // Re-learned from the last two of the run, 16 and 64 (equal weights: the lower one is the median).
+    expect(m.estimate(KEY, 'gpu', 1e6, 1).ms).toBeCloseTo(16, 6);
+  });
+
+  it('drops the cold samples a size still holds at the first warm call, also after older samples left its window', () => {
+    const m = new CostModel({ window: 3, coldSamplesSkipped: 0, warmupSamples: 0 });
+    for (let i = 0; i < 3; i++) m.observe(KEY, 'gpu', 1e6, 1, 1);
+    // Two cold calls (learned: coldSamplesSkipped 0) push two warm samples out of the window.
+    m.observe(KEY, 'gpu', 1e6, 1, 2, true);
+    m.observe(KEY, 'gpu', 1e6, 1, 2, true);
+    expect(m.estimate(KEY, 'gpu', 1e6, 1).ms).toBeCloseTo(2, 6);
+    m.observe(KEY, 'gpu', 1e6, 1, 1); // warm: the cold ones go, the warm ones stay
+    expect(m.estimate(KEY, 'gpu', 1e6, 1).ms).toBeCloseTo(1, 6);
+  });
+});
+
 describe('CostModel.profileCheckDue', () => {
   const seeded = (): CostModel => {
     const model = new CostModel();

@@ -54,4 +54,35 @@ describe('Tracker', () => {
     fresh.record('add', 'wasm', false, 0, false);
     expect(fresh.stats()[0]).toMatchObject({ p50Ms: 0, p99Ms: 0 });
   });
+
+  it('keeps the latencies of the last latencyWindow successes, and takes percentiles in order of size', () => {
+    const { t } = tracker({ latencyWindow: 3 });
+    for (const ms of [1000, 5, 1, 3]) t.record('add', 'wasm', true, ms, false); // 1000 leaves the window
+    expect(t.stats()[0]).toMatchObject({ successes: 4, p50Ms: 3, p99Ms: 5 });
+  });
+
+  it('rates success over the last `window` outcomes only: old failures age out', () => {
+    const { t } = tracker({ window: 4, successRateThreshold: 0.1 });
+    t.record('add', 'gpu', false, 1, false);
+    t.record('add', 'gpu', false, 1, false);
+    for (let i = 0; i < 3; i++) t.record('add', 'gpu', true, 1, false);
+    expect(t.successRate('add', 'gpu')).toBe(0.75); // F S S S
+    t.record('add', 'gpu', true, 1, false);
+    expect(t.successRate('add', 'gpu')).toBe(1);
+    expect(t.stats()[0]).toMatchObject({ successes: 4, failures: 2, successRate: 1 });
+  });
+
+  it('releaseProbe() frees the probe slot of a half-open circuit, so the next call probes', () => {
+    const { t, advance } = tracker();
+    for (let i = 0; i < 5; i++) t.record('add', 'gpu', false, 1, false);
+    advance(100);
+    expect(t.admit('add', 'gpu')).toEqual({ admitted: true, probe: true });
+    expect(t.wouldAdmit('add', 'gpu')).toBe(false); // the probe is in flight
+    t.releaseProbe('add', 'gpu'); // it ended in the caller's error: no outcome
+    expect(t.state('add', 'gpu')).toBe('half-open');
+    expect(t.wouldAdmit('add', 'gpu')).toBe(true);
+    expect(t.admit('add', 'gpu')).toEqual({ admitted: true, probe: true });
+    expect(() => t.releaseProbe('mul', 'gpu')).not.toThrow(); // nothing known of it: nothing to free
+    expect(t.state('mul', 'gpu')).toBe('closed');
+  });
 });

@@ -65,4 +65,17 @@ describe('WarmthTracker', () => {
     expect(w.copyIsCold('gpu', 1 + IDLE_GAP_MS + 2.6)).toBe(false);
     expect(w.copyIsCold('cpu', 1 + IDLE_GAP_MS + 2.6)).toBe(false); // nothing ran on the cpu
   });
+
+  it('counts a copy inside a warm call as warm however long that call runs (a copy inside a cold one as cold)', () => {
+    const w = new WarmthTracker();
+    expect(w.begin('gpu', 0)).toBe(false);
+    w.end('gpu', 1);
+    expect(w.begin('gpu', 1.5)).toBe(false); // follows closely: warm
+    // An upload of the call's input long after the previous call ended, while the call still runs: not idle.
+    expect(w.copyIsCold('gpu', 1.5 + IDLE_GAP_MS * 4)).toBe(false);
+    w.end('gpu', 1.5 + IDLE_GAP_MS * 5);
+    expect(w.copyIsCold('gpu', 1.5 + IDLE_GAP_MS * 5 + 0.1)).toBe(false); // its result read at once
+    expect(w.begin('gpu', 1.5 + IDLE_GAP_MS * 7)).toBe(true); // after an idle gap
+    expect(w.copyIsCold('gpu', 1.5 + IDLE_GAP_MS * 7 + 0.1)).toBe(true);
+  });
 });
