@@ -11,6 +11,7 @@ import type { BackendLifecycle } from './engine-backends.ts';
 import type { CallExecutor, PlannedCall } from './engine-execution.ts';
 import { freeOutputs } from './engine-execution.ts';
 import { callerError, errorMessage } from './errors.ts';
+import { opWork } from './op-info.ts';
 import { mapOpTensors, opInputs, type Op, type TensorSpec } from './ops.ts';
 import { disposedInput } from './ownership.ts';
 import type { Clock } from './clock.ts';
@@ -128,9 +129,27 @@ export class BackgroundWarmUps {
     this.examples.set(key, { backend, op: mapOpTensors(op, (t) => ({ dtype: t.dtype, shape: [...t.shape] })) });
   }
 
-  /** The examples kept so far (what a profile saves). */
+  /**
+   * The examples a profile saves: those whose GPU is the fastest backend this engine measured for that op at that
+   * size (on the H100 host, warming up every op WebGPU had run made the next engine's first calls slower, as WebGPU
+   * loses most of them to ROCm).
+   */
   exampleList(): WarmUpExample[] {
-    return [...this.examples.values()];
+    return [...this.examples.values()].filter((example) => this.fastestOn(example));
+  }
+
+  private fastestOn(example: WarmUpExample): boolean {
+    const { costModel, lifecycle } = this.ctx;
+    const opKey = opKeyOf(example.op, opInputs(example.op));
+    const { flops } = opWork(example.op);
+    let best: string | undefined;
+    let bestMs = Infinity;
+    for (const name of costModel.backendsMeasured(opKey)) {
+      const state = lifecycle.states.get(name);
+      const ms = state === undefined ? undefined : costModel.learnedMs(opKey, name, flops, state.profile.launchMs);
+      if (ms !== undefined && ms < bestMs) [best, bestMs] = [name, ms];
+    }
+    return best === example.backend;
   }
 
   private async warmUp(call: PlannedCall, name: string): Promise<void> {

@@ -3,7 +3,7 @@
 // lifecycle (engine-backends.ts), the planning (engine-planning.ts) and the execution (engine-execution.ts).
 import './disposable.ts';
 import { monotonicClock } from './clock.ts';
-import { byteLengthOf, type DType, type HostArray } from './dtype.ts';
+import { byteLengthOf, type DType } from './dtype.ts';
 import { checkCallOptions, checkOptionKeys, checkStrategy, throwIfAborted, type CallOptions } from './call-options.ts';
 import type { CopyPoint } from './copy-times.ts';
 import { BackendLifecycle, type BackendStatus } from './engine-backends.ts';
@@ -15,7 +15,7 @@ import { CallPlanner, type CallInputs } from './engine-planning.ts';
 import { BackendError, DisposedError, InvalidArgumentError } from './errors.ts';
 import type { AttentionOptions, RmsNormOptions, RopeOptions, SoftmaxOptions, SpreadOptions } from './op-options.ts';
 import { inferOutputsOf, opWork, type OpWork } from './op-info.ts';
-import { mapOpTensors, opInputs, type InputDType, type Op, type OpKind, type TensorSpec } from './ops.ts';
+import { mapOpTensors, type InputDType, type Op, type OpKind, type TensorSpec } from './ops.ts';
 import { checkOpArgument, checkOwnTensor, newTensorOwner } from './ownership.ts';
 import { EngineProfile } from './profile/engine-profile.ts';
 import { profileFingerprint } from './profile/profile-data.ts';
@@ -23,7 +23,6 @@ import { Residency } from './residency.ts';
 import { CostModel } from './scheduler/cost-model.ts';
 import { DecisionCache } from './scheduler/decision-cache.ts';
 import { ReadBackRates } from './scheduler/read-back.ts';
-import { opKeyOf } from './scheduler/op-key.ts';
 import { Scheduler } from './scheduler/scheduler.ts';
 import type { SchedulePlan, Strategy } from './scheduler/selection.ts';
 import { Tracker } from './scheduler/tracker.ts';
@@ -161,7 +160,7 @@ export class Engine {
       store: options.profile,
       saveIntervalMs: options.profileSaveIntervalMs ?? 5_000,
       onSeeded: () => decisions.clear(),
-      warmUps: () => this.warmUps.exampleList().filter((example) => this.fastestOn(example)),
+      warmUps: () => this.warmUps.exampleList(),
       onWarmUps: (examples) => this.warmUps.startExamples(examples, (example) => this.runOnZeros(example)),
     });
   }
@@ -285,24 +284,6 @@ export class Engine {
     const call = { op, spec, outputs, work, plan, label, signal, inputs, cached: undefined, opKey };
     if (plan.warmUp !== undefined) this.warmUps.start(call, plan.warmUp);
     return this.executor.execute(call);
-  }
-
-  /**
-   * Whether `example`'s backend is the fastest this engine measured for that op at that size: a profile names only
-   * those warm-ups (on the H100 host, warming up every op WebGPU had run made the first calls of the next engine
-   * slower, as WebGPU loses most of them to ROCm).
-   */
-  private fastestOn(example: WarmUpExample): boolean {
-    const opKey = opKeyOf(example.op, opInputs(example.op));
-    const { flops } = opWork(example.op);
-    let best: string | undefined;
-    let bestMs = Infinity;
-    for (const name of this.costModel.backendsMeasured(opKey)) {
-      const state = this.lifecycle.states.get(name);
-      const ms = state === undefined ? undefined : this.costModel.learnedMs(opKey, name, flops, state.profile.launchMs);
-      if (ms !== undefined && ms < bestMs) [best, bestMs] = [name, ms];
-    }
-    return best === example.backend;
   }
 
   /** Runs a profile's warm-up example once on its backend, on zeros; frees what it made. */
@@ -610,9 +591,4 @@ function outputOf<D extends DType>(kind: OpKind, out: Tensor, dtype: D): Tensor<
   if (!out.hasDType(dtype))
     throw new BackendError('BAD_OUTPUT', 'engine', `${kind} returned a ${out.dtype} tensor where ${dtype} was due`);
   return out;
-}
-
-/** Reads a tensor as the array type of its dtype (a convenience over tensor.read()). */
-export async function readTensor(t: Tensor): Promise<HostArray> {
-  return t.read();
 }
