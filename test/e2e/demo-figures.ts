@@ -38,16 +38,42 @@ interface ChromeEvent {
   readonly ts?: number;
   readonly dur?: number;
   readonly tdur?: number;
-  readonly args?: { readonly name?: string };
+  readonly args?: { readonly name?: string; readonly data?: FrameData & { readonly frames?: readonly FrameData[] } };
+}
+
+/** A frame in Chrome's trace metadata (TracingStartedInBrowser, FrameCommittedInBrowser). */
+interface FrameData {
+  readonly processId?: number;
+  readonly url?: string;
+}
+
+/**
+ * The renderer processes of the traced page's frames, from the trace's own metadata (the frames tracing started
+ * with, and each frame committed since: a navigation may move the page to a new process); undefined when the trace
+ * names none. Chrome's own renderers trace beside the page's: new headless Chromium loads its omnibox popup
+ * (chrome://omnibox-popup.top-chrome) in each new window, a 100-250 ms task of module evaluation that is not the
+ * page's.
+ */
+function pageProcesses(events: readonly ChromeEvent[]): ReadonlySet<number> | undefined {
+  const pids = new Set<number>();
+  const add = (frame: FrameData | undefined): void => {
+    if (frame?.processId !== undefined && !/^(chrome|chrome-untrusted|devtools):/.test(frame.url ?? ''))
+      pids.add(frame.processId);
+  };
+  for (const e of events) {
+    if (e.name === 'TracingStartedInBrowser') for (const frame of e.args?.data?.frames ?? []) add(frame);
+    else if (e.name === 'FrameCommittedInBrowser') add(e.args?.data);
+  }
+  return pids.size > 0 ? pids : undefined;
 }
 
 /** Top-level garbage collections in Chrome's trace (their V8.GC_* children are inside them). */
 const GC_EVENTS: ReadonlySet<string> = new Set(['MinorGC', 'MajorGC']);
 
 /**
- * The longest task of the renderer's main thread in a Chrome trace by thread (CPU) time less the garbage
+ * The longest task of the page renderer's main thread in a Chrome trace by thread (CPU) time less the garbage
  * collections inside it, ms, with its wall time; and the longest garbage collection. Tasks that ran nothing of the
- * page (no nested event at all) are Chrome's own and left out.
+ * page (no nested event at all) are Chrome's own and left out, and so are Chrome's own renderers (pageProcesses).
  */
 export function longestMainThreadTask(trace: Buffer): { cpuMs: number; wallMs: number; gcMs: number; inside: string } {
   const parsed: unknown = JSON.parse(trace.toString('utf8'));
@@ -56,9 +82,16 @@ export function longestMainThreadTask(trace: Buffer): { cpuMs: number; wallMs: n
     : typeof parsed === 'object' && parsed !== null && Array.isArray(Reflect.get(parsed, 'traceEvents'))
       ? Reflect.get(parsed, 'traceEvents')
       : [];
+  const pids = pageProcesses(events);
   const mains = new Set(
     events
-      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .filter(
+        (e) =>
+          e.ph === 'M' &&
+          e.name === 'thread_name' &&
+          e.args?.name === 'CrRendererMain' &&
+          (pids === undefined || pids.has(e.pid ?? -1)),
+      )
       .map((e) => `${e.pid}:${e.tid}`),
   );
   const onMain = events.filter((e) => e.ph === 'X' && mains.has(`${e.pid}:${e.tid}`));

@@ -13,7 +13,10 @@ import { setUpSweepPanel } from './panels/sweep-panel.ts';
 import { TelemetryTable } from './panels/telemetry-table.ts';
 import { setUpTraceDownload } from './panels/trace-download.ts';
 import { EngineClient } from './worker/client.ts';
-import type { Replies } from './worker/protocol.ts';
+import type { Replies, ShownOp } from './worker/protocol.ts';
+
+/** Attempts kept for the live chart until it is made (it shows the newest 600). */
+const CHART_BACKLOG = 600;
 
 const status = byId('status', HTMLParagraphElement);
 
@@ -47,7 +50,10 @@ function showWebGpu(info: Replies['start']): void {
 }
 
 /** Listens to the worker's telemetry from the start (notices of the engine's own start come before its reply). */
-function wireTelemetry(client: EngineClient): { started: (info: Replies['start']) => void } {
+function wireTelemetry(client: EngineClient): {
+  started: (info: Replies['start']) => void;
+  ready: () => void;
+} {
   const table = new TelemetryTable(
     byId('telemetry-table', HTMLTableElement).tBodies[0] ?? el('tbody'),
     byId('fallback-table', HTMLTableElement).tBodies[0] ?? el('tbody'),
@@ -56,10 +62,14 @@ function wireTelemetry(client: EngineClient): { started: (info: Replies['start']
   );
   const badges = byId('backends', HTMLUListElement);
   let chart: LiveChart | undefined;
+  /** Attempts that came before the chart was made (the newest CHART_BACKLOG of them). */
+  let backlog: ShownOp[] = [];
+  let makeChart = (): void => {};
   client.on((event) => {
     if (event.event === 'ops') {
       table.addAll(event.ops);
-      for (const op of event.ops) chart?.add(op);
+      if (chart !== undefined) for (const op of event.ops) chart.add(op);
+      else backlog = [...backlog, ...event.ops].slice(-CHART_BACKLOG);
     } else if (event.event === 'notice') {
       table.addNotice(event.notice);
       showBackendBadges(badges, event.backends);
@@ -68,14 +78,34 @@ function wireTelemetry(client: EngineClient): { started: (info: Replies['start']
   return {
     started: (info) => {
       showBackendBadges(badges, info.backends);
-      // The chart (and uPlot) load after the page's first task: evaluating them with it made one long task (issue 33).
-      void import('./panels/live-chart.ts').then(({ LiveChart }) => {
-        chart = new LiveChart(
-          byId('live-chart', HTMLDivElement),
-          0,
-          info.backends.map((b) => b.name),
-        );
+      // The chart (and uPlot) are made once the page is ready and idle, or when the chart comes near the view if
+      // that is sooner; not at load: making uPlot's first chart costs 20-80 ms of script on a loaded machine
+      // (compiling and running its constructor), which was the page's longest task at load (issue 33). Made ahead
+      // of the first sweep, whose chart would pay it otherwise.
+      const host = byId('live-chart', HTMLDivElement);
+      let asked = false;
+      makeChart = () => {
+        if (asked) return;
+        asked = true;
+        near.disconnect();
+        void import('./panels/live-chart.ts').then(({ LiveChart }) => {
+          chart = new LiveChart(
+            host,
+            0,
+            info.backends.map((b) => b.name),
+          );
+          for (const op of backlog) chart.add(op);
+          backlog = [];
+        });
+      };
+      const near = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && makeChart(), {
+        rootMargin: '200px',
       });
+      near.observe(host);
+    },
+    ready: () => {
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(() => makeChart(), { timeout: 2000 });
+      else setTimeout(() => makeChart(), 500);
     },
   };
 }
@@ -93,7 +123,22 @@ function showProgress(client: EngineClient): void {
   });
 }
 
+/**
+ * The panels (index.html's <main hidden>) are shown after the header's first frame, in a task of their own: the page's
+ * first style and layout (the first text shaping, the form controls' styles) made one task of 45-52 ms of CPU at load
+ * on a loaded machine (issue 33); split, each half is about 20 ms. Nothing in them works before the engine starts.
+ */
+function showPanelsAfterFirstFrame(): void {
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      const main = document.querySelector('main');
+      if (main !== null) main.hidden = false;
+    }, 0),
+  );
+}
+
 async function start(): Promise<void> {
+  showPanelsAfterFirstFrame();
   setStatus('starting', 'Starting the engine…');
   const client = new EngineClient();
   showProgress(client);
@@ -111,6 +156,7 @@ async function start(): Promise<void> {
   setUpSweepPanel(client);
   await wordnetLoaded;
   await setUpSpreadPanel(client, info.synsets, info.edges);
+  telemetry.ready();
   const backends = info.backends.filter((b) => b.available).map((b) => b.name);
   setStatus(
     'ready',

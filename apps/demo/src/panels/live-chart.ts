@@ -18,6 +18,10 @@ export class LiveChart {
   private readonly originMs: number;
   private plot: uPlot | undefined;
   private pending = false;
+  /** Whether the chart is on screen (it is not redrawn while off it: a sweep below it runs its own chart meanwhile). */
+  private onScreen = true;
+  /** Points came while it was off screen. */
+  private stale = false;
 
   /** `backends`: every backend that can appear, so the chart's series are made once (a new uPlot costs a canvas). */
   constructor(host: HTMLElement, originMs: number, backends: readonly string[]) {
@@ -26,6 +30,10 @@ export class LiveChart {
     for (const b of backends) this.backends.push(b, `${b} failed`);
     // Follows the page's width (a phone turned, a window resized).
     new ResizeObserver(() => this.plot?.setSize({ width: this.width(), height: 220 })).observe(host);
+    new IntersectionObserver((entries) => {
+      this.onScreen = entries.some((e) => e.isIntersecting);
+      if (this.onScreen && this.stale) this.schedule();
+    }).observe(host);
   }
 
   private width(): number {
@@ -52,11 +60,12 @@ export class LiveChart {
   private schedule(): void {
     if (this.pending) return;
     this.pending = true;
+    // Drawn in a task of its own, not in an animation frame: a frame's task also runs the other charts' frame
+    // callbacks (the sweep's), lays out and paints, and their sum went past 50 ms (issue 33).
     setTimeout(() => {
-      requestAnimationFrame(() => {
-        this.pending = false;
-        this.draw();
-      });
+      this.pending = false;
+      this.stale = !this.onScreen && this.plot !== undefined;
+      if (!this.stale) this.draw();
     }, REDRAW_MS);
   }
 
