@@ -3,8 +3,10 @@
 // its own CPU time, from Chrome's trace; the long-task observer's wall times are reported beside); errors read as
 // sentences and mark the previous results stale; "Lose the GPU" destroys the real GPUDevice mid-workload and the work
 // carries on on the CPU, also mid-sweep; the Chrome trace downloads; without WebGPU the page says so and runs on
-// WASM; the results page renders. Figures go to test-results/demo-figures.json, screenshots to
-// test-results/screenshots/; both are attached to the results.
+// WASM; the results page renders. The sweep cancels, the workload toggle follows the workload, the graph zooms, pans
+// and drags and draws up to its cap; at 390 px nothing is wider than the screen. Figures go to
+// test-results/demo-figures.json, screenshots of each panel at 1280 and 390 px to test-results/screenshots/
+// (demo-<panel>-<width>.png); both are attached to the results.
 //
 // Served by Vite's dev server on the sources (TANDEM_DEMO_DIST=1: the built apps/demo/dist through vite preview;
 // TANDEM_DEMO_DIST=server: as the Tandem server serves it); data from apps/demo/public/data, prepared with 5,000
@@ -82,11 +84,90 @@ function query(page: Page, text: string): { start: () => Promise<void>; answered
   };
 }
 
-async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+/** Page widths of the screenshots: a desktop window and a phone. */
+const WIDTHS = [1280, 390] as const;
+
+/**
+ * In the page: what is wider than the screen. The document's own horizontal overflow, and each element whose right
+ * edge is past the viewport, unless a scroll container holds it (a table that scrolls sideways is fine; content
+ * clipped by a panel's paint containment is not). SVG's insides are the drawing's, not the page's.
+ */
+const OVERFLOW = `(() => {
+  const root = document.documentElement;
+  const out = [];
+  if (root.scrollWidth > root.clientWidth) out.push('document: scrollWidth ' + root.scrollWidth + ' > clientWidth ' + root.clientWidth);
+  const scrolls = (e) => { const o = getComputedStyle(e).overflowX; return o === 'auto' || o === 'scroll'; };
+  for (const e of document.body.querySelectorAll('*')) {
+    if (e.closest('svg') !== null && e.tagName.toLowerCase() !== 'svg') continue;
+    const box = e.getBoundingClientRect();
+    if (box.width === 0 || box.right <= root.clientWidth + 0.5) continue;
+    let held = false;
+    for (let a = e.parentElement; a !== null && a !== document.body; a = a.parentElement) if (scrolls(a)) { held = true; break; }
+    if (!held) out.push(e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (typeof e.className === 'string' && e.className ? '.' + e.className.split(' ').join('.') : '') + ' right ' + Math.round(box.right));
+  }
+  return out.slice(0, 10);
+})()`;
+
+/**
+ * Screenshots each panel (name -> selector) at every width of WIDTHS, into test-results/screenshots/
+ * demo-<panel>-<width>.png, checking at the narrow one that nothing is wider than the screen; restores 1280 x 900.
+ */
+async function panelShots(page: Page, testInfo: TestInfo, panels: Readonly<Record<string, string>>): Promise<void> {
   await mkdir(`${RESULTS}screenshots`, { recursive: true });
-  const file = `${RESULTS}screenshots/demo-${name}.png`;
-  await page.screenshot({ path: file, fullPage: true });
-  await testInfo.attach(`demo-${name}`, { path: file, contentType: 'image/png' });
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await frames(page); // the resize observers (graph, charts) redraw in the first
+    if (width < 500) expect(await page.evaluate(OVERFLOW), `wider than the screen at ${width} px`).toEqual([]);
+    for (const [name, selector] of Object.entries(panels)) {
+      const file = `${RESULTS}screenshots/demo-${name}-${width}.png`;
+      await page.locator(selector).screenshot({ path: file, animations: 'disabled' });
+      await testInfo.attach(`demo-${name}-${width}`, { path: file, contentType: 'image/png' });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/**
+ * Waits until `expression` is true in the page, polling with page.evaluate: unlike a locator, this does not load
+ * Playwright's selector engine into the page (a 25-55 ms task of its own), so the load's figure is the page's.
+ */
+async function untilInPage(page: Page, expression: string, timeout = 120_000): Promise<void> {
+  await expect.poll(() => page.evaluate(expression), { timeout }).toBe(true);
+}
+
+/** The centre of the graph's circle `index` (in page coordinates). */
+async function circleCentre(page: Page, index: number): Promise<{ x: number; y: number }> {
+  const box = await page.locator('#spread-graph circle').nth(index).boundingBox();
+  if (box === null) throw new Error(`circle ${index} is not drawn`);
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** Waits until the graph's layout has settled (its first circles stay put across polls). */
+async function graphSettled(page: Page): Promise<void> {
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        const now = await page.evaluate(
+          `[...document.querySelectorAll('#spread-graph circle')].slice(0, 12).map((c) => c.getAttribute('cx') + ',' + c.getAttribute('cy')).join(' ')`,
+        );
+        const same = now === last;
+        last = String(now);
+        return same;
+      },
+      { timeout: 60_000, intervals: [300] },
+    )
+    .toBe(true);
+}
+
+/** Two animation frames in the page (the graph redraws in the next one after an input). */
+async function frames(page: Page): Promise<void> {
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+}
+
+/** The number before "workload steps" in the device-loss status. */
+async function workloadSteps(page: Page): Promise<number> {
+  return Number((await page.locator('#device-loss-status').textContent())?.match(/(\d+) workload steps/)?.[1] ?? -1);
 }
 
 /** Checks an action left the main thread free, and keeps its figures. */
@@ -115,10 +196,14 @@ test('with WebGPU (SwiftShader): every panel answers without blocking the page; 
     page,
     'load to Ready',
     () => page.goto(demo.url).then(() => undefined),
-    () => expect(page.locator('#nearest-brute .hits li')).toHaveCount(10, { timeout: 120_000 }),
-    () => ready(page),
+    () => untilInPage(page, `document.querySelectorAll('#nearest-brute .hits li').length === 10`),
+    () => untilInPage(page, `/^(ready|error)$/.test(document.getElementById('status')?.dataset.state ?? '')`),
   );
+  await ready(page);
   keep(figures, load, demo.serves !== 'sources');
+  // The live chart is made once the page is idle after Ready (uPlot's first chart: 20-60 ms of script here, see
+  // main.ts); the actions below are measured after it.
+  await expect(page.locator('#live-chart .uplot')).toHaveCount(1, { timeout: 30_000 });
   await expect(page.locator('#webgpu-status')).toHaveAttribute('data-webgpu', 'available');
   await expect(page.locator('#webgpu-status')).toContainText('a software GPU, emulated on the CPU');
   await expect(page.locator('#backends li[data-backend="webgpu"]')).toHaveAttribute('data-software', 'true');
@@ -175,8 +260,79 @@ test('with WebGPU (SwiftShader): every panel answers without blocking the page; 
   );
   expect(await page.locator('#spread-graph circle').count()).toBe(120);
 
+  // The graph zooms about the pointer on the wheel, pans on a background drag, and moves a synset dragged by it.
+  await graphSettled(page);
+  await page.locator('#spread-graph').scrollIntoViewIfNeeded(); // the mouse works in the viewport
+  const svgBox = await page.locator('#spread-graph svg').boundingBox();
+  if (svgBox === null) throw new Error('no graph drawn');
+  const distance = async (): Promise<number> => {
+    const [a, b] = [await circleCentre(page, 0), await circleCentre(page, 1)];
+    return Math.hypot(a.x - b.x, a.y - b.y);
+  };
+  const before = await distance();
+  await page.mouse.move(svgBox.x + svgBox.width / 2, svgBox.y + svgBox.height / 2);
+  await page.mouse.wheel(0, -300); // zoom in by e^0.6
+  await frames(page);
+  expect((await distance()) / before).toBeGreaterThan(1.5);
+  // Pan from the emptiest point of the drawing (farthest from every circle).
+  const empty = (await page.evaluate(`(() => {
+    const svg = document.querySelector('#spread-graph svg').getBoundingClientRect();
+    const centres = [...document.querySelectorAll('#spread-graph circle')].map((c) => { const b = c.getBoundingClientRect(); return [b.x + b.width / 2, b.y + b.height / 2]; });
+    let best = [svg.x + 5, svg.y + 5], far = -1;
+    for (let x = svg.x + 10; x < svg.right - 100; x += 15) for (let y = svg.y + 10; y < svg.bottom - 60; y += 15) {
+      const d = Math.min(...centres.map(([cx, cy]) => Math.hypot(cx - x, cy - y)));
+      if (d > far) { far = d; best = [x, y]; }
+    }
+    return best;
+  })()`)) as [number, number];
+  const panned = await circleCentre(page, 0);
+  await page.mouse.move(empty[0], empty[1]);
+  await page.mouse.down();
+  await page.mouse.move(empty[0] + 80, empty[1] + 40, { steps: 4 });
+  await page.mouse.up();
+  await frames(page);
+  const afterPan = await circleCentre(page, 0);
+  expect(Math.abs(afterPan.x - panned.x - 80)).toBeLessThan(3);
+  expect(Math.abs(afterPan.y - panned.y - 40)).toBeLessThan(3);
+  // Drag synset 5: it follows the pointer, and it is not the view that moved (synset 0 did not follow it).
+  const node = await circleCentre(page, 5);
+  const other = await circleCentre(page, 0);
+  await page.mouse.move(node.x, node.y);
+  await page.mouse.down();
+  await page.mouse.move(node.x + 50, node.y + 30, { steps: 4 });
+  await frames(page);
+  const dragged = await circleCentre(page, 5);
+  const otherNow = await circleCentre(page, 0);
+  await page.mouse.up();
+  expect(Math.hypot(dragged.x - node.x - 50, dragged.y - node.y - 30)).toBeLessThan(4);
+  expect(Math.hypot(otherNow.x - other.x - 50, otherNow.y - other.y - 30)).toBeGreaterThan(10);
+
+  // A threshold of 0.0005 is valid and a spread runs with it; "show more" draws up to the cap of 400, then says so.
+  const reachedOf = async (): Promise<number> =>
+    Number((await summary.textContent())?.match(/reached ([\d,]+) synsets/)?.[1]?.replaceAll(',', '') ?? -1);
+  const spreadSummary = await summary.textContent();
+  await page.fill('#spread-threshold', '0.0005');
+  expect(await page.evaluate(`document.getElementById('spread-threshold').checkValidity()`)).toBe(true);
+  await page.click('#spread-run');
+  await expect(summary).toHaveAttribute('data-nodes', '60', { timeout: 60_000 });
+  await expect(page.locator('#spread-run')).toHaveText('Spread');
+  await expect(page.locator('#spread-error')).toBeHidden();
+  expect(await summary.textContent()).not.toBe(spreadSummary); // a new spread (60 drawn, where 120 were)
+  expect(await reachedOf()).toBeGreaterThan(400);
+  const more = page.locator('#spread-more');
+  for (let drawn = 60; drawn < 400; ) {
+    await expect(more).toBeEnabled({ timeout: 60_000 });
+    await more.click();
+    drawn = Math.min(400, drawn + 60);
+    await expect(summary).toHaveAttribute('data-nodes', String(drawn), { timeout: 60_000 });
+  }
+  await expect(more).toBeDisabled();
+  await expect(more).toHaveText('All 400 drawn');
+  expect(await page.locator('#spread-graph circle').count()).toBe(400);
+
   // Latency against size on every backend alone and with auto: k of N as it goes, the crossover (or its absence).
   const progress = page.locator('#sweep-progress');
+  let matmulPoints = 0;
   for (const op of ['matmul', 'cosineSimilarity']) {
     await page.selectOption('#sweep-op', op);
     keep(
@@ -190,14 +346,31 @@ test('with WebGPU (SwiftShader): every panel answers without blocking the page; 
         () => expect(progress).toHaveText(/^done: \d+ points/, { timeout: 240_000 }),
       ),
     );
+    if (op === 'matmul') matmulPoints = Number((await progress.textContent())?.match(/^done: (\d+) points/)?.[1]);
     await expect(page.locator('#sweep-chart canvas')).toHaveCount(1);
     await expect(page.locator('#sweep-crossover li')).toHaveText([
       /^webgpu (is slower than the CPU at every size|is faster than the CPU at every size)|^crossover at n = \d+: webgpu/,
     ]);
   }
 
+  // The cancel button stops a running sweep after the call in flight, and the page says so. Cancelled at once: the
+  // sizes run warm now and a sweep is over in seconds.
+  await page.selectOption('#sweep-op', 'matmul');
+  await page.click('#sweep-run');
+  await page.click('#sweep-cancel');
+  await expect(progress).toHaveText(/^cancelled: \d+ points/, { timeout: 120_000 });
+  expect(Number((await progress.textContent())?.match(/^cancelled: (\d+)/)?.[1])).toBeLessThan(matmulPoints);
+  await expect(page.locator('#sweep-cancel')).toBeDisabled();
+  await expect(page.locator('#sweep-run')).toBeEnabled();
+
   await expect(page.locator('#telemetry-table tbody tr').first()).toBeVisible();
-  await screenshot(page, testInfo, 'webgpu');
+  await panelShots(page, testInfo, {
+    header: 'header',
+    nearest: '#nearest',
+    spreading: '#spreading',
+    telemetry: '#telemetry',
+    sweep: '#sweep',
+  });
   await mkdir(RESULTS, { recursive: true });
   await writeFile(`${RESULTS}demo-figures.json`, `${JSON.stringify(figures, null, 2)}\n`);
   await testInfo.attach('demo-figures', { path: `${RESULTS}demo-figures.json`, contentType: 'application/json' });
@@ -224,15 +397,22 @@ test('Lose the GPU: work carries on on the CPU (a sweep too), the badge shows it
   await page.click('#sweep-run');
   await expect(page.locator('#sweep-progress')).toHaveText(/^\d+ of \d+: /, { timeout: 60_000 });
   const status = page.locator('#device-loss-status');
+  const toggle = page.locator('#workload-toggle');
+  await expect(toggle).toHaveText('Start workload');
   const figures = await measureAction(
     browser,
     page,
     'lose the GPU (during a sweep)',
     () => page.click('#lose-gpu'),
-    () => expect(status).toHaveAttribute('data-state', 'lost', { timeout: 150_000 }),
+    async () => {
+      await expect(status).toHaveAttribute('data-state', 'lost', { timeout: 150_000 });
+      // The workload the button started runs until 6 s after the loss: the toggle offers to stop it.
+      await expect(toggle).toHaveText('Stop workload');
+    },
     () => expect(status).toHaveAttribute('data-state', 'done', { timeout: 60_000 }),
   );
   keep([], figures);
+  await expect(toggle).toHaveText('Start workload'); // it stopped
   await expect(status).toContainText(
     /GPUDevice destroyed with a call in flight, after \d+ steps \(\d+ calls on WebGPU\)/,
   );
@@ -251,6 +431,18 @@ test('Lose the GPU: work carries on on the CPU (a sweep too), the badge shows it
   await expect(page.locator('#notices li[data-kind="backend-unhealthy"]').first()).toContainText('device lost');
   expect(await page.evaluate(() => Reflect.get(globalThis, '__badgeStates'))).toContain('unhealthy');
   await expect(page.locator('#page-error')).toBeHidden();
+
+  // The toggle starts a workload and stops it: no steps after the stop.
+  const stepsBefore = await workloadSteps(page);
+  await toggle.click();
+  await expect(toggle).toHaveText('Stop workload');
+  await expect.poll(() => workloadSteps(page), { timeout: 60_000 }).toBeGreaterThan(stepsBefore + 2);
+  await toggle.click();
+  await expect(toggle).toHaveText('Start workload', { timeout: 60_000 });
+  const stopped = await workloadSteps(page);
+  await page.waitForTimeout(1000);
+  expect(await workloadSteps(page)).toBe(stopped);
+  await expect(status).toHaveAttribute('data-errors', '0');
 
   // After the loss the page still answers queries.
   const king = query(page, 'king - man + woman');
@@ -272,8 +464,7 @@ test('Lose the GPU: work carries on on the CPU (a sweep too), the badge shows it
   });
   expect(threadNames).toEqual(expect.arrayContaining(['webgpu', 'wasm']));
 
-  await page.locator('#device-loss').scrollIntoViewIfNeeded();
-  await screenshot(page, testInfo, 'device-loss');
+  await panelShots(page, testInfo, { 'device-loss': '#device-loss' });
   await mkdir(RESULTS, { recursive: true });
   await writeFile(`${RESULTS}demo-figures-loss.json`, `${JSON.stringify(figures, null, 2)}\n`);
   await testInfo.attach('demo-figures-loss', {
@@ -358,7 +549,7 @@ test('without WebGPU (navigator.gpu hidden): says so and runs on WASM', async ({
   await expect(page.locator('#notices li[data-kind="backend-unavailable"]')).toContainText(
     'navigator.gpu is not available',
   );
-  await screenshot(page, testInfo, 'no-webgpu');
+  await panelShots(page, testInfo, { 'no-webgpu': 'header' });
   expect(pageProblems).toEqual([]);
 });
 
@@ -410,6 +601,6 @@ test('results page: the copied bench results, or "no results yet"', async ({ pag
     await expect(page.locator('section[data-suite]')).toHaveCount(count);
     await expect(page.locator('section[data-suite] table').first()).toBeVisible();
   }
-  await screenshot(page, testInfo, 'results');
+  await panelShots(page, testInfo, { results: 'body' });
   expect(pageProblems).toEqual([]);
 });

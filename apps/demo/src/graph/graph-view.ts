@@ -45,15 +45,24 @@ export class GraphView {
   private view = { k: 1, x: 0, y: 0 };
   private userMoved = false;
   private frames = 0;
+  /** Fits the drawing to the host's new width (set by show). */
+  private resized: (() => void) | undefined;
 
   constructor(host: HTMLElement) {
     this.host = host;
+    // Follows the page's width (a phone turned, a window resized): a drawing made at 1,280 px must not overflow at 390.
+    new ResizeObserver(() => this.resized?.()).observe(host);
+  }
+
+  /** The drawing's width for the host's current width, px. */
+  private widthNow(): number {
+    return Math.max(260, this.host.clientWidth || 720);
   }
 
   /** Draws `answer` (replacing what was there) and starts its layout. */
   show(answer: SpreadAnswer): void {
     this.stop();
-    const width = Math.max(260, this.host.clientWidth || 720);
+    let width = this.widthNow();
     const nodes: LayoutNode[] = answer.nodes.map((_, index) => ({ index }));
     const links: SimulationLinkDatum<LayoutNode>[] = answer.links.map((l) => ({ source: l.a, target: l.b }));
     const simulation = forceSimulation(nodes)
@@ -170,6 +179,13 @@ export class GraphView {
     );
     render(true);
     restart();
+    this.resized = () => {
+      const now = this.widthNow();
+      if (now === width) return;
+      width = now;
+      root.setAttribute('width', String(width));
+      render(true);
+    };
   }
 
   /** Stops the layout (the drawing stays). */

@@ -25,6 +25,12 @@ export function setUpDeviceLossPanel(client: EngineClient, info: Replies['start'
   let running = false;
   let lossNote = '';
   let last: WorkloadStats | undefined;
+  /** The toggle says what a click will do: it follows the workload, whoever started it ("Lose the GPU" does too). */
+  const showRunning = (now: boolean): void => {
+    running = now;
+    toggle.textContent = running ? 'Stop workload' : 'Start workload';
+    toggle.dataset['running'] = String(running);
+  };
   const show = (): void => {
     if (last === undefined) return;
     status.textContent = `${lossNote}${summary(last)}`;
@@ -35,6 +41,7 @@ export function setUpDeviceLossPanel(client: EngineClient, info: Replies['start'
     if (event.event === 'workload') {
       last = event.stats;
       show();
+      if (!toggle.disabled) showRunning(event.running);
     } else if (event.event === 'loss') {
       lossNote = event.note;
       status.dataset['state'] = event.state;
@@ -48,8 +55,7 @@ export function setUpDeviceLossPanel(client: EngineClient, info: Replies['start'
   toggle.addEventListener('click', () => {
     toggle.disabled = true;
     void client.call('workload', { run: !running }).then((answer) => {
-      running = answer.running;
-      toggle.textContent = running ? 'Stop workload' : 'Start workload';
+      showRunning(answer.running);
       toggle.disabled = false;
     });
   });

@@ -35,7 +35,7 @@ export async function loseGpuDuringWorkload(
       note: 'No WebGPU device here, so there is nothing to lose: everything already runs on the CPU.',
     };
   const ours = !workload.active;
-  const onStep = (stats: WorkloadStats): void => send({ event: 'workload', stats });
+  const onStep = (stats: WorkloadStats): void => send({ event: 'workload', stats, running: workload.active });
   workload.start(onStep);
   send({ event: 'loss', state: 'waiting', note: 'Waiting for the workload to reach the GPU…' });
   const reached = await until(
@@ -55,7 +55,10 @@ export async function loseGpuDuringWorkload(
   const said = note ?? 'The workload made no call to lose the device in. ';
   send({ event: 'loss', state: 'lost', note: said });
   setTimeout(() => {
-    void (ours ? workload.stop() : Promise.resolve()).then(() => send({ event: 'loss', state: 'done', note: said }));
+    void (ours ? workload.stop() : Promise.resolve()).then(() => {
+      send({ event: 'workload', stats: workload.stats(), running: workload.active });
+      send({ event: 'loss', state: 'done', note: said });
+    });
   }, RUN_ON_AFTER_LOSS_MS);
   return { destroyed, note: said };
 }

@@ -105,7 +105,7 @@ export type WorkerEvent =
   | { readonly event: 'notice'; readonly notice: NoticeEvent; readonly backends: readonly BackendView[] }
   | { readonly event: 'progress'; readonly loaded: number; readonly total: number; readonly file: string }
   | { readonly event: 'sweep-point'; readonly point: SweepPoint; readonly done: number; readonly total: number }
-  | { readonly event: 'workload'; readonly stats: WorkloadStats }
+  | { readonly event: 'workload'; readonly stats: WorkloadStats; readonly running: boolean }
   | { readonly event: 'loss'; readonly state: 'waiting' | 'lost' | 'done'; readonly note: string };
 
 /** A successful reply to a request of kind K. */
