@@ -113,6 +113,10 @@ export const TANDEM_SETTINGS = {
     doc: '`1`: the demo serves its built dist/ with vite preview; `server`: through the Tandem server',
     readBy: 'apps/demo',
   },
+  TANDEM_E2E_FIGURES: {
+    doc: '`1`: Playwright also runs the specs that only measure (test/e2e/warm-start.spec.ts)',
+    readBy: 'tests',
+  },
 } as const satisfies Readonly<Record<`TANDEM_${string}`, Setting>>;
 
 /** The name of a TANDEM_* setting. */
