@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -11,9 +10,6 @@ export default defineConfig({
     include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     pool: 'forks',
-    // Two files at a time even on two cores (vitest's default there is one): about half the suite's time is spent
-    // waiting on child processes (npm, tsc, bundlers, the GPU process, servers), so two overlap well.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
     // TANDEM_TEST_UNAVAILABLE=reference makes the reference backend fail to start (the others go through requireBackend).
     setupFiles: ['test/support/unavailable-reference.ts'],
     // Engines made by createEngine() in tests start without a saved profile and save none: a profile left by one run
