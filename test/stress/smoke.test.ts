@@ -1,6 +1,6 @@
 // `npm run test:stress`'s three scripts, each run briefly in every `npm test`, so none of them stops working between
-// the full runs (which take too long for CI): a few hundred mixed ops with faults, each phase of the server load for
-// a second or two (no latency bound: this machine may be loaded), and a soak of a few seconds. Each must exit 0 and
+// the full runs (which take too long for CI): a few hundred mixed ops with faults, three phases of the server load
+// for a second or two (no latency bound: this machine may be loaded), and a soak of a few seconds. Each must exit 0 and
 // print its verdict. The full runs and their figures: README, `npm run test:stress`.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -33,10 +33,15 @@ describe('test:stress scripts, briefly', () => {
     expect(code, output).toBe(0);
   }, 240_000);
 
-  it('server load: every phase for a second or two, statuses as specified, no latency bound', async () => {
+  it('server load: the capacity, sustained and heaviest phases for a second or two, no latency bound', async () => {
+    // Not the attack phase: its over-the-limit body sometimes meets a reset instead of the 413 (the server answers
+    // and closes while the client still sends: a race of the check, not of the server), and hostile requests have
+    // their own tests (test/reliability/server-hostile.test.ts).
     const { code, output } = await node([
       ...TSX,
       'test/stress/server-load.ts',
+      '--phases',
+      'capacity,sustained,heavy',
       '--capacity-seconds',
       '1',
       '--seconds',
