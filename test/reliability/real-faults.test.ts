@@ -213,7 +213,14 @@ describe.skipIf(!ready)('real backend faults through the engine', () => {
     });
     const a = matrix(engine, n, 5);
     const want = matmulHost(a.host, a.host, n);
-    for (let i = 0; i < 2; i++) expect(await (await engine.matmul(a.t, a.t)).read()).toEqual(want);
+    // The warm runs' results stay referenced: collected, their GPU copies would be freed through the spy below (a
+    // garbage collection between the spy and its checks made this test fail once).
+    const warm: Tensor[] = [];
+    for (let i = 0; i < 2; i++) {
+      const result = await engine.matmul(a.t, a.t);
+      warm.push(result);
+      expect(await result.read()).toEqual(want);
+    }
     expect(engine.telemetry.opEvents().map((e) => [e.backend, e.ok])).toEqual([
       ['webgpu', true],
       ['webgpu', true],
@@ -247,6 +254,7 @@ describe.skipIf(!ready)('real backend faults through the engine', () => {
     expect(freed).toEqual([n * n * 4]); // its output, released by the engine as soon as it arrived
     expect(await (await engine.matmul(a.t, a.t)).read()).toEqual(want); // and the GPU serves again
     expect(engine.telemetry.opEvents().at(-1)).toMatchObject({ backend: 'webgpu', ok: true });
+    for (const result of warm) result.dispose();
     await engine.dispose();
   }, 60_000);
 });
