@@ -330,6 +330,9 @@ test('with WebGPU (SwiftShader): every panel answers without blocking the page; 
   await expect(more).toHaveText('All 400 drawn');
   expect(await page.locator('#spread-graph circle').count()).toBe(400);
 
+  // The 400-node layout settles first, so the sweep's figures are the sweep's.
+  await expect(page.locator('#spread-graph')).toHaveAttribute('data-layout', 'settled', { timeout: 60_000 });
+
   // Latency against size on every backend alone and with auto: k of N as it goes, the crossover (or its absence).
   const progress = page.locator('#sweep-progress');
   let matmulPoints = 0;
