@@ -2,11 +2,8 @@
 // --help prints the usage with every flag and exits 0, and an unknown flag is an error that names it, exit 2. Both
 // are answered before the command does anything (no build, bench, server or GPU), so each spawn takes only the
 // time to load the script and its imports (a second or two; several when the machine is busy).
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { runScript as run } from '../support/run-script.ts';
 
 /** A command line: its script (a .ts file runs under tsx) and words its --help must show. */
 interface Cli {
@@ -31,28 +28,6 @@ const CLIS: readonly Cli[] = [
   { file: 'apps/bench/src/cli.ts', shows: ['--gpu'] },
   { file: 'apps/server/src/main.ts', shows: ['--port', '--host', '--words'] },
 ];
-
-/** Runs `file` with `args` from the repository root; resolves with its exit code, stdout and stderr. */
-function run(file: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const loader = file.endsWith('.ts') ? ['-C', '@tandem/source', '--import', 'tsx'] : [];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...loader, file, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe.concurrent('command lines: --help and unknown flags', () => {
   for (const cli of CLIS)
