@@ -1,15 +1,16 @@
 // tandem_hip_emulated.h: a CPU emulation of the HIP subset Tandem uses, for testing kernels and the addon on
 // machines without a GPU (built by `build.mjs --variant emulated`, never by `auto`). Not fast, not a
-// general HIP: blocks run one after another, each GPU thread is an OS thread, __shared__ variables are function
-// statics (one block at a time makes that correct), barriers and warp shuffles are std::barrier rendezvous.
+// general HIP: blocks run one after another, each GPU thread is a fiber on the launching OS thread
+// (tandem_emu_fibers.h), __shared__ variables are function statics (one block at a time makes that correct), and
+// barriers and warp shuffles are rendezvous of those fibers.
 // The warp size comes from TANDEM_EMU_WARP (32 or 64), so both vendors' warp sizes can be exercised.
 // build.mjs rewrites `kernel<<<cfg>>>(args)` into `tandem_emu::Config(cfg).run(kernel, args)` and
 // `extern __shared__ T name[]` into a pointer to the launch's dynamic shared memory.
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <atomic>
-#include <barrier>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -17,8 +18,10 @@
 #include <cstring>
 #include <memory>
 #include <string>
-#include <thread>
+#include <tuple>
 #include <vector>
+
+#include "tandem_emu_fibers.h"
 
 #define TANDEM_HIP_PLATFORM "emulated"
 
@@ -73,22 +76,11 @@ inline float tandem_half_bits_to_float(uint16_t h) {
 
 namespace tandem_emu {
 
-/** Shared by the threads of the block being run. */
+/** What the threads of the block being run share besides their barriers. */
 struct BlockState {
-  explicit BlockState(unsigned threads, unsigned warpSize)
-      : barrier(threads), warps((threads + warpSize - 1) / warpSize) {
-    for (unsigned w = 0; w < warps.size(); ++w) {
-      const unsigned lanes = std::min(warpSize, threads - w * warpSize);
-      warps[w].barrier = std::make_unique<std::barrier<>>(lanes);
-    }
-  }
-  struct Warp {
-    std::unique_ptr<std::barrier<>> barrier;
-    double exchange[64];
-  };
-  std::barrier<> barrier;
   std::atomic<int> count[2] = {0, 0};
-  std::vector<Warp> warps;
+  /** Per warp: the lanes' values in a shuffle. */
+  std::vector<std::array<double, 64>> exchange;
   std::vector<unsigned char> dynamicShared;
 };
 
@@ -101,7 +93,6 @@ inline int& configured_warp() {
 }
 
 inline thread_local BlockState* tl_block = nullptr;
-inline thread_local int tl_countSlot = 0;
 
 }  // namespace tandem_emu
 
@@ -114,16 +105,17 @@ inline const int warpSize = tandem_emu::configured_warp();
 
 inline unsigned tandem_emu_linear_thread() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
 
-inline void __syncthreads() { tandem_emu::tl_block->barrier.arrive_and_wait(); }
+inline void __syncthreads() { tandem_emu::arrive_and_wait(tandem_emu::tl_fibers->block); }
 
 inline int __syncthreads_count(int predicate) {
   auto* b = tandem_emu::tl_block;
-  const int slot = tandem_emu::tl_countSlot;
-  tandem_emu::tl_countSlot ^= 1;
+  int& slotOfThread = tandem_emu::tl_fibers->current->countSlot;
+  const int slot = slotOfThread;
+  slotOfThread ^= 1;
   if (predicate) b->count[slot].fetch_add(1);
-  b->barrier.arrive_and_wait();
+  __syncthreads();
   const int total = b->count[slot].load();
-  b->barrier.arrive_and_wait();
+  __syncthreads();
   if (tandem_emu_linear_thread() == 0) b->count[slot].store(0);
   return total;
 }
@@ -132,12 +124,13 @@ template <typename T>
 T tandem_emu_shfl_xor(T value, int laneMask) {
   const unsigned t = tandem_emu_linear_thread();
   const unsigned ws = static_cast<unsigned>(warpSize);
-  auto& warp = tandem_emu::tl_block->warps[t / ws];
+  auto& exchange = tandem_emu::tl_block->exchange[t / ws];
+  auto& barrier = tandem_emu::tl_fibers->warps[t / ws];
   const unsigned lane = t % ws;
-  warp.exchange[lane] = static_cast<double>(value);
-  warp.barrier->arrive_and_wait();
-  const T other = static_cast<T>(warp.exchange[lane ^ static_cast<unsigned>(laneMask)]);
-  warp.barrier->arrive_and_wait();
+  exchange[lane] = static_cast<double>(value);
+  tandem_emu::arrive_and_wait(barrier);
+  const T other = static_cast<T>(exchange[lane ^ static_cast<unsigned>(laneMask)]);
+  tandem_emu::arrive_and_wait(barrier);
   return other;
 }
 #define tandem_shfl_xor(value, lane_mask) tandem_emu_shfl_xor((value), (lane_mask))
@@ -145,7 +138,7 @@ T tandem_emu_shfl_xor(T value, int laneMask) {
 /** __syncwarp: the calling thread's warp meets at its barrier. */
 inline void tandem_syncwarp() {
   const unsigned ws = static_cast<unsigned>(warpSize);
-  tandem_emu::tl_block->warps[tandem_emu_linear_thread() / ws].barrier->arrive_and_wait();
+  tandem_emu::arrive_and_wait(tandem_emu::tl_fibers->warps[tandem_emu_linear_thread() / ws]);
 }
 
 template <typename T, typename U>
@@ -158,7 +151,7 @@ inline void* dynamic_shared() { return tl_block->dynamicShared.data(); }
 }  // namespace tandem_emu
 
 // ---- runtime API -------------------------------------------------------------------------------------------
-enum hipError_t { hipSuccess = 0, hipErrorInvalidValue = 1, hipErrorOutOfMemory = 2, hipErrorNoDevice = 100, hipErrorInvalidDevice = 101, hipErrorInvalidConfiguration = 9 };
+enum hipError_t { hipSuccess = 0, hipErrorInvalidValue = 1, hipErrorOutOfMemory = 2, hipErrorNoDevice = 100, hipErrorInvalidDevice = 101, hipErrorInvalidConfiguration = 9, hipErrorLaunchFailure = 719 };
 typedef struct EmuStream* hipStream_t;
 typedef struct EmuEvent { std::chrono::steady_clock::time_point at; }* hipEvent_t;
 enum hipMemcpyKind { hipMemcpyHostToDevice, hipMemcpyDeviceToHost, hipMemcpyDeviceToDevice };
@@ -191,6 +184,7 @@ inline const char* hipGetErrorName(hipError_t e) {
     case hipErrorNoDevice: return "hipErrorNoDevice";
     case hipErrorInvalidDevice: return "hipErrorInvalidDevice";
     case hipErrorInvalidConfiguration: return "hipErrorInvalidConfiguration";
+    case hipErrorLaunchFailure: return "hipErrorLaunchFailure";
   }
   return "hipErrorUnknown";
 }
@@ -305,32 +299,39 @@ struct Config {
       fail(hipErrorInvalidConfiguration);
       return;
     }
+    // The kernel call every fiber of a block makes.
+    struct Call {
+      Kernel kernel;
+      std::tuple<Args...> args;
+      static void invoke(void* self) { std::apply(static_cast<Call*>(self)->kernel, static_cast<Call*>(self)->args); }
+    } call{kernel, std::tuple<Args...>(args...)};
+    const unsigned ws = static_cast<unsigned>(warpSize);
+    blockDim = block_;
+    gridDim = grid_;
+    unsigned long long blockNumber = 0;
     for (unsigned bz = 0; bz < grid_.z; ++bz)
       for (unsigned by = 0; by < grid_.y; ++by)
-        for (unsigned bx = 0; bx < grid_.x; ++bx) {
-          BlockState state(threads, static_cast<unsigned>(warpSize));
+        for (unsigned bx = 0; bx < grid_.x; ++bx, ++blockNumber) {
+          BlockState state;
+          state.exchange.resize((threads + ws - 1) / ws);
           state.dynamicShared.assign(shared_ + 16, 0xcd);  // garbage, as on a GPU
-          std::vector<std::thread> pool;
-          pool.reserve(threads);
-          for (unsigned t = 0; t < threads; ++t) {
-            pool.emplace_back([&, t] {
-              tl_block = &state;
-              tl_countSlot = 0;
-              blockIdx = dim3(bx, by, bz);
-              blockDim = block_;
-              gridDim = grid_;
-              threadIdx = dim3(t % block_.x, (t / block_.x) % block_.y, t / (block_.x * block_.y));
-              kernel(args...);
-              // A finished thread no longer takes part in barriers.
-              state.warps[t / static_cast<unsigned>(warpSize)].barrier->arrive_and_drop();
-              state.barrier.arrive_and_drop();
-            });
+          tl_block = &state;
+          blockIdx = dim3(bx, by, bz);
+          // Odd blocks start from the last thread (see tandem_emu_fibers.h).
+          const bool done = run_fiber_block(threads, ws, blockNumber % 2 == 1, set_thread, &Call::invoke, &call);
+          tl_block = nullptr;
+          if (!done) {
+            fail(hipErrorLaunchFailure);
+            return;
           }
-          for (auto& th : pool) th.join();
         }
   }
 
  private:
+  /** Makes thread `linear` of the block current (threadIdx), before each of its turns. */
+  static void set_thread(unsigned linear) {
+    threadIdx = dim3(linear % blockDim.x, (linear / blockDim.x) % blockDim.y, linear / (blockDim.x * blockDim.y));
+  }
   dim3 grid_, block_;
   size_t shared_;
 };

@@ -264,8 +264,10 @@ function sources() {
 }
 
 /** Newest modification time among headers and this script: any change there rebuilds every object. */
-function headersStamp() {
-  const headers = [join(nativeDir, 'include'), join(nativeDir, 'kernels'), join(nativeDir, 'src')].flatMap((d) =>
+function headersStamp(variant) {
+  const dirs = [join(nativeDir, 'include'), join(nativeDir, 'kernels'), join(nativeDir, 'src')];
+  if (variant === 'emulated') dirs.push(join(nativeDir, 'emulation'));
+  const headers = dirs.flatMap((d) =>
     readdirSync(d)
       .filter((f) => f.endsWith('.h'))
       .map((f) => join(d, f)),
@@ -311,10 +313,7 @@ async function buildVariant(variant, compiler, opts) {
   const tc = toolchain(variant, compiler, includeDirs(), outDir);
   const env = { ...tc.env, TMPDIR: scratch };
   try {
-    const stamp = Math.max(
-      headersStamp(),
-      variant === 'emulated' ? statSync(join(nativeDir, 'emulation', 'tandem_hip_emulated.h')).mtimeMs : 0,
-    );
+    const stamp = headersStamp(variant);
     const srcs = sources();
     const objs = srcs.map((s) => join(objDir, `${relative(nativeDir, s).replace(/[/\\]/g, '_')}.o`));
     const stale = srcs
