@@ -17,6 +17,8 @@ export default {
     ...base.test,
     // The first, unmutated run must pass; on a loaded machine some scheduler tests take minutes.
     testTimeout: 600_000,
+    // One list of files, not the workspace's two projects (whose include lists would replace this one).
+    projects: undefined,
     include: [
       'packages/core/src/**/*.test.ts',
       'packages/testing/src/**/*.test.ts',
