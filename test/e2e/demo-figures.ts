@@ -38,7 +38,12 @@ interface ChromeEvent {
   readonly ts?: number;
   readonly dur?: number;
   readonly tdur?: number;
-  readonly args?: { readonly name?: string; readonly data?: FrameData & { readonly frames?: readonly FrameData[] } };
+  readonly args?: {
+    readonly name?: string;
+    readonly data?: FrameData & { readonly frames?: readonly FrameData[] };
+    /** Layout's: how many layout objects it had to lay out, of how many. */
+    readonly beginData?: { readonly dirtyObjects?: number; readonly totalObjects?: number };
+  };
 }
 
 /** A frame in Chrome's trace metadata (TracingStartedInBrowser, FrameCommittedInBrowser). */
@@ -65,6 +70,14 @@ function pageProcesses(events: readonly ChromeEvent[]): ReadonlySet<number> | un
     else if (e.name === 'FrameCommittedInBrowser') add(e.args?.data);
   }
   return pids.size > 0 ? pids : undefined;
+}
+
+/** For a Layout event: " (dirty of total objects)", what made it long; else nothing. */
+function layoutObjects(e: ChromeEvent): string {
+  const data = e.args?.beginData;
+  return e.name === 'Layout' && data?.totalObjects !== undefined
+    ? ` (${data.dirtyObjects ?? '?'} of ${data.totalObjects} objects)`
+    : '';
 }
 
 /** Top-level garbage collections in Chrome's trace (their V8.GC_* children are inside them). */
@@ -131,7 +144,7 @@ export function longestMainThreadTask(trace: Buffer): { cpuMs: number; wallMs: n
       ...best,
       inside: nested
         .slice(0, 8)
-        .map((n) => `${n.name ?? '?'} ${((n.tdur ?? n.dur ?? 0) / 1000).toFixed(1)}`)
+        .map((n) => `${n.name ?? '?'} ${((n.tdur ?? n.dur ?? 0) / 1000).toFixed(1)}${layoutObjects(n)}`)
         .join(', '),
     };
   }
