@@ -6,7 +6,8 @@
 //   and another's read of it reads the wrong value here. Odd blocks start from their last thread, so the other
 //   order shows too. (Without the first barrier of block_sum in device_common.h, the softmax cases fail.)
 // - On x86-64 a switch saves the callee-saved registers and swaps stack pointers; swapcontext (used elsewhere) also
-//   makes a signal-mask system call per switch, which dominated barrier-heavy kernels.
+//   makes a signal-mask system call per switch, which dominated barrier-heavy kernels. TANDEM_EMU_CFLAGS=
+//   -DTANDEM_EMU_UCONTEXT builds the ucontext path on x86-64 too, to test it.
 #pragma once
 
 #include <sys/mman.h>
@@ -21,7 +22,7 @@
 
 namespace tandem_emu {
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(TANDEM_EMU_UCONTEXT)
 /** Saves the callee-saved registers, MXCSR and the x87 control word on the current stack, stores the stack pointer
  * in *from, and resumes the fiber whose stack pointer is `to` (System V x86-64). */
 __attribute__((naked, noinline)) inline void switch_stacks(void** /*from*/, void* /*to*/) {

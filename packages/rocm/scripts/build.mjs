@@ -314,13 +314,18 @@ async function buildVariant(variant, compiler, opts) {
   const env = { ...tc.env, TMPDIR: scratch };
   try {
     const stamp = headersStamp(variant);
+    // Another compiler command (TANDEM_EMU_CFLAGS, the archs, the compiler itself) rebuilds every object: an ASan or
+    // ucontext build must not be taken for the plain one.
+    const commandFile = join(objDir, 'command.txt');
+    const command = tc.compile('SOURCE', 'OBJECT').flat().join(' ');
+    const commandChanged = !existsSync(commandFile) || readFileSync(commandFile, 'utf8') !== command;
     const srcs = sources();
     const objs = srcs.map((s) => join(objDir, `${relative(nativeDir, s).replace(/[/\\]/g, '_')}.o`));
     const stale = srcs
       .map((_source, i) => i)
       .filter((i) => {
         const o = objs[i];
-        return !existsSync(o) || statSync(o).mtimeMs < Math.max(stamp, statSync(srcs[i]).mtimeMs);
+        return commandChanged || !existsSync(o) || statSync(o).mtimeMs < Math.max(stamp, statSync(srcs[i]).mtimeMs);
       });
     let next = 0;
     const failures = [];
@@ -336,6 +341,7 @@ async function buildVariant(variant, compiler, opts) {
     };
     await Promise.all(Array.from({ length: Math.min(opts.jobs, Math.max(1, stale.length)) }, worker));
     if (failures.length > 0) throw new Error(`${variant} build failed:\n${failures.join('\n')}`);
+    writeFileSync(commandFile, command);
     const out = join(outDir, 'tandem_rocm.node');
     const [cmd, args] = tc.link(objs, out);
     const linked = await run(cmd, args, env);
