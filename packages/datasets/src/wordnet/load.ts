@@ -60,7 +60,12 @@ export async function loadWordNet(options: WordNetOptions = {}): Promise<WordNet
   if (new Set(posList).size !== posList.length || posList.length === 0)
     throw new InvalidArgumentError('loadWordNet.pos', [...posList], 'must be non-empty, without repeats');
   const dir = options.dir ?? path.join(packageDir(WORDNET_PACKAGE), 'dict');
-  const files = await Promise.all(posList.map((pos) => readDataFile(dir, pos)));
+  // Read at once; a failure names the first unreadable file in posList's order, not whichever read failed first.
+  const read = await Promise.allSettled(posList.map((pos) => readDataFile(dir, pos)));
+  const files = read.map((r) => {
+    if (r.status === 'rejected') throw r.reason;
+    return r.value;
+  });
   const synsetIds: string[] = [];
   const lemmas: string[][] = [];
   const glosses: string[] = [];
