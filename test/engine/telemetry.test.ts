@@ -26,6 +26,8 @@ describe('engine telemetry', () => {
     expect(counters.telemetry.summary()).toEqual(full.telemetry.summary());
     expect((await simulatedEngine({ telemetry: 'counters' })).engine.telemetry.level).toBe('counters');
     expect((await simulatedEngine({ telemetry: true })).engine.telemetry.level).toBe('events');
+    expect((await simulatedEngine({ telemetry: 'events' })).engine.telemetry.level).toBe('events');
+    expect((await simulatedEngine()).engine.telemetry.level).toBe('events');
     const refused = await simulatedEngine({ telemetry: 'off' as never }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(InvalidArgumentError);
     expect(refused).toMatchObject({ argument: 'createEngine.telemetry', value: 'off' });
