@@ -5,9 +5,10 @@
 //   node scripts/check-mutant.mjs REPORT.json ID [ID...] -- TEST_FILE [TEST_FILE...] [vitest args]
 //   node scripts/check-mutant.mjs REPORT.json --list [FILE_SUBSTRING]     the survivors, one per line
 //
-// Prints one line per mutant: KILLED (a test failed), SURVIVED (all passed) or ERROR (vitest could not run).
+// Prints one line per mutant: KILLED (a test failed), SURVIVED (all passed), HUNG (no end within
+// CHECK_MUTANT_TIMEOUT_S seconds, default 300: the mutant looped or never settled) or ERROR (vitest could not run).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 
 const args = process.argv.slice(2);
 const [reportPath, ...rest] = args;
@@ -31,13 +32,13 @@ function mutate(mutant) {
 }
 
 /** One line naming where a mutant is and what it changes. */
-function describe(m) {
+function describeMutant(m) {
   const line = m.source.split('\n')[m.location.start.line - 1].trim();
   return `${m.id} ${m.file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName} -> ${JSON.stringify(m.replacement)} | ${line}`;
 }
 
 if (rest[0] === '--list') {
-  for (const m of mutants) if (m.status === 'Survived' && m.file.includes(rest[1] ?? '')) console.log(describe(m));
+  for (const m of mutants) if (m.status === 'Survived' && m.file.includes(rest[1] ?? '')) console.log(describeMutant(m));
   process.exit(0);
 }
 
@@ -48,7 +49,48 @@ if (dash < 1 || dash === rest.length - 1) {
 }
 const ids = rest.slice(0, dash);
 const vitestArgs = rest.slice(dash + 1);
+const timeoutMs = Number(process.env['CHECK_MUTANT_TIMEOUT_S'] ?? 300) * 1000;
+
+/** Runs vitest in its own process group, so that a mutant that loops can be stopped with every worker vitest started. */
+function runVitest(extraArgs) {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        'node_modules/vitest/vitest.mjs',
+        'run',
+        '--config',
+        'vitest.mutation.config.mjs',
+        '--reporter=dot',
+        ...extraArgs,
+      ],
+      { detached: true, env: { ...process.env, CI: '' } },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    let hung = false;
+    const timer = setTimeout(() => {
+      hung = true;
+      process.kill(-child.pid, 'SIGKILL');
+    }, timeoutMs);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, out, hung });
+    });
+  });
+}
+
 let exitCode = 0;
+let restore = () => {};
+process.on('SIGINT', () => {
+  restore();
+  process.exit(130);
+});
 for (const id of ids) {
   const mutant = mutants.find((m) => m.id === id);
   if (mutant === undefined) {
@@ -62,22 +104,19 @@ for (const id of ids) {
     exitCode = 2;
     continue;
   }
-  const restore = () => writeFileSync(mutant.file, original);
-  process.once('SIGINT', () => {
-    restore();
-    process.exit(130);
-  });
+  restore = () => writeFileSync(mutant.file, original);
   try {
     writeFileSync(mutant.file, mutate(mutant));
-    const run = spawnSync(
-      process.execPath,
-      ['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.mutation.config.mjs', '--reporter=dot', ...vitestArgs],
-      { encoding: 'utf8', env: { ...process.env, CI: '' } },
-    );
-    const out = `${run.stdout}${run.stderr}`;
-    const verdict = run.status === 0 ? 'SURVIVED' : /Tests?\s+.*failed/.test(out) ? 'KILLED' : 'ERROR';
-    console.log(`${verdict} ${describe(mutant)}`);
-    if (verdict === 'ERROR') console.log(out.split('\n').slice(-15).join('\n'));
+    const run = await runVitest(vitestArgs);
+    const verdict = run.hung
+      ? 'HUNG'
+      : run.status === 0
+        ? 'SURVIVED'
+        : /Tests?\s+.*failed/.test(run.out)
+          ? 'KILLED'
+          : 'ERROR';
+    console.log(`${verdict} ${describeMutant(mutant)}`);
+    if (verdict === 'ERROR') console.log(run.out.split('\n').slice(-15).join('\n'));
   } finally {
     restore();
   }
