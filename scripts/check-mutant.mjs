@@ -38,7 +38,8 @@ function describeMutant(m) {
 }
 
 if (rest[0] === '--list') {
-  for (const m of mutants) if (m.status === 'Survived' && m.file.includes(rest[1] ?? '')) console.log(describeMutant(m));
+  for (const m of mutants)
+    if (m.status === 'Survived' && m.file.includes(rest[1] ?? '')) console.log(describeMutant(m));
   process.exit(0);
 }
 
