@@ -52,6 +52,8 @@ const ids = rest.slice(0, dash);
 const vitestArgs = rest.slice(dash + 1);
 const timeoutMs = Number(process.env['CHECK_MUTANT_TIMEOUT_S'] ?? 300) * 1000;
 
+let running; // the vitest run in flight, stopped with the source restored when this script is interrupted
+
 /** Runs vitest in its own process group, so that a mutant that loops can be stopped with every worker vitest started. */
 function runVitest(extraArgs) {
   return new Promise((resolve) => {
@@ -67,6 +69,7 @@ function runVitest(extraArgs) {
       ],
       { detached: true, env: { ...process.env, CI: '' } },
     );
+    running = child;
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
@@ -81,6 +84,7 @@ function runVitest(extraArgs) {
     }, timeoutMs);
     child.on('close', (status) => {
       clearTimeout(timer);
+      running = undefined;
       resolve({ status, out, hung });
     });
   });
@@ -88,10 +92,12 @@ function runVitest(extraArgs) {
 
 let exitCode = 0;
 let restore = () => {};
-process.on('SIGINT', () => {
-  restore();
-  process.exit(130);
-});
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    if (running !== undefined) process.kill(-running.pid, 'SIGKILL');
+    restore();
+    process.exit(130);
+  });
 for (const id of ids) {
   const mutant = mutants.find((m) => m.id === id);
   if (mutant === undefined) {
