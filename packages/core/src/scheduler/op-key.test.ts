@@ -15,4 +15,9 @@ describe('opKeyOf', () => {
     expect(opKeyOf(matmul(spec('f16'), spec('f16')), inputs(spec('f16'), spec('f16')))).toBe('matmul|f16');
     expect(opKeyOf(matmul(spec('f32'), spec('q4_0')), inputs(spec('f32'), spec('q4_0')))).toBe('matmul|f32+q4_0');
   });
+
+  it('keys a call given no inputs under the default dtype, f32', () => {
+    const a = spec('f16');
+    expect(opKeyOf({ op: 'matmul', a, b: a }, [])).toBe('matmul|f32');
+  });
 });
