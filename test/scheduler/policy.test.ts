@@ -84,6 +84,14 @@ describe('gpuMinBatchSize per op', () => {
     const otherDtype = (await simulatedEngine({ scheduler: { gpuMinBatchSizeByOp: { 'matmul|f16': 1 } } })).engine;
     expect(batch32(otherDtype).selection.reason).toMatchObject({ kind: 'below-min-batch', minBatch: 64 });
   });
+
+  it('is fixed when the engine is created: later edits to the object the caller passed change nothing', async () => {
+    const byOp: Record<string, number> = { matmul: 48 };
+    const { engine } = await simulatedEngine({ scheduler: { gpuMinBatchSizeByOp: byOp } });
+    byOp['matmul'] = 16;
+    byOp['matmul|f32'] = 16;
+    expect(batch32(engine).selection.reason).toMatchObject({ kind: 'below-min-batch', batch: 32, minBatch: 48 });
+  });
 });
 
 describe('scheduler settings', () => {

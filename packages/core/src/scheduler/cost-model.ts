@@ -19,7 +19,7 @@ export interface CostModelConfig {
   readonly window: number;
   /** Decisions of an op after which an old sample weighs half as much as a new one. */
   readonly halfLifeDecisions: number;
-  /** A sample this many times off its bucket's estimate (either way) is a surprise. */
+  /** A sample more than this many times off its bucket's estimate (either way) is a surprise. */
   readonly surpriseFactor: number;
   /** Consecutive surprises of one size in the same direction that make that size be re-learned. */
   readonly surprisesForRegimeChange: number;
@@ -308,7 +308,7 @@ export class CostModel {
     const s = this.series.get(opKey)?.get(backend);
     if (s === undefined || !s.fromProfile) return false;
     const started = s.lastSampleAt >= s.seededAt + every;
-    const checking = started && s.warmups > 0 && s.coldInARow <= COLD_CALLS_AFTER_IDLE;
+    const checking = started && s.coldInARow <= COLD_CALLS_AFTER_IDLE;
     return this.decisionCount(opKey) - s.lastSampleAt >= (checking ? 1 : every);
   }
 

@@ -75,7 +75,7 @@ export class MinBatchSizes {
 
   constructor(fallback: number, table: MinBatchByOp) {
     this.fallback = fallback;
-    this.table = table;
+    this.table = { ...table }; // fixed at creation: a caller's later edits to its object change nothing
   }
 
   /** The minimum batch for calls of `opKey` ('matmul|f32') of op `op`. */

@@ -19,4 +19,14 @@ describe('CostModel.profileCheckDue after an early warm-up', () => {
     model.tick('add|f32');
     expect(model.profileCheckDue('add|f32', 'gpu', 50)).toBe(true); // the check goes on at once
   });
+
+  it('with no warm-up runs (warmupSamples 0), a cold (skipped) check run makes the check due again at once', () => {
+    const model = new CostModel({ warmupSamples: 0 });
+    model.seed([{ opKey: 'add|f32', backend: 'gpu', sizes: [[20, 0, 3]] }]);
+    for (let i = 0; i < 50; i++) model.tick('add|f32');
+    expect(model.profileCheckDue('add|f32', 'gpu', 50)).toBe(true);
+    model.observe('add|f32', 'gpu', 2 ** 20, 1, 1, true);
+    model.tick('add|f32');
+    expect(model.profileCheckDue('add|f32', 'gpu', 50)).toBe(true);
+  });
 });
