@@ -51,6 +51,17 @@ describe('results lost with their device before they were read', () => {
     await engine.dispose();
   });
 
+  it('are recomputed under the label of the call that made them', async () => {
+    const engine = await engineLosingGpuOn(2);
+    const a = engine.tensor(aData, [n, n]);
+    const b = engine.tensor(bData, [n, n]);
+    const c = await engine.matmul(a, b, { label: 'scores' });
+    await loseGpu(engine, a);
+    await c.read();
+    expect(engine.telemetry.opEvents().at(-1)).toMatchObject({ op: 'matmul', label: 'scores', ok: true });
+    await engine.dispose();
+  });
+
   it('read twice at once, are recomputed once', async () => {
     const engine = await engineLosingGpuOn(2);
     const a = engine.tensor(aData, [n, n]);
