@@ -70,6 +70,18 @@ describe('engine profiles', () => {
     expect(noticesOf(warm, 'profile-loaded')[0]?.detail).toMatch(/import\(\): 2 op\/backend series/);
   });
 
+  it("import() into a fresh engine learns the profile's copy times at once", async () => {
+    const { engine: trained } = await simulatedEngine({ gpu: slowGpu });
+    await train(trained);
+    const profile = trained.profile.export();
+    const gpuCopies = profile.copies.find((c) => c.backend === 'gpu');
+    expect(gpuCopies?.upload.length).toBeGreaterThan(0);
+    const { engine: fresh } = await simulatedEngine({ gpu: slowGpu });
+    expect(fresh.copyTimes('gpu').upload).toEqual([]);
+    fresh.profile.import(JSON.parse(JSON.stringify(profile)));
+    expect(fresh.copyTimes('gpu')).toEqual(trained.copyTimes('gpu'));
+  });
+
   it('measurements still correct a seeded estimate: a profile that lies is out-voted', async () => {
     const { engine: trained } = await simulatedEngine({ gpu: slowGpu });
     await train(trained);

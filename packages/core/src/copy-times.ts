@@ -58,6 +58,11 @@ class SizeClass {
     this.learnedCold = true;
   }
 
+  /** A point measured before (a profile's): learned as a warm copy; the first copy here is still skipped. */
+  seed(bytes: number, ms: number): void {
+    this.add(bytes, ms);
+  }
+
   private add(bytes: number, ms: number): void {
     this.bytes.add(bytes);
     this.ms.add(ms);
@@ -83,14 +88,24 @@ export class CopyTimes {
 
   /** A copy of `bytes` took `ms`; `cold` when it came right after the host was idle. */
   observe(bytes: number, ms: number, cold: boolean): void {
+    this.classFor(bytes).observe(bytes, ms, cold);
+    this.sortedPoints = undefined;
+  }
+
+  /** Learns a point saved by an earlier run (a profile) at once: it is not this run's first, allocating copy. */
+  seed(point: CopyPoint): void {
+    this.classFor(point.bytes).seed(point.bytes, point.ms);
+    this.sortedPoints = undefined;
+  }
+
+  private classFor(bytes: number): SizeClass {
     const key = classOf(bytes);
     let sizeClass = this.classes.get(key);
     if (sizeClass === undefined) {
       sizeClass = new SizeClass();
       this.classes.set(key, sizeClass);
     }
-    sizeClass.observe(bytes, ms, cold);
-    this.sortedPoints = undefined;
+    return sizeClass;
   }
 
   /** The learned points, smallest first. */

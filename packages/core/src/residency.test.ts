@@ -133,13 +133,14 @@ describe('Residency: copy times, estimates and reads', () => {
     expect(residency.copyPoints('gpu')).toEqual({ upload: [{ bytes: 16, ms: 3 }], download: [] });
   });
 
-  it("learns a profile's copy points as warm copies of their size (once a copy of that size was made here)", async () => {
+  it("learns a profile's copy points at once, on a fresh residency too; the first copy here is still skipped", async () => {
     const { residency, spec, backend } = setup(3);
-    await residency.ensureOn(new Storage('f32', 16, new Uint8Array(16)), spec, backend);
-    await residency.bytesForRead(deviceOnly('gpu'));
-    expect(residency.copyPoints('gpu')).toEqual({ upload: [], download: [] }); // each first copy is skipped
     residency.seedCopyPoints('gpu', [{ bytes: 16, ms: 5 }], [{ bytes: 16, ms: 7 }]);
     expect(residency.copyPoints('gpu')).toEqual({ upload: [{ bytes: 16, ms: 5 }], download: [{ bytes: 16, ms: 7 }] });
+    await residency.ensureOn(new Storage('f32', 16, new Uint8Array(16)), spec, backend); // allocates: not learned
+    expect(residency.copyPoints('gpu').upload).toEqual([{ bytes: 16, ms: 5 }]);
+    for (let i = 0; i < 2; i++) await residency.ensureOn(new Storage('f32', 16, new Uint8Array(16)), spec, backend);
+    expect(residency.copyPoints('gpu').upload).toEqual([{ bytes: 16, ms: 3 }]); // copies here take over: median of 5, 3, 3
   });
 
   it('prices an upload from the host copy when there is one, and adds the download when a device holds the only copy', () => {

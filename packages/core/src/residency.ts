@@ -80,8 +80,8 @@ export class Residency {
 
   /** Seeds `backend`'s copy times from a profile's points (copies measured here then take over: medians). */
   seedCopyPoints(backend: string, upload: readonly CopyPoint[], download: readonly CopyPoint[]): void {
-    for (const p of upload) this.uploadTimes.get(backend)?.observe(p.bytes, p.ms, false);
-    for (const p of download) this.downloadTimes.get(backend)?.observe(p.bytes, p.ms, false);
+    for (const p of upload) this.uploadTimes.get(backend)?.seed(p);
+    for (const p of download) this.downloadTimes.get(backend)?.seed(p);
   }
 
   /** Bytes `backend` would need to allocate to hold `storage` (0 when resident). */
