@@ -90,6 +90,14 @@ function runVitest(extraArgs) {
   });
 }
 
+/** The tests vitest reports as failed ("FAIL  file > suite > test"), without colour codes. */
+function failedTests(out) {
+  const plain = out.replace(/\u001b\[[0-9;]*m/g, '');
+  return [...new Set(plain.split('\n').filter((l) => /^\s*FAIL\s/.test(l) && l.includes(' > ')))].map((l) =>
+    l.replace(/^\s*FAIL\s+/, '').trim(),
+  );
+}
+
 let exitCode = 0;
 let restore = () => {};
 for (const signal of ['SIGINT', 'SIGTERM'])
@@ -124,6 +132,7 @@ for (const id of ids) {
           : 'ERROR';
     console.log(`${verdict} ${describeMutant(mutant)}`);
     if (verdict === 'ERROR') console.log(run.out.split('\n').slice(-15).join('\n'));
+    if (verdict === 'KILLED') for (const name of failedTests(run.out).slice(0, 3)) console.log(`  failed: ${name}`);
   } finally {
     restore();
   }
