@@ -7,7 +7,7 @@ import { ManualClock, SimulatedBackend } from '@tandem/testing';
 import { DTYPES } from './dtype.ts';
 import { Engine } from './engine.ts';
 import type { CallInputs, CallPlanner } from './engine-planning.ts';
-import { OP_KINDS, type Op, type TensorSpec } from './ops.ts';
+import { OP_KINDS } from './ops.ts';
 import type { Strategy } from './scheduler/selection.ts';
 
 /** An engine over simulated backends named `names` (the first a CPU, the rest GPUs), and the planner it plans with. */
@@ -27,11 +27,9 @@ async function plannerOver(
   );
   const engine = await Engine.create({ clock: clock.clock, backends });
   // The planner is the engine's own (private) one: its backend order is the engine's.
-  return { engine, planner: Reflect.get(engine, 'planner') as CallPlanner };
+  const planner: CallPlanner = Reflect.get(engine, 'planner');
+  return { engine, planner };
 }
-
-/** The op part of a call: the kind reads only which op it is. */
-const opSpec = (op: (typeof OP_KINDS)[number]) => ({ op }) as unknown as Op<TensorSpec>;
 
 const STRATEGIES: readonly Strategy[] = ['auto', 'gpu-preferred', 'cpu-preferred', { only: 'cpu' }, { only: 'gpu' }];
 
@@ -50,7 +48,7 @@ describe("a call's kind", () => {
           for (const strategy of STRATEGIES)
             calls.push({
               what: `${op} ${first}/${second ?? '-'} ${JSON.stringify(strategy)}`,
-              kind: planner.kindOf(opSpec(op), inputs, strategy),
+              kind: planner.kindOf(op, inputs, strategy),
             });
         }
     expect(calls.filter((c) => c.kind === undefined).map((c) => c.what)).toEqual([]);
@@ -71,7 +69,7 @@ describe("a call's kind", () => {
     const w = engine.zeros([32], 'q8_0');
     const call = () =>
       planner.kindOf(
-        opSpec('quantizedMatmul'),
+        'quantizedMatmul',
         [
           { name: 'x', tensor: x },
           { name: 'w', tensor: w },
@@ -84,23 +82,23 @@ describe("a call's kind", () => {
   it('an only-strategy naming a backend the planner does not have gets no kind', async () => {
     const { engine, planner } = await plannerOver();
     const x = engine.zeros([32]);
-    expect(planner.kindOf(opSpec('scale'), [{ name: 'x', tensor: x }], { only: 'npu' })).toBeUndefined();
+    expect(planner.kindOf('scale', [{ name: 'x', tensor: x }], { only: 'npu' })).toBeUndefined();
   });
 
   it('up to 6 backends a call gets a kind; with 7 none, as their residency signature would not be exact', async () => {
     const six = await plannerOver(['cpu', 'gpu', 'b2', 'b3', 'b4', 'b5']);
     const x6 = six.engine.zeros([32]);
-    expect(six.planner.kindOf(opSpec('scale'), [{ name: 'x', tensor: x6 }], 'auto')).toEqual(expect.any(Number));
+    expect(six.planner.kindOf('scale', [{ name: 'x', tensor: x6 }], 'auto')).toEqual(expect.any(Number));
     const seven = await plannerOver(['cpu', 'gpu', 'b2', 'b3', 'b4', 'b5', 'b6']);
     const x7 = seven.engine.zeros([32]);
-    expect(seven.planner.kindOf(opSpec('scale'), [{ name: 'x', tensor: x7 }], 'auto')).toBeUndefined();
+    expect(seven.planner.kindOf('scale', [{ name: 'x', tensor: x7 }], 'auto')).toBeUndefined();
   });
 
   it('up to 6 inputs a call gets a kind; with 7 none, as their residency signature would not be exact', async () => {
     const { engine, planner } = await plannerOver();
     const inputs = Array.from({ length: 7 }, (_, i) => ({ name: `x${i}`, tensor: engine.zeros([32]) }));
-    expect(planner.kindOf(opSpec('concat'), inputs.slice(0, 6), 'auto')).toEqual(expect.any(Number));
-    expect(planner.kindOf(opSpec('concat'), inputs, 'auto')).toBeUndefined();
+    expect(planner.kindOf('concat', inputs.slice(0, 6), 'auto')).toEqual(expect.any(Number));
+    expect(planner.kindOf('concat', inputs, 'auto')).toBeUndefined();
   });
 });
 

@@ -7,7 +7,7 @@ import type { MemoryNeed } from './engine-options.ts';
 import { RECOVERING_TEXT } from './engine-backends.ts';
 import { opMemory, unplannable } from './limits.ts';
 import type { OpWork } from './op-definition.ts';
-import { OP_KINDS, type Op, type TensorSpec } from './ops.ts';
+import { OP_KINDS, type Op, type OpKind, type TensorSpec } from './ops.ts';
 import type { Residency } from './residency.ts';
 import type { CostModel } from './scheduler/cost-model.ts';
 import type { CachedDecision, DecisionCache } from './scheduler/decision-cache.ts';
@@ -90,7 +90,7 @@ export class CallPlanner {
   }
 
   /** Op, dtypes and strategy as one number for the decision cache (undefined: don't cache this call). */
-  kindOf(spec: Op<TensorSpec>, inputs: CallInputs, strategy: Strategy): number | undefined {
+  kindOf(op: OpKind, inputs: CallInputs, strategy: Strategy): number | undefined {
     let strategyIndex: number;
     if (strategy === 'auto') strategyIndex = 0;
     else if (strategy === 'gpu-preferred') strategyIndex = 1;
@@ -106,7 +106,7 @@ export class CallPlanner {
     // A second dtype (a quantized weight's format) is part of the kind, as it is of the cost model's key (opKeyOf).
     const other = inputs.find(({ tensor }) => tensor.dtype !== first)?.tensor.dtype;
     const otherIndex = other === undefined ? 0 : 1 + DTYPES.indexOf(other);
-    return ((OP_KINDS.indexOf(spec.op) * 8 + DTYPES.indexOf(first)) * 16 + otherIndex) * 64 + strategyIndex;
+    return ((OP_KINDS.indexOf(op) * 8 + DTYPES.indexOf(first)) * 16 + otherIndex) * 64 + strategyIndex;
   }
 
   /** Where every input lives (host copy, replicas, or an ungathered view), as one number. */

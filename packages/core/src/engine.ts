@@ -262,7 +262,7 @@ export class Engine {
     if (op.op === 'spreadActivation') await this.executor.checkGraph(op, inputs);
     const work = opWork(spec, outputs);
     const strategy = options?.strategy ?? this.strategy;
-    const kind = this.planner.kindOf(spec, inputs, strategy);
+    const kind = this.planner.kindOf(spec.op, inputs, strategy);
     const residency = kind === undefined ? 0 : this.planner.residencySignature(inputs);
     const cached = kind === undefined ? undefined : this.planner.reusable(work, kind, residency);
     if (cached !== undefined) {
@@ -318,7 +318,7 @@ export class Engine {
     const outputs = inferOutputsOf(spec, inputs);
     const work = opWork(spec, outputs);
     const strategy = options?.strategy ?? this.strategy;
-    const kind = this.planner.kindOf(spec, inputs, strategy);
+    const kind = this.planner.kindOf(spec.op, inputs, strategy);
     const residency = kind === undefined ? 0 : this.planner.residencySignature(inputs);
     const cached = kind === undefined ? undefined : this.planner.reusable(work, kind, residency);
     const plan =
