@@ -211,13 +211,26 @@ describe('warm-ups a profile names', () => {
 
   it('an example that failed is tried again by the next import', async () => {
     const { engine } = await simulatedEngine();
-    const mismatched = { op: 'matmul', a: { dtype: 'f32', shape: [2, 3] }, b: { dtype: 'f32', shape: [4, 5] } };
-    const profile = await profileWith([{ backend: 'gpu', op: mismatched } as ProfileData['warmUps'][number]]);
+    const mismatched: WarmUpExample = {
+      backend: 'gpu',
+      op: { op: 'matmul', a: { dtype: 'f32', shape: [2, 3] }, b: { dtype: 'f32', shape: [4, 5] } },
+    };
+    const profile = await profileWith([mismatched]);
     engine.profile.import(profile);
     await engine.whenWarm();
     engine.profile.import(profile);
     await engine.whenWarm();
     expect(noticesOf(engine, 'warm-up-failed')).toHaveLength(2);
+  });
+
+  it('are not run on a GPU that is unavailable (here: never started, under forceCpu): nothing runs, nothing fails', async () => {
+    const { engine, gpu } = await simulatedEngine({ forceCpu: true });
+    const profile = { ...engine.profile.export(), warmUps: [matmulExample('f32')] }; // saved on these devices
+    expect(engine.profile.import(profile).used).toBe(true);
+    await engine.whenWarm();
+    expect(gpu.calls).toBe(0);
+    expect(noticesOf(engine, 'warm-up-failed')).toEqual([]);
+    expect(engine.telemetry.opEvents()).toEqual([]);
   });
 
   it('are not run on a GPU whose kernels are built ahead (compilesOnFirstRun false): its first run costs no more', async () => {
