@@ -67,7 +67,7 @@ function runVitest(extraArgs) {
         '--reporter=dot',
         ...extraArgs,
       ],
-      { detached: true, env: { ...process.env, CI: '' } },
+      { detached: true, env: { ...process.env, CI: '', NO_COLOR: '1' } },
     );
     running = child;
     let out = '';
@@ -90,10 +90,9 @@ function runVitest(extraArgs) {
   });
 }
 
-/** The tests vitest reports as failed ("FAIL  file > suite > test"), without colour codes. */
+/** The tests vitest reports as failed ("FAIL  file > suite > test"; vitest runs with NO_COLOR). */
 function failedTests(out) {
-  const plain = out.replace(/\u001b\[[0-9;]*m/g, '');
-  return [...new Set(plain.split('\n').filter((l) => /^\s*FAIL\s/.test(l) && l.includes(' > ')))].map((l) =>
+  return [...new Set(out.split('\n').filter((l) => /^\s*FAIL\s/.test(l) && l.includes(' > ')))].map((l) =>
     l.replace(/^\s*FAIL\s+/, '').trim(),
   );
 }
