@@ -1,7 +1,7 @@
 // What a call's attempt teaches the engine (engine-execution.ts): which measured times reach the decision cache, and
 // how the circuit breaker's probe slot is kept while a probe call is in flight.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AbortedError, type RunResult, Scheduler } from '@tandem/core';
+import { AbortedError, BackendError, type RunResult, Scheduler } from '@tandem/core';
 import { simulatedEngine, square } from '../scheduler/harness.ts';
 
 afterEach(() => {
@@ -33,6 +33,32 @@ describe('the decision cache', () => {
     await engine.matmul(a, a, { strategy: { only: 'gpu' } });
     const plan = vi.spyOn(Scheduler.prototype, 'plan');
     await engine.matmul(a, a);
+    expect(plan).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('a fallback that succeeds', () => {
+  it("ends the reuse of a plan another call cached meanwhile for another backend, when it ran within that plan's estimate", async () => {
+    const { engine, cpu, gpu } = await simulatedEngine({ tracker: { minCalls: 50 } }); // one failure leaves it closed
+    const preferGpu = { strategy: 'gpu-preferred' } as const;
+    const a = square(engine, 32);
+    for (let i = 0; i < 3; i++) await engine.matmul(a, a, preferGpu); // the GPU's plan is cached
+    vi.spyOn(gpu, 'run').mockRejectedValueOnce(new BackendError('INJECTED', 'gpu', 'broken'));
+    const realRun = cpu.run.bind(cpu);
+    let finishCpu: () => void = () => undefined;
+    const cpuRun = vi.spyOn(cpu, 'run').mockImplementationOnce(
+      (op, outputs) =>
+        new Promise<RunResult>((resolve) => {
+          finishCpu = () => void realRun(op, outputs).then(resolve);
+        }),
+    );
+    const failing = engine.matmul(a, a, preferGpu); // the reused plan's GPU fails: the CPU runs it instead
+    await vi.waitFor(() => expect(cpuRun).toHaveBeenCalled());
+    await engine.matmul(a, a, preferGpu); // meanwhile a call plans afresh and caches the GPU again
+    finishCpu();
+    await failing; // the CPU's 0.005 ms is within the GPU plan's 0.1 ms estimate: that plan may no longer win
+    const plan = vi.spyOn(Scheduler.prototype, 'plan');
+    await engine.matmul(a, a, preferGpu);
     expect(plan).toHaveBeenCalledTimes(1);
   });
 });
