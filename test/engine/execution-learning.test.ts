@@ -63,6 +63,19 @@ describe('a fallback that succeeds', () => {
   });
 });
 
+describe("the profile's warm-up example of an op on a compiling GPU", () => {
+  it('is its first run there: when that run was too large to warm up on zeros, later smaller runs give none', async () => {
+    const { engine } = await simulatedEngine();
+    const onlyGpu = { strategy: { only: 'gpu' } } as const;
+    const large = square(engine, 2900); // 2 x 33.6 MB of inputs: over the 64 MiB a warm-up may allocate
+    (await engine.matmul(large, large, onlyGpu)).dispose();
+    large.dispose();
+    const small = square(engine, 256);
+    for (let i = 0; i < 3; i++) (await engine.matmul(small, small, onlyGpu)).dispose();
+    expect(engine.profile.export().warmUps).toEqual([]);
+  });
+});
+
 describe('the time a call is learned from', () => {
   it("includes the time it waited for another call's upload of its input, not its own copies", async () => {
     const { engine, clock, gpu } = await simulatedEngine();
