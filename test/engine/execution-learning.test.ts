@@ -111,6 +111,46 @@ describe('the time a call is learned from', () => {
   });
 });
 
+describe('a call that overlapped a background warm-up', () => {
+  it('is not learned from, even when the warm-up ended before the call did', async () => {
+    const { engine, clock, cpu, gpu } = await simulatedEngine();
+    const onlyCpu = { strategy: { only: 'cpu' } } as const;
+    const x = engine.tensor(new Float32Array(16), [16]);
+    await engine.scale(x, 2, onlyCpu); // the CPU's warm-up run of scale
+    const cpuEstimate = () => engine.explain({ op: 'scale', x, factor: 2 }).costsMs['cpu'] ?? 0; // a plan made afresh
+    const prior = cpuEstimate();
+    const realGpuRun = gpu.run.bind(gpu);
+    let finishWarmUp: () => void = () => undefined;
+    vi.spyOn(gpu, 'run').mockImplementationOnce(
+      (op, outputs) =>
+        new Promise<RunResult>((resolve) => {
+          finishWarmUp = () => void realGpuRun(op, outputs).then(resolve);
+        }),
+    );
+    const a = square(engine, 256);
+    await engine.matmul(a, a); // the CPU serves it while the GPU warms up in the background
+    expect(engine.telemetry.latestOpEvent()?.reason.kind).toBe('warming');
+    const realCpuRun = cpu.run.bind(cpu);
+    let finishCpu: () => void = () => undefined;
+    const cpuRun = vi.spyOn(cpu, 'run').mockImplementationOnce(
+      (op, outputs) =>
+        new Promise<RunResult>((resolve) => {
+          finishCpu = () => {
+            clock.advance(100); // the host was busy with the warm-up: 100 ms for a 16-element scale
+            void realCpuRun(op, outputs).then(resolve);
+          };
+        }),
+    );
+    const call = engine.scale(x, 2, onlyCpu);
+    await vi.waitFor(() => expect(cpuRun).toHaveBeenCalled());
+    finishWarmUp();
+    await engine.whenWarm();
+    finishCpu();
+    await call;
+    expect(cpuEstimate()).toBe(prior);
+  });
+});
+
 describe("the circuit breaker's probe slot", () => {
   it('is kept by the probe in flight when another call on the half-open circuit is aborted: no second probe starts', async () => {
     const { engine, clock, gpu } = await simulatedEngine({ tracker: { minCalls: 1, coolDownMs: 10 } });
