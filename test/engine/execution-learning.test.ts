@@ -1,7 +1,8 @@
-// What a call's attempt teaches the engine (engine-execution.ts): which measured times reach the decision cache, and
-// how the circuit breaker's probe slot is kept while a probe call is in flight.
+// What a call's attempt teaches the engine (engine-execution.ts): which measured times reach the cost model and the
+// decision cache, the profile's warm-up example, how the circuit breaker's probe slot is kept while a probe call is in
+// flight, and the error of a CSR array disposed while spreadActivation checks it.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AbortedError, BackendError, type RunResult, Scheduler } from '@tandem/core';
+import { AbortedError, BackendError, DisposedError, type RunResult, Scheduler } from '@tandem/core';
 import { simulatedEngine, square } from '../scheduler/harness.ts';
 
 afterEach(() => {
@@ -196,5 +197,21 @@ describe("the circuit breaker's probe slot", () => {
     finishProbe();
     await probe;
     expect(circuit()).toBe('closed');
+  });
+});
+
+describe("spreadActivation's check of its CSR arrays", () => {
+  it("is the caller's DisposedError, naming the array, when the caller disposes rowPtr while the check runs", async () => {
+    const { engine } = await simulatedEngine();
+    const rowPtr = engine.tensor(Uint32Array.from([0, 1, 2, 2]), [4]);
+    const colIdx = engine.tensor(Uint32Array.from([1, 2]), [2]);
+    const weights = engine.tensor(new Float32Array(2).fill(1), [2]);
+    const initial = engine.tensor(new Float32Array(3).fill(1), [3]);
+    const options = { decay: 0.5, threshold: 0, iterations: 2 };
+    const call = engine.spreadActivation({ rowPtr, colIdx, weights }, initial, options).catch((e: unknown) => e);
+    rowPtr.dispose(); // after the call's own checks of its arguments, before the CSR check reads the bytes
+    const error = await call;
+    expect(error).toBeInstanceOf(DisposedError);
+    expect((error as DisposedError).message).toBe('spreadActivation.rowPtr was used after dispose()');
   });
 });
