@@ -3,13 +3,13 @@
 // id's GPU speedup is read from.
 import { describe, expect, it } from 'vitest';
 import { ManualClock, SimulatedBackend } from '@tandem/testing';
-import { BackendLifecycle } from './engine-backends.ts';
-import { Engine } from './engine.ts';
-import { engineTelemetryView, telemetryLevelOf } from './engine-telemetry.ts';
-import { InvalidArgumentError } from './errors.ts';
-import type { Op, TensorSpec } from './ops.ts';
-import { CostModel } from './scheduler/cost-model.ts';
-import { Telemetry } from './telemetry/telemetry.ts';
+import { BackendLifecycle } from '../../packages/core/src/engine-backends.ts';
+import { Engine } from '../../packages/core/src/engine.ts';
+import { engineTelemetryView, telemetryLevelOf } from '../../packages/core/src/engine-telemetry.ts';
+import { InvalidArgumentError } from '../../packages/core/src/errors.ts';
+import type { Op, TensorSpec } from '../../packages/core/src/ops.ts';
+import { CostModel } from '../../packages/core/src/scheduler/cost-model.ts';
+import { Telemetry } from '../../packages/core/src/telemetry/telemetry.ts';
 
 /** CPU: 3 us + 40 GFLOP/s; GPU: 100 us + 2 TFLOP/s (as test/scheduler/harness.ts). */
 const cpuMs = (flops: number): number => 0.003 + flops / 4e7;

@@ -4,11 +4,11 @@
 // exact must get no kind at all (it is then planned afresh every time).
 import { describe, expect, it } from 'vitest';
 import { ManualClock, SimulatedBackend } from '@tandem/testing';
-import { DTYPES } from './dtype.ts';
-import { Engine } from './engine.ts';
-import type { CallInputs, CallPlanner } from './engine-planning.ts';
-import { OP_KINDS } from './ops.ts';
-import type { Strategy } from './scheduler/selection.ts';
+import { DTYPES } from '../../packages/core/src/dtype.ts';
+import { Engine } from '../../packages/core/src/engine.ts';
+import type { CallInputs, CallPlanner } from '../../packages/core/src/engine-planning.ts';
+import { OP_KINDS } from '../../packages/core/src/ops.ts';
+import type { Strategy } from '../../packages/core/src/scheduler/selection.ts';
 
 /** An engine over simulated backends named `names` (the first a CPU, the rest GPUs), and the planner it plans with. */
 async function plannerOver(
