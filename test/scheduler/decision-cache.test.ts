@@ -5,6 +5,29 @@ import { FaultInjectingBackend, faultSchedule, ManualClock, SimulatedBackend } f
 import { cpuLatency, gpuLatency, simulatedEngine, square } from './harness.ts';
 import type { Op, OpWork, TensorSpec } from '@tandem/core';
 
+/** A plan that chose the CPU, expecting 1 ms. */
+const PLAN: SchedulePlan = {
+  selection: { backend: 'cpu', reason: { kind: 'force-cpu' }, estimatedMs: 1 },
+  fallbacks: [],
+  skipped: [],
+  costsMs: { cpu: 1 },
+  transfersMs: { cpu: 0 },
+  probe: false,
+};
+const WORK = { flops: 100, bytes: 400, batch: 1 };
+const KIND = 7;
+const RESIDENCY = 3;
+
+/** A cache (reuse 2, driftFactor 2) holding PLAN for 'matmul|f32', made at decision count `made`. */
+function cacheWithPlan(made: number) {
+  const cache = new DecisionCache({ reuse: 2, driftFactor: 2 });
+  cache.store({ work: WORK, kind: KIND, residency: RESIDENCY, opKey: 'matmul|f32', plan: PLAN, decisionCount: made });
+  const reused = (count = made): boolean => cache.lookup(WORK, KIND, RESIDENCY, () => count) !== undefined;
+  const entry = cache.lookup(WORK, KIND, RESIDENCY, () => made);
+  if (entry === undefined) throw new Error('the fresh plan is not in the cache');
+  return { cache, entry, reused };
+}
+
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -177,16 +200,7 @@ describe('decision cache', () => {
 });
 
 describe('DecisionCache (unit)', () => {
-  const plan: SchedulePlan = {
-    selection: { backend: 'cpu', reason: { kind: 'force-cpu' }, estimatedMs: 1 },
-    fallbacks: [],
-    skipped: [],
-    costsMs: { cpu: 1 },
-    transfersMs: { cpu: 0 },
-    probe: false,
-  };
-  /** The work of the calls under test: 100 flops, 400 bytes. */
-  const WORK = { flops: 100, bytes: 400, batch: 1 };
+  const plan = PLAN;
 
   it('keys on work, call kind and residency; expires after `reuse` decisions of its op; drift and other measurements end reuse', () => {
     const cache = new DecisionCache({ reuse: 2, driftFactor: 2 });
@@ -250,5 +264,55 @@ describe('DecisionCache (unit)', () => {
     store(4097);
     expect(held(4096)).toBe(true); // and fills again from there
     expect(held(4097)).toBe(true);
+  });
+});
+
+describe('DecisionCache (unit): drift of the measured run time', () => {
+  it('keeps the plan when the run took exactly driftFactor times the estimate, or exactly 1/driftFactor of it', () => {
+    const { cache, entry, reused } = cacheWithPlan(10);
+    cache.checkDrift(entry, 2);
+    expect(reused()).toBe(true);
+    cache.checkDrift(entry, 0.5);
+    expect(reused()).toBe(true);
+  });
+
+  it('ends the plan when the run was faster than 1/driftFactor of the estimate', () => {
+    const { cache, entry, reused } = cacheWithPlan(10);
+    cache.checkDrift(entry, 0.49);
+    expect(reused()).toBe(false);
+  });
+
+  it("ends the plan even before its op's first counted decision", () => {
+    const { cache, entry, reused } = cacheWithPlan(0);
+    cache.checkDrift(entry, 3);
+    expect(reused(0)).toBe(false);
+  });
+});
+
+describe('DecisionCache (unit): a measurement of another backend on the same work', () => {
+  it('ends the plan only when the other backend ran in under driftFactor times its run estimate (exactly that keeps it)', () => {
+    const { cache, reused } = cacheWithPlan(10);
+    cache.noteMeasured(WORK, 'matmul|f32', 'gpu', 2); // 2x the plan's 1 ms: the GPU cannot win by that
+    expect(reused()).toBe(true);
+    cache.noteMeasured(WORK, 'matmul|f32', 'gpu', 1.99);
+    expect(reused()).toBe(false);
+  });
+
+  it("ends it even before its op's first counted decision", () => {
+    const { cache, reused } = cacheWithPlan(0);
+    cache.noteMeasured(WORK, 'matmul|f32', 'gpu', 0.5);
+    expect(reused(0)).toBe(false);
+  });
+
+  it("leaves the plan of another op key alone (another dtype's matmul of the same work)", () => {
+    const { cache, reused } = cacheWithPlan(10);
+    cache.noteMeasured(WORK, 'matmul|f16', 'gpu', 0.5);
+    expect(reused()).toBe(true);
+  });
+
+  it('leaves the plan alone when the measured call moved other bytes (same flops, other work)', () => {
+    const { cache, reused } = cacheWithPlan(10);
+    cache.noteMeasured({ flops: WORK.flops, bytes: 404, batch: 1 }, 'matmul|f32', 'gpu', 0.5);
+    expect(reused()).toBe(true);
   });
 });

@@ -2,17 +2,16 @@ import { describe, expect, it } from 'vitest';
 import {
   AllBackendsFailedError,
   type Candidate,
-  CostModel,
   DEFAULT_PROFILES,
   FORCE_CPU_UNSTARTED,
   opWork,
   type OpWork,
-  Scheduler,
+  type Scheduler,
   type Tensor,
-  Tracker,
 } from '@tandem/core';
 import { FaultInjectingBackend, faultSchedule, ManualClock, SimulatedBackend } from '@tandem/testing';
 import { cpuLatency, gpuLatency, simulatedEngine, square } from './harness.ts';
+import { candidate, planBench } from './plan-bench.ts';
 
 describe('auto: cost model', () => {
   it('learns the crossover: small matmuls on the CPU, large ones on the GPU', async () => {
@@ -547,19 +546,6 @@ describe('device replacement', () => {
 });
 
 describe('Scheduler.plan (unit)', () => {
-  /** A candidate that can take the op, with a 1 ms prior, no copies and no memory limit. */
-  const candidate = (name: string, kind: 'cpu' | 'gpu', extra: Partial<Candidate> = {}): Candidate => ({
-    name,
-    kind,
-    priority: kind === 'cpu' ? 10 : 20,
-    fallbackOnly: false,
-    unusable: undefined,
-    priorMs: 1,
-    transferMs: 0,
-    requiredBytes: 1000,
-    availableBytes: undefined,
-    ...extra,
-  });
   const request = (...candidates: Candidate[]): Parameters<Scheduler['plan']>[0] => ({
     op: 'matmul',
     opKey: 'matmul|f32',
@@ -567,16 +553,7 @@ describe('Scheduler.plan (unit)', () => {
     candidates,
   });
   /** A scheduler over a fresh cost model and a breaker that opens after 5 failures and probes 100 ms later. */
-  const setup = () => {
-    let now = 0;
-    const costModel = new CostModel();
-    const tracker = new Tracker(() => now, { minCalls: 5, coolDownMs: 100 });
-    const scheduler = new Scheduler(costModel, tracker);
-    const openCircuit = (backend: string): void => {
-      for (let i = 0; i < 5; i++) tracker.record('matmul', backend, false, 1, false);
-    };
-    return { costModel, tracker, scheduler, openCircuit, advance: (ms: number) => (now += ms) };
-  };
+  const setup = planBench;
 
   it('reports a memory shortfall only when lack of memory left nothing: the fewest bytes needed, the most free', () => {
     const { scheduler } = setup();
