@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AbortedError, Engine, InvalidArgumentError, OP_KINDS, type OpKind } from '@tandem/core';
 import { ReferenceBackend } from '@tandem/reference';
 import { FaultInjectingBackend, faultSchedule } from '@tandem/testing';
+import { caught } from '../support/caught.ts';
 
 async function engineWithHang(hangMs: number): Promise<{ engine: Engine; faulty: FaultInjectingBackend }> {
   const faulty = new FaultInjectingBackend(new ReferenceBackend(), faultSchedule({ 1: 'hang' }), {
@@ -12,15 +13,6 @@ async function engineWithHang(hangMs: number): Promise<{ engine: Engine; faulty:
   });
   const engine = await Engine.create({ backends: [faulty, new ReferenceBackend({ fallbackOnly: true })] });
   return { engine, faulty };
-}
-
-function caught(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
 }
 
 describe('call options', () => {

@@ -11,18 +11,10 @@ import {
   type Tensor,
 } from '@tandem/core';
 import { ReferenceBackend } from '@tandem/reference';
+import { caught } from '../support/caught.ts';
 
 async function engine(): Promise<Engine> {
   return Engine.create({ backends: [new ReferenceBackend()] });
-}
-
-function caught(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
 }
 
 describe('zeros, ones, full', () => {

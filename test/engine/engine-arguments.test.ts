@@ -4,15 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine, InvalidArgumentError } from '@tandem/core';
 import { ManualClock, SimulatedBackend } from '@tandem/testing';
 import { simulatedEngine } from '../scheduler/harness.ts';
-
-function caught(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  return undefined;
-}
+import { caught } from '../support/caught.ts';
 
 describe('engine arguments', () => {
   it('refuses two backends of one name, naming the backends argument and the repeated name', () => {

@@ -3,15 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DisposedError, Engine, InvalidArgumentError, type Op, type Tensor } from '@tandem/core';
 import { ReferenceBackend } from '@tandem/reference';
 import { simulatedEngine } from '../scheduler/harness.ts';
-
-function caught(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  return undefined;
-}
+import { caught } from '../support/caught.ts';
 
 describe('tensors', () => {
   it('reads back what was written, per dtype', async () => {
