@@ -105,10 +105,21 @@ describe('serving from the CPU while a GPU warms up', () => {
     expect(engine.telemetry.opEvents()).toMatchObject([{ backend: 'cpu', ok: true, reason: { kind: 'warming' } }]);
     await engine.whenWarm();
     expect(gpu.injected.reject).toBe(1);
-    expect(noticesOf(engine, 'warm-up-failed')[0]).toMatchObject({ backend: 'gpu', op: 'matmul' });
+    expect(noticesOf(engine, 'warm-up-failed')).toMatchObject([
+      { backend: 'gpu', op: 'matmul', detail: 'matmul|f32: [gpu] injected rejection on call 1' },
+    ]);
     expect(engine.trackerStats().find((s) => s.backend === 'gpu')).toMatchObject({ failures: 1 });
-    // Not warmed up: the next call stands the CPU in again and retries the warm-up.
+    // Not warmed up: the next call stands the CPU in again and retries the warm-up, which succeeds.
     expect(engine.explain({ op: 'matmul', a, b: a }).selection.reason).toMatchObject({ kind: 'warming' });
+    await engine.matmul(a, a);
+    await engine.whenWarm();
+    expect(gpu.calls).toBe(2);
+    // The success closes nothing (the circuit never opened): the failure stays in the window.
+    expect(engine.trackerStats().find((s) => s.backend === 'gpu')).toMatchObject({
+      successes: 1,
+      failures: 1,
+      successRate: 0.5,
+    });
   });
 
   it('an input the caller disposes during the warm-up ends it without counting against the GPU', async () => {

@@ -92,8 +92,7 @@ export class BackgroundWarmUps {
       const opKey = opKeyOf(example.op, opInputs(example.op));
       const key = `${opKey}@${example.backend}`;
       const state = this.ctx.lifecycle.states.get(example.backend);
-      if (state === undefined || !state.available || state.backend.compilesOnFirstRun !== true || state.software)
-        continue;
+      if (state?.available !== true || state.backend.compilesOnFirstRun !== true || state.software) continue;
       if (this.running.has(key)) continue;
       if (this.ctx.costModel.warmedUp(opKey, example.backend)) continue;
       const done = run(example)
