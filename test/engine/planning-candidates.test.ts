@@ -32,22 +32,12 @@ describe('what each backend is for a call', () => {
   });
 
   it('a backend that cannot take the call is neither priced nor listed in its memory needs', async () => {
-    const clock = new ManualClock();
-    const cpu = new SimulatedBackend({ name: 'cpu', kind: 'cpu', priority: 10, latencyMs: cpuLatency, clock });
-    const gpu = new SimulatedBackend({
-      name: 'gpu',
-      kind: 'gpu',
-      priority: 20,
-      latencyMs: gpuLatency,
-      clock,
-      capabilities: [{ op: 'add', dtypes: ['f32'] }],
-    });
+    const { engine, gpu } = await simulatedEngine({ gpu: { capabilities: [{ op: 'add', dtypes: ['f32'] }] } });
     // Its cost model knows only the ops it runs.
     const estimateCost = vi.fn((): number => {
       throw new Error('no kernel for this op');
     });
     Object.assign(gpu, { estimateCost });
-    const engine = await Engine.create({ clock: clock.clock, backends: [cpu, gpu] });
     const a = square(engine, N);
     const plan = engine.explain({ op: 'matmul', a, b: a });
     expect(plan.skipped.map((s) => s.backend)).toEqual(['gpu']);
