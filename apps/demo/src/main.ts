@@ -124,22 +124,31 @@ function showProgress(client: EngineClient): void {
 }
 
 /**
- * The panels (index.html's <main hidden>) are shown after the header's first frame, in a task of their own: the page's
- * first style and layout (the first text shaping, the form controls' styles) made one task of 45-52 ms of CPU at load
- * on a loaded machine (issue 33); split, each half is about 20 ms. Nothing in them works before the engine starts.
+ * Shows the panels (index.html's <main hidden> and its hidden sections) one per frame, after the header's first
+ * frame, and resolves once the last has been laid out and painted. All at once, the page's first style and layout
+ * (the first text shaping, the form controls' styles) made one task of 45-52 ms of CPU at load (issue 33), and on two
+ * cores, beside the browser's own start, a task took 3-7x its CPU time in wall time. The engine worker starts after
+ * that, so the layout does not wait for it either. Nothing in the panels works before the engine starts.
  */
-function showPanelsAfterFirstFrame(): void {
-  requestAnimationFrame(() =>
-    setTimeout(() => {
-      const main = document.querySelector('main');
-      if (main !== null) main.hidden = false;
-    }, 0),
-  );
+function showPanels(): Promise<void> {
+  const afterFrame = (): Promise<void> =>
+    new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  return (async () => {
+    await afterFrame();
+    const main = document.querySelector('main');
+    if (main === null) return;
+    main.hidden = false;
+    for (const section of main.querySelectorAll('section')) {
+      await afterFrame();
+      section.hidden = false;
+    }
+    await afterFrame();
+  })();
 }
 
 async function start(): Promise<void> {
-  showPanelsAfterFirstFrame();
   setStatus('starting', 'Starting the engine…');
+  await showPanels();
   const client = new EngineClient();
   showProgress(client);
   const telemetry = wireTelemetry(client);

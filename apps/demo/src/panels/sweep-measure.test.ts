@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { findCrossovers } from './sweep-crossovers.ts';
 import type { SweepPoint } from './sweep-measure.ts';
 
@@ -63,7 +63,9 @@ describe('runSweep', () => {
         engine,
         'matmul',
         ['reference', 'gpu'],
-        (p, done, total) => seen.push(`${done}/${total} ${p.series}@${p.size} ${p.status}`),
+        (p, done, total) => {
+          seen.push(`${done}/${total} ${p.series}@${p.size} ${p.status}`);
+        },
         { cancelled: false },
         (e) => (e instanceof Error ? e.message : String(e)),
       );
@@ -85,6 +87,47 @@ describe('runSweep', () => {
         control,
       );
       expect(partial).toHaveLength(2);
+    } finally {
+      await engine.dispose();
+    }
+  });
+
+  it("measures nothing while the page draws a point: the next call waits for onPoint's promise", async () => {
+    const { Engine } = await import('@tandem/core');
+    const { ReferenceBackend } = await import('@tandem/reference');
+    const { FaultInjectingBackend } = await import('@tandem/testing');
+    const { runSweep } = await import('./sweep-measure.ts');
+    let calls = 0;
+    const counted = new FaultInjectingBackend(
+      new ReferenceBackend(),
+      () => {
+        calls++;
+        return undefined;
+      },
+      { name: 'counted', kind: 'cpu', priority: 10 },
+    );
+    const engine = await Engine.create({ backends: [counted] });
+    try {
+      const control = { cancelled: false };
+      const drawn: (() => void)[] = [];
+      const sweep = runSweep(
+        engine,
+        'matmul',
+        ['counted'],
+        () => new Promise<void>((resolve) => drawn.push(resolve)),
+        control,
+      );
+      await vi.waitFor(() => expect(drawn).toHaveLength(1));
+      const callsForFirstPoint = calls;
+      expect(callsForFirstPoint).toBe(4); // one warm-up and three timed calls
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(calls).toBe(callsForFirstPoint);
+      drawn[0]?.();
+      await vi.waitFor(() => expect(drawn).toHaveLength(2));
+      expect(calls).toBe(2 * callsForFirstPoint);
+      control.cancelled = true;
+      drawn[1]?.();
+      expect(await sweep).toHaveLength(2);
     } finally {
       await engine.dispose();
     }

@@ -36,6 +36,7 @@ export class EngineClient {
     workload: new Map(),
     loseGpu: new Map(),
     sweep: new Map(),
+    sweepDrawn: new Map(),
     cancelSweep: new Map(),
     trace: new Map(),
   };

@@ -42,7 +42,15 @@ interface State {
   /** WordNet, once loaded. */
   wordnet?: { readonly graph: DemoGraph; readonly lemmas: LemmaIndex };
   /** The sweep in progress, if any. */
-  sweep: SweepControl | undefined;
+  sweep: SweepInProgress | undefined;
+}
+
+/** A sweep the page can cancel, waiting for the page to draw its last point (`drawn`) while that is pending. */
+interface SweepInProgress {
+  /** Set to stop after the call in flight. */
+  readonly control: SweepControl;
+  /** Lets the sweep go on once the page has drawn the last point; undefined while measuring. */
+  drawn: (() => void) | undefined;
 }
 
 let state: State | undefined;
@@ -194,14 +202,19 @@ const handlers: { [K in keyof Requests]: (args: Requests[K]) => Promise<Replies[
       .backends()
       .filter((b) => b.available && b.health.state === 'healthy')
       .map((b) => b.name);
-    const control: SweepControl = { cancelled: false };
-    s.sweep = control;
+    const sweep: SweepInProgress = { control: { cancelled: false }, drawn: undefined };
+    const control = sweep.control;
+    s.sweep = sweep;
     try {
       const points = await runSweep(
         engine,
         op,
         usable,
-        (point, done, total) => post({ event: 'sweep-point', point, done, total }),
+        (point, done, total) =>
+          new Promise<void>((resolve) => {
+            sweep.drawn = resolve;
+            post({ event: 'sweep-point', point, done, total });
+          }),
         control,
         (error) => showError(error).sentence,
       );
@@ -210,9 +223,17 @@ const handlers: { [K in keyof Requests]: (args: Requests[K]) => Promise<Replies[
       s.sweep = undefined;
     }
   },
+  sweepDrawn: async () => {
+    const sweep = state?.sweep;
+    const waiting = sweep?.drawn;
+    if (sweep !== undefined) sweep.drawn = undefined;
+    waiting?.();
+    return { waiting: waiting !== undefined };
+  },
   cancelSweep: async () => {
     const sweep = state?.sweep;
-    if (sweep !== undefined) sweep.cancelled = true;
+    if (sweep !== undefined) sweep.control.cancelled = true;
+    sweep?.drawn?.();
     return { cancelling: sweep !== undefined };
   },
   trace: async () => started().demo.engine.telemetry.toChromeTrace(),

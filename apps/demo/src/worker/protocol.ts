@@ -65,6 +65,7 @@ export interface Replies {
   workload: { readonly running: boolean };
   loseGpu: { readonly destroyed: boolean; readonly note: string };
   sweep: { readonly points: readonly SweepPoint[]; readonly cancelled: boolean };
+  sweepDrawn: { readonly waiting: boolean };
   cancelSweep: { readonly cancelling: boolean };
   trace: string;
 }
@@ -87,6 +88,8 @@ export interface Requests {
   workload: { readonly run: boolean };
   loseGpu: Record<string, never>;
   sweep: { readonly op: SweepOp };
+  /** The page has drawn the sweep's last point: the sweep measures the next one. */
+  sweepDrawn: Record<string, never>;
   cancelSweep: Record<string, never>;
   trace: Record<string, never>;
 }
