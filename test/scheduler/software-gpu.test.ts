@@ -29,7 +29,9 @@ describe('a software GPU under auto', () => {
   it('a hardware GPU is explored (warm-up, then learned) and then wins', async () => {
     const runs = await decodeLike(false);
     expect(runs.slice(0, 2)).toEqual(['warmed', 'exploring']);
-    expect(runs.length).toBeGreaterThanOrEqual(5);
+    // Then it wins on what it learned. (How many calls the background warm-up overlaps depends on how the two
+    // interleave on the harness's one manual clock, so the number of GPU runs is not pinned.)
+    expect(runs.at(-1)).toBe('cost-model');
   });
 
   it('a software one is never explored, so no call of the run pays for its pipelines', async () => {

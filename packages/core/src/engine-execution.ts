@@ -158,15 +158,16 @@ export class CallExecutor {
   async execute(call: PlannedCall): Promise<Tensor[]> {
     const { op, spec, outputs, work, plan, label, signal, inputs, cached, opKey } = call;
     const callId = ++this.nextCallId;
-    const order = [plan.selection.backend, ...plan.fallbacks];
-    const failures: BackendFailure[] = plan.skipped.map((s) => ({ backend: s.backend, error: `skipped: ${s.reason}` }));
+    const attempts = 1 + plan.fallbacks.length;
+    // Made on the first failure only: most calls succeed at once.
+    let failures: BackendFailure[] | undefined;
     const dtype = inputs[0]?.tensor.dtype ?? 'f32';
     // Events (and their shapes text) are built only when the telemetry keeps them; else the attempt is only counted.
     const shapes = this.telemetry.keepsEvents ? inputs.map((i) => i.tensor.shape.join('x')).join(', ') : '';
     let reason: SelectionReason = plan.selection.reason;
     let estimatedMs = plan.selection.estimatedMs;
-    for (let attempt = 1; attempt <= order.length; attempt++) {
-      const name = order[attempt - 1] ?? '';
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const name = attempt === 1 ? plan.selection.backend : (plan.fallbacks[attempt - 2] ?? '');
       const state = this.lifecycle.states.get(name);
       if (state === undefined) continue;
       // Fallbacks go through the breaker too; an open circuit is still tried as a last resort.
@@ -179,7 +180,7 @@ export class CallExecutor {
       let cold = this.warmth.begin(name, startMs);
       try {
         throwIfAborted(signal, op.op);
-        const bound = await this.bind(op, state.backend, moved);
+        const bound = this.boundIfResident(op, inputs, state.backend) ?? (await this.bind(op, state.backend, moved));
         throwIfAborted(signal, op.op);
         const t0 = this.clock();
         const run = this.withDeadline(state.backend, op.op, state.backend.run(bound, outputs));
@@ -196,11 +197,13 @@ export class CallExecutor {
         // What the call cost beyond its copies (binding, the run, adopting the outputs): the copies are priced on
         // their own from where the inputs live, and the rest is what another call of this op will pay here. The run
         // alone left out rocm's per-call work around small kernels, enough to turn near-ties with the CPU (docs/decisions.md, issue 29).
-        const opMs = Math.max(runMs, this.clock() - startMs - moved.ms);
+        // One reading for the rest of the attempt: the learning and telemetry below are not the op's time.
+        const doneMs = this.clock();
+        const opMs = Math.max(runMs, doneMs - startMs - moved.ms);
         const priorMs = state.backend.estimateCost?.(spec, work) ?? rooflineMs(work, state.profile);
         if (!this.costModel.warmedUp(opKey, name)) this.firstRun(opKey, state.backend, spec);
         cold ||= overlapped || this.warmingUp();
-        const offFromMs = this.costModel.observe(opKey, name, work.flops, priorMs, opMs, cold, this.clock());
+        const offFromMs = this.costModel.observe(opKey, name, work.flops, priorMs, opMs, cold, doneMs);
         if (offFromMs !== undefined) {
           const { surprisesForRegimeChange, surpriseFactor, regimeMinSpanMs } = this.costModel.config;
           this.telemetry.notice(
@@ -215,7 +218,7 @@ export class CallExecutor {
         else if (!cold) this.decisions.noteMeasured(work, opKey, name, opMs);
         this.tracker.record(op.op, name, true, runMs, probe);
         this.learned();
-        const durationMs = this.clock() - startMs;
+        const durationMs = doneMs - startMs;
         if (!this.telemetry.keepsEvents)
           this.telemetry.count({
             op: op.op,
@@ -249,7 +252,7 @@ export class CallExecutor {
             bytesMoved: moved.bytes,
           });
         }
-        this.warmth.end(name, this.clock());
+        this.warmth.end(name, doneMs);
         return tensors;
       } catch (error) {
         this.warmth.end(name, this.clock());
@@ -263,6 +266,7 @@ export class CallExecutor {
         }
         const message = errorMessage(error);
         this.decisions.clear();
+        failures ??= skippedFailures(plan);
         failures.push({ backend: name, error: message });
         this.tracker.record(op.op, name, false, runMs, probe);
         const durationMs = this.clock() - startMs;
@@ -301,11 +305,11 @@ export class CallExecutor {
         }
         this.noteLostDevice(op, state.backend, error);
         reason = { kind: 'error-fallback', failed: name, error: message };
-        const next = order[attempt];
+        const next = plan.fallbacks[attempt - 1];
         estimatedMs = next === undefined ? 0 : (plan.costsMs[next] ?? 0);
       }
     }
-    throw new AllBackendsFailedError(op.op, failures);
+    throw new AllBackendsFailedError(op.op, failures ?? skippedFailures(plan));
   }
 
   /**
@@ -323,6 +327,22 @@ export class CallExecutor {
         if (tensor.contiguousCache !== undefined) this.residency.forgetReplica(tensor.contiguousCache, backend.name);
       }
     }
+  }
+
+  /**
+   * The op bound to `backend` when every input is contiguous and already there (the common case in a loop): no copy,
+   * no await. Undefined when any input needs a gather or a copy (bind() does those).
+   */
+  boundIfResident(op: Op<Tensor>, inputs: CallInputs, backend: CapableBackend): Op<BoundTensor> | undefined {
+    for (let i = 0; i < inputs.length; i++) {
+      const tensor = inputs[i]?.tensor;
+      if (tensor === undefined || !tensor.isContiguous || !tensor.storage.replicas.has(backend.name)) return undefined;
+    }
+    return mapOpTensors(op, (t) => {
+      const buffer = t.storage.replicas.get(backend.name);
+      if (buffer === undefined) throw new BackendError('BIND_FAILED', backend.name, 'an input was not bound');
+      return { dtype: t.dtype, shape: t.shape, buffer };
+    });
   }
 
   /** Makes every input resident on `backend` (gathering views into contiguous copies first). */
@@ -415,6 +435,11 @@ export class CallExecutor {
       );
     });
   }
+}
+
+/** The backends a plan left out, as failures of an AllBackendsFailedError. */
+function skippedFailures(plan: SchedulePlan): BackendFailure[] {
+  return plan.skipped.map((s) => ({ backend: s.backend, error: `skipped: ${s.reason}` }));
 }
 
 /** Frees the outputs of a result nobody waits for any more (past its deadline, or aborted, or a warm-up's). */

@@ -136,11 +136,11 @@ export class Tensor<D extends DType = DType> {
     this.storage = storage;
     this.dtype = dtype;
     this.shape = Object.freeze([...shape]);
-    this.strides = Object.freeze([...(strides ?? contiguousStrides(shape))]);
+    const expected = contiguousStrides(this.shape);
+    this.strides = Object.freeze(strides === undefined ? expected : [...strides]);
     this.offset = offset;
     this.size = numel(shape);
-    const expected = contiguousStrides(this.shape);
-    const stridesMatch = this.shape.every((d, i) => d <= 1 || this.strides[i] === expected[i]);
+    const stridesMatch = strides === undefined || this.shape.every((d, i) => d <= 1 || this.strides[i] === expected[i]);
     this.isContiguous = offset === 0 && stridesMatch && byteLengthOf(dtype, this.size) === storage.byteLength;
   }
 
