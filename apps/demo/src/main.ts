@@ -131,8 +131,7 @@ function showProgress(client: EngineClient): void {
  * that, so the layout does not wait for it either. Nothing in the panels works before the engine starts.
  */
 function showPanels(): Promise<void> {
-  const afterFrame = (): Promise<void> =>
-    new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  const afterFrame = (): Promise<void> => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
   return (async () => {
     await afterFrame();
     const main = document.querySelector('main');
