@@ -1,0 +1,175 @@
+// What graph replay could save (issue 28), before it is built: one decoder step (KV 512, one token) run by the graph
+// executor (every node through engine.run, { only: backend }) against the same kernels called straight on the
+// backend in the plan's order (inputs and weights bound once, intermediates freed after their last reader, no
+// engine, no scheduler, no telemetry): the floor a JS-level replay reaches before any native batching. Interleaved
+// in rounds, medians; the replay's output is checked bit for bit against the executor's.
+//   node -C @tandem/source --import tsx apps/bench/probes/replay-probe.ts [tiny|7b] [wasm|rocm] [rounds]
+import {
+  Engine,
+  mapOpTensors,
+  sampleStats,
+  type BoundTensor,
+  type CapableBackend,
+  type DeviceBuffer,
+  type TensorSpec,
+} from '@tandem/core';
+import {
+  buildDecoderStepGraph,
+  createDecoderWeights,
+  DecoderBlock,
+  LLAMA_7B_DECODER,
+  randomActivations,
+  TINY_DECODER,
+  type ExecutionPlan,
+  type SymbolicTensor,
+} from '@tandem/graph';
+import { RocmBackend } from '@tandem/rocm';
+import { WasmBackend } from '@tandem/wasm';
+
+const size = process.argv[2] === '7b' ? '7b' : 'tiny';
+const which = process.argv[3] === 'rocm' ? 'rocm' : 'wasm';
+const rounds = Number(process.argv[4] ?? 40);
+const PER_ROUND = 10;
+
+const wasm = new WasmBackend({ threads: 'auto' });
+const backends: CapableBackend[] = which === 'rocm' ? [new RocmBackend(), wasm] : [wasm];
+const first = backends[0];
+if (first === undefined) throw new Error('no backend');
+const backend: CapableBackend = first;
+const engine = await Engine.create({ backends });
+const config = { ...(size === '7b' ? LLAMA_7B_DECODER : TINY_DECODER), weightType: 'q4_0' as const };
+const block = DecoderBlock.create(engine, createDecoderWeights(config, 1));
+const cache = block.newCache(513);
+const cpuOnly = { strategy: 'cpu-only' as const, cpuBackend: 'wasm', gpuBackend: backend.name };
+(await block.forward(randomActivations(config, 512, 4), cache, cpuOnly)).outputs.dispose();
+const cached = cache.tensors();
+if (cached === undefined) throw new Error('empty cache');
+const held = cached;
+
+const graph = buildDecoderStepGraph(Reflect.get(block, 'context'), 1, 512);
+const parts: {
+  plan: ExecutionPlan;
+  inputs: ReadonlyMap<string, SymbolicTensor>;
+  outputs: ReadonlyMap<string, SymbolicTensor>;
+} = Reflect.get(graph, 'parts');
+const options = {
+  strategy: which === 'rocm' ? ('gpu-only' as const) : ('cpu-only' as const),
+  cpuBackend: 'wasm',
+  gpuBackend: backend.name,
+};
+const x = randomActivations(config, 1, 3);
+
+/** The bytes of `data`, copied. */
+function bytesOf(data: ArrayBufferView): Uint8Array {
+  return new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
+}
+
+/** One executor run; its 'out' as bytes, every output disposed; ms. */
+async function executorRun(): Promise<{ ms: number; out: Uint8Array }> {
+  const t0 = performance.now();
+  const run = await graph.run({ x, k_cache: held.k, v_cache: held.v }, options);
+  const out = await run.outputs.get('out').read();
+  const ms = performance.now() - t0;
+  for (const name of ['out', 'k', 'v']) run.outputs.get(name).dispose();
+  return { ms, out: bytesOf(out) };
+}
+
+/** A symbolic tensor's storage-owning value. */
+function rootOf(t: SymbolicTensor): SymbolicTensor {
+  let root = t;
+  while (root.source.kind === 'view') {
+    if (root.source.step.kind !== 'reshape') throw new Error(`${t.name}: only reshape views replay here`);
+    root = root.source.base;
+  }
+  return root;
+}
+
+// Warm the executor (weights and the cache become resident on the backend), then bind what stays.
+for (let i = 0; i < 5; i++) await executorRun();
+const fixed = new Map<number, DeviceBuffer>(); // root id -> buffer the replay does not own
+for (const node of parts.plan.steps)
+  mapOpTensors(node.op, (t) => {
+    const root = rootOf(t);
+    if (root.source.kind === 'constant') {
+      const buffer = root.source.tensor.storage.replicas.get(backend.name);
+      if (buffer === undefined || !root.source.tensor.isContiguous) throw new Error(`${root.name} is not resident`);
+      fixed.set(root.id, buffer);
+    }
+    return t;
+  });
+for (const [name, tensor] of [
+  ['k_cache', held.k],
+  ['v_cache', held.v],
+] as const) {
+  const sym = parts.inputs.get(name);
+  const buffer = tensor.storage.replicas.get(backend.name);
+  if (sym === undefined || buffer === undefined) throw new Error(`${name} is not resident`);
+  fixed.set(sym.id, buffer);
+}
+const xSym = parts.inputs.get('x');
+const outSym = parts.outputs.get('out');
+if (xSym === undefined || outSym === undefined) throw new Error('x or out missing');
+const xId = xSym.id;
+const xSpec: TensorSpec = { dtype: 'f32', shape: xSym.shape };
+const outRoot = outSym.root;
+const outputIds = new Set([...parts.outputs.values()].map((s) => s.root));
+
+/** A value's buffer in this replay. */
+function bufferOf(values: ReadonlyMap<number, DeviceBuffer>, id: number, what: string): DeviceBuffer {
+  const buffer = values.get(id);
+  if (buffer === undefined) throw new Error(`${what} has no buffer`);
+  return buffer;
+}
+
+/** The replay: the plan's kernels on the backend, in order; 'out' read back; ms. */
+async function replayRun(): Promise<{ ms: number; out: Uint8Array }> {
+  const t0 = performance.now();
+  const values = new Map<number, DeviceBuffer>(fixed);
+  values.set(xId, await backend.upload(bytesOf(x), xSpec));
+  const bound = (t: SymbolicTensor): BoundTensor => ({
+    dtype: t.dtype,
+    shape: t.shape,
+    buffer: bufferOf(values, rootOf(t).id, t.name),
+  });
+  const plan = parts.plan;
+  for (const [s, node] of plan.steps.entries()) {
+    const result = await backend.run(
+      mapOpTensors(node.op, bound),
+      node.outputs.map((o) => ({ dtype: o.dtype, shape: o.shape })),
+    );
+    for (const [i, o] of node.outputs.entries()) {
+      const buffer = result.outputs[i];
+      if (buffer === undefined) throw new Error(`${node.name} returned too few outputs`);
+      values.set(o.id, buffer);
+    }
+    for (const id of plan.releaseAfter[s] ?? []) {
+      const buffer = values.get(id);
+      if (buffer !== undefined && !fixed.has(id) && !outputIds.has(id)) backend.free(buffer);
+    }
+  }
+  const out = await backend.download(bufferOf(values, outRoot, 'out'));
+  const ms = performance.now() - t0;
+  for (const id of outputIds) backend.free(bufferOf(values, id, 'an output'));
+  return { ms, out };
+}
+
+const reference = (await executorRun()).out;
+const replayed = (await replayRun()).out;
+const same = reference.length === replayed.length && reference.every((b, i) => b === replayed[i]);
+const executor: number[] = [];
+const replay: number[] = [];
+for (let r = 0; r < rounds; r++) {
+  for (let i = 0; i < PER_ROUND; i++) executor.push((await executorRun()).ms);
+  for (let i = 0; i < PER_ROUND; i++) replay.push((await replayRun()).ms);
+}
+const e = sampleStats(executor).median;
+const p = sampleStats(replay).median;
+console.log(
+  `${size} q4_0 decode at KV 512 on ${backend.name} (${parts.plan.steps.length} nodes, ${rounds} x ${PER_ROUND} runs each, interleaved): ` +
+    `executor median ${e.toFixed(3)} ms, direct replay ${p.toFixed(3)} ms, executor/replay ${(e / p).toFixed(2)}x; ` +
+    `replay output ${same ? 'bit-identical' : 'DIFFERENT'} to the executor's`,
+);
+graph.dispose();
+cache.dispose();
+block.dispose();
+await engine.dispose();
