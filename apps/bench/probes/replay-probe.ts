@@ -1,8 +1,8 @@
-// What graph replay could save (issue 28), before it is built: one decoder step (KV 512, one token) run by the graph
-// executor (every node through engine.run, { only: backend }) against the same kernels called straight on the
-// backend in the plan's order (inputs and weights bound once, intermediates freed after their last reader, no
-// engine, no scheduler, no telemetry): the floor a JS-level replay reaches before any native batching. Interleaved
-// in rounds, medians; the replay's output is checked bit for bit against the executor's.
+// Graph replay (issue 28) on one decoder step (KV 512, one token), three ways interleaved in rounds (medians): the
+// graph executor node by node (`replay: false`: every node through engine.run), the executor replaying its recorded
+// plan (the default once the plan settles: engine.runSequence), and the same kernels called straight on the backend
+// in the plan's order with nothing else (inputs and weights bound once, intermediates freed after their last
+// reader): the floor of a replay written in JS. Both replays' outputs are checked bit for bit against node by node.
 //   node -C @tandem/source --import tsx apps/bench/probes/replay-probe.ts [tiny|7b] [wasm|rocm] [rounds]
 import {
   Engine,
@@ -64,14 +64,14 @@ function bytesOf(data: ArrayBufferView): Uint8Array {
   return new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
 }
 
-/** One executor run; its 'out' as bytes, every output disposed; ms. */
-async function executorRun(): Promise<{ ms: number; out: Uint8Array }> {
+/** One executor run (node by node, or replayed once settled); its 'out' as bytes, every output disposed; ms. */
+async function executorRun(replay = false): Promise<{ ms: number; out: Uint8Array; state: string }> {
   const t0 = performance.now();
-  const run = await graph.run({ x, k_cache: held.k, v_cache: held.v }, options);
+  const run = await graph.run({ x, k_cache: held.k, v_cache: held.v }, { ...options, replay });
   const out = await run.outputs.get('out').read();
   const ms = performance.now() - t0;
   for (const name of ['out', 'k', 'v']) run.outputs.get(name).dispose();
-  return { ms, out: bytesOf(out) };
+  return { ms, out: bytesOf(out), state: run.report.replay?.state ?? '' };
 }
 
 /** A symbolic tensor's storage-owning value. */
@@ -154,20 +154,26 @@ async function replayRun(): Promise<{ ms: number; out: Uint8Array }> {
 }
 
 const reference = (await executorRun()).out;
-const replayed = (await replayRun()).out;
-const same = reference.length === replayed.length && reference.every((b, i) => b === replayed[i]);
-const executor: number[] = [];
-const replay: number[] = [];
+const same = (bytes: Uint8Array): boolean =>
+  bytes.length === reference.length && bytes.every((b, i) => b === reference[i]);
+let replayedState = '';
+for (let i = 0; i < 4; i++) replayedState = (await executorRun(true)).state; // settles, records, replays
+const directSame = same((await replayRun()).out);
+const replayedSame = same((await executorRun(true)).out);
+const nodeByNode: number[] = [];
+const replayed: number[] = [];
+const direct: number[] = [];
 for (let r = 0; r < rounds; r++) {
-  for (let i = 0; i < PER_ROUND; i++) executor.push((await executorRun()).ms);
-  for (let i = 0; i < PER_ROUND; i++) replay.push((await replayRun()).ms);
+  for (let i = 0; i < PER_ROUND; i++) nodeByNode.push((await executorRun()).ms);
+  for (let i = 0; i < PER_ROUND; i++) replayed.push((await executorRun(true)).ms);
+  for (let i = 0; i < PER_ROUND; i++) direct.push((await replayRun()).ms);
 }
-const e = sampleStats(executor).median;
-const p = sampleStats(replay).median;
+const [n, e, d] = [nodeByNode, replayed, direct].map((ms) => sampleStats(ms).median);
 console.log(
   `${size} q4_0 decode at KV 512 on ${backend.name} (${parts.plan.steps.length} nodes, ${rounds} x ${PER_ROUND} runs each, interleaved): ` +
-    `executor median ${e.toFixed(3)} ms, direct replay ${p.toFixed(3)} ms, executor/replay ${(e / p).toFixed(2)}x; ` +
-    `replay output ${same ? 'bit-identical' : 'DIFFERENT'} to the executor's`,
+    `node by node ${n?.toFixed(3)} ms, replayed (engine.runSequence, state ${replayedState}) ${e?.toFixed(3)} ms, ` +
+    `kernels straight on the backend ${d?.toFixed(3)} ms; node-by-node/replayed ${((n ?? NaN) / (e ?? NaN)).toFixed(2)}x, ` +
+    `replayed/straight ${((e ?? NaN) / (d ?? NaN)).toFixed(2)}x; outputs bit-identical to node by node: replayed ${replayedSame}, straight ${directSame}`,
 );
 graph.dispose();
 cache.dispose();

@@ -303,7 +303,7 @@ export class CallExecutor {
             bytesMoved: moved.bytes,
           });
         }
-        this.noteLostDevice(op, state.backend, error);
+        this.noteLostDevice(inputs, state.backend, error);
         reason = { kind: 'error-fallback', failed: name, error: message };
         const next = plan.fallbacks[attempt - 1];
         estimatedMs = next === undefined ? 0 : (plan.costsMs[next] ?? 0);
@@ -313,16 +313,16 @@ export class CallExecutor {
   }
 
   /**
-   * After `backend` failed to run `op`: a lost device is noticed (even when the backend already shows its next state,
-   * a re-init under way), and the inputs' copies there are dropped so the next call re-uploads them.
+   * After `backend` failed to run an op on `inputs`: a lost device is noticed (even when the backend already shows its
+   * next state, a re-init under way), and the inputs' copies there are dropped so the next call re-uploads them.
    */
-  noteLostDevice(op: Op<Tensor>, backend: CapableBackend, error: unknown): void {
+  noteLostDevice(inputs: CallInputs, backend: CapableBackend, error: unknown): void {
     const health = backend.health();
     if (health.state === 'unhealthy') this.telemetry.notice('backend-unhealthy', backend.name, health.reason);
     else if (error instanceof DeviceLostError)
       this.telemetry.notice('backend-unhealthy', backend.name, errorMessage(error));
     if (error instanceof DeviceLostError || health.state === 'unhealthy') {
-      for (const { tensor } of opInputs(op)) {
+      for (const { tensor } of inputs) {
         this.residency.forgetReplica(tensor.storage, backend.name);
         if (tensor.contiguousCache !== undefined) this.residency.forgetReplica(tensor.contiguousCache, backend.name);
       }
@@ -361,6 +361,11 @@ export class CallExecutor {
       if (b === undefined) throw new BackendError('BIND_FAILED', backend.name, 'an input was not bound');
       return b;
     });
+  }
+
+  /** A new call id (sequence steps take one each, as single calls do). */
+  newCallId(): number {
+    return ++this.nextCallId;
   }
 
   /** A contiguous storage of `t`: its own, or a gathered copy kept as its contiguousCache (copies counted in `moved`). */

@@ -181,7 +181,7 @@ export class BackgroundWarmUps {
       tracker.record(op.op, name, false, runMs, false);
       decisions.clear();
       telemetry.notice('warm-up-failed', name, `${opKey}: ${errorMessage(error)}`, op.op);
-      executor.noteLostDevice(op, state.backend, error);
+      executor.noteLostDevice(call.inputs, state.backend, error);
     } finally {
       warmth.end(name, clock());
     }

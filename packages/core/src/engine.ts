@@ -9,6 +9,7 @@ import type { CopyPoint } from './copy-times.ts';
 import { BackendLifecycle, type BackendStatus } from './engine-backends.ts';
 import { filledData, randomData, type RandomDType, type RandomOptions } from './creators.ts';
 import { CallExecutor } from './engine-execution.ts';
+import { SequenceRunner, type SequenceRun, type SequenceRunOptions } from './engine-sequence.ts';
 import { BackgroundWarmUps, type WarmUpExample } from './engine-warmup.ts';
 import type { EngineOptions, Explanation, MemoryNeed } from './engine-options.ts';
 import { CallPlanner, type CallInputs } from './engine-planning.ts';
@@ -24,6 +25,7 @@ import { CostModel } from './scheduler/cost-model.ts';
 import { DecisionCache } from './scheduler/decision-cache.ts';
 import { ReadBackRates } from './scheduler/read-back.ts';
 import { Scheduler } from './scheduler/scheduler.ts';
+import { RecordedSequence, type SequenceSpec } from './sequence.ts';
 import type { SchedulePlan, Strategy } from './scheduler/selection.ts';
 import { Tracker } from './scheduler/tracker.ts';
 import { WarmthTracker } from './scheduler/warmth.ts';
@@ -48,6 +50,7 @@ export class Engine {
   private readonly lifecycle: BackendLifecycle;
   private readonly planner: CallPlanner;
   private readonly executor: CallExecutor;
+  private readonly sequences: SequenceRunner;
   /** GPU first runs done in the background while a CPU backend serves (reason `warming`). */
   private readonly warmUps: BackgroundWarmUps;
   private readonly costModel: CostModel;
@@ -141,6 +144,18 @@ export class Engine {
       firstRun: (opKey, backend, spec) => {
         if (backend.compilesOnFirstRun === true) this.warmUps.noteExample(opKey, backend.name, spec);
       },
+    });
+    this.sequences = new SequenceRunner({
+      lifecycle,
+      executor: this.executor,
+      residency: this.residency,
+      telemetry,
+      tracker: this.tracker,
+      costModel: this.costModel,
+      learned: () => this.profile.noteLearned(),
+      clock,
+      owner: this.owner,
+      host: this.host,
     });
     this.warmUps = new BackgroundWarmUps({
       ...shared,
@@ -284,6 +299,29 @@ export class Engine {
     const call = { op, spec, outputs, work, plan, label, signal, inputs, cached: undefined, opKey };
     if (plan.warmUp !== undefined) this.warmUps.start(call, plan.warmUp);
     return this.executor.execute(call);
+  }
+
+  /**
+   * Checks a sequence of ops over indexed values once (each step's dtypes, shapes and output specs, as run() would)
+   * and keeps it for runSequence(); throws InvalidArgumentError naming the step. See sequence.ts.
+   */
+  recordSequence(spec: SequenceSpec): RecordedSequence {
+    this.assertLive();
+    return new RecordedSequence(spec, this.owner);
+  }
+
+  /**
+   * Runs a recorded sequence on one backend (graph replay): no decision, validation or learning per step; each step
+   * is still an op event (reason 'replay'). A backend failure frees what the run made and throws; the caller then
+   * runs the ops one by one (see engine-sequence.ts).
+   */
+  async runSequence(
+    sequence: RecordedSequence,
+    inputs: readonly Tensor[],
+    options: SequenceRunOptions,
+  ): Promise<SequenceRun> {
+    this.assertLive();
+    return this.sequences.run(sequence, inputs, options);
   }
 
   /** Runs a profile's warm-up example once on its backend, on zeros; frees what it made. */

@@ -25,6 +25,7 @@ export {
   ResourceExhaustedError,
   AbortedError,
   DisposedError,
+  callerError,
 } from './errors.ts';
 export { readSetting, type Setting, TANDEM_SETTINGS, type SettingName } from './settings.ts';
 export { isErrorCode, ERROR_CODES, type ErrorCode } from './error-codes.ts';
@@ -178,4 +179,12 @@ export type { SpreadActivationOp } from './ops/spread_activation.ts';
 export type { SwigluOp } from './ops/swiglu.ts';
 export type { TopKOp } from './ops/top_k.ts';
 export type { EngineOptions, Explanation } from './engine-options.ts';
+export type { SequenceRun, SequenceRunOptions } from './engine-sequence.ts';
+export {
+  RecordedSequence,
+  type RecordedStep,
+  type SequenceSpec,
+  type SequenceStepSpec,
+  type SequenceTensor,
+} from './sequence.ts';
 export type { DecisionRow, SummaryRow, TelemetrySummary } from './telemetry/summary.ts';

@@ -76,7 +76,10 @@ describe('build-time validation', () => {
     g.output('y', g.scale('y', g.input('x', 'f32', [2, 2]), 2));
     const graph = g.build();
     await expect(graph.run({ x: new Float32Array(4) }, { stratgey: 'cpu-only' } as never)).rejects.toThrow(
-      /^layer0\.run\.options\.stratgey = "cpu-only": is not an option here \(accepted: strategy, cpuBackend, gpuBackend\)$/,
+      /^layer0\.run\.options\.stratgey = "cpu-only": is not an option here \(accepted: strategy, cpuBackend, gpuBackend, replay\)$/,
+    );
+    await expect(graph.run({ x: new Float32Array(4) }, { replay: 'yes' } as never)).rejects.toThrow(
+      /^layer0\.run\.options\.replay = "yes": must be true or false$/,
     );
     graph.dispose();
   });

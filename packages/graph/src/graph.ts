@@ -3,6 +3,7 @@
 // engine's scheduler, see placement.ts), frees every intermediate right after its last reader, and reports
 // per-node backend, reason, time and bytes moved.
 import {
+  callerError,
   checkOptionKeys,
   InvalidArgumentError,
   mapOpTensors,
@@ -22,6 +23,7 @@ import { latestCallEvents, nodeRecord, totalsOf, type NodeRecord, type RunReport
 import { resolveStrategy, strategyName, type BackendPreference, type GraphStrategy } from './strategy.ts';
 import type { SymbolicTensor } from './symbolic.ts';
 import { applyView } from './views.ts';
+import { RECHECK_EVERY, recordPlan, settledBackend, SETTLE_RUNS, type Recording, type ReplayState } from './replay.ts';
 
 /** What run() accepts for an input: an engine tensor (used as is, never disposed) or host data (uploaded, freed after use). */
 export type GraphInput = Tensor | TensorData;
@@ -30,10 +32,12 @@ export type GraphInput = Tensor | TensorData;
 export interface RunOptions extends BackendPreference {
   /** Placement of every node (default 'auto'). */
   readonly strategy?: GraphStrategy;
+  /** Whether a settled plan may be recorded and replayed (default true; replay.ts). */
+  readonly replay?: boolean;
 }
 
 /** The keys of RunOptions: any other is an InvalidArgumentError, never ignored. */
-const RUN_OPTION_KEYS: readonly string[] = ['strategy', 'cpuBackend', 'gpuBackend'];
+const RUN_OPTION_KEYS: readonly string[] = ['strategy', 'cpuBackend', 'gpuBackend', 'replay'];
 
 /** Output names and their dtypes, where they are known to the type system (a decoder step's `{ out: 'f32' }`). */
 export type OutputDTypes = Readonly<Record<string, DType>>;
@@ -139,6 +143,12 @@ export class Graph {
   private readonly plans: PlanCache;
   /** Step names, in order (for the plan's reasons). */
   private readonly stepNames: readonly string[];
+  /** Recorded plans replayed by the next runs (replay.ts), by strategy key. */
+  private readonly recordings = new Map<string, Recording>();
+  /** Per strategy key: the backend the latest runs settled on, and how many in a row. */
+  private readonly settling = new Map<string, { backend: string; runs: number }>();
+  /** Why the plan cannot be recorded (a permuted view, say): checked once. */
+  private unrecordable: string | undefined;
 
   constructor(parts: GraphParts) {
     this.parts = parts;
@@ -172,15 +182,41 @@ export class Graph {
   async run(inputs: Readonly<Record<string, GraphInput>>, options: RunOptions = {}): Promise<GraphRun> {
     if (this.disposed) throw new GraphRunError(this.name, 'the graph was disposed');
     checkOptionKeys(`${this.name}.run.options`, options, RUN_OPTION_KEYS, { callOptions: false });
+    if (options.replay !== undefined && typeof options.replay !== 'boolean')
+      throw new InvalidArgumentError(`${this.name}.run.options.replay`, options.replay, 'must be true or false');
     const { engine, clock, plan } = this.parts;
-    const started = clock();
     const strategyChoice = options.strategy ?? 'auto';
+    const key = `${strategyName(strategyChoice)}|${options.cpuBackend ?? ''}|${options.gpuBackend ?? ''}`;
+    let replay: ReplayState | undefined;
+    const recording = this.recordings.get(key);
+    const residency = options.replay === false ? '' : inputResidency(inputs, this.parts.inputs);
+    if (options.replay === false) replay = { state: 'node-by-node', reason: 'replay is off for this run' };
+    else if (recording !== undefined && recording.residency !== residency) {
+      // An input lives elsewhere than when the plan was recorded: the planner decides this run (replay.ts).
+      replay = { state: 'node-by-node', reason: 'an input lives elsewhere than when the plan was recorded' };
+    } else if (recording !== undefined) {
+      if (recording.replays < RECHECK_EVERY) {
+        try {
+          return await this.replayRun(recording, inputs, strategyChoice);
+        } catch (error) {
+          if (error instanceof GraphRunError || callerError(error) !== undefined) throw error;
+          this.recordings.delete(key);
+          this.settling.delete(key);
+          replay = { state: 'dropped', reason: `the replay on ${recording.backend} failed: ${String(error)}` };
+        }
+      } else {
+        recording.replays = 0;
+        replay = { state: 'recheck' };
+      }
+    }
+    const started = clock();
     const placer = resolveStrategy(engine, strategyChoice, options);
     const live = new LiveSet();
     const values = this.bindInputs(inputs, live);
     const views = new Map<number, Tensor>();
     const records: NodeRecord[] = [];
     let placement: PlacementSummary | undefined;
+    let replans = 0;
     try {
       const choosingFrom = clock();
       const planned = placer.kind === 'plan' ? this.plans.planFor(values) : undefined;
@@ -188,7 +224,6 @@ export class Graph {
       let current = planned?.plan;
       let fresh = planned?.summary.reused === false;
       let replanningMs = 0;
-      let replans = 0;
       let overrides = 0;
       for (let step = 0; step < plan.steps.length; step++) {
         const node = plan.steps[step];
@@ -248,6 +283,8 @@ export class Graph {
       outputs.set(name, this.tensorOf(sym, values, views));
       live.handOver(sym.root);
     }
+    const unsettled = placementUnsettled(placement) ?? (replans > 0 ? 'the run re-planned' : undefined);
+    if (options.replay !== false) replay = this.afterNodeRun(key, residency, records, unsettled, replay);
     const leaked = [...live.tensors.keys()].filter((id) => !this.isInput(id)).length;
     for (const id of [...live.tensors.keys()]) live.release(id); // inputs uploaded here that no node read
     const totalMs = clock() - started;
@@ -266,13 +303,129 @@ export class Graph {
       peakLiveBytes: live.peakBytes,
       leakedTensors: leaked,
       placement,
+      replay,
     };
     return { outputs: new GraphOutputs(outputs), report };
+  }
+
+  /**
+   * After a run node by node: keeps a recording that the run followed (a recheck), drops one it departed from, and
+   * records the plan once SETTLE_RUNS runs in a row under this strategy ran every node on one backend.
+   */
+  private afterNodeRun(
+    key: string,
+    residency: string,
+    records: readonly NodeRecord[],
+    unsettled: string | undefined,
+    before: ReplayState | undefined,
+  ): ReplayState {
+    const settled = unsettled !== undefined ? { why: unsettled } : settledBackend(records);
+    const recording = this.recordings.get(key);
+    if (recording !== undefined) {
+      if ('backend' in settled && settled.backend === recording.backend) {
+        recording.residency = residency; // the planner placed it the same way with the inputs where they are now
+        return before ?? { state: 'recheck' };
+      }
+      this.recordings.delete(key);
+      this.settling.delete(key);
+      return {
+        state: 'dropped',
+        reason: `a run node by node placed it otherwise: ${'why' in settled ? settled.why : `on ${settled.backend}`}`,
+      };
+    }
+    if (!('backend' in settled)) {
+      this.settling.delete(key);
+      return before ?? { state: 'node-by-node', reason: settled.why };
+    }
+    const previous = this.settling.get(key);
+    const runs = previous?.backend === settled.backend ? previous.runs + 1 : 1;
+    this.settling.set(key, { backend: settled.backend, runs });
+    if (this.unrecordable !== undefined) return before ?? { state: 'node-by-node', reason: this.unrecordable };
+    if (runs < SETTLE_RUNS)
+      return (
+        before ?? { state: 'node-by-node', reason: `${runs} of ${SETTLE_RUNS} runs settled on ${settled.backend}` }
+      );
+    let made: Recording | string;
+    try {
+      made = recordPlan(this.parts.engine, this.parts, { key, backend: settled.backend, residency });
+    } catch (error) {
+      made = `recording failed: ${String(error)}`;
+    }
+    if (typeof made === 'string') {
+      this.unrecordable = made;
+      return before ?? { state: 'node-by-node', reason: made };
+    }
+    this.recordings.set(key, made);
+    return before ?? { state: 'recorded' };
+  }
+
+  /** One run as a replay of `recording` (engine.runSequence); throws what runSequence throws (run() then goes node by node). */
+  private async replayRun(
+    recording: Recording,
+    inputs: Readonly<Record<string, GraphInput>>,
+    strategyChoice: GraphStrategy,
+  ): Promise<GraphRun> {
+    const { engine, clock } = this.parts;
+    const started = clock();
+    const live = new LiveSet();
+    const values = this.bindInputs(inputs, live);
+    try {
+      const tensors: Tensor[] = [];
+      for (const sym of this.parts.inputs.values()) {
+        const t = values.get(sym.id);
+        if (t === undefined) throw new GraphRunError(sym.name, 'was not bound');
+        tensors.push(t);
+      }
+      for (const c of recording.constants) if (c.source.kind === 'constant') tensors.push(c.source.tensor);
+      const run = await engine.runSequence(recording.sequence, tensors, { backend: recording.backend });
+      recording.replays++;
+      const outputs = new Map<string, Tensor>();
+      for (const [name, out] of recording.outputs) {
+        const t = run.outputs[out.kept];
+        if (t === undefined) throw new GraphRunError(name, 'the replay returned no tensor for it');
+        outputs.set(name, sameShape(t.shape, out.shape) ? t : t.reshape(out.shape));
+      }
+      const records: NodeRecord[] = recording.nodes.map((n, i) => ({
+        name: n.name,
+        op: n.op,
+        backend: recording.backend,
+        reasonKind: 'replay',
+        reason: 'replayed: a step of the recorded plan',
+        attempts: 1,
+        ms: run.stepMs[i] ?? 0,
+        kernelMs: undefined,
+        bytesMoved: i === 0 ? run.bytesMoved : 0,
+        estimatedMs: 0,
+        callId: -1,
+      }));
+      const totalMs = clock() - started;
+      const totals = totalsOf(records);
+      const report: RunReport = {
+        graph: this.name,
+        strategy: strategyName(strategyChoice),
+        totalMs,
+        hostMs: Math.max(0, totalMs - records.reduce((sum, r) => sum + r.ms, 0)),
+        nodes: records,
+        byBackend: totals.byBackend,
+        bytesMoved: totals.nodeBytes,
+        nodesWithTransfers: totals.nodesWithTransfers,
+        backendSwitches: 0,
+        peakLiveTensors: live.peakCount,
+        peakLiveBytes: live.peakBytes,
+        leakedTensors: 0,
+        placement: undefined,
+        replay: { state: 'replayed' },
+      };
+      return { outputs: new GraphOutputs(outputs), report };
+    } finally {
+      for (const id of [...live.tensors.keys()]) live.release(id);
+    }
   }
 
   /** Frees the constants this graph uploaded itself (constants given as tensors stay with their owner). */
   dispose(): void {
     this.disposed = true;
+    this.recordings.clear();
     for (const t of this.parts.ownedConstants) t.dispose();
     this.constantViews.clear();
   }
@@ -375,6 +528,27 @@ export class Graph {
     while (t.source.kind === 'view') t = t.source.base;
     return t.source.kind === 'constant';
   }
+}
+
+/** Where each declared input lives at the start of a run ('host' for host data), as one string. */
+function inputResidency(
+  given: Readonly<Record<string, GraphInput>>,
+  declared: ReadonlyMap<string, SymbolicTensor>,
+): string {
+  let text = '';
+  for (const name of declared.keys()) {
+    const value = given[name];
+    text += value instanceof Tensor ? `${value.residency().join(',')};` : 'host;';
+  }
+  return text;
+}
+
+/** Why an 'auto' run's placement is not settled yet (a fresh plan, or candidates still measured); undefined when it is. */
+function placementUnsettled(placement: PlacementSummary | undefined): string | undefined {
+  if (placement === undefined) return undefined;
+  if (!placement.reused) return 'the placement plan was just made';
+  if (placement.chosenBy === 'measuring') return 'the placement candidates are still being measured';
+  return undefined;
 }
 
 /** The run's placement summary: the plan's, with this run's replanning, choosing time and overrides (fields listed, not spread: this runs once per run, cold, and a spread had cost ~10 us). */

@@ -42,11 +42,11 @@ async function mlp(profile?: ProfileData | string) {
   const w = g.constant('w', engine.tensor(new Float32Array(N * N), [N, N]));
   g.output('y', g.matmul('down', g.silu('act', g.matmul('up', x, w)), w));
   const graph = g.build();
-  /** How each of `runs` auto runs chose its plan. */
+  /** How each of `runs` auto runs chose its plan (replay off: a replayed run chooses no plan). */
   const choices = async (runs: number): Promise<PlanChoice[]> => {
     const chosen: PlanChoice[] = [];
     for (let i = 0; i < runs; i++) {
-      const r = await graph.run({ x: new Float32Array(N * N) });
+      const r = await graph.run({ x: new Float32Array(N * N) }, { replay: false });
       r.outputs.dispose();
       chosen.push(r.report.placement?.chosenBy ?? 'estimate');
     }

@@ -10,6 +10,7 @@ import {
   type SelectionReason,
 } from '@tandem/core';
 import type { PlacementSummary } from './node-decision.ts';
+import type { ReplayState } from './replay.ts';
 
 /** What happened to one node in one run. */
 export interface NodeRecord {
@@ -75,6 +76,8 @@ export interface RunReport {
   readonly leakedTensors: number;
   /** The 'auto' run's placement plan (undefined under other strategies). */
   readonly placement: PlacementSummary | undefined;
+  /** Whether the run replayed a recorded plan, recorded one, or went node by node, and why (replay.ts). */
+  readonly replay?: ReplayState | undefined;
 }
 
 /** The attempts of the engine's latest call, oldest first; empty when its label is not `label` (another caller ran in between). */
@@ -153,6 +156,9 @@ export function combineReports(
     peakLiveBytes: Math.max(0, ...reports.map((r) => r.peakLiveBytes)),
     leakedTensors: reports.reduce((s, r) => s + r.leakedTensors, 0),
     placement: combinePlacements(reports.map((r) => r.placement)),
+    replay: reports.every((r) => r.replay?.state === 'replayed')
+      ? { state: 'replayed' }
+      : reports.find((r) => r.replay?.state !== 'replayed')?.replay,
   };
 }
 

@@ -28,7 +28,8 @@ export type SelectionReason =
   | { readonly kind: 'exploring'; readonly backend: string; readonly why: 'unmeasured' | 'stale' | 'probe' | 'profile' }
   | { readonly kind: 'hysteresis'; readonly kept: string }
   | { readonly kind: 'warming'; readonly backend: string }
-  | { readonly kind: 'only-capable'; readonly skipped: readonly SkippedBackend[] };
+  | { readonly kind: 'only-capable'; readonly skipped: readonly SkippedBackend[] }
+  | { readonly kind: 'replay'; readonly label: string };
 
 /** A backend left out of a decision, and why. */
 export interface SkippedBackend {
@@ -189,6 +190,8 @@ export function describeReason(reason: SelectionReason, costsMs?: Readonly<Recor
       return `${reason.backend} is warming up (its first run of this op, in the background)`;
     case 'only-capable':
       return `only capable backend (${reason.skipped.map((s) => `${s.backend}: ${s.reason}`).join('; ')})`;
+    case 'replay':
+      return `replayed: ${reason.label} is a step of a recorded sequence (no decision per step)`;
   }
 }
 

@@ -1,0 +1,283 @@
+// Runs a recorded sequence (sequence.ts) on one backend: the inputs bound once, each step's kernel called straight
+// on the backend with the buffers of earlier steps, intermediates freed after their last reader, the kept values
+// adopted as tensors. No planning or validation per step (that is what a replay saves). Each step is still an op
+// event in telemetry (reason 'replay'), a success or failure for the circuit breaker, and a measurement for the cost
+// model, whose decision counter ticks as for a cached plan (so exploration keeps its schedule). A failure frees what
+// the run made and throws: the caller runs the ops one by one again (the engine's fallbacks then apply).
+import type { BoundTensor, DeviceBuffer } from './backend.ts';
+import { backendSupports } from './capability.ts';
+import type { Clock } from './clock.ts';
+import type { BackendLifecycle } from './engine-backends.ts';
+import type { CallExecutor } from './engine-execution.ts';
+import { BackendError, callerError, DisposedError, errorMessage, InvalidArgumentError } from './errors.ts';
+import { mapOpTensors, type TensorSpec } from './ops.ts';
+import { checkOwnTensor, disposedInput, type TensorOwner } from './ownership.ts';
+import type { Residency } from './residency.ts';
+import type { SelectionReason } from './scheduler/selection.ts';
+import type { Tracker } from './scheduler/tracker.ts';
+import type { CostModel } from './scheduler/cost-model.ts';
+import { rooflineMs } from './scheduler/roofline.ts';
+import type { RecordedSequence, RecordedStep } from './sequence.ts';
+import { sameShape } from './shape.ts';
+import type { Telemetry } from './telemetry/telemetry.ts';
+import { Storage, Tensor, type TensorHost } from './tensor.ts';
+
+/** Where a recorded sequence runs. */
+export interface SequenceRunOptions {
+  /** The backend every step runs on. */
+  readonly backend: string;
+}
+
+/** What a run of a sequence gives back. */
+export interface SequenceRun {
+  /** The kept values as tensors on the backend, in `keep` order (the caller owns them). */
+  readonly outputs: Tensor[];
+  /** Each step's wall time, ms. */
+  readonly stepMs: readonly number[];
+  /** Bytes copied to bind the inputs. */
+  readonly bytesMoved: number;
+}
+
+/** What a SequenceRunner works with (the engine's parts). */
+export interface SequenceRunnerOptions {
+  /** The backends' states. */
+  readonly lifecycle: BackendLifecycle;
+  /** Binds inputs (gathers, copies) and applies the deadline, as for single calls. */
+  readonly executor: CallExecutor;
+  /** Where tensors live. */
+  readonly residency: Residency;
+  /** Records each step. */
+  readonly telemetry: Telemetry;
+  /** The circuit breaker's records. */
+  readonly tracker: Tracker;
+  /** Learns each step's time; its decision counter ticks per step. */
+  readonly costModel: CostModel;
+  /** Called after the cost model learned (the profile is saved now and then). */
+  readonly learned: () => void;
+  /** Time source. */
+  readonly clock: Clock;
+  /** The engine's tensor owner. */
+  readonly owner: TensorOwner;
+  /** The engine's tensor host (reads and releases). */
+  readonly host: TensorHost;
+}
+
+/** Runs recorded sequences for an engine. */
+export class SequenceRunner {
+  private readonly o: SequenceRunnerOptions;
+  /** Per sequence: the backends found able to run every step. */
+  private readonly capable = new WeakMap<RecordedSequence, Set<string>>();
+
+  constructor(options: SequenceRunnerOptions) {
+    this.o = options;
+  }
+
+  /** Runs `sequence` on `inputs` (engine tensors matching its input specs) on one backend. */
+  async run(sequence: RecordedSequence, inputs: readonly Tensor[], options: SequenceRunOptions): Promise<SequenceRun> {
+    const { lifecycle, executor, residency, tracker, costModel, clock, owner } = this.o;
+    if (sequence.owner !== owner)
+      throw new InvalidArgumentError('runSequence.sequence', 'a RecordedSequence', 'was recorded by another engine');
+    const state = lifecycle.states.get(options.backend);
+    if (state === undefined)
+      throw new InvalidArgumentError(
+        'runSequence.options.backend',
+        options.backend,
+        `must be one of ${[...lifecycle.states.keys()].join(', ')}`,
+      );
+    this.checkInputs(sequence, inputs);
+    const backend = state.backend;
+    const health = backend.health();
+    if (!state.available || health.state === 'unavailable' || health.state === 'unhealthy')
+      throw new BackendError('UNAVAILABLE', backend.name, `cannot run a sequence: ${health.state}`);
+    this.checkCapable(sequence, options.backend);
+
+    const moved = { bytes: 0, ms: 0 };
+    const buffers: (DeviceBuffer | undefined)[] = new Array(sequence.values.length);
+    const made = new Set<number>(); // values this run allocated (step outputs), until freed or adopted
+    const stepMs: number[] = [];
+    const named = inputs.map((tensor, i) => ({ name: `inputs[${i}]`, tensor }));
+    let current: RecordedStep | undefined;
+    let stepStart = clock();
+    try {
+      for (const [i, tensor] of inputs.entries()) {
+        const storage = await executor.contiguousStorage(tensor, moved);
+        const { buffer, cost } = await residency.ensureOn(storage, tensor, backend);
+        moved.bytes += cost.bytes;
+        buffers[i] = buffer;
+      }
+      const bind = (t: { value: number; shape: readonly number[] }): BoundTensor => {
+        const buffer = buffers[t.value];
+        const spec = sequence.values[t.value];
+        if (buffer === undefined || spec === undefined)
+          throw new BackendError('BIND_FAILED', backend.name, `value ${t.value} was freed before a reader ran`);
+        return { dtype: spec.dtype, shape: t.shape, buffer };
+      };
+      const first = sequence.steps[0];
+      for (const step of sequence.steps) {
+        current = step;
+        stepStart = clock();
+        const result = await executor.withDeadline(
+          backend,
+          step.op.op,
+          backend.run(mapOpTensors(step.op, bind), step.outputs),
+        );
+        const ms = clock() - stepStart;
+        for (let k = 0; k < step.outputs.length; k++) {
+          const buffer = result.outputs[k];
+          if (
+            buffer === undefined ||
+            buffer.backend !== backend.name ||
+            buffer.byteLength !== sequence.byteLengthOf(step.firstOutput + k)
+          )
+            throw new BackendError(
+              'BAD_OUTPUT',
+              backend.name,
+              `${step.label}: output ${k} has the wrong size or owner`,
+            );
+          buffers[step.firstOutput + k] = buffer;
+          made.add(step.firstOutput + k);
+        }
+        for (let k = step.outputs.length; k < result.outputs.length; k++) {
+          const extra = result.outputs[k];
+          if (extra !== undefined) backend.free(extra);
+        }
+        stepMs.push(ms);
+        tracker.record(step.op.op, backend.name, true, ms, false);
+        const priorMs = backend.estimateCost?.(step.spec, step.work) ?? rooflineMs(step.work, state.profile);
+        costModel.tick(step.opKey);
+        costModel.observe(step.opKey, backend.name, step.work.flops, priorMs, ms, false, stepStart + ms);
+        this.o.learned();
+        // The inputs' copies are charged to the first step, as a node-by-node run charges them to their readers.
+        this.record(
+          step,
+          backend.name,
+          stepStart,
+          ms,
+          result.kernelMs,
+          true,
+          undefined,
+          step === first ? moved.bytes : 0,
+        );
+        for (const id of step.release) {
+          const buffer = buffers[id];
+          if (buffer === undefined || !made.has(id) || sequence.keep.includes(id)) continue;
+          backend.free(buffer);
+          buffers[id] = undefined;
+          made.delete(id);
+        }
+      }
+    } catch (error) {
+      for (const id of made) {
+        const buffer = buffers[id];
+        if (buffer !== undefined) backend.free(buffer);
+      }
+      const gone = disposedInput('runSequence', named);
+      if (gone !== undefined) throw new DisposedError(gone);
+      const caller = callerError(error);
+      if (caller !== undefined) throw caller;
+      if (current !== undefined) {
+        tracker.record(current.op.op, backend.name, false, clock() - stepStart, false);
+        this.record(current, backend.name, stepStart, clock() - stepStart, undefined, false, errorMessage(error), 0);
+      }
+      executor.noteLostDevice(named, backend, error);
+      throw error;
+    }
+    const outputs = sequence.keep.map((id) => this.adopt(sequence, id, buffers[id], backend.name));
+    return { outputs, stepMs, bytesMoved: moved.bytes };
+  }
+
+  /** Throws unless every input is a live tensor of this engine with the recorded dtype and shape. */
+  private checkInputs(sequence: RecordedSequence, inputs: readonly Tensor[]): void {
+    if (inputs.length !== sequence.inputs.length)
+      throw new InvalidArgumentError(
+        'runSequence.inputs',
+        inputs.length,
+        `must hold ${sequence.inputs.length} tensors`,
+      );
+    for (const [i, tensor] of inputs.entries()) {
+      checkOwnTensor(`runSequence.inputs[${i}]`, tensor, this.o.owner);
+      const spec = sequence.inputs[i];
+      if (spec !== undefined && (tensor.dtype !== spec.dtype || !sameShape(tensor.shape, spec.shape)))
+        throw new InvalidArgumentError(
+          `runSequence.inputs[${i}]`,
+          `${tensor.dtype} [${tensor.shape.join(', ')}]`,
+          `must be ${spec.dtype} [${spec.shape.join(', ')}] as recorded`,
+        );
+    }
+  }
+
+  /** Throws UNSUPPORTED unless the backend runs every step (checked once per sequence and backend). */
+  private checkCapable(sequence: RecordedSequence, name: string): void {
+    const known = this.capable.get(sequence);
+    if (known?.has(name) === true) return;
+    const backend = this.o.lifecycle.states.get(name)?.backend;
+    if (backend === undefined) return;
+    for (const step of sequence.steps) {
+      const spec = mapOpTensors(
+        step.op,
+        (t): TensorSpec => ({
+          dtype: sequence.values[t.value]?.dtype ?? 'f32',
+          shape: t.shape,
+        }),
+      );
+      const verdict = backendSupports(backend, spec, step.outputs);
+      if (!verdict.ok) throw new BackendError('UNSUPPORTED', name, `${step.label}: ${verdict.reason}`);
+    }
+    const set = known ?? new Set<string>();
+    set.add(name);
+    this.capable.set(sequence, set);
+  }
+
+  /** One step's op event (or count, when no event is kept). */
+  private record(
+    step: RecordedStep,
+    backend: string,
+    startMs: number,
+    durationMs: number,
+    kernelMs: number | undefined,
+    ok: boolean,
+    error: string | undefined,
+    bytesMoved: number,
+  ): void {
+    const { telemetry, executor } = this.o;
+    const reason: SelectionReason = { kind: 'replay', label: step.label };
+    if (!telemetry.keepsEvents) {
+      telemetry.count({ op: step.op.op, backend, attempt: 1, ok, durationMs, bytesMoved, reason, costsMs: NO_COSTS });
+      return;
+    }
+    telemetry.recordOp({
+      seq: telemetry.nextSeq(),
+      callId: executor.newCallId(),
+      attempt: 1,
+      op: step.op.op,
+      label: step.label,
+      dtype: step.dtype,
+      shapes: step.shapes,
+      backend,
+      reason,
+      costsMs: NO_COSTS,
+      ok,
+      error,
+      startMs,
+      durationMs,
+      kernelMs,
+      estimatedMs: 0,
+      flops: step.work.flops,
+      bytesMoved,
+    });
+  }
+
+  /** A kept value as a tensor resident on the backend. */
+  private adopt(sequence: RecordedSequence, id: number, buffer: DeviceBuffer | undefined, backend: string): Tensor {
+    const spec = sequence.values[id];
+    if (buffer === undefined || spec === undefined)
+      throw new BackendError('BAD_OUTPUT', backend, `kept value ${id} has no buffer`);
+    const storage = new Storage(spec.dtype, buffer.byteLength, undefined, this.o.owner);
+    storage.replicas.set(backend, buffer);
+    this.o.residency.track(storage);
+    return new Tensor(this.o.host, storage, spec.dtype, spec.shape);
+  }
+}
+
+/** A replayed step compares no estimates. */
+const NO_COSTS: Readonly<Record<string, number>> = Object.freeze({});

@@ -1,0 +1,145 @@
+// Graph replay (issue 28): once SETTLE_RUNS runs in a row under one strategy ran every node on the same backend, at
+// the first attempt, the executor records the plan as a sequence (engine.recordSequence) and the next runs replay it
+// (engine.runSequence): the same kernels on the same backend, with no decision, validation or learning per node.
+// Every RECHECK_EVERY replays one run goes node by node again, so the engine keeps measuring and `auto` can move
+// the graph; a run that then departs from the recording drops it. A replay that fails drops the recording and the
+// run goes node by node (the engine's fallbacks apply); the run report says which of these happened and why.
+import type { Engine, Op, OpKind, RecordedSequence, SequenceSpec, SequenceTensor } from '@tandem/core';
+import { mapOpTensors } from '@tandem/core';
+import type { ExecutionPlan } from './plan.ts';
+import type { NodeRecord } from './report.ts';
+import type { SymbolicTensor } from './symbolic.ts';
+
+/** Runs in a row on one backend before a plan is recorded. */
+export const SETTLE_RUNS = 2;
+/** Replays between two runs that go node by node (the engine measures and may re-place the graph there). */
+export const RECHECK_EVERY = 50;
+
+/** What happened to replay in one run. */
+export interface ReplayState {
+  /**
+   * 'replayed': the run was the recording's; 'recorded': this run's placement was recorded for the next runs;
+   * 'node-by-node': no recording applies (see `reason`); 'recheck': a periodic run node by node; 'dropped': a
+   * recording was dropped in this run (see `reason`; the run went node by node).
+   */
+  readonly state: 'replayed' | 'recorded' | 'node-by-node' | 'recheck' | 'dropped';
+  /** Why, for 'node-by-node' and 'dropped'. */
+  readonly reason?: string;
+}
+
+/** The graph's parts a recording is made from. */
+export interface ReplaySource {
+  /** Declared inputs, in order. */
+  readonly inputs: ReadonlyMap<string, SymbolicTensor>;
+  /** Declared outputs. */
+  readonly outputs: ReadonlyMap<string, SymbolicTensor>;
+  /** The execution plan. */
+  readonly plan: ExecutionPlan;
+}
+
+/** A recorded plan and how to feed it. */
+export interface Recording {
+  /** The strategy key it was recorded under. */
+  readonly key: string;
+  /** The backend every node ran on. */
+  readonly backend: string;
+  /** Where the graph's inputs lived when it was recorded (a run whose inputs live elsewhere is planned again). */
+  residency: string;
+  /** The checked sequence. */
+  readonly sequence: RecordedSequence;
+  /** The sequence's inputs after the graph's declared inputs: the constants' tensors, in order. */
+  readonly constants: readonly SymbolicTensor[];
+  /** Per graph output: its position in the sequence's kept values, and the reshape it is read with (if any). */
+  readonly outputs: ReadonlyMap<string, { readonly kept: number; readonly shape: readonly number[] }>;
+  /** Per step: node name and op (for the run report). */
+  readonly nodes: readonly { readonly name: string; readonly op: OpKind }[];
+  /** Replays since the recording was made or last rechecked. */
+  replays: number;
+}
+
+/** The root of a symbolic tensor through reshape views; undefined when another view (permute, slice) is in the way. */
+function reshapeRoot(t: SymbolicTensor): SymbolicTensor | undefined {
+  let root = t;
+  while (root.source.kind === 'view') {
+    if (root.source.step.kind !== 'reshape') return undefined;
+    root = root.source.base;
+  }
+  return root;
+}
+
+/** Records `source`'s plan as a sequence; a string says why it cannot be (a view other than reshape, say). */
+export function recordPlan(
+  engine: Engine,
+  source: ReplaySource,
+  made: { readonly key: string; readonly backend: string; readonly residency: string },
+): Recording | string {
+  const index = new Map<number, number>(); // root id -> value index
+  const inputs: SequenceSpec['inputs'][number][] = [];
+  for (const sym of source.inputs.values()) {
+    index.set(sym.id, inputs.length);
+    inputs.push({ dtype: sym.dtype, shape: sym.shape });
+  }
+  const constants: SymbolicTensor[] = [];
+  for (const node of source.plan.steps) {
+    for (const t of [...collect(node.op)]) {
+      const root = reshapeRoot(t);
+      if (root === undefined) return `${node.name} reads a permuted or sliced view`;
+      if (root.source.kind === 'constant' && !index.has(root.id)) {
+        if (!root.source.tensor.isContiguous) return `${root.name} is a non-contiguous constant`;
+        index.set(root.id, inputs.length);
+        inputs.push({ dtype: root.dtype, shape: root.shape });
+        constants.push(root);
+      }
+    }
+  }
+  let next = inputs.length;
+  const steps: SequenceSpec['steps'][number][] = [];
+  for (const [s, node] of source.plan.steps.entries()) {
+    const op = mapOpTensors(node.op, (t): SequenceTensor => {
+      const root = reshapeRoot(t);
+      const value = root === undefined ? undefined : index.get(root.id);
+      return { value: value ?? -1, shape: t.shape };
+    });
+    for (const out of node.outputs) index.set(out.id, next++);
+    const release = (source.plan.releaseAfter[s] ?? []).flatMap((id) => {
+      const value = index.get(id);
+      return value === undefined ? [] : [value];
+    });
+    steps.push({ label: node.name, op, release });
+  }
+  const keep: number[] = [];
+  const outputs = new Map<string, { kept: number; shape: readonly number[] }>();
+  for (const [name, sym] of source.outputs) {
+    const root = reshapeRoot(sym);
+    const value = root === undefined ? undefined : index.get(root.id);
+    if (root === undefined || value === undefined || root.source.kind !== 'op')
+      return `output ${name} is not an op's output (or reads a permuted or sliced view)`;
+    let kept = keep.indexOf(value);
+    if (kept < 0) kept = keep.push(value) - 1;
+    outputs.set(name, { kept, shape: sym.shape });
+  }
+  const sequence = engine.recordSequence({ inputs, steps, keep });
+  const nodes = source.plan.steps.map((n) => ({ name: n.name, op: n.op.op }));
+  return { ...made, sequence, constants, outputs, nodes, replays: 0 };
+}
+
+/** The tensors an op reads, once each. */
+function collect(op: Op<SymbolicTensor>): Set<SymbolicTensor> {
+  const seen = new Set<SymbolicTensor>();
+  mapOpTensors(op, (t) => {
+    seen.add(t);
+    return t;
+  });
+  return seen;
+}
+
+/** The one backend every node of a run used at its first attempt, or why there is none. */
+export function settledBackend(nodes: readonly NodeRecord[]): { backend: string } | { why: string } {
+  const first = nodes[0];
+  if (first === undefined) return { why: 'the graph has no node' };
+  for (const n of nodes) {
+    if (n.attempts !== 1) return { why: `${n.name} fell back (${n.attempts} attempts)` };
+    if (n.backend !== first.backend) return { why: `nodes ran on ${first.backend} and ${n.backend}` };
+  }
+  return { backend: first.backend };
+}
