@@ -100,6 +100,12 @@ export class SequenceRunner {
     let stepStart = clock();
     try {
       for (const [i, tensor] of inputs.entries()) {
+        // Weights and carried state are usually there already: no await for those.
+        const resident = tensor.isContiguous ? tensor.storage.replicas.get(backend.name) : undefined;
+        if (resident !== undefined) {
+          buffers[i] = resident;
+          continue;
+        }
         const storage = await executor.contiguousStorage(tensor, moved);
         const { buffer, cost } = await residency.ensureOn(storage, tensor, backend);
         moved.bytes += cost.bytes;
