@@ -19,11 +19,11 @@ import {
 import { decideNode, PlanCache, type NodeDecision, type PlacementSummary } from './node-decision.ts';
 import { GraphRunError } from './errors.ts';
 import type { ExecutionPlan } from './plan.ts';
-import { latestCallEvents, nodeRecord, totalsOf, type NodeRecord, type RunReport } from './report.ts';
+import { latestCallEvents, nodeRecord, runReportOf, type NodeRecord, type RunReport } from './report.ts';
 import { resolveStrategy, strategyName, type BackendPreference, type GraphStrategy } from './strategy.ts';
 import type { SymbolicTensor } from './symbolic.ts';
 import { applyView } from './views.ts';
-import { RECHECK_EVERY, recordPlan, settledBackend, SETTLE_RUNS, type Recording, type ReplayState } from './replay.ts';
+import { inputResidency, placementUnsettled, recordPlan, Recordings, type Recording } from './replay.ts';
 
 /** What run() accepts for an input: an engine tensor (used as is, never disposed) or host data (uploaded, freed after use). */
 export type GraphInput = Tensor | TensorData;
@@ -143,12 +143,8 @@ export class Graph {
   private readonly plans: PlanCache;
   /** Step names, in order (for the plan's reasons). */
   private readonly stepNames: readonly string[];
-  /** Recorded plans replayed by the next runs (replay.ts), by strategy key. */
-  private readonly recordings = new Map<string, Recording>();
-  /** Per strategy key: the backend the latest runs settled on, and how many in a row. */
-  private readonly settling = new Map<string, { backend: string; runs: number }>();
-  /** Why the plan cannot be recorded (a permuted view, say): checked once. */
-  private unrecordable: string | undefined;
+  /** Recorded plans and the runs settling towards one (replay.ts). */
+  private readonly recordings = new Recordings();
 
   constructor(parts: GraphParts) {
     this.parts = parts;
@@ -187,26 +183,15 @@ export class Graph {
     const { engine, clock, plan } = this.parts;
     const strategyChoice = options.strategy ?? 'auto';
     const key = `${strategyName(strategyChoice)}|${options.cpuBackend ?? ''}|${options.gpuBackend ?? ''}`;
-    let replay: ReplayState | undefined;
-    const recording = this.recordings.get(key);
     const residency = options.replay === false ? '' : inputResidency(inputs, this.parts.inputs);
-    if (options.replay === false) replay = { state: 'node-by-node', reason: 'replay is off for this run' };
-    else if (recording !== undefined && recording.residency !== residency) {
-      // An input lives elsewhere than when the plan was recorded: the planner decides this run (replay.ts).
-      replay = { state: 'node-by-node', reason: 'an input lives elsewhere than when the plan was recorded' };
-    } else if (recording !== undefined) {
-      if (recording.replays < RECHECK_EVERY) {
-        try {
-          return await this.replayRun(recording, inputs, strategyChoice);
-        } catch (error) {
-          if (error instanceof GraphRunError || callerError(error) !== undefined) throw error;
-          this.recordings.delete(key);
-          this.settling.delete(key);
-          replay = { state: 'dropped', reason: `the replay on ${recording.backend} failed: ${String(error)}` };
-        }
-      } else {
-        recording.replays = 0;
-        replay = { state: 'recheck' };
+    const { recording, state } = this.recordings.before(key, residency, options.replay !== false);
+    let replay = state;
+    if (recording !== undefined) {
+      try {
+        return await this.replayRun(recording, inputs, strategyChoice);
+      } catch (error) {
+        if (error instanceof GraphRunError || callerError(error) !== undefined) throw error;
+        replay = this.recordings.failed(key, recording, error);
       }
     }
     const started = clock();
@@ -284,79 +269,23 @@ export class Graph {
       live.handOver(sym.root);
     }
     const unsettled = placementUnsettled(placement) ?? (replans > 0 ? 'the run re-planned' : undefined);
-    if (options.replay !== false) replay = this.afterNodeRun(key, residency, records, unsettled, replay);
+    if (options.replay !== false)
+      replay = this.recordings.after(key, residency, records, unsettled, replay, (backend) =>
+        recordPlan(engine, this.parts, { key, backend, residency }),
+      );
     const leaked = [...live.tensors.keys()].filter((id) => !this.isInput(id)).length;
     for (const id of [...live.tensors.keys()]) live.release(id); // inputs uploaded here that no node read
-    const totalMs = clock() - started;
-    const totals = totalsOf(records);
-    const report: RunReport = {
+    const report = runReportOf({
       graph: this.name,
       strategy: strategyName(strategyChoice),
-      totalMs,
-      hostMs: Math.max(0, totalMs - records.reduce((s, r) => s + r.ms, 0)),
+      totalMs: clock() - started,
       nodes: records,
-      byBackend: totals.byBackend,
-      bytesMoved: totals.nodeBytes,
-      nodesWithTransfers: totals.nodesWithTransfers,
-      backendSwitches: totals.backendSwitches,
-      peakLiveTensors: live.peakCount,
-      peakLiveBytes: live.peakBytes,
+      live,
       leakedTensors: leaked,
       placement,
       replay,
-    };
+    });
     return { outputs: new GraphOutputs(outputs), report };
-  }
-
-  /**
-   * After a run node by node: keeps a recording that the run followed (a recheck), drops one it departed from, and
-   * records the plan once SETTLE_RUNS runs in a row under this strategy ran every node on one backend.
-   */
-  private afterNodeRun(
-    key: string,
-    residency: string,
-    records: readonly NodeRecord[],
-    unsettled: string | undefined,
-    before: ReplayState | undefined,
-  ): ReplayState {
-    const settled = unsettled !== undefined ? { why: unsettled } : settledBackend(records);
-    const recording = this.recordings.get(key);
-    if (recording !== undefined) {
-      if ('backend' in settled && settled.backend === recording.backend) {
-        recording.residency = residency; // the planner placed it the same way with the inputs where they are now
-        return before ?? { state: 'recheck' };
-      }
-      this.recordings.delete(key);
-      this.settling.delete(key);
-      return {
-        state: 'dropped',
-        reason: `a run node by node placed it otherwise: ${'why' in settled ? settled.why : `on ${settled.backend}`}`,
-      };
-    }
-    if (!('backend' in settled)) {
-      this.settling.delete(key);
-      return before ?? { state: 'node-by-node', reason: settled.why };
-    }
-    const previous = this.settling.get(key);
-    const runs = previous?.backend === settled.backend ? previous.runs + 1 : 1;
-    this.settling.set(key, { backend: settled.backend, runs });
-    if (this.unrecordable !== undefined) return before ?? { state: 'node-by-node', reason: this.unrecordable };
-    if (runs < SETTLE_RUNS)
-      return (
-        before ?? { state: 'node-by-node', reason: `${runs} of ${SETTLE_RUNS} runs settled on ${settled.backend}` }
-      );
-    let made: Recording | string;
-    try {
-      made = recordPlan(this.parts.engine, this.parts, { key, backend: settled.backend, residency });
-    } catch (error) {
-      made = `recording failed: ${String(error)}`;
-    }
-    if (typeof made === 'string') {
-      this.unrecordable = made;
-      return before ?? { state: 'node-by-node', reason: made };
-    }
-    this.recordings.set(key, made);
-    return before ?? { state: 'recorded' };
   }
 
   /** One run as a replay of `recording` (engine.runSequence); throws what runSequence throws (run() then goes node by node). */
@@ -398,24 +327,16 @@ export class Graph {
         estimatedMs: 0,
         callId: -1,
       }));
-      const totalMs = clock() - started;
-      const totals = totalsOf(records);
-      const report: RunReport = {
+      const report = runReportOf({
         graph: this.name,
         strategy: strategyName(strategyChoice),
-        totalMs,
-        hostMs: Math.max(0, totalMs - records.reduce((sum, r) => sum + r.ms, 0)),
+        totalMs: clock() - started,
         nodes: records,
-        byBackend: totals.byBackend,
-        bytesMoved: totals.nodeBytes,
-        nodesWithTransfers: totals.nodesWithTransfers,
-        backendSwitches: 0,
-        peakLiveTensors: live.peakCount,
-        peakLiveBytes: live.peakBytes,
+        live,
         leakedTensors: 0,
         placement: undefined,
         replay: { state: 'replayed' },
-      };
+      });
       return { outputs: new GraphOutputs(outputs), report };
     } finally {
       for (const id of [...live.tensors.keys()]) live.release(id);
@@ -528,27 +449,6 @@ export class Graph {
     while (t.source.kind === 'view') t = t.source.base;
     return t.source.kind === 'constant';
   }
-}
-
-/** Where each declared input lives at the start of a run ('host' for host data), as one string. */
-function inputResidency(
-  given: Readonly<Record<string, GraphInput>>,
-  declared: ReadonlyMap<string, SymbolicTensor>,
-): string {
-  let text = '';
-  for (const name of declared.keys()) {
-    const value = given[name];
-    text += value instanceof Tensor ? `${value.residency().join(',')};` : 'host;';
-  }
-  return text;
-}
-
-/** Why an 'auto' run's placement is not settled yet (a fresh plan, or candidates still measured); undefined when it is. */
-function placementUnsettled(placement: PlacementSummary | undefined): string | undefined {
-  if (placement === undefined) return undefined;
-  if (!placement.reused) return 'the placement plan was just made';
-  if (placement.chosenBy === 'measuring') return 'the placement candidates are still being measured';
-  return undefined;
 }
 
 /** The run's placement summary: the plan's, with this run's replanning, choosing time and overrides (fields listed, not spread: this runs once per run, cold, and a spread had cost ~10 us). */

@@ -5,7 +5,9 @@
 // the graph; a run that then departs from the recording drops it. A replay that fails drops the recording and the
 // run goes node by node (the engine's fallbacks apply); the run report says which of these happened and why.
 import type { Engine, Op, OpKind, RecordedSequence, SequenceSpec, SequenceTensor } from '@tandem/core';
-import { mapOpTensors } from '@tandem/core';
+import { mapOpTensors, Tensor } from '@tandem/core';
+import type { GraphInput } from './graph.ts';
+import type { PlacementSummary } from './node-decision.ts';
 import type { ExecutionPlan } from './plan.ts';
 import type { NodeRecord } from './report.ts';
 import type { SymbolicTensor } from './symbolic.ts';
@@ -142,4 +144,111 @@ export function settledBackend(nodes: readonly NodeRecord[]): { backend: string 
     if (n.backend !== first.backend) return { why: `nodes ran on ${first.backend} and ${n.backend}` };
   }
   return { backend: first.backend };
+}
+
+/** A graph's recorded plans by strategy key, and the runs settling towards one. */
+export class Recordings {
+  private readonly byKey = new Map<string, Recording>();
+  /** Per strategy key: the backend the latest runs settled on, and how many in a row. */
+  private readonly settling = new Map<string, { backend: string; runs: number }>();
+  /** Why the plan cannot be recorded (a permuted view, say): found once. */
+  private unrecordable: string | undefined;
+
+  /** Before a run: the recording to replay, or the state of a run that goes node by node for a known reason. */
+  before(key: string, residency: string, allowed: boolean): { recording?: Recording; state?: ReplayState } {
+    if (!allowed) return { state: { state: 'node-by-node', reason: 'replay is off for this run' } };
+    const recording = this.byKey.get(key);
+    if (recording === undefined) return {};
+    // An input lives elsewhere than when the plan was recorded: the planner decides this run.
+    if (recording.residency !== residency)
+      return { state: { state: 'node-by-node', reason: 'an input lives elsewhere than when the plan was recorded' } };
+    if (recording.replays < RECHECK_EVERY) return { recording };
+    recording.replays = 0;
+    return { state: { state: 'recheck' } };
+  }
+
+  /** A replay failed: its recording is dropped (the run goes node by node). */
+  failed(key: string, recording: Recording, error: unknown): ReplayState {
+    this.byKey.delete(key);
+    this.settling.delete(key);
+    return { state: 'dropped', reason: `the replay on ${recording.backend} failed: ${String(error)}` };
+  }
+
+  /**
+   * After a run node by node: keeps a recording the run followed (a recheck, or inputs that moved but were placed
+   * the same way), drops one it departed from, and records the plan (`record`) once SETTLE_RUNS runs in a row under
+   * this key ran every node on one backend. `unsettled` says why the run's placement cannot count (auto measuring).
+   */
+  after(
+    key: string,
+    residency: string,
+    records: readonly NodeRecord[],
+    unsettled: string | undefined,
+    before: ReplayState | undefined,
+    record: (backend: string) => Recording | string,
+  ): ReplayState {
+    const settled = unsettled !== undefined ? { why: unsettled } : settledBackend(records);
+    const recording = this.byKey.get(key);
+    if (recording !== undefined) {
+      if ('backend' in settled && settled.backend === recording.backend) {
+        recording.residency = residency; // placed the same way with the inputs where they are now
+        return before ?? { state: 'recheck' };
+      }
+      this.byKey.delete(key);
+      this.settling.delete(key);
+      const how = 'why' in settled ? settled.why : `on ${settled.backend}`;
+      return { state: 'dropped', reason: `a run node by node placed it otherwise: ${how}` };
+    }
+    if (!('backend' in settled)) {
+      this.settling.delete(key);
+      return before ?? { state: 'node-by-node', reason: settled.why };
+    }
+    const previous = this.settling.get(key);
+    const runs = previous?.backend === settled.backend ? previous.runs + 1 : 1;
+    this.settling.set(key, { backend: settled.backend, runs });
+    if (this.unrecordable !== undefined) return before ?? { state: 'node-by-node', reason: this.unrecordable };
+    if (runs < SETTLE_RUNS)
+      return (
+        before ?? { state: 'node-by-node', reason: `${runs} of ${SETTLE_RUNS} runs settled on ${settled.backend}` }
+      );
+    let made: Recording | string;
+    try {
+      made = record(settled.backend);
+    } catch (error) {
+      made = `recording failed: ${String(error)}`;
+    }
+    if (typeof made === 'string') {
+      this.unrecordable = made;
+      return before ?? { state: 'node-by-node', reason: made };
+    }
+    this.byKey.set(key, made);
+    return before ?? { state: 'recorded' };
+  }
+
+  /** Forgets every recording (the graph was disposed). */
+  clear(): void {
+    this.byKey.clear();
+    this.settling.clear();
+  }
+}
+
+/** Where each declared input lives at the start of a run ('host' for host data), as one string. */
+export function inputResidency(
+  given: Readonly<Record<string, GraphInput>>,
+  declared: ReadonlyMap<string, SymbolicTensor>,
+): string {
+  let text = '';
+  for (const name of declared.keys()) {
+    const value = given[name];
+    text += value instanceof Tensor ? `${value.residency().join(',')};` : 'host;';
+  }
+  return text;
+}
+
+/** Why an 'auto' run's placement is not settled yet (a fresh plan, or candidates still measured); undefined when it is. */
+export function placementUnsettled(placement: PlacementSummary | undefined): string | undefined {
+  if (placement === undefined) return undefined;
+  if (!placement.reused) return 'the placement plan was just made';
+  if (placement.chosenBy === 'measuring') return 'the placement candidates are still being measured';
+  return undefined;
 }

@@ -134,6 +134,47 @@ export function totalsOf(
   };
 }
 
+/** What one run's report is made from: its node records and what the executor saw. */
+export interface RunFacts {
+  /** Graph name. */
+  readonly graph: string;
+  /** Strategy name. */
+  readonly strategy: string;
+  /** Wall time of the run, ms. */
+  readonly totalMs: number;
+  /** Per node, in execution order. */
+  readonly nodes: readonly NodeRecord[];
+  /** The executor's live tensors' peak. */
+  readonly live: { readonly peakCount: number; readonly peakBytes: number };
+  /** Executor-owned tensors left alive, outputs excluded. */
+  readonly leakedTensors: number;
+  /** The placement plan, under 'auto'. */
+  readonly placement: PlacementSummary | undefined;
+  /** What replay did. */
+  readonly replay: ReplayState | undefined;
+}
+
+/** One run's report, with its totals. */
+export function runReportOf(run: RunFacts): RunReport {
+  const totals = totalsOf(run.nodes);
+  return {
+    graph: run.graph,
+    strategy: run.strategy,
+    totalMs: run.totalMs,
+    hostMs: Math.max(0, run.totalMs - run.nodes.reduce((s, r) => s + r.ms, 0)),
+    nodes: run.nodes,
+    byBackend: totals.byBackend,
+    bytesMoved: totals.nodeBytes,
+    nodesWithTransfers: totals.nodesWithTransfers,
+    backendSwitches: totals.backendSwitches,
+    peakLiveTensors: run.live.peakCount,
+    peakLiveBytes: run.live.peakBytes,
+    leakedTensors: run.leakedTensors,
+    placement: run.placement,
+    replay: run.replay,
+  };
+}
+
 /** Several runs as one report (e.g. the step graphs of several decoder layers), with what happened between them in `extra`. */
 export function combineReports(
   graph: string,
