@@ -123,4 +123,45 @@ describe('engine.runSequence', () => {
     expect(failed.map((e) => e.label)).toEqual(['plus-x']);
     await engine.dispose();
   });
+
+  it("an output of the wrong size is refused: that step's outputs and everything the run made are freed", async () => {
+    const { engine, backend } = await engineWith();
+    const sequence = engine.recordSequence(SPEC);
+    const x = engine.tensor(new Float32Array(6), [2, 3]);
+    const run = backend.run.bind(backend);
+    let calls = 0;
+    vi.spyOn(backend, 'run').mockImplementation(async (op, outputs) => {
+      calls++;
+      // The second step returns its real output plus a buffer of the wrong size in its place.
+      if (calls === 2) {
+        const real = await run(op, outputs);
+        const wrong = await backend.upload(new Uint8Array(4), { dtype: 'f32', shape: [1] });
+        return { outputs: [wrong, ...real.outputs], kernelMs: real.kernelMs };
+      }
+      return run(op, outputs);
+    });
+    const free = vi.spyOn(backend, 'free');
+    const error = await engine.runSequence(sequence, [x], { backend: 'cpu' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'BAD_OUTPUT', message: '[cpu] plus-x: output 0 has the wrong size or owner' });
+    expect(free).toHaveBeenCalledTimes(3); // both buffers of the second step, and the first step's output
+    await engine.dispose();
+  });
+
+  it('an input disposed while the sequence runs: DisposedError, nothing handed back, everything made freed', async () => {
+    const { engine, backend } = await engineWith();
+    const sequence = engine.recordSequence(SPEC);
+    const x = engine.tensor(new Float32Array(6), [2, 3]);
+    const run = backend.run.bind(backend);
+    let calls = 0;
+    vi.spyOn(backend, 'run').mockImplementation(async (op, outputs) => {
+      if (++calls === 2) x.dispose(); // the caller drops its input between the two steps
+      return run(op, outputs);
+    });
+    const free = vi.spyOn(backend, 'free');
+    const error = await engine.runSequence(sequence, [x], { backend: 'cpu' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'DisposedError', message: expect.stringContaining('runSequence.inputs[0]') });
+    expect(free).toHaveBeenCalledTimes(2); // x's own buffer (its dispose), and the first step's output
+    expect(engine.telemetry.opEvents().filter((e) => e.reason.kind === 'replay' && !e.ok)).toEqual([]);
+    await engine.dispose();
+  });
 });

@@ -128,24 +128,29 @@ export class SequenceRunner {
           backend.run(mapOpTensors(step.op, bind), step.outputs),
         );
         const ms = clock() - stepStart;
-        for (let k = 0; k < step.outputs.length; k++) {
+        const bad = step.outputs.findIndex((_, k) => {
           const buffer = result.outputs[k];
-          if (
+          return (
             buffer === undefined ||
             buffer.backend !== backend.name ||
             buffer.byteLength !== sequence.byteLengthOf(step.firstOutput + k)
-          )
-            throw new BackendError(
-              'BAD_OUTPUT',
-              backend.name,
-              `${step.label}: output ${k} has the wrong size or owner`,
-            );
+          );
+        });
+        if (bad >= 0) {
+          for (const buffer of result.outputs) if (buffer.backend === backend.name) backend.free(buffer);
+          throw new BackendError(
+            'BAD_OUTPUT',
+            backend.name,
+            `${step.label}: output ${bad} has the wrong size or owner`,
+          );
+        }
+        for (const [k, buffer] of result.outputs.entries()) {
+          if (k >= step.outputs.length) {
+            backend.free(buffer);
+            continue;
+          }
           buffers[step.firstOutput + k] = buffer;
           made.add(step.firstOutput + k);
-        }
-        for (let k = step.outputs.length; k < result.outputs.length; k++) {
-          const extra = result.outputs[k];
-          if (extra !== undefined) backend.free(extra);
         }
         stepMs.push(ms);
         tracker.record(step.op.op, backend.name, true, ms, false);
@@ -172,6 +177,9 @@ export class SequenceRunner {
           made.delete(id);
         }
       }
+      // An input disposed while the sequence ran may have had its buffer reused: the result is not trusted.
+      const gone = disposedInput('runSequence', named);
+      if (gone !== undefined) throw new DisposedError(gone);
     } catch (error) {
       for (const id of made) {
         const buffer = buffers[id];
