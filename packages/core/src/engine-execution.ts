@@ -1,7 +1,7 @@
 // The engine's execution of a planned call: the chosen backend, then each fallback in turn, until one succeeds.
 // Each attempt binds the inputs (copying them where needed), runs the op within the deadline and the caller's abort
 // signal, adopts the outputs as tensors, and teaches the cost model, the circuit breaker and the telemetry.
-import type { BoundTensor, CapableBackend, RunResult } from './backend.ts';
+import type { BoundTensor, CapableBackend, DeviceBuffer, RunResult } from './backend.ts';
 import { raceAbort, throwIfAborted, type AbortSignalLike } from './call-options.ts';
 import type { Clock } from './clock.ts';
 import { CsrChecks } from './csr-check.ts';
@@ -386,30 +386,18 @@ export class CallExecutor {
 
   /** Wraps a backend's output buffers as tensors resident there, after checking them. */
   private adopt(backend: CapableBackend, result: RunResult, outputs: readonly TensorSpec[], opKey: string): Tensor[] {
-    const problem =
-      result.outputs.length !== outputs.length
-        ? `returned ${result.outputs.length} outputs, expected ${outputs.length}`
-        : result.outputs.findIndex(
-            (b, i) =>
-              b.backend !== backend.name ||
-              b.byteLength !== byteLengthOf(outputs[i]?.dtype ?? 'f32', numel(outputs[i]?.shape ?? [])),
-          );
-    if (typeof problem === 'string' || problem >= 0) {
-      for (const b of result.outputs) if (b.backend === backend.name) backend.free(b);
-      throw new BackendError(
-        'BAD_OUTPUT',
-        backend.name,
-        typeof problem === 'string' ? problem : `output ${problem} has the wrong size or owner`,
-      );
-    }
-    return result.outputs.map((buffer, i) => {
-      const spec = outputs[i] ?? { dtype: 'f32', shape: [] };
-      const storage = new Storage(spec.dtype, buffer.byteLength, undefined, this.owner);
-      storage.replicas.set(backend.name, buffer);
-      storage.producedBy = opKey;
-      this.residency.track(storage);
-      return new Tensor(this.host, storage, spec.dtype, spec.shape);
-    });
+    return checkedOutputs(backend, result, outputs).map((buffer, i) =>
+      this.tensorOn(backend.name, buffer, outputs[i] ?? { dtype: 'f32', shape: [] }, opKey),
+    );
+  }
+
+  /** A backend's buffer as a tensor resident there, its device memory freed when it is garbage-collected. */
+  tensorOn(backend: string, buffer: DeviceBuffer, spec: TensorSpec, producedBy: string | undefined): Tensor {
+    const storage = new Storage(spec.dtype, buffer.byteLength, undefined, this.owner);
+    storage.replicas.set(backend, buffer);
+    storage.producedBy = producedBy;
+    this.residency.track(storage);
+    return new Tensor(this.host, storage, spec.dtype, spec.shape);
   }
 
   /** Lets each output be recomputed from `op` if its only copy is lost before it is read (lineage.ts). */
@@ -440,6 +428,34 @@ export class CallExecutor {
       );
     });
   }
+}
+
+/**
+ * A run's output buffers after checking them against the output specs (count, owner, byte length); on a mismatch
+ * every buffer the backend owns is freed and BAD_OUTPUT thrown.
+ */
+export function checkedOutputs(
+  backend: CapableBackend,
+  result: RunResult,
+  outputs: readonly TensorSpec[],
+): readonly DeviceBuffer[] {
+  const problem =
+    result.outputs.length !== outputs.length
+      ? `returned ${result.outputs.length} outputs, expected ${outputs.length}`
+      : result.outputs.findIndex(
+          (b, i) =>
+            b.backend !== backend.name ||
+            b.byteLength !== byteLengthOf(outputs[i]?.dtype ?? 'f32', numel(outputs[i]?.shape ?? [])),
+        );
+  if (typeof problem === 'string' || problem >= 0) {
+    for (const b of result.outputs) if (b.backend === backend.name) backend.free(b);
+    throw new BackendError(
+      'BAD_OUTPUT',
+      backend.name,
+      typeof problem === 'string' ? problem : `output ${problem} has the wrong size or owner`,
+    );
+  }
+  return result.outputs;
 }
 
 /** The backends a plan left out, as failures of an AllBackendsFailedError. */

@@ -8,7 +8,7 @@ import type { BoundTensor, DeviceBuffer } from './backend.ts';
 import { backendSupports } from './capability.ts';
 import type { Clock } from './clock.ts';
 import type { BackendLifecycle } from './engine-backends.ts';
-import type { CallExecutor } from './engine-execution.ts';
+import { checkedOutputs, type CallExecutor } from './engine-execution.ts';
 import { BackendError, callerError, DisposedError, errorMessage, InvalidArgumentError } from './errors.ts';
 import { mapOpTensors, type TensorSpec } from './ops.ts';
 import { checkOwnTensor, disposedInput, type TensorOwner } from './ownership.ts';
@@ -20,7 +20,7 @@ import { rooflineMs } from './scheduler/roofline.ts';
 import type { RecordedSequence, RecordedStep } from './sequence.ts';
 import { sameShape } from './shape.ts';
 import type { Telemetry } from './telemetry/telemetry.ts';
-import { Storage, Tensor, type TensorHost } from './tensor.ts';
+import type { Tensor } from './tensor.ts';
 
 /** Where a recorded sequence runs. */
 export interface SequenceRunOptions {
@@ -58,8 +58,6 @@ export interface SequenceRunnerOptions {
   readonly clock: Clock;
   /** The engine's tensor owner. */
   readonly owner: TensorOwner;
-  /** The engine's tensor host (reads and releases). */
-  readonly host: TensorHost;
 }
 
 /** Runs recorded sequences for an engine. */
@@ -128,27 +126,7 @@ export class SequenceRunner {
           backend.run(mapOpTensors(step.op, bind), step.outputs),
         );
         const ms = clock() - stepStart;
-        const bad = step.outputs.findIndex((_, k) => {
-          const buffer = result.outputs[k];
-          return (
-            buffer === undefined ||
-            buffer.backend !== backend.name ||
-            buffer.byteLength !== sequence.byteLengthOf(step.firstOutput + k)
-          );
-        });
-        if (bad >= 0) {
-          for (const buffer of result.outputs) if (buffer.backend === backend.name) backend.free(buffer);
-          throw new BackendError(
-            'BAD_OUTPUT',
-            backend.name,
-            `${step.label}: output ${bad} has the wrong size or owner`,
-          );
-        }
-        for (const [k, buffer] of result.outputs.entries()) {
-          if (k >= step.outputs.length) {
-            backend.free(buffer);
-            continue;
-          }
+        for (const [k, buffer] of checkedOutputs(backend, result, step.outputs).entries()) {
           buffers[step.firstOutput + k] = buffer;
           made.add(step.firstOutput + k);
         }
@@ -196,7 +174,13 @@ export class SequenceRunner {
       executor.noteLostDevice(named, backend, error);
       throw error;
     }
-    const outputs = sequence.keep.map((id) => this.adopt(sequence, id, buffers[id], backend.name));
+    const outputs = sequence.keep.map((id) => {
+      const buffer = buffers[id];
+      const spec = sequence.values[id];
+      if (buffer === undefined || spec === undefined)
+        throw new BackendError('BAD_OUTPUT', backend.name, `kept value ${id} has no buffer`);
+      return executor.tensorOn(backend.name, buffer, spec, undefined);
+    });
     return { outputs, stepMs, bytesMoved: moved.bytes };
   }
 
@@ -279,17 +263,6 @@ export class SequenceRunner {
       flops: step.work.flops,
       bytesMoved,
     });
-  }
-
-  /** A kept value as a tensor resident on the backend. */
-  private adopt(sequence: RecordedSequence, id: number, buffer: DeviceBuffer | undefined, backend: string): Tensor {
-    const spec = sequence.values[id];
-    if (buffer === undefined || spec === undefined)
-      throw new BackendError('BAD_OUTPUT', backend, `kept value ${id} has no buffer`);
-    const storage = new Storage(spec.dtype, buffer.byteLength, undefined, this.o.owner);
-    storage.replicas.set(backend, buffer);
-    this.o.residency.track(storage);
-    return new Tensor(this.o.host, storage, spec.dtype, spec.shape);
   }
 }
 

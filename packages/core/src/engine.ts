@@ -155,7 +155,6 @@ export class Engine {
       learned: () => this.profile.noteLearned(),
       clock,
       owner: this.owner,
-      host: this.host,
     });
     this.warmUps = new BackgroundWarmUps({
       ...shared,
