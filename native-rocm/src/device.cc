@@ -3,37 +3,17 @@
 // Argument errors throw synchronously with code TANDEM_*; device errors reject the promise with the HIP name.
 #include "device.h"
 #include "jobs.h"
-#include "js_error.h"
+#include "js_args.h"
+#include "sequence.h"
 
 namespace tandem {
 namespace {
-
-[[noreturn]] void Throw(Napi::Env env, const Failure& failure) { throw ToJsError(env, failure); }
 
 uint32_t IdArg(Napi::Env env, const Napi::Value& value, const char* what) {
   if (!value.IsNumber()) Throw(env, Failure("TANDEM_BAD_ARGUMENT", std::string(what) + " must be a buffer id (number)"));
   const double id = value.As<Napi::Number>().DoubleValue();
   if (!(id >= 1) || id > 4294967295.0 || static_cast<double>(static_cast<uint32_t>(id)) != id) Throw(env, Failure("TANDEM_BAD_ARGUMENT", std::string(what) + " is not a valid buffer id"));
   return static_cast<uint32_t>(id);
-}
-
-Params ParamsArg(Napi::Env env, const Napi::Value& value) {
-  if (!value.IsObject()) Throw(env, Failure("TANDEM_BAD_ARGUMENT", "params must be an object of numbers"));
-  const Napi::Object object = value.As<Napi::Object>();
-  const Napi::Array names = object.GetPropertyNames();
-  Params params;
-  for (uint32_t i = 0; i < names.Length(); ++i) {
-    const std::string name = names.Get(i).ToString().Utf8Value();
-    const Napi::Value v = object.Get(name);
-    if (v.IsNumber()) {
-      params.Set(name, v.As<Napi::Number>().DoubleValue());
-    } else if (v.IsBoolean()) {
-      params.Set(name, v.As<Napi::Boolean>().Value() ? 1.0 : 0.0);
-    } else {
-      Throw(env, Failure("TANDEM_BAD_ARGUMENT", "params." + name + " must be a number or boolean"));
-    }
-  }
-  return params;
 }
 
 /** The optional `inline` flag at `index`: true asks to run on the JS thread when the queue is idle. */
@@ -58,6 +38,7 @@ void Device::Init(Napi::Env env, Napi::Object exports) {
   Napi::Function cls = DefineClass(env, "Device",
                                    {InstanceMethod<&Device::Upload>("upload"), InstanceMethod<&Device::Download>("download"),
                                     InstanceMethod<&Device::Free>("free"), InstanceMethod<&Device::Run>("run"), InstanceMethod<&Device::Time>("time"),
+                                    InstanceMethod<&Device::PrepareSequence>("prepareSequence"), InstanceMethod<&Device::RunSequence>("runSequence"),
                                     InstanceMethod<&Device::MemoryInfo>("memoryInfo"), InstanceMethod<&Device::PinnedBlockFree>("pinnedBlockFree"),
                                     InstanceMethod<&Device::Close>("close"),
                                     InstanceAccessor<&Device::Index>("index")});
@@ -236,6 +217,60 @@ Napi::Value Device::Time(const Napi::CallbackInfo& info) {
   auto job = std::make_unique<TimeJob>(env, args.def, std::move(args.params), std::move(args.inputSets), std::move(args.outputBytes), static_cast<int>(launches));
   Napi::Promise promise = job->deferred->Promise();
   queue.Push(env, std::move(job));
+  return promise;
+}
+
+namespace {
+
+/** Marks the handles prepareSequence returns, so runSequence can tell them from any other external. */
+const napi_type_tag kSequenceTag = {0x7a6e5c1f3b2d4e09ULL, 0x91c4d8e2f06a3b75ULL};
+
+}  // namespace
+
+Napi::Value Device::PrepareSequence(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  DeviceQueue& queue = Open(env);
+  std::shared_ptr<SequencePlan> plan = SequencePlan::Parse(env, info.Length() < 1 ? env.Undefined() : info[0]);
+  plan->owner = &queue;
+  auto* held = new std::shared_ptr<SequencePlan>(std::move(plan));
+  Napi::External<std::shared_ptr<SequencePlan>> handle = Napi::External<std::shared_ptr<SequencePlan>>::New(
+      env, held, [](Napi::Env, std::shared_ptr<SequencePlan>* p) { delete p; });
+  if (napi_type_tag_object(env, handle, &kSequenceTag) != napi_ok) Throw(env, Failure("TANDEM_INTERNAL", "could not tag the sequence handle"));
+  return handle;
+}
+
+Napi::Value Device::RunSequence(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  DeviceQueue& queue = Open(env);
+  const char* usage = "runSequence(sequence: handle from prepareSequence, inputIds: number[], timeSteps: boolean, inline?: boolean)";
+  bool tagged = false;
+  if (info.Length() < 3 || !info[0].IsExternal() || !info[1].IsArray() || !info[2].IsBoolean() ||
+      napi_check_object_type_tag(env, info[0], &kSequenceTag, &tagged) != napi_ok || !tagged) {
+    Throw(env, Failure("TANDEM_BAD_ARGUMENT", usage));
+  }
+  const std::shared_ptr<SequencePlan> plan = *info[0].As<Napi::External<std::shared_ptr<SequencePlan>>>().Data();
+  if (plan->owner != &queue) Throw(env, Failure("TANDEM_BAD_ARGUMENT", "runSequence: the sequence was prepared on another device"));
+  const Napi::Array inputArray = info[1].As<Napi::Array>();
+  if (inputArray.Length() != plan->inputBytes.size()) {
+    Throw(env, Failure("TANDEM_BAD_ARGUMENT", "runSequence: " + std::to_string(inputArray.Length()) + " inputs given, the sequence takes " + std::to_string(plan->inputBytes.size())));
+  }
+  std::vector<uint32_t> inputs;
+  for (uint32_t i = 0; i < inputArray.Length(); ++i) {
+    const uint32_t id = IdArg(env, inputArray.Get(i), "runSequence: input id");
+    const size_t* bytes = queue.SizeOf(id);
+    if (bytes == nullptr) Throw(env, Failure("TANDEM_UNKNOWN_BUFFER", "runSequence: input buffer " + std::to_string(id) + " does not exist (freed?)"));
+    if (*bytes < plan->inputBytes[i]) {
+      Throw(env, Failure("TANDEM_BAD_ARGUMENT", "runSequence: input " + std::to_string(i) + " has " + std::to_string(*bytes) + " bytes, the sequence needs " + std::to_string(plan->inputBytes[i])));
+    }
+    inputs.push_back(id);
+  }
+  const bool timeSteps = info[2].As<Napi::Boolean>().Value();
+  const bool runInline = InlineArg(info, 3);
+  std::vector<uint32_t> kept;
+  for (uint32_t v : plan->keep) kept.push_back(queue.NewId(plan->valueBytes[v]));
+  auto job = std::make_unique<SequenceJob>(env, plan, std::move(inputs), std::move(kept), timeSteps);
+  Napi::Promise promise = job->deferred->Promise();
+  Enqueue(env, queue, std::move(job), runInline);
   return promise;
 }
 

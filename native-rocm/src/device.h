@@ -3,6 +3,8 @@
 //   free(id): boolean                         run(kernel, inputIds, outputBytes, params, inline?): Promise<{outputs, kernelMs}>
 //   (inline: run on the calling thread when nothing is queued, for short work; the promise is then settled on return)
 //   time(kernel, inputSets, outputBytes, params, launches): Promise<{kernelMs}>  (back-to-back launches, benchmarks)
+//   prepareSequence(spec): handle                (a checked run of kernels: sequence.h)
+//   runSequence(handle, inputIds, timeSteps, inline?): Promise<{outputs, kernelMs, stepMs}>  (all its kernels, one job)
 //   memoryInfo(): { free, total, pinnedHost }  close(): void
 //   pinnedBlockFree(bytes): boolean            (false when a download of that size would miss pinned memory now)
 #pragma once
@@ -27,6 +29,8 @@ class Device : public Napi::ObjectWrap<Device> {
   Napi::Value Free(const Napi::CallbackInfo& info);
   Napi::Value Run(const Napi::CallbackInfo& info);
   Napi::Value Time(const Napi::CallbackInfo& info);
+  Napi::Value PrepareSequence(const Napi::CallbackInfo& info);
+  Napi::Value RunSequence(const Napi::CallbackInfo& info);
   Napi::Value MemoryInfo(const Napi::CallbackInfo& info);
   Napi::Value PinnedBlockFree(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);

@@ -3,6 +3,10 @@
 // plan (the default once the plan settles: engine.runSequence), and the same kernels called straight on the backend
 // in the plan's order with nothing else (inputs and weights bound once, intermediates freed after their last
 // reader): the floor of a replay written in JS. Both replays' outputs are checked bit for bit against node by node.
+// On rocm the replay is one call into the addon (runSequence); it is timed twice, with an event per step (what the
+// engine asks for: each step's kernel time) and without (the whole run only), and the sum of the kernel times and
+// the weights' streaming limit are printed beside. PROBE_SEQUENCE_INLINE=1 runs every sequence on the JS thread,
+// =0 never (default: the backend's limits).
 //   node -C @tandem/source --import tsx apps/bench/probes/replay-probe.ts [tiny|7b] [wasm|rocm] [rounds]
 import {
   Engine,
@@ -23,7 +27,7 @@ import {
   type ExecutionPlan,
   type SymbolicTensor,
 } from '@tandem/graph';
-import { RocmBackend } from '@tandem/rocm';
+import { DEFAULT_INLINE_LIMITS, RocmBackend } from '@tandem/rocm';
 import { WasmBackend } from '@tandem/wasm';
 
 const size = process.argv[2] === '7b' ? '7b' : 'tiny';
@@ -32,7 +36,28 @@ const rounds = Number(process.argv[4] ?? 40);
 const PER_ROUND = 10;
 
 const wasm = new WasmBackend({ threads: 'auto' });
-const backends: CapableBackend[] = which === 'rocm' ? [new RocmBackend(), wasm] : [wasm];
+const inlineChoice = process.env['PROBE_SEQUENCE_INLINE'];
+const rocm = new RocmBackend(
+  inlineChoice === undefined
+    ? {}
+    : { inline: { ...DEFAULT_INLINE_LIMITS, sequenceMs: inlineChoice === '1' ? Number.POSITIVE_INFINITY : 0 } },
+);
+/** When set, the engine's sequence runs are made without an event per step (the probe's untimed rounds). */
+let untimed = false;
+/** Device time of the last sequence run, ms. */
+let lastKernelMs = Number.NaN;
+const prepare = rocm.prepareSequence.bind(rocm);
+rocm.prepareSequence = (sequence) => {
+  const prepared = prepare(sequence);
+  return {
+    run: async (inputs, timeSteps) => {
+      const result = await prepared.run(inputs, timeSteps && !untimed);
+      lastKernelMs = result.kernelMs;
+      return result;
+    },
+  };
+};
+const backends: CapableBackend[] = which === 'rocm' ? [rocm, wasm] : [wasm];
 const first = backends[0];
 if (first === undefined) throw new Error('no backend');
 const backend: CapableBackend = first;
@@ -162,18 +187,48 @@ const directSame = same((await replayRun()).out);
 const replayedSame = same((await executorRun(true)).out);
 const nodeByNode: number[] = [];
 const replayed: number[] = [];
+const replayedUntimed: number[] = [];
+const kernelSums: number[] = [];
 const direct: number[] = [];
+const freeBefore = which === 'rocm' ? rocm.availableMemory() : undefined;
 for (let r = 0; r < rounds; r++) {
   for (let i = 0; i < PER_ROUND; i++) nodeByNode.push((await executorRun()).ms);
-  for (let i = 0; i < PER_ROUND; i++) replayed.push((await executorRun(true)).ms);
+  for (let i = 0; i < PER_ROUND; i++) {
+    replayed.push((await executorRun(true)).ms);
+    kernelSums.push(lastKernelMs);
+  }
+  untimed = true;
+  for (let i = 0; i < PER_ROUND; i++) replayedUntimed.push((await executorRun(true)).ms);
+  untimed = false;
   for (let i = 0; i < PER_ROUND; i++) direct.push((await replayRun()).ms);
 }
-const [n, e, d] = [nodeByNode, replayed, direct].map((ms) => sampleStats(ms).median);
+const freeAfter = which === 'rocm' ? rocm.availableMemory() : undefined;
+const median = (ms: readonly number[]): number => sampleStats(ms).median ?? Number.NaN;
+const [n, e, u, d, k] = [
+  median(nodeByNode),
+  median(replayed),
+  median(replayedUntimed),
+  median(direct),
+  median(kernelSums),
+];
+const ratio = (a = Number.NaN, b = Number.NaN): string => `${(a / b).toFixed(2)}x`;
+let weightBytes = 0;
+for (const root of new Set(fixed.keys())) weightBytes += fixed.get(root)?.byteLength ?? 0;
+const profile = backend.describe().performance;
+const limitMs = profile === undefined ? Number.NaN : weightBytes / profile.bytesPerMs;
 console.log(
-  `${size} q4_0 decode at KV 512 on ${backend.name} (${parts.plan.steps.length} nodes, ${rounds} x ${PER_ROUND} runs each, interleaved): ` +
-    `node by node ${n?.toFixed(3)} ms, replayed (engine.runSequence, state ${replayedState}) ${e?.toFixed(3)} ms, ` +
-    `kernels straight on the backend ${d?.toFixed(3)} ms; node-by-node/replayed ${((n ?? NaN) / (e ?? NaN)).toFixed(2)}x, ` +
-    `replayed/straight ${((e ?? NaN) / (d ?? NaN)).toFixed(2)}x; outputs bit-identical to node by node: replayed ${replayedSame}, straight ${directSame}`,
+  `${size} q4_0 decode at KV 512 on ${backend.name} (${parts.plan.steps.length} nodes, ${rounds} x ${PER_ROUND} runs each, interleaved):\n` +
+    `  node by node ${n.toFixed(3)} ms | replayed (state ${replayedState}) ${e.toFixed(3)} ms` +
+    (which === 'rocm' ? ` | replayed without step events ${u.toFixed(3)} ms` : '') +
+    ` | kernels straight on the backend ${d.toFixed(3)} ms\n` +
+    `  node-by-node/replayed ${ratio(n, e)}, replayed/straight ${ratio(e, d)}` +
+    (which === 'rocm' ? `, replayed/untimed ${ratio(e, u)}` : '') +
+    `\n  outputs bit-identical to node by node: replayed ${replayedSame}, straight ${directSame}\n` +
+    (which === 'rocm'
+      ? `  device time of the replayed sequence ${k.toFixed(3)} ms; weights, cache and input bound ${(weightBytes / 1e6).toFixed(1)} MB, ` +
+        `${limitMs.toFixed(3)} ms at the profile's ${((profile?.bytesPerMs ?? 0) / 1e9).toFixed(2)} TB/s\n` +
+        `  free device memory before / after the timed rounds: ${freeBefore} / ${freeAfter} bytes\n`
+      : ''),
 );
 graph.dispose();
 cache.dispose();

@@ -2,6 +2,7 @@
 import type { DType } from './dtype.ts';
 import type { OpWork } from './op-info.ts';
 import type { Op, OpKind, TensorSpec } from './ops.ts';
+import type { RecordedSequence } from './sequence.ts';
 
 /** CPU backends are the fallback of last resort; GPU backends are offload targets. */
 export type BackendKind = 'cpu' | 'gpu';
@@ -79,6 +80,25 @@ export interface RunResult {
   readonly kernelMs: number;
 }
 
+/** What one run of a BackendSequence hands back. */
+export interface SequenceRunResult extends RunResult {
+  /** One buffer per kept value, in the sequence's `keep` order; owned by the caller from now on. */
+  readonly outputs: readonly DeviceBuffer[];
+  /** Device time of the whole run, ms. */
+  readonly kernelMs: number;
+  /** Each step's device time, ms (absent when the run was asked not to time steps). */
+  readonly stepKernelMs?: readonly number[];
+}
+
+/** A recorded sequence a backend has prepared to run in one call (graph replay: one launch instead of one per op). */
+export interface BackendSequence {
+  /**
+   * Runs every step on `inputs` (the sequence's inputs, in order, resident on this backend); `timeSteps` asks for
+   * each step's device time. Intermediates are freed inside; rejects with a BackendError, having freed what it made.
+   */
+  run(inputs: readonly DeviceBuffer[], timeSteps: boolean): Promise<SequenceRunResult>;
+}
+
 /** A compute backend: WASM, WebGPU, ROCm, the reference, or a test double. */
 export interface CapableBackend {
   /** Unique name, used in telemetry and `{ only: name }`. */
@@ -119,6 +139,11 @@ export interface CapableBackend {
   free(buffer: DeviceBuffer): void;
   /** Runs one op on resident inputs, allocating its outputs; rejects with a BackendError on failure. */
   run(op: Op<BoundTensor>, outputs: readonly TensorSpec[]): Promise<RunResult>;
+  /**
+   * Prepares a recorded sequence (every step already supported here) to run in one call; throws a BackendError
+   * (UNSUPPORTED) when it cannot, and the engine then runs the steps one by one. Absent: always one by one.
+   */
+  prepareSequence?(sequence: RecordedSequence): BackendSequence;
   /** Current health; a lost device reports 'unhealthy' until it recovers. */
   health(): BackendHealth;
   /** Releases the device and every buffer. */

@@ -408,7 +408,7 @@ export class CallExecutor {
   }
 
   /** Rejects with DeadlineExceededError past the deadline; a late result's buffers are freed. */
-  withDeadline(backend: CapableBackend, op: string, run: Promise<RunResult>): Promise<RunResult> {
+  withDeadline<R extends RunResult>(backend: CapableBackend, op: string, run: Promise<R>): Promise<R> {
     return new Promise((resolve, reject) => {
       let expired = false;
       const timer = startTimer(() => {

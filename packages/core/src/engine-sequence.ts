@@ -4,10 +4,10 @@
 // event in telemetry (reason 'replay'), a success or failure for the circuit breaker, and a measurement for the cost
 // model, whose decision counter ticks as for a cached plan (so exploration keeps its schedule). A failure frees what
 // the run made and throws: the caller runs the ops one by one again (the engine's fallbacks then apply).
-import type { BoundTensor, DeviceBuffer } from './backend.ts';
+import type { BackendSequence, BoundTensor, CapableBackend, DeviceBuffer } from './backend.ts';
 import { backendSupports } from './capability.ts';
 import type { Clock } from './clock.ts';
-import type { BackendLifecycle } from './engine-backends.ts';
+import type { BackendLifecycle, BackendState } from './engine-backends.ts';
 import { checkedOutputs, type CallExecutor } from './engine-execution.ts';
 import { BackendError, callerError, DisposedError, errorMessage, InvalidArgumentError } from './errors.ts';
 import { mapOpTensors, type TensorSpec } from './ops.ts';
@@ -36,6 +36,8 @@ export interface SequenceRun {
   readonly stepMs: readonly number[];
   /** Bytes copied to bind the inputs. */
   readonly bytesMoved: number;
+  /** Calls into the backend: 1 where it ran the whole sequence at once (BackendSequence), else one per step. */
+  readonly backendCalls: number;
 }
 
 /** What a SequenceRunner works with (the engine's parts). */
@@ -65,6 +67,8 @@ export class SequenceRunner {
   private readonly o: SequenceRunnerOptions;
   /** Per sequence: the backends found able to run every step. */
   private readonly capable = new WeakMap<RecordedSequence, Set<string>>();
+  /** Per sequence and backend: its prepared form, or null where the backend runs it step by step. */
+  private readonly prepared = new WeakMap<RecordedSequence, Map<string, BackendSequence | null>>();
 
   constructor(options: SequenceRunnerOptions) {
     this.o = options;
@@ -72,7 +76,7 @@ export class SequenceRunner {
 
   /** Runs `sequence` on `inputs` (engine tensors matching its input specs) on one backend. */
   async run(sequence: RecordedSequence, inputs: readonly Tensor[], options: SequenceRunOptions): Promise<SequenceRun> {
-    const { lifecycle, executor, residency, tracker, costModel, clock, owner } = this.o;
+    const { lifecycle, executor, residency, tracker, clock, owner } = this.o;
     if (sequence.owner !== owner)
       throw new InvalidArgumentError('runSequence.sequence', 'a RecordedSequence', 'was recorded by another engine');
     const state = lifecycle.states.get(options.backend);
@@ -92,10 +96,10 @@ export class SequenceRunner {
     const moved = { bytes: 0, ms: 0 };
     const buffers: (DeviceBuffer | undefined)[] = new Array(sequence.values.length);
     const made = new Set<number>(); // values this run allocated (step outputs), until freed or adopted
-    const stepMs: number[] = [];
     const named = inputs.map((tensor, i) => ({ name: `inputs[${i}]`, tensor }));
-    let current: RecordedStep | undefined;
-    let stepStart = clock();
+    const failed: { step: RecordedStep | undefined; startMs: number } = { step: undefined, startMs: clock() };
+    let stepMs: readonly number[];
+    let backendCalls: number;
     try {
       for (const [i, tensor] of inputs.entries()) {
         // Weights and carried state are usually there already: no await for those.
@@ -109,51 +113,13 @@ export class SequenceRunner {
         moved.bytes += cost.bytes;
         buffers[i] = buffer;
       }
-      const bind = (t: { value: number; shape: readonly number[] }): BoundTensor => {
-        const buffer = buffers[t.value];
-        const spec = sequence.values[t.value];
-        if (buffer === undefined || spec === undefined)
-          throw new BackendError('BIND_FAILED', backend.name, `value ${t.value} was freed before a reader ran`);
-        return { dtype: spec.dtype, shape: t.shape, buffer };
-      };
-      const first = sequence.steps[0];
-      for (const step of sequence.steps) {
-        current = step;
-        stepStart = clock();
-        const result = await executor.withDeadline(
-          backend,
-          step.op.op,
-          backend.run(mapOpTensors(step.op, bind), step.outputs),
-        );
-        const ms = clock() - stepStart;
-        for (const [k, buffer] of checkedOutputs(backend, result, step.outputs).entries()) {
-          buffers[step.firstOutput + k] = buffer;
-          made.add(step.firstOutput + k);
-        }
-        stepMs.push(ms);
-        tracker.record(step.op.op, backend.name, true, ms, false);
-        const priorMs = backend.estimateCost?.(step.spec, step.work) ?? rooflineMs(step.work, state.profile);
-        costModel.tick(step.opKey);
-        costModel.observe(step.opKey, backend.name, step.work.flops, priorMs, ms, false, stepStart + ms);
-        this.o.learned();
-        // The inputs' copies are charged to the first step, as a node-by-node run charges them to their readers.
-        this.record(
-          step,
-          backend.name,
-          stepStart,
-          ms,
-          result.kernelMs,
-          true,
-          undefined,
-          step === first ? moved.bytes : 0,
-        );
-        for (const id of step.release) {
-          const buffer = buffers[id];
-          if (buffer === undefined || !made.has(id) || sequence.keep.includes(id)) continue;
-          backend.free(buffer);
-          buffers[id] = undefined;
-          made.delete(id);
-        }
+      const prepared = this.preparedOn(sequence, state.backend);
+      if (prepared !== undefined) {
+        stepMs = await this.runPrepared(sequence, state, prepared, buffers, made, failed, moved.bytes);
+        backendCalls = 1;
+      } else {
+        stepMs = await this.runSteps(sequence, state, buffers, made, failed, moved.bytes);
+        backendCalls = sequence.steps.length;
       }
       // An input disposed while the sequence ran may have had its buffer reused: the result is not trusted.
       const gone = disposedInput('runSequence', named);
@@ -167,9 +133,10 @@ export class SequenceRunner {
       if (gone !== undefined) throw new DisposedError(gone);
       const caller = callerError(error);
       if (caller !== undefined) throw caller;
-      if (current !== undefined) {
-        tracker.record(current.op.op, backend.name, false, clock() - stepStart, false);
-        this.record(current, backend.name, stepStart, clock() - stepStart, undefined, false, errorMessage(error), 0);
+      if (failed.step !== undefined) {
+        const ms = clock() - failed.startMs;
+        tracker.record(failed.step.op.op, backend.name, false, ms, false);
+        this.record(failed.step, backend.name, failed.startMs, ms, undefined, false, errorMessage(error), 0);
       }
       executor.noteLostDevice(named, backend, error);
       throw error;
@@ -181,7 +148,142 @@ export class SequenceRunner {
         throw new BackendError('BAD_OUTPUT', backend.name, `kept value ${id} has no buffer`);
       return executor.tensorOn(backend.name, buffer, spec, undefined);
     });
-    return { outputs, stepMs, bytesMoved: moved.bytes };
+    return { outputs, stepMs, bytesMoved: moved.bytes, backendCalls };
+  }
+
+  /** The backend's prepared form of `sequence` (made once), or undefined when it runs sequences step by step. */
+  private preparedOn(sequence: RecordedSequence, backend: CapableBackend): BackendSequence | undefined {
+    if (backend.prepareSequence === undefined) return undefined;
+    let byBackend = this.prepared.get(sequence);
+    if (byBackend === undefined) {
+      byBackend = new Map();
+      this.prepared.set(sequence, byBackend);
+    }
+    if (byBackend.has(backend.name)) return byBackend.get(backend.name) ?? undefined;
+    let prepared: BackendSequence | null = null;
+    try {
+      prepared = backend.prepareSequence(sequence);
+    } catch (error) {
+      // A sequence the backend cannot take in one call still runs, step by step; telemetry says why once.
+      this.o.telemetry.notice('sequence-step-by-step', backend.name, errorMessage(error));
+    }
+    byBackend.set(backend.name, prepared);
+    return prepared ?? undefined;
+  }
+
+  /** Every step in one backend call; each step then learned and recorded from its device time. Returns step times. */
+  private async runPrepared(
+    sequence: RecordedSequence,
+    state: BackendState,
+    prepared: BackendSequence,
+    buffers: (DeviceBuffer | undefined)[],
+    made: Set<number>,
+    failed: { step: RecordedStep | undefined; startMs: number },
+    bytesMoved: number,
+  ): Promise<number[]> {
+    const { executor, clock } = this.o;
+    const backend = state.backend;
+    const inputBuffers = sequence.inputs.map((_, i) => {
+      const buffer = buffers[i];
+      if (buffer === undefined) throw new BackendError('BIND_FAILED', backend.name, `input ${i} has no buffer`);
+      return buffer;
+    });
+    const startMs = clock();
+    // The device cannot say which step an asynchronous fault came from: a failure is charged to the first step,
+    // and the backend's message names the step where it knows it.
+    failed.step = sequence.steps[0];
+    failed.startMs = startMs;
+    const result = await executor.withDeadline(backend, 'sequence', prepared.run(inputBuffers, true));
+    const wallMs = clock() - startMs;
+    const keptSpecs = sequence.keep.map((id) => sequence.values[id] ?? { dtype: 'f32' as const, shape: [] });
+    for (const [k, buffer] of checkedOutputs(backend, result, keptSpecs).entries()) {
+      const id = sequence.keep[k] ?? -1;
+      buffers[id] = buffer;
+      made.add(id);
+    }
+    failed.step = undefined;
+    const steps = sequence.steps.length;
+    const kernel = result.stepKernelMs?.length === steps ? result.stepKernelMs : undefined;
+    const kernelSum = kernel === undefined ? result.kernelMs : kernel.reduce((a, b) => a + b, 0);
+    // Each step's time: its own device time plus an equal share of what the call cost beyond the kernels.
+    const shareMs = Math.max(0, wallMs - kernelSum) / steps;
+    const stepMs: number[] = [];
+    let at = startMs;
+    for (const [i, step] of sequence.steps.entries()) {
+      const kernelMs = kernel?.[i] ?? result.kernelMs / steps;
+      const ms = kernelMs + shareMs;
+      this.succeeded(step, state, at, ms, kernelMs, i === 0 ? bytesMoved : 0);
+      stepMs.push(ms);
+      at += ms;
+    }
+    this.o.learned();
+    return stepMs;
+  }
+
+  /** Each step's kernel called on its own, intermediates freed after their last reader. Returns step times. */
+  private async runSteps(
+    sequence: RecordedSequence,
+    state: BackendState,
+    buffers: (DeviceBuffer | undefined)[],
+    made: Set<number>,
+    failed: { step: RecordedStep | undefined; startMs: number },
+    bytesMoved: number,
+  ): Promise<number[]> {
+    const { executor, clock } = this.o;
+    const backend = state.backend;
+    const bind = (t: { value: number; shape: readonly number[] }): BoundTensor => {
+      const buffer = buffers[t.value];
+      const spec = sequence.values[t.value];
+      if (buffer === undefined || spec === undefined)
+        throw new BackendError('BIND_FAILED', backend.name, `value ${t.value} was freed before a reader ran`);
+      return { dtype: spec.dtype, shape: t.shape, buffer };
+    };
+    const stepMs: number[] = [];
+    for (const [i, step] of sequence.steps.entries()) {
+      failed.step = step;
+      failed.startMs = clock();
+      const result = await executor.withDeadline(
+        backend,
+        step.op.op,
+        backend.run(mapOpTensors(step.op, bind), step.outputs),
+      );
+      const ms = clock() - failed.startMs;
+      for (const [k, buffer] of checkedOutputs(backend, result, step.outputs).entries()) {
+        buffers[step.firstOutput + k] = buffer;
+        made.add(step.firstOutput + k);
+      }
+      stepMs.push(ms);
+      // The inputs' copies are charged to the first step, as a node-by-node run charges them to their readers.
+      this.succeeded(step, state, failed.startMs, ms, result.kernelMs, i === 0 ? bytesMoved : 0);
+      this.o.learned();
+      for (const id of step.release) {
+        const buffer = buffers[id];
+        if (buffer === undefined || !made.has(id) || sequence.keep.includes(id)) continue;
+        backend.free(buffer);
+        buffers[id] = undefined;
+        made.delete(id);
+      }
+    }
+    failed.step = undefined;
+    return stepMs;
+  }
+
+  /** A step that ran: a success for the circuit breaker, a sample for the cost model, an op event. */
+  private succeeded(
+    step: RecordedStep,
+    state: BackendState,
+    startMs: number,
+    ms: number,
+    kernelMs: number | undefined,
+    bytesMoved: number,
+  ): void {
+    const { tracker, costModel } = this.o;
+    const backend = state.backend;
+    tracker.record(step.op.op, backend.name, true, ms, false);
+    const priorMs = backend.estimateCost?.(step.spec, step.work) ?? rooflineMs(step.work, state.profile);
+    costModel.tick(step.opKey);
+    costModel.observe(step.opKey, backend.name, step.work.flops, priorMs, ms, false, startMs + ms);
+    this.record(step, backend.name, startMs, ms, kernelMs, true, undefined, bytesMoved);
   }
 
   /** Throws unless every input is a live tensor of this engine with the recorded dtype and shape. */

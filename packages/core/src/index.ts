@@ -61,6 +61,8 @@ export type {
   DeviceDescription,
   BackendHealth,
   RunResult,
+  SequenceRunResult,
+  BackendSequence,
   CapableBackend,
 } from './backend.ts';
 export { checkCapabilities, backendSupports } from './capability.ts';

@@ -335,7 +335,7 @@ export class Graph {
         live,
         leakedTensors: 0,
         placement: undefined,
-        replay: { state: 'replayed' },
+        replay: { state: 'replayed', backendCalls: run.backendCalls },
       });
       return { outputs: new GraphOutputs(outputs), report };
     } finally {

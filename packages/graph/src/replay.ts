@@ -27,6 +27,8 @@ export interface ReplayState {
   readonly state: 'replayed' | 'recorded' | 'node-by-node' | 'recheck' | 'dropped';
   /** Why, for 'node-by-node' and 'dropped'. */
   readonly reason?: string;
+  /** For 'replayed': calls into the backend (1 where it runs a whole plan at once, else one per node). */
+  readonly backendCalls?: number;
 }
 
 /** The graph's parts a recording is made from. */

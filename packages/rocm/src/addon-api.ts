@@ -55,6 +55,47 @@ export interface NativeRunResult {
   readonly kernelMs: number;
 }
 
+/** A run of kernels as prepareSequence takes it (native-rocm/src/sequence.h): values are the inputs, then each step's outputs. */
+export interface NativeSequenceSpec {
+  /** Bytes each input buffer must have. */
+  readonly inputBytes: readonly number[];
+  /** The steps, in order. */
+  readonly steps: readonly NativeSequenceStep[];
+  /** Values handed back as buffers (step outputs), in order. */
+  readonly keep: readonly number[];
+}
+
+/** One step of a NativeSequenceSpec. */
+export interface NativeSequenceStep {
+  /** Native kernel id. */
+  readonly kernel: string;
+  /** Values it reads, in the kernel's input order. */
+  readonly inputs: readonly number[];
+  /** Bytes of each output. */
+  readonly outputBytes: readonly number[];
+  /** Its parameters. */
+  readonly params: Readonly<Record<string, number>>;
+  /** Values no later step reads (freed after this step unless inputs or kept). */
+  readonly release: readonly number[];
+}
+
+declare const nativeSequence: unique symbol;
+/** The handle prepareSequence returns (an opaque native object). */
+export interface NativeSequenceHandle {
+  /** Brand: only prepareSequence makes these. */
+  readonly [nativeSequence]: true;
+}
+
+/** What a native sequence run resolves with. */
+export interface NativeSequenceResult {
+  /** Ids of the kept values' new buffers, in keep order. */
+  readonly outputs: readonly number[];
+  /** Time between the events around all the kernels, ms. */
+  readonly kernelMs: number;
+  /** Each step's kernel time, ms, when asked for (else empty). */
+  readonly stepMs: readonly number[];
+}
+
 /**
  * An opened device: every method queues work on the device's worker thread, in call order. Called with
  * `runInline` true, upload, download and run instead run on the calling (JS) thread when nothing is queued or
@@ -91,6 +132,18 @@ export interface NativeDevice {
     params: Readonly<Record<string, number>>,
     launches: number,
   ): Promise<{ readonly kernelMs: number }>;
+  /** Checks a run of kernels once (kernels, parameters, sizes, which values each step reads); throws TANDEM_* errors. */
+  prepareSequence(spec: NativeSequenceSpec): NativeSequenceHandle;
+  /**
+   * Launches every kernel of a prepared sequence back to back in one job on `inputs`; intermediates are freed inside.
+   * `timeSteps` puts an event before each step. Runs inline as run() does.
+   */
+  runSequence(
+    sequence: NativeSequenceHandle,
+    inputs: readonly number[],
+    timeSteps: boolean,
+    runInline?: boolean,
+  ): Promise<NativeSequenceResult>;
   /**
    * False when a download of `bytes` (64 KiB or more) would find no pinned host block now (none free in its size
    * class, no room to pin more) and land in pageable memory; true otherwise. Blocks come back when the arrays holding them are collected, and their finalizers run on the event loop.

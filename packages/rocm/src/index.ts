@@ -1,11 +1,6 @@
 // @tandem/rocm: Tandem's HIP backend (AMD GPUs via hipcc; NVIDIA GPUs via nvcc and native-rocm/include/tandem_hip.h).
-export {
-  DEFAULT_INLINE_LIMITS,
-  RocmBackend,
-  type InlineLimits,
-  type RocmBackendOptions,
-  type RocmDeviceDescription,
-} from './rocm-backend.ts';
+export { RocmBackend, type RocmBackendOptions, type RocmDeviceDescription } from './rocm-backend.ts';
+export { DEFAULT_INLINE_LIMITS, type InlineLimits } from './inline-limits.ts';
 export { ROCM_CAPABILITIES } from './capabilities.ts';
 export { ROCM_KERNELS, type RocmKernelTable } from './kernel-table.ts';
 export type { DeviceLimits, RocmKernel } from './kernel-support.ts';
@@ -28,6 +23,10 @@ export type {
   NativeLimits,
   NativeParamKind,
   NativeRunResult,
+  NativeSequenceHandle,
+  NativeSequenceResult,
+  NativeSequenceSpec,
+  NativeSequenceStep,
   RocmAddon,
 } from './addon-api.ts';
 export type { QuantizedActivations } from './kernel-support.ts';

@@ -10,9 +10,9 @@ import {
   InvalidArgumentError,
   mapOpTensors,
   numel,
-  opWork,
   readSetting,
   type BackendHealth,
+  type BackendSequence,
   type BoundTensor,
   type CapableBackend,
   type Capability,
@@ -21,13 +21,23 @@ import {
   type InitResult,
   type Op,
   type PerformanceProfile,
+  type RecordedSequence,
   type RunResult,
   type SupportVerdict,
   type TensorSpec,
 } from '@tandem/core';
-import type { AddonPlatform, NativeDevice, NativeDeviceInfo } from './addon-api.ts';
+import type { AddonPlatform, NativeDevice, NativeDeviceInfo, NativeSequenceHandle } from './addon-api.ts';
 import { ROCM_CAPABILITIES } from './capabilities.ts';
 import { encodeOp } from './encode-op.ts';
+import {
+  checkInlineLimits,
+  DEFAULT_INLINE_LIMITS,
+  inlinesCopy,
+  inlinesOp,
+  inlinesSequence,
+  type InlineLimits,
+} from './inline-limits.ts';
+import { nativeSequenceSpec } from './rocm-sequence.ts';
 import { BACKEND_NAME, isDeviceLoss, toBackendError } from './hip-errors.ts';
 import { addonCandidates, BUILD_COMMAND, loadAddon } from './load-addon.ts';
 import { performanceProfile } from './profile.ts';
@@ -42,20 +52,6 @@ import { checkRocmSupport } from './support.ts';
  * and frees since the reading are counted in, so only other processes' use can be up to this stale.
  */
 const FREE_MEMORY_TTL_MS = 10;
-
-/** Which work runs on the JS thread when the device's queue is idle (RocmBackendOptions.inline). */
-export interface InlineLimits {
-  /** Ops whose roofline time on this device (the larger of flops and bytes over its peak rates) is at most this, ms. */
-  readonly opMs: number;
-  /** Uploads and downloads of at most this many bytes. */
-  readonly copyBytes: number;
-}
-
-/**
- * On a GPU: ops up to 0.02 ms at roofline (our kernels reach 5-50% of it, so at most a few tenths of a ms of
- * waiting), copies up to 4 MiB (a fraction of a millisecond into pinned memory: packages/rocm/README.md).
- */
-export const DEFAULT_INLINE_LIMITS: InlineLimits = { opMs: 0.02, copyBytes: 4 << 20 };
 
 /** Construction options. */
 export interface RocmBackendOptions {
@@ -145,17 +141,7 @@ export class RocmBackend implements CapableBackend {
     ) {
       throw new InvalidArgumentError('quantizedActivations', options.quantizedActivations, "'f32' or 'q8'");
     }
-    const inline = options.inline;
-    if (inline !== undefined && inline !== false) {
-      if (!(inline.opMs >= 0))
-        throw new InvalidArgumentError('inline.opMs', inline.opMs, 'must be a number of ms >= 0 (Infinity: every op)');
-      if (!(inline.copyBytes >= 0))
-        throw new InvalidArgumentError(
-          'inline.copyBytes',
-          inline.copyBytes,
-          'must be a byte count >= 0 (Infinity: every copy)',
-        );
-    }
+    checkInlineLimits(options.inline);
     this.options = options;
     this.priority = options.priority ?? 5;
     this.encoding =
@@ -227,7 +213,7 @@ export class RocmBackend implements CapableBackend {
       );
     const what = `upload ${spec.dtype}[${spec.shape.join(', ')}]`;
     const s = this.ready(what);
-    const nativeId = await this.call(s, what, expected, () => s.device.upload(data, this.inlineCopy(s, expected)));
+    const nativeId = await this.call(s, what, expected, () => s.device.upload(data, inlinesCopy(s.inline, expected)));
     return this.register(nativeId, s, expected);
   }
 
@@ -235,7 +221,7 @@ export class RocmBackend implements CapableBackend {
   async download(buffer: DeviceBuffer): Promise<Uint8Array> {
     const record = this.lookup(buffer, 'download');
     const s = record.session;
-    const runInline = this.inlineCopy(s, buffer.byteLength);
+    const runInline = inlinesCopy(s.inline, buffer.byteLength);
     // Pinned blocks come back when the arrays holding them are collected, through finalizers that run on the event
     // loop; a loop of inline calls never gives it a turn, so a short pool gets one here (else: pageable memory).
     if (runInline && !s.device.pinnedBlockFree(buffer.byteLength))
@@ -267,7 +253,7 @@ export class RocmBackend implements CapableBackend {
     const inputIds = call.inputs.map((t) => this.lookup(t.buffer, op.op, s).nativeId);
     const outputBytes = outputs.map((o) => byteLengthOf(o.dtype, numel(o.shape)));
     const requested = outputBytes.reduce((a, b) => a + b, 0);
-    const runInline = this.inlineOp(s, spec, outputs);
+    const runInline = inlinesOp(s.inline, s.profile, spec, outputs);
     const result = await this.call(s, `${op.op} (${call.kernel})`, requested, () =>
       s.device.run(call.kernel, inputIds, outputBytes, call.params, runInline),
     );
@@ -279,6 +265,41 @@ export class RocmBackend implements CapableBackend {
       );
     const handles = result.outputs.map((nativeId, i) => this.register(nativeId, s, outputBytes[i] ?? 0));
     return { outputs: handles, kernelMs: result.kernelMs };
+  }
+
+  /**
+   * Checks a recorded sequence once in the addon; each run then launches all its kernels in one job. Prepared again
+   * on the device opened after a loss. Throws BackendError UNSUPPORTED when the addon refuses it.
+   */
+  prepareSequence(sequence: RecordedSequence): BackendSequence {
+    const spec = nativeSequenceSpec(sequence, this.encoding);
+    const prepare = (s: Session): NativeSequenceHandle => {
+      try {
+        return s.device.prepareSequence(spec);
+      } catch (error) {
+        throw new BackendError('UNSUPPORTED', BACKEND_NAME, `the addon refused the sequence: ${errorMessage(error)}`);
+      }
+    };
+    let session = this.ready('prepareSequence');
+    let handle = prepare(session);
+    const keptBytes = sequence.keep.map((id) => sequence.byteLengthOf(id));
+    const requested = keptBytes.reduce((a, b) => a + b, 0);
+    return {
+      run: async (inputs, timeSteps) => {
+        const s = this.ready('sequence');
+        if (s !== session) {
+          handle = prepare(s);
+          session = s;
+        }
+        const ids = inputs.map((b) => this.lookup(b, 'sequence', s).nativeId);
+        const runInline = inlinesSequence(s.inline, s.profile, sequence);
+        const result = await this.call(s, `sequence of ${sequence.steps.length} kernels`, requested, () =>
+          s.device.runSequence(handle, ids, timeSteps, runInline),
+        );
+        const outputs = result.outputs.map((nativeId, k) => this.register(nativeId, s, keptBytes[k] ?? 0));
+        return { outputs, kernelMs: result.kernelMs, ...(timeSteps ? { stepKernelMs: result.stepMs } : {}) };
+      },
+    };
   }
 
   /**
@@ -433,18 +454,6 @@ export class RocmBackend implements CapableBackend {
       if (isDeviceLoss(error)) s.lostReason = errorMessage(error);
       throw toBackendError(error, what, requestedBytes);
     }
-  }
-
-  /** Whether an op is short enough to run on the JS thread (when the device's queue is idle). */
-  private inlineOp(s: Session, spec: Op<TensorSpec>, outputs: readonly TensorSpec[]): boolean {
-    if (s.inline === false) return false;
-    const work = opWork(spec, outputs);
-    return Math.max(work.flops / s.profile.flopsPerMs, work.bytes / s.profile.bytesPerMs) <= s.inline.opMs;
-  }
-
-  /** Whether a copy is short enough to run on the JS thread (when the device's queue is idle). */
-  private inlineCopy(s: Session, bytes: number): boolean {
-    return s.inline !== false && bytes <= s.inline.copyBytes;
   }
 
   private register(nativeId: number, session: Session, byteLength: number): DeviceBuffer {

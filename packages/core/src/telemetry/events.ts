@@ -57,6 +57,8 @@ export interface NoticeEvent {
    * be read or written; the engine learns in memory): the engine's profile (backend 'engine'). 'backend-warmed':
    * a GPU backend ran an op for the first time in the background while another backend served its calls (reason
    * `warming`); 'warm-up-failed': that run failed (the failure counts against the backend like a failed call).
+   * 'sequence-step-by-step': a backend could not prepare a recorded sequence (graph replay) to run in one call, so
+   * it runs one call per step; the detail says why.
    */
   readonly kind:
     | 'backend-ready'
@@ -72,7 +74,8 @@ export interface NoticeEvent {
     | 'profile-ignored'
     | 'profile-store-failed'
     | 'backend-warmed'
-    | 'warm-up-failed';
+    | 'warm-up-failed'
+    | 'sequence-step-by-step';
   /** Backend concerned. */
   readonly backend: string;
   /** Op concerned, for circuit changes, cost-model resets and recomputed results. */
