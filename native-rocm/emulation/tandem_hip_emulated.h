@@ -221,6 +221,9 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, Kernel, int
   *blocks = 2;
   return hipSuccess;
 }
+/** Kernel attributes: only the dynamic shared memory limit is set (the emulation allocates whatever a launch asks). */
+enum hipFuncAttribute { hipFuncAttributeMaxDynamicSharedMemorySize };
+inline hipError_t hipFuncSetAttribute(const void*, hipFuncAttribute, int) { return hipSuccess; }
 inline hipError_t hipMemGetInfo(size_t* freeBytes, size_t* total) {
   *freeBytes = size_t{1} << 30;
   *total = size_t{1} << 30;

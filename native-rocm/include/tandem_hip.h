@@ -10,6 +10,9 @@
 #if defined(TANDEM_HIP_EMULATION)
 
 #include "../emulation/tandem_hip_emulated.h"
+/** The CPU emulation has no graphs: sequences launch step by step there (the type only declares SequenceGraph). */
+#define TANDEM_HIP_GRAPHS 0
+typedef struct EmuGraphExec* hipGraphExec_t;
 
 #elif defined(__HIP__) || defined(__HIP_PLATFORM_AMD__)
 
@@ -19,6 +22,8 @@
 
 /** Which runtime the addon was built for: "amd" or "nvidia". */
 #define TANDEM_HIP_PLATFORM "amd"
+/** Whether the runtime captures and replays graphs of launches (sequence_graph.h). */
+#define TANDEM_HIP_GRAPHS 1
 
 /** Butterfly shuffle across the whole warp (wavefront) of the calling lane. */
 #define tandem_shfl_xor(value, lane_mask) __shfl_xor((value), (lane_mask))
@@ -54,6 +59,7 @@ __device__ inline int tandem_dp4a(int a, int b, int c) {
 #include <string>
 
 #define TANDEM_HIP_PLATFORM "nvidia"
+#define TANDEM_HIP_GRAPHS 1
 
 // Types and constants.
 typedef cudaError_t hipError_t;
@@ -87,6 +93,8 @@ typedef cudaDeviceAttr hipDeviceAttribute_t;
 #define hipDeviceSynchronize cudaDeviceSynchronize
 #define hipMemGetInfo cudaMemGetInfo
 #define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
+#define hipFuncSetAttribute cudaFuncSetAttribute
+#define hipFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
 #define hipRuntimeGetVersion cudaRuntimeGetVersion
 #define hipDriverGetVersion cudaDriverGetVersion
 
@@ -109,6 +117,17 @@ typedef cudaDeviceAttr hipDeviceAttribute_t;
 #define hipEventRecord cudaEventRecord
 #define hipEventSynchronize cudaEventSynchronize
 #define hipEventElapsedTime cudaEventElapsedTime
+
+// Graphs (captured from a stream, instantiated once, launched whole).
+typedef cudaGraph_t hipGraph_t;
+typedef cudaGraphExec_t hipGraphExec_t;
+#define hipStreamCaptureModeRelaxed cudaStreamCaptureModeRelaxed
+#define hipStreamBeginCapture cudaStreamBeginCapture
+#define hipStreamEndCapture cudaStreamEndCapture
+#define hipGraphInstantiateWithFlags cudaGraphInstantiateWithFlags
+#define hipGraphLaunch cudaGraphLaunch
+#define hipGraphDestroy cudaGraphDestroy
+#define hipGraphExecDestroy cudaGraphExecDestroy
 
 #define tandem_shfl_xor(value, lane_mask) __shfl_xor_sync(0xffffffffu, (value), (lane_mask))
 #define tandem_syncwarp() __syncwarp()

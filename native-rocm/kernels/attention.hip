@@ -18,6 +18,9 @@ namespace {
 constexpr int kMaxPerLane = kAttentionMaxDimsPerLane;
 constexpr int kWarpsPerBlock = 4;
 constexpr int kKeysPerStep = 4;
+// Fewest keys a split takes: decoding one token of 32 heads over 512 keys then runs 1,024 warps instead of 256 (at
+// 64 keys per split), which the loads of K and V need to stream (docs/decisions.md, issue 28).
+constexpr int kMinKeysPerSplit = 16;
 
 struct AttentionShape {
   int sq, sk, heads, kvHeads, d, splits, chunk;
@@ -178,7 +181,7 @@ hipError_t launch_attention(const LaunchContext& ctx, const float* q, const floa
   // Aim for ~16 warps per multiprocessor; split keys only when the pairs alone do not get there.
   const long long target = static_cast<long long>(ctx.multiProcessors) * 16;
   long long splits = pairs >= target ? 1 : (target + pairs - 1) / pairs;
-  const long long maxSplits = (sk + 63) / 64;
+  const long long maxSplits = (sk + kMinKeysPerSplit - 1) / kMinKeysPerSplit;
   if (splits > maxSplits) splits = maxSplits;
   if (splits < 1) splits = 1;
   AttentionShape a{sq, sk, heads, kvHeads, headDim, static_cast<int>(splits), 0, causal, scale};

@@ -35,6 +35,9 @@ class Scratch {
     return hipSuccess;
   }
 
+  /** The region now (null before the first Reserve): what a captured graph read it as. */
+  const void* data() const { return data_; }
+
   /** Frees the region (synchronizes the device, as hipFree does). */
   void Release() {
     if (data_ != nullptr) (void)hipFree(data_);

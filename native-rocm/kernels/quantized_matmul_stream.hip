@@ -9,9 +9,11 @@
 //   - the next chunk's loads are issued before the current one is decoded, so they are in flight meanwhile;
 //   - 16 warps per multiprocessor (blocks of 8 warps, or of 4 where 8 slots and x do not fit): warps that each stream
 //     several rows overlap their loads best (figures per block shape: docs/decisions.md, issue 29).
-// Needs K a multiple of 128 (every row 8-byte aligned) and x plus the weight slots within 48 KiB of shared memory
-// (32-wide warps: K up to 7,424 with 8-warp blocks, 9,600 with 4); other shapes take the direct kernel. Exact: the
-// same f32 products as the direct kernel.
+// Needs K a multiple of 128 (every row 8-byte aligned) and x plus the weight slots within 64 KiB of shared memory
+// (32-wide warps: K up to 7,424 with 8-warp blocks in the default 48 KiB, 9,600 with 4; past that the launch opts in
+// to 64 KiB, AMD's LDS size and within NVIDIA's opt-in limit: K up to 11,392 with 8 warps, 12,800 with 4, e.g.
+// a 7B model's down projection, K = 11,008); other shapes take the direct kernel. Exact: the same f32 products as
+// the direct kernel.
 #include "device_common.h"
 #include "kernels.h"
 #include "quant_decode.h"
@@ -25,6 +27,7 @@ constexpr int kGroupWords = kGroupBytes / 8;          // 9
 constexpr int kGroupFloats = kBlocksPerGroup * 32;    // 128 values of x
 constexpr int kGroupStride = kGroupFloats + 4;        // padded, in floats
 constexpr size_t kSharedLimit = 48 * 1024;            // every device's default per-block limit
+constexpr size_t kSharedOptIn = 64 * 1024;            // what a launch may opt in to on every device built for
 constexpr int kWarpsPerMultiprocessor = 16;           // the grid: this many warps per multiprocessor
 
 /** Shared bytes of one launch of `warps` warps per block: x's padded groups, then a weight slot per warp. */
@@ -33,12 +36,26 @@ size_t stream_shared_bytes(int k, int warpSize, int warps) {
   return groups * kGroupStride * sizeof(float) + static_cast<size_t>(warps) * kGroupBytes * warpSize;
 }
 
-/** Warps per block for this K: 8 (a little faster than 4), or 4 when 8 slots and x do not fit; 0: neither. */
+/**
+ * Warps per block for this K: 8 (a little faster than 4), or 4 when 8 slots and x do not fit the default limit;
+ * then the same past it, up to the opt-in limit; 0: neither.
+ */
 int stream_warps(int k, int warpSize) {
-  for (int warps : {8, 4}) {
-    if (stream_shared_bytes(k, warpSize, warps) <= kSharedLimit) return warps;
+  for (size_t limit : {kSharedLimit, kSharedOptIn}) {
+    for (int warps : {8, 4}) {
+      if (stream_shared_bytes(k, warpSize, warps) <= limit) return warps;
+    }
   }
   return 0;
+}
+
+/** Lets `kernel` launch with up to kSharedOptIn bytes of dynamic shared memory (once per kernel). */
+template <typename Kernel>
+hipError_t allow_opt_in_shared(Kernel kernel, bool& done) {
+  if (done) return hipSuccess;
+  const hipError_t err = hipFuncSetAttribute(reinterpret_cast<const void*>(kernel), hipFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kSharedOptIn));
+  done = err == hipSuccess;
+  return err;
 }
 
 /** The lane's 4 blocks (72 bytes from `group`, 8-byte aligned) dotted with its 128 values of x (`xg`). */
@@ -156,6 +173,12 @@ hipError_t launch_quantized_matvec_stream(const LaunchContext& ctx, const float*
   const unsigned blocks = static_cast<unsigned>(needed < cap ? needed : cap);
   const unsigned threads = static_cast<unsigned>(warps * ctx.warpSize);
   const size_t shared = stream_shared_bytes(k, ctx.warpSize, warps);
+  static bool optedIn8 = false;
+  static bool optedIn4 = false;
+  if (shared > kSharedLimit) {
+    const hipError_t err = warps == 8 ? allow_opt_in_shared(quantized_matvec_q4_stream<8>, optedIn8) : allow_opt_in_shared(quantized_matvec_q4_stream<4>, optedIn4);
+    if (err != hipSuccess) return err;
+  }
   if (warps == 8) {
     quantized_matvec_q4_stream<8><<<blocks, threads, shared, ctx.stream>>>(x, w, out, n, k);
   } else {

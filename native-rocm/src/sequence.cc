@@ -89,21 +89,64 @@ void SequenceJob::Execute(DeviceState& state) {
     check(hipEventCreate(&e), "hipEventCreate");
     plan.events.push_back(e);
   }
-  std::vector<void*> values(plan.valueBytes.size(), nullptr);
-  std::vector<bool> made(plan.valueBytes.size(), false);
-  for (size_t i = 0; i < inputs_.size(); ++i) values[i] = state.Find(inputs_[i]).ptr;
-  try {
-    Launch(state, values, made);
-  } catch (...) {
-    for (size_t v = 0; v < values.size(); ++v) {
-      if (made[v]) state.pool.Release(values[v], plan.valueBytes[v]);
+  std::vector<void*> inputs;
+  for (uint32_t id : inputs_) inputs.push_back(state.Find(id).ptr);
+  const bool graphRun = TANDEM_HIP_GRAPHS && !timeSteps_ && plan.runs > 0 && plan.graphProblem.empty();
+  ++plan.runs;
+  if (graphRun && RunGraph(state, inputs)) {
+    ranGraph_ = true;
+    captures_ = plan.graph->captures();
+  } else {
+    std::vector<void*> values(plan.valueBytes.size(), nullptr);
+    std::vector<bool> made(plan.valueBytes.size(), false);
+    for (size_t i = 0; i < inputs.size(); ++i) values[i] = inputs[i];
+    try {
+      Launch(state, values, made);
+    } catch (...) {
+      for (size_t v = 0; v < values.size(); ++v) {
+        if (made[v]) state.pool.Release(values[v], plan.valueBytes[v]);
+      }
+      throw;
     }
+    for (uint32_t v : plan.keep) keptPtrs_.push_back(values[v]);
+  }
+  for (size_t k = 0; k < plan.keep.size(); ++k) state.buffers[keptIds_[k]] = Allocation{keptPtrs_[k], plan.valueBytes[plan.keep[k]]};
+}
+
+bool SequenceJob::RunGraph(DeviceState& state, const std::vector<void*>& inputs) {
+  SequencePlan& plan = *plan_;
+  if (plan.graph == nullptr) plan.graph = std::make_unique<SequenceGraph>();
+  if (!plan.graph->Matches(inputs, state.scratch.data())) {
+    try {
+      plan.graph->Capture(plan, state, inputs);
+    } catch (const Failure& f) {
+      // A kernel that cannot be captured (or no memory for the workspace): this plan launches step by step.
+      plan.graphProblem = f.what();
+      plan.graph.reset();
+      (void)hipGetLastError();
+      return false;
+    }
+  }
+  const size_t last = plan.steps.size();
+  try {
+    check(hipEventRecord(plan.events[0], state.stream), "hipEventRecord");
+    plan.graph->Launch(plan, inputs, state.stream);
+    for (uint32_t v : plan.keep) {
+      void* copy = state.pool.Allocate(plan.valueBytes[v], "sequence kept value " + std::to_string(v));
+      keptPtrs_.push_back(copy);
+      if (plan.valueBytes[v] > 0) check(hipMemcpyAsync(copy, plan.graph->Value(v), plan.valueBytes[v], hipMemcpyDeviceToDevice, state.stream), "sequence kept value copy");
+    }
+    check(hipEventRecord(plan.events[last], state.stream), "hipEventRecord");
+    check(hipEventSynchronize(plan.events[last]), "sequence graph (kernel execution)");
+    float ms = 0;
+    check(hipEventElapsedTime(&ms, plan.events[0], plan.events[last]), "hipEventElapsedTime");
+    kernelMs_ = ms;
+  } catch (...) {
+    for (size_t k = 0; k < keptPtrs_.size(); ++k) state.pool.Release(keptPtrs_[k], plan.valueBytes[plan.keep[k]]);
+    keptPtrs_.clear();
     throw;
   }
-  for (size_t k = 0; k < plan.keep.size(); ++k) {
-    const uint32_t v = plan.keep[k];
-    state.buffers[keptIds_[k]] = Allocation{values[v], plan.valueBytes[v]};
-  }
+  return true;
 }
 
 void SequenceJob::Launch(DeviceState& state, std::vector<void*>& values, std::vector<bool>& made) {
@@ -115,17 +158,13 @@ void SequenceJob::Launch(DeviceState& state, std::vector<void*>& values, std::ve
   check(hipEventRecord(plan.events[0], state.stream), "hipEventRecord");
   for (size_t s = 0; s < last; ++s) {
     const SequenceStep& step = plan.steps[s];
-    const std::string where = "sequence step " + std::to_string(s) + " (" + step.def->name + ")";
-    OpCall call{{}, {}, &step.params, &ctx};
-    for (uint32_t v : step.inputs) call.inputs.push_back(values[v]);
     for (size_t o = 0; o < step.outputBytes.size(); ++o) {
       const size_t v = step.firstOutput + o;
-      values[v] = state.pool.Allocate(step.outputBytes[o], where + " output " + std::to_string(o));
+      values[v] = state.pool.Allocate(step.outputBytes[o], "sequence step " + std::to_string(s) + " (" + step.def->name + ") output " + std::to_string(o));
       made[v] = true;
-      call.outputs.push_back(values[v]);
     }
     if (timeSteps_ && s > 0) check(hipEventRecord(plan.events[s], state.stream), "hipEventRecord");
-    check(step.def->launch(call), where);
+    LaunchStep(plan, s, values, ctx);
     for (uint32_t v : step.release) {
       if (!made[v] || kept[v]) continue;
       state.pool.Release(values[v], plan.valueBytes[v]);  // stream-ordered: a later step may reuse it
@@ -154,6 +193,8 @@ Napi::Value SequenceJob::Result(Napi::Env env) {
   Napi::Array steps = Napi::Array::New(env, stepMs_.size());
   for (size_t i = 0; i < stepMs_.size(); ++i) steps.Set(static_cast<uint32_t>(i), Napi::Number::New(env, stepMs_[i]));
   result.Set("stepMs", steps);
+  result.Set("graph", Napi::Boolean::New(env, ranGraph_));
+  result.Set("captures", Napi::Number::New(env, captures_));
   return result;
 }
 

@@ -7,10 +7,12 @@
 #pragma once
 #include <napi.h>
 #include <memory>
+#include <string>
 #include <vector>
 #include "device_queue.h"
 #include "kernel_registry.h"
 #include "params.h"
+#include "sequence_graph.h"
 
 namespace tandem {
 
@@ -49,11 +51,19 @@ class SequencePlan {
   const DeviceQueue* owner = nullptr;
   /** steps + 1 timing events, made on the first run (worker thread or inline, under the queue's execute lock). */
   std::vector<hipEvent_t> events;
+  /** Its graph, captured on its second untimed run (the first sizes the scratch); null until then or when refused. */
+  std::unique_ptr<SequenceGraph> graph;
+  /** Why it runs without a graph for good (a capture failed), or empty. */
+  std::string graphProblem;
+  /** Runs started. */
+  int runs = 0;
 };
 
 /**
- * One run of a plan: resolves with { outputs: kept buffer ids, kernelMs, stepMs: number[] }. With `timeSteps` an event
- * before each step times it (stepMs per step); without, only the whole run is timed and stepMs is empty.
+ * One run of a plan: resolves with { outputs: kept buffer ids, kernelMs, stepMs: number[], graph, captures }. With
+ * `timeSteps` the steps are launched one by one with an event before each (stepMs per step); without, the run is
+ * the plan's graph where the build has graphs (from its second run), else the same launches untimed, and stepMs
+ * is empty.
  */
 class SequenceJob : public Job {
  public:
@@ -63,8 +73,12 @@ class SequenceJob : public Job {
   void Failed(DeviceQueue& queue) override;
 
  private:
-  /** Launches every step; `values` gets each value's pointer, `made` marks those this run allocated and holds. */
+  /** Launches every step, allocating outputs from the pool; `values` gets each value's pointer, `made` marks those
+   *  this run allocated and holds. */
   void Launch(DeviceState& state, std::vector<void*>& values, std::vector<bool>& made);
+  /** Runs the plan's graph (capturing it when the inputs or scratch moved) and copies the kept values out; false
+   *  when the plan cannot have a graph (then nothing was launched). */
+  bool RunGraph(DeviceState& state, const std::vector<void*>& inputs);
 
   std::shared_ptr<SequencePlan> plan_;
   std::vector<uint32_t> inputs_;
@@ -72,6 +86,9 @@ class SequenceJob : public Job {
   bool timeSteps_;
   double kernelMs_ = 0;
   std::vector<double> stepMs_;
+  std::vector<void*> keptPtrs_;  // the kept values' buffers, registered under keptIds_ at the end
+  bool ranGraph_ = false;
+  int captures_ = 0;  // the plan's captures so far, after a graph run
 };
 
 }  // namespace tandem

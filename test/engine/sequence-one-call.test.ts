@@ -4,7 +4,18 @@
 // with its own kernel time, and the run report says one backend call. A backend that cannot prepare a sequence
 // (a test double) leaves the replay one call per step, with a notice saying why.
 import { describe, expect, it, vi } from 'vitest';
-import { BackendError, Engine, type BackendSequence, type CapableBackend, type Tensor } from '@tandem/core';
+import {
+  BackendError,
+  Engine,
+  mapOpTensors,
+  TIME_STEPS_EVERY,
+  type BackendSequence,
+  type BoundTensor,
+  type CapableBackend,
+  type DeviceBuffer,
+  type RecordedSequence,
+  type Tensor,
+} from '@tandem/core';
 import { GraphBuilder, type Graph } from '@tandem/graph';
 import { ReferenceBackend } from '@tandem/reference';
 import { FaultInjectingBackend } from '@tandem/testing';
@@ -120,6 +131,53 @@ describe('a one-call replay that fails', () => {
     expect(states).toEqual(['node-by-node', 'recorded', 'dropped']);
     const failed = engine.telemetry.opEvents().filter((e) => e.reason.kind === 'replay' && !e.ok);
     expect(failed.map((e) => [e.label, e.error])).toEqual([['up', '[gpu] sequence step 2 (silu): injected']]);
+    await engine.dispose();
+  });
+});
+
+describe('how often a one-call replay times its steps', () => {
+  it(`asks for step times on one run in ${TIME_STEPS_EVERY}, and splits the others' device time by those shares`, async () => {
+    const inner = new ReferenceBackend();
+    const gpu = new FaultInjectingBackend(inner, () => undefined, { name: 'gpu', kind: 'gpu', priority: 20 });
+    const asked: boolean[] = [];
+    const stepTimes = [0.4, 0.1, 0.2, 0.3]; // scripted device times of the four steps, ms
+    const scripted: CapableBackend = Object.assign(gpu, {
+      prepareSequence: (sequence: RecordedSequence): BackendSequence => ({
+        run: async (inputs: readonly DeviceBuffer[], timeSteps: boolean) => {
+          asked.push(timeSteps);
+          // Run the steps on the wrapped backend, as a device would in one call.
+          const values: (DeviceBuffer | undefined)[] = [...inputs];
+          for (const step of sequence.steps) {
+            const op = mapOpTensors(step.op, (t): BoundTensor => {
+              const buffer = values[t.value];
+              if (buffer === undefined) throw new Error(`value ${t.value} missing`);
+              return { dtype: sequence.values[t.value]?.dtype ?? 'f32', shape: t.shape, buffer };
+            });
+            const result = await gpu.run(op, step.outputs);
+            result.outputs.forEach((b, k) => {
+              values[step.firstOutput + k] = b;
+            });
+          }
+          for (const [v, buffer] of values.entries())
+            if (v >= inputs.length && buffer !== undefined && !sequence.keep.includes(v)) gpu.free(buffer);
+          return {
+            outputs: sequence.keep.map((v) => values[v] ?? inputs[0] ?? { backend: 'gpu', id: 0, byteLength: 0 }),
+            kernelMs: timeSteps ? 1 : 2,
+            ...(timeSteps ? { stepKernelMs: stepTimes } : {}),
+          };
+        },
+      }),
+    });
+    const engine = await Engine.create({ backends: [new ReferenceBackend(), scripted] });
+    const graph = mlp(engine);
+    const check = mlp(engine);
+    for (let i = 0; i < TIME_STEPS_EVERY + 4; i++)
+      expect((await run(graph, data(i), true)).bytes).toEqual((await run(check, data(i), false)).bytes);
+    expect(asked).toEqual([true, ...Array<boolean>(TIME_STEPS_EVERY - 1).fill(false), true, false]);
+    const replays = engine.telemetry.opEvents().filter((e) => e.reason.kind === 'replay');
+    // A timed run reports each step's own time; an untimed one its 2 ms split by the timed run's shares.
+    expect(replays.slice(0, 4).map((e) => e.kernelMs)).toEqual(stepTimes);
+    expect(replays.slice(4, 8).map((e) => e.kernelMs)).toEqual(stepTimes.map((ms) => ms * 2));
     await engine.dispose();
   });
 });

@@ -3,10 +3,10 @@
 // plan (the default once the plan settles: engine.runSequence), and the same kernels called straight on the backend
 // in the plan's order with nothing else (inputs and weights bound once, intermediates freed after their last
 // reader): the floor of a replay written in JS. Both replays' outputs are checked bit for bit against node by node.
-// On rocm the replay is one call into the addon (runSequence); it is timed twice, with an event per step (what the
-// engine asks for: each step's kernel time) and without (the whole run only), and the sum of the kernel times and
-// the weights' streaming limit are printed beside. PROBE_SEQUENCE_INLINE=1 runs every sequence on the JS thread,
-// =0 never (default: the backend's limits).
+// On rocm the replay is one call into the addon (runSequence): a captured HIP graph, except the runs where the engine
+// asks for each step's time (one in TIME_STEPS_EVERY), launched step by step with events. It is also timed with
+// every run launched step by step; the device times and the weights' streaming limit are printed beside.
+// PROBE_SEQUENCE_INLINE=1 runs every sequence on the JS thread, =0 never (default: the backend's limits).
 //   node -C @tandem/source --import tsx apps/bench/probes/replay-probe.ts [tiny|7b] [wasm|rocm] [rounds]
 import {
   Engine,
@@ -42,17 +42,22 @@ const rocm = new RocmBackend(
     ? {}
     : { inline: { ...DEFAULT_INLINE_LIMITS, sequenceMs: inlineChoice === '1' ? Number.POSITIVE_INFINITY : 0 } },
 );
-/** When set, the engine's sequence runs are made without an event per step (the probe's untimed rounds). */
-let untimed = false;
+/** How the engine's sequence runs are made: as the engine asks, or every one with an event per step (launched one by one). */
+let stepEvents: 'engine' | 'always' = 'engine';
 /** Device time of the last sequence run, ms. */
 let lastKernelMs = Number.NaN;
+/** Sequence runs made as a captured graph, and in all. */
+const graphRuns = { graph: 0, all: 0, captures: 0 };
 const prepare = rocm.prepareSequence.bind(rocm);
 rocm.prepareSequence = (sequence) => {
   const prepared = prepare(sequence);
   return {
     run: async (inputs, timeSteps) => {
-      const result = await prepared.run(inputs, timeSteps && !untimed);
+      const result = await prepared.run(inputs, timeSteps || stepEvents === 'always');
       lastKernelMs = result.kernelMs;
+      graphRuns.all++;
+      if (result.graph === true) graphRuns.graph++;
+      graphRuns.captures = Math.max(graphRuns.captures, result.captures ?? 0);
       return result;
     },
   };
@@ -186,30 +191,39 @@ for (let i = 0; i < 4; i++) replayedState = (await executorRun(true)).state; // 
 const directSame = same((await replayRun()).out);
 const replayedSame = same((await executorRun(true)).out);
 const nodeByNode: number[] = [];
+/** Timed replays whose output differed from node by node's. */
+let differing = 0;
 const replayed: number[] = [];
-const replayedUntimed: number[] = [];
+const replayedTimed: number[] = [];
 const kernelSums: number[] = [];
+const kernelSumsTimed: number[] = [];
 const direct: number[] = [];
 const freeBefore = which === 'rocm' ? rocm.availableMemory() : undefined;
 for (let r = 0; r < rounds; r++) {
   for (let i = 0; i < PER_ROUND; i++) nodeByNode.push((await executorRun()).ms);
   for (let i = 0; i < PER_ROUND; i++) {
-    replayed.push((await executorRun(true)).ms);
+    const run = await executorRun(true);
+    replayed.push(run.ms);
     kernelSums.push(lastKernelMs);
+    if (!same(run.out)) differing++;
   }
-  untimed = true;
-  for (let i = 0; i < PER_ROUND; i++) replayedUntimed.push((await executorRun(true)).ms);
-  untimed = false;
+  stepEvents = 'always';
+  for (let i = 0; i < PER_ROUND; i++) {
+    replayedTimed.push((await executorRun(true)).ms);
+    kernelSumsTimed.push(lastKernelMs);
+  }
+  stepEvents = 'engine';
   for (let i = 0; i < PER_ROUND; i++) direct.push((await replayRun()).ms);
 }
 const freeAfter = which === 'rocm' ? rocm.availableMemory() : undefined;
 const median = (ms: readonly number[]): number => sampleStats(ms).median ?? Number.NaN;
-const [n, e, u, d, k] = [
+const [n, e, u, d, k, kt] = [
   median(nodeByNode),
   median(replayed),
-  median(replayedUntimed),
+  median(replayedTimed),
   median(direct),
   median(kernelSums),
+  median(kernelSumsTimed),
 ];
 const ratio = (a = Number.NaN, b = Number.NaN): string => `${(a / b).toFixed(2)}x`;
 let weightBytes = 0;
@@ -219,17 +233,27 @@ const limitMs = profile === undefined ? Number.NaN : weightBytes / profile.bytes
 console.log(
   `${size} q4_0 decode at KV 512 on ${backend.name} (${parts.plan.steps.length} nodes, ${rounds} x ${PER_ROUND} runs each, interleaved):\n` +
     `  node by node ${n.toFixed(3)} ms | replayed (state ${replayedState}) ${e.toFixed(3)} ms` +
-    (which === 'rocm' ? ` | replayed without step events ${u.toFixed(3)} ms` : '') +
+    (which === 'rocm' ? ` | replayed, every step launched with an event ${u.toFixed(3)} ms` : '') +
     ` | kernels straight on the backend ${d.toFixed(3)} ms\n` +
     `  node-by-node/replayed ${ratio(n, e)}, replayed/straight ${ratio(e, d)}` +
-    (which === 'rocm' ? `, replayed/untimed ${ratio(e, u)}` : '') +
-    `\n  outputs bit-identical to node by node: replayed ${replayedSame}, straight ${directSame}\n` +
+    (which === 'rocm' ? `, step-launched/replayed ${ratio(u, e)}` : '') +
+    `\n  outputs bit-identical to node by node: replayed ${replayedSame} (timed replays differing: ${differing}), straight ${directSame}\n` +
     (which === 'rocm'
-      ? `  device time of the replayed sequence ${k.toFixed(3)} ms; weights, cache and input bound ${(weightBytes / 1e6).toFixed(1)} MB, ` +
+      ? `  device time of the replayed sequence ${k.toFixed(3)} ms (${graphRuns.graph} of ${graphRuns.all} runs a captured graph, ${graphRuns.captures} captures), ` +
+        `${kt.toFixed(3)} ms launched step by step; weights, cache and input bound ${(weightBytes / 1e6).toFixed(1)} MB, ` +
         `${limitMs.toFixed(3)} ms at the profile's ${((profile?.bytesPerMs ?? 0) / 1e9).toFixed(2)} TB/s\n` +
         `  free device memory before / after the timed rounds: ${freeBefore} / ${freeAfter} bytes\n`
       : ''),
 );
+if (which === 'rocm') {
+  // Each step's device time in the replays (medians), the largest first.
+  const byLabel = new Map<string, number[]>();
+  for (const event of engine.telemetry.opEvents())
+    if (event.reason.kind === 'replay' && event.kernelMs !== undefined)
+      byLabel.set(event.label ?? event.op, [...(byLabel.get(event.label ?? event.op) ?? []), event.kernelMs]);
+  const steps = [...byLabel].map(([label, ms]) => [label, median(ms)] as const).sort((a, b) => b[1] - a[1]);
+  console.log(`  step device times (ms): ${steps.map(([l, ms]) => `${l} ${ms.toFixed(4)}`).join(', ')}`);
+}
 graph.dispose();
 cache.dispose();
 block.dispose();

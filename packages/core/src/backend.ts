@@ -88,6 +88,10 @@ export interface SequenceRunResult extends RunResult {
   readonly kernelMs: number;
   /** Each step's device time, ms (absent when the run was asked not to time steps). */
   readonly stepKernelMs?: readonly number[];
+  /** Whether the device ran it as one captured graph of launches (a HIP / CUDA graph), with no host work per step. */
+  readonly graph?: boolean;
+  /** With `graph`: the graphs captured for this sequence so far (the first, then one per input that moved). */
+  readonly captures?: number;
 }
 
 /** A recorded sequence a backend has prepared to run in one call (graph replay: one launch instead of one per op). */

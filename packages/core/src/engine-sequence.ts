@@ -68,7 +68,7 @@ export class SequenceRunner {
   /** Per sequence: the backends found able to run every step. */
   private readonly capable = new WeakMap<RecordedSequence, Set<string>>();
   /** Per sequence and backend: its prepared form, or null where the backend runs it step by step. */
-  private readonly prepared = new WeakMap<RecordedSequence, Map<string, BackendSequence | null>>();
+  private readonly prepared = new WeakMap<RecordedSequence, Map<string, Prepared | null>>();
 
   constructor(options: SequenceRunnerOptions) {
     this.o = options;
@@ -152,7 +152,7 @@ export class SequenceRunner {
   }
 
   /** The backend's prepared form of `sequence` (made once), or undefined when it runs sequences step by step. */
-  private preparedOn(sequence: RecordedSequence, backend: CapableBackend): BackendSequence | undefined {
+  private preparedOn(sequence: RecordedSequence, backend: CapableBackend): Prepared | undefined {
     if (backend.prepareSequence === undefined) return undefined;
     let byBackend = this.prepared.get(sequence);
     if (byBackend === undefined) {
@@ -160,9 +160,9 @@ export class SequenceRunner {
       this.prepared.set(sequence, byBackend);
     }
     if (byBackend.has(backend.name)) return byBackend.get(backend.name) ?? undefined;
-    let prepared: BackendSequence | null = null;
+    let prepared: Prepared | null = null;
     try {
-      prepared = backend.prepareSequence(sequence);
+      prepared = { backend: backend.prepareSequence(sequence), runs: 0, shares: undefined };
     } catch (error) {
       // A sequence the backend cannot take in one call still runs, step by step; telemetry says why once.
       this.o.telemetry.notice('sequence-step-by-step', backend.name, errorMessage(error));
@@ -171,29 +171,35 @@ export class SequenceRunner {
     return prepared ?? undefined;
   }
 
-  /** Every step in one backend call; each step then learned and recorded from its device time. Returns step times. */
+  /**
+   * Every step in one backend call. One run in TIME_STEPS_EVERY asks for each step's device time: those steps are
+   * learned by the cost model. The others run as fast as the backend can (a HIP graph) and split their device time
+   * by the shares the last timed run measured. Every step is recorded. Returns step times.
+   */
   private async runPrepared(
     sequence: RecordedSequence,
     state: BackendState,
-    prepared: BackendSequence,
+    prepared: Prepared,
     buffers: (DeviceBuffer | undefined)[],
     made: Set<number>,
     failed: { step: RecordedStep | undefined; startMs: number },
     bytesMoved: number,
   ): Promise<number[]> {
-    const { executor, clock } = this.o;
+    const { executor, clock, costModel } = this.o;
     const backend = state.backend;
     const inputBuffers = sequence.inputs.map((_, i) => {
       const buffer = buffers[i];
       if (buffer === undefined) throw new BackendError('BIND_FAILED', backend.name, `input ${i} has no buffer`);
       return buffer;
     });
+    const timed = prepared.runs % TIME_STEPS_EVERY === 0;
+    prepared.runs++;
     const startMs = clock();
     // The device cannot say which step an asynchronous fault came from: a failure is charged to the first step,
     // and the backend's message names the step where it knows it.
     failed.step = sequence.steps[0];
     failed.startMs = startMs;
-    const result = await executor.withDeadline(backend, 'sequence', prepared.run(inputBuffers, true));
+    const result = await executor.withDeadline(backend, 'sequence', prepared.backend.run(inputBuffers, timed));
     const wallMs = clock() - startMs;
     const keptSpecs = sequence.keep.map((id) => sequence.values[id] ?? { dtype: 'f32' as const, shape: [] });
     for (const [k, buffer] of checkedOutputs(backend, result, keptSpecs).entries()) {
@@ -203,20 +209,30 @@ export class SequenceRunner {
     }
     failed.step = undefined;
     const steps = sequence.steps.length;
-    const kernel = result.stepKernelMs?.length === steps ? result.stepKernelMs : undefined;
-    const kernelSum = kernel === undefined ? result.kernelMs : kernel.reduce((a, b) => a + b, 0);
-    // Each step's time: its own device time plus an equal share of what the call cost beyond the kernels.
-    const shareMs = Math.max(0, wallMs - kernelSum) / steps;
+    const measured = result.stepKernelMs?.length === steps ? result.stepKernelMs : undefined;
+    if (measured !== undefined) {
+      const total = measured.reduce((a, b) => a + b, 0);
+      prepared.shares = measured.map((ms) => (total > 0 ? ms / total : 1 / steps));
+    }
+    const shares = prepared.shares;
+    // Each step's time: its device time plus an equal share of what the call cost beyond the kernels.
+    const kernelOf = (i: number): number => measured?.[i] ?? result.kernelMs * (shares?.[i] ?? 1 / steps);
+    const overheadMs = Math.max(0, wallMs - result.kernelMs) / steps;
     const stepMs: number[] = [];
     let at = startMs;
     for (const [i, step] of sequence.steps.entries()) {
-      const kernelMs = kernel?.[i] ?? result.kernelMs / steps;
-      const ms = kernelMs + shareMs;
-      this.succeeded(step, state, at, ms, kernelMs, i === 0 ? bytesMoved : 0);
+      const kernelMs = kernelOf(i);
+      const ms = kernelMs + overheadMs;
+      if (timed) this.succeeded(step, state, at, ms, kernelMs, i === 0 ? bytesMoved : 0);
+      else {
+        this.o.tracker.record(step.op.op, backend.name, true, ms, false);
+        costModel.tick(step.opKey);
+        this.record(step, backend.name, at, ms, kernelMs, true, undefined, i === 0 ? bytesMoved : 0);
+      }
       stepMs.push(ms);
       at += ms;
     }
-    this.o.learned();
+    if (timed) this.o.learned();
     return stepMs;
   }
 
@@ -366,6 +382,22 @@ export class SequenceRunner {
       bytesMoved,
     });
   }
+}
+
+/**
+ * One run of a prepared sequence in this many asks for each step's device time (slower: the backend launches the
+ * steps one by one with events) and teaches the cost model; the others run whole (issue 28, docs/decisions.md).
+ */
+export const TIME_STEPS_EVERY = 16;
+
+/** A backend's prepared form of a sequence, and what its timed runs measured. */
+interface Prepared {
+  /** What runs it. */
+  readonly backend: BackendSequence;
+  /** Runs so far. */
+  runs: number;
+  /** Each step's share of the device time in the last timed run (undefined before one). */
+  shares: number[] | undefined;
 }
 
 /** A replayed step compares no estimates. */

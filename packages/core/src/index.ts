@@ -181,7 +181,7 @@ export type { SpreadActivationOp } from './ops/spread_activation.ts';
 export type { SwigluOp } from './ops/swiglu.ts';
 export type { TopKOp } from './ops/top_k.ts';
 export type { EngineOptions, Explanation } from './engine-options.ts';
-export type { SequenceRun, SequenceRunOptions } from './engine-sequence.ts';
+export { TIME_STEPS_EVERY, type SequenceRun, type SequenceRunOptions } from './engine-sequence.ts';
 export {
   RecordedSequence,
   type RecordedStep,

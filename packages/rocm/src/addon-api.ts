@@ -94,6 +94,10 @@ export interface NativeSequenceResult {
   readonly kernelMs: number;
   /** Each step's kernel time, ms, when asked for (else empty). */
   readonly stepMs: readonly number[];
+  /** Whether it ran as the plan's captured graph (untimed runs from the second, on builds with graphs). */
+  readonly graph: boolean;
+  /** After a graph run: the plan's captures so far (the first, then one per moved input or scratch); else 0. */
+  readonly captures: number;
 }
 
 /**

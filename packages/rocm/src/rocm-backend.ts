@@ -297,7 +297,13 @@ export class RocmBackend implements CapableBackend {
           s.device.runSequence(handle, ids, timeSteps, runInline),
         );
         const outputs = result.outputs.map((nativeId, k) => this.register(nativeId, s, keptBytes[k] ?? 0));
-        return { outputs, kernelMs: result.kernelMs, ...(timeSteps ? { stepKernelMs: result.stepMs } : {}) };
+        return {
+          outputs,
+          kernelMs: result.kernelMs,
+          graph: result.graph,
+          ...(result.graph ? { captures: result.captures } : {}),
+          ...(timeSteps ? { stepKernelMs: result.stepMs } : {}),
+        };
       },
     };
   }

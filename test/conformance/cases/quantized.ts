@@ -17,6 +17,7 @@ const MATMUL_SIZES: ReadonlyArray<readonly [number, number, number]> = [
   [0, 64, 4],
   [3, 64, 0],
   [16, 512, 64],
+  [1, 11008, 8], // the decode shape of a 7B down projection: the streamed Q4_0 mat-vec past 48 KiB of shared memory
 ];
 
 function matmulCase(dtype: QuantizedDType, [m, k, n]: readonly [number, number, number]): ConformanceCase {
