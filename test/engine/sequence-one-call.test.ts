@@ -1,7 +1,8 @@
 // Graph replay through a backend that runs a whole recorded sequence in one call (BackendSequence: the ROCm addon's
 // runSequence, here on its CPU emulation; TANDEM_TEST_GPU=native for the machine's GPU): the replayed bytes equal a
-// node-by-node run's for every new input, no per-op run() is made, each step is still an op event (reason 'replay')
-// with its own kernel time, and the run report says one backend call. A backend that cannot prepare a sequence
+// node-by-node run's for every new input, no per-op run() is made, the steps of a timed replay (one in
+// TIME_STEPS_EVERY) are op events (reason 'replay') with their own kernel times, the others are counted, and the run
+// report says one backend call. A backend that cannot prepare a sequence
 // (a test double) leaves the replay one call per step, with a notice saying why.
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -48,7 +49,7 @@ async function run(graph: Graph, x: Float32Array, replay: boolean) {
 }
 
 describe.skipIf(!needBackend('rocm'))('graph replay in one backend call (ROCm)', () => {
-  it('replays with the bytes of node-by-node runs, no run() per op, each step an event with its kernel time', async () => {
+  it('replays with the bytes of node-by-node runs, no run() per op; a timed replay makes an event per step', async () => {
     const rocm = createBackend('rocm');
     const engine = await Engine.create({ backends: [new ReferenceBackend(), rocm] });
     const graph = mlp(engine);
@@ -136,7 +137,7 @@ describe('a one-call replay that fails', () => {
 });
 
 describe('how often a one-call replay times its steps', () => {
-  it(`asks for step times on one run in ${TIME_STEPS_EVERY}, and splits the others' device time by those shares`, async () => {
+  it(`asks for step times on one run in ${TIME_STEPS_EVERY}: those are op events; the others are counted`, async () => {
     const inner = new ReferenceBackend();
     const gpu = new FaultInjectingBackend(inner, () => undefined, { name: 'gpu', kind: 'gpu', priority: 20 });
     const asked: boolean[] = [];
@@ -174,10 +175,12 @@ describe('how often a one-call replay times its steps', () => {
     for (let i = 0; i < TIME_STEPS_EVERY + 4; i++)
       expect((await run(graph, data(i), true)).bytes).toEqual((await run(check, data(i), false)).bytes);
     expect(asked).toEqual([true, ...Array<boolean>(TIME_STEPS_EVERY - 1).fill(false), true, false]);
+    // A timed run is an op event per step, with each step's own device time; an untimed one only counts them.
     const replays = engine.telemetry.opEvents().filter((e) => e.reason.kind === 'replay');
-    // A timed run reports each step's own time; an untimed one its 2 ms split by the timed run's shares.
-    expect(replays.slice(0, 4).map((e) => e.kernelMs)).toEqual(stepTimes);
-    expect(replays.slice(4, 8).map((e) => e.kernelMs)).toEqual(stepTimes.map((ms) => ms * 2));
+    expect(replays.map((e) => e.kernelMs)).toEqual([...stepTimes, ...stepTimes]);
+    const counted = engine.telemetry.counterList().filter((c) => c.backend === 'gpu' && c.op === 'silu');
+    // Every silu on gpu counted: the check graph's runs node by node, and the graph's (two node by node, then replays).
+    expect(counted.map((c) => c.ok)).toEqual([2 * (TIME_STEPS_EVERY + 4)]);
     await engine.dispose();
   });
 });

@@ -13,7 +13,6 @@ import { BackendError, callerError, DisposedError, errorMessage, InvalidArgument
 import { mapOpTensors, type TensorSpec } from './ops.ts';
 import { checkOwnTensor, disposedInput, type TensorOwner } from './ownership.ts';
 import type { Residency } from './residency.ts';
-import type { SelectionReason } from './scheduler/selection.ts';
 import type { Tracker } from './scheduler/tracker.ts';
 import type { CostModel } from './scheduler/cost-model.ts';
 import { rooflineMs } from './scheduler/roofline.ts';
@@ -220,18 +219,34 @@ export class SequenceRunner {
     const overheadMs = Math.max(0, wallMs - result.kernelMs) / steps;
     const stepMs: number[] = [];
     let at = startMs;
+    // Untimed runs keep the counters of every step but no event each, and give the circuit breaker one success per
+    // op kind (at its mean step time): a whole model is hundreds of steps, and this is the bookkeeping per token.
+    const byOp = timed ? undefined : new Map<string, { ms: number; steps: number }>();
     for (const [i, step] of sequence.steps.entries()) {
       const kernelMs = kernelOf(i);
       const ms = kernelMs + overheadMs;
-      if (timed) this.succeeded(step, state, at, ms, kernelMs, i === 0 ? bytesMoved : 0);
+      if (byOp === undefined) this.succeeded(step, state, at, ms, kernelMs, i === 0 ? bytesMoved : 0);
       else {
-        this.o.tracker.record(step.op.op, backend.name, true, ms, false);
         costModel.tick(step.opKey);
-        this.record(step, backend.name, at, ms, kernelMs, true, undefined, i === 0 ? bytesMoved : 0);
+        const reason = step.reason;
+        const moved = i === 0 ? bytesMoved : 0;
+        this.o.telemetry.count({
+          op: step.op.op,
+          backend: backend.name,
+          attempt: 1,
+          ok: true,
+          durationMs: ms,
+          bytesMoved: moved,
+          reason,
+          costsMs: NO_COSTS,
+        });
+        const sum = byOp.get(step.op.op) ?? { ms: 0, steps: 0 };
+        byOp.set(step.op.op, { ms: sum.ms + ms, steps: sum.steps + 1 });
       }
       stepMs.push(ms);
       at += ms;
     }
+    for (const [op, sum] of byOp ?? []) this.o.tracker.record(op, backend.name, true, sum.ms / sum.steps, false);
     if (timed) this.o.learned();
     return stepMs;
   }
@@ -356,7 +371,7 @@ export class SequenceRunner {
     bytesMoved: number,
   ): void {
     const { telemetry, executor } = this.o;
-    const reason: SelectionReason = { kind: 'replay', label: step.label };
+    const reason = step.reason;
     if (!telemetry.keepsEvents) {
       telemetry.count({ op: step.op.op, backend, attempt: 1, ok, durationMs, bytesMoved, reason, costsMs: NO_COSTS });
       return;

@@ -7,6 +7,7 @@ import { InvalidArgumentError } from './errors.ts';
 import { inferOutputsOf, opWork, type OpWork } from './op-info.ts';
 import { mapOpTensors, opInputs, type Op, type OpKind, type TensorSpec } from './ops.ts';
 import { opKeyOf } from './scheduler/op-key.ts';
+import type { SelectionReason } from './scheduler/selection.ts';
 import { numel } from './shape.ts';
 import type { TensorOwner } from './ownership.ts';
 
@@ -54,6 +55,8 @@ export interface RecordedStep extends SequenceStepSpec {
   readonly dtype: DType;
   /** Its inputs' shapes, as telemetry writes them. */
   readonly shapes: string;
+  /** Why it ran where it did, in telemetry: a replay of its label. */
+  readonly reason: SelectionReason;
 }
 
 /** A sequence checked once; run it with engine.runSequence(). */
@@ -105,6 +108,7 @@ export class RecordedSequence {
         opKey: opKeyOf(specOp, inputs),
         dtype: inputs[0]?.tensor.dtype ?? 'f32',
         shapes: inputs.map((i) => i.tensor.shape.join('x')).join(', '),
+        reason: { kind: 'replay', label: step.label },
       });
       values.push(...outputs);
     }

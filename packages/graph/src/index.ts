@@ -42,6 +42,8 @@ export {
 } from './llama/config.ts';
 export {
   createDecoderWeights,
+  createRandomBlockWeights,
+  randomOutputProjection,
   randomActivations,
   weightBytes,
   type DecoderWeights,
@@ -50,9 +52,12 @@ export {
 export { KvCache } from './llama/kv-cache.ts';
 export { referenceDecoderStep, type ReferenceStep } from './llama/reference-block.ts';
 export {
+  addDecoderLayer,
   buildDecoderStepGraph,
   decoderTensors,
   type DecoderGraphContext,
+  type DecoderLayerNodes,
   type DecoderTensors,
 } from './llama/decoder-graphs.ts';
+export { buildDecoderModelGraph, type DecoderModelTensors } from './llama/decoder-model.ts';
 export { DecoderBlock, type DecoderBlockOptions, type DecoderStep } from './llama/decoder-block.ts';

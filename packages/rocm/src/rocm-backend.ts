@@ -284,6 +284,7 @@ export class RocmBackend implements CapableBackend {
     let handle = prepare(session);
     const keptBytes = sequence.keep.map((id) => sequence.byteLengthOf(id));
     const requested = keptBytes.reduce((a, b) => a + b, 0);
+    const runInline = inlinesSequence(session.inline, session.profile, sequence);
     return {
       run: async (inputs, timeSteps) => {
         const s = this.ready('sequence');
@@ -292,7 +293,6 @@ export class RocmBackend implements CapableBackend {
           session = s;
         }
         const ids = inputs.map((b) => this.lookup(b, 'sequence', s).nativeId);
-        const runInline = inlinesSequence(s.inline, s.profile, sequence);
         const result = await this.call(s, `sequence of ${sequence.steps.length} kernels`, requested, () =>
           s.device.runSequence(handle, ids, timeSteps, runInline),
         );

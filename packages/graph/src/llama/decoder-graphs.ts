@@ -83,32 +83,59 @@ function builder(ctx: DecoderGraphContext, name: string): GraphBuilder {
  * grown cache as 'k' and 'v'; with past = 0 'k' and 'v' are the new rows, which the caller keeps as the cache.
  */
 export function buildDecoderStepGraph(ctx: DecoderGraphContext, seq: number, past: number): Graph {
-  const { config, tensors, prefix: p } = ctx;
+  const g = builder(ctx, `${ctx.prefix}.step[seq ${seq}, kv ${past + seq}]`);
+  const x = g.input('x', 'f32', [seq, ctx.config.dim]);
+  const cacheShape = [past, ctx.config.kvHeads, headDimOf(ctx.config)];
+  const cache =
+    past > 0
+      ? {
+          k: g.input('k_cache', 'f32', cacheShape, { carried: true }),
+          v: g.input('v_cache', 'f32', cacheShape, { carried: true }),
+        }
+      : undefined;
+  const layer = addDecoderLayer(g, ctx.config, ctx.tensors, ctx.prefix, x, past, cache);
+  g.output('k', layer.k);
+  g.output('v', layer.v);
+  g.output('out', layer.out);
+  return g.build();
+}
+
+/** What one layer adds to a graph. */
+export interface DecoderLayerNodes {
+  /** The layer's output [seq, dim]. */
+  readonly out: SymbolicTensor;
+  /** The keys attention read: the cache grown by this step's rows (or those rows with no cache). */
+  readonly k: SymbolicTensor;
+  /** The values attention read, likewise. */
+  readonly v: SymbolicTensor;
+  /** This step's key rows alone [seq, kvHeads, hd] (roped). */
+  readonly kNew: SymbolicTensor;
+  /** This step's value rows alone. */
+  readonly vNew: SymbolicTensor;
+}
+
+/** One decoder layer on x [seq, dim] at positions [past, past + seq), reading `cache` (past rows) when given. */
+export function addDecoderLayer(
+  g: GraphBuilder,
+  config: DecoderConfig,
+  tensors: DecoderTensors,
+  p: string,
+  x: SymbolicTensor,
+  past: number,
+  cache: { readonly k: SymbolicTensor; readonly v: SymbolicTensor } | undefined,
+): DecoderLayerNodes {
   const hd = headDimOf(config);
-  const g = builder(ctx, `${p}.step[seq ${seq}, kv ${past + seq}]`);
-  const x = g.input('x', 'f32', [seq, config.dim]);
+  const seq = x.shape[0] ?? 1;
   const normed = g.rmsNorm(`${p}.attn_norm`, x, g.constant(`${p}.attn_norm.weight`, tensors.attnNorm), config.eps);
   const rope = { positionOffset: past, base: config.ropeBase, mode: config.ropeMode };
   const qProj = project(g, `${p}.attn.q_proj`, normed, g.constant(`${p}.attn.q_proj.weight`, tensors.wq));
   const kProj = project(g, `${p}.attn.k_proj`, normed, g.constant(`${p}.attn.k_proj.weight`, tensors.wk));
   const vProj = project(g, `${p}.attn.v_proj`, normed, g.constant(`${p}.attn.v_proj.weight`, tensors.wv));
   const q = g.rope(`${p}.attn.q_rope`, g.reshape(qProj, [seq, config.heads, hd], `${p}.attn.q_heads`), rope);
-  let k = g.rope(`${p}.attn.k_rope`, g.reshape(kProj, [seq, config.kvHeads, hd], `${p}.attn.k_heads`), rope);
-  let v = g.reshape(vProj, [seq, config.kvHeads, hd], `${p}.attn.v_heads`);
-  if (past > 0) {
-    k = g.concat(
-      `${p}.attn.k_cache_append`,
-      g.input('k_cache', 'f32', [past, config.kvHeads, hd], { carried: true }),
-      k,
-    );
-    v = g.concat(
-      `${p}.attn.v_cache_append`,
-      g.input('v_cache', 'f32', [past, config.kvHeads, hd], { carried: true }),
-      v,
-    );
-  }
-  g.output('k', k);
-  g.output('v', v);
+  const kNew = g.rope(`${p}.attn.k_rope`, g.reshape(kProj, [seq, config.kvHeads, hd], `${p}.attn.k_heads`), rope);
+  const vNew = g.reshape(vProj, [seq, config.kvHeads, hd], `${p}.attn.v_heads`);
+  const k = cache === undefined ? kNew : g.concat(`${p}.attn.k_cache_append`, cache.k, kNew);
+  const v = cache === undefined ? vNew : g.concat(`${p}.attn.v_cache_append`, cache.v, vNew);
   const attended = g.attention(`${p}.attn.attention`, q, k, v, { causal: true });
   const o = project(
     g,
@@ -126,6 +153,5 @@ export function buildDecoderStepGraph(ctx: DecoderGraphContext, seq: number, pas
     g.swiglu(`${p}.ffn.swiglu`, gate, up),
     g.constant(`${p}.ffn.down_proj.weight`, tensors.wDown),
   );
-  g.output('out', g.add(`${p}.ffn.residual`, h, down));
-  return g.build();
+  return { out: g.add(`${p}.ffn.residual`, h, down), k, v, kNew, vNew };
 }
