@@ -4,6 +4,8 @@
 // tokens/s = 1000 / ms). Beside them: the device time of the replayed sequence (one HIP graph on rocm), and the
 // weights' streaming limit at the backend profile's bandwidth. The replayed logits are checked bit for bit against a
 // node-by-node run.
+// PROBE_CONFIG=tiny takes the tiny layer's shapes instead (the engine's own cost per step, e.g. here on the emulated
+// HIP build: TANDEM_ROCM_ADDON=$PWD/packages/rocm/build/emulated/tandem_rocm.node).
 //   node -C @tandem/source --import tsx apps/bench/probes/model-probe.ts [layers] [runs] [gpu-only,auto,cpu-only]
 import { Engine, sampleStats, type CapableBackend, type Tensor } from '@tandem/core';
 import {
@@ -11,6 +13,7 @@ import {
   createRandomBlockWeights,
   decoderTensors,
   LLAMA_7B_DECODER,
+  TINY_DECODER,
   randomActivations,
   randomOutputProjection,
   type GraphStrategy,
@@ -41,7 +44,10 @@ rocm.prepareSequence = (sequence) => {
 };
 const backends: CapableBackend[] = [rocm, new WasmBackend({ threads: 'auto' })];
 const engine = await Engine.create({ backends });
-const config = { ...LLAMA_7B_DECODER, weightType: 'q4_0' as const };
+const config = {
+  ...(process.env['PROBE_CONFIG'] === 'tiny' ? TINY_DECODER : LLAMA_7B_DECODER),
+  weightType: 'q4_0' as const,
+};
 const t0 = performance.now();
 let weightBytes = 0;
 const layerTensors = Array.from({ length: layers }, (_, i) => {
@@ -102,6 +108,7 @@ for (const name of strategies) {
   let calls: number | undefined;
   for (let i = 0; i < runs; i++) {
     const r = await step(strategy);
+    if (process.env["PROBE_TRACE"]) console.log(i, r.state, last.graph, r.ms.toFixed(1));
     ms.push(r.ms);
     runMs.push(r.runMs);
     calls = r.calls;

@@ -17,6 +17,7 @@ import {
   type TensorSpec,
 } from '@tandem/core';
 import { decideNode, PlanCache, type NodeDecision, type PlacementSummary } from './node-decision.ts';
+import type { PlacementPlan } from './placement.ts';
 import { GraphRunError } from './errors.ts';
 import type { ExecutionPlan } from './plan.ts';
 import { latestCallEvents, nodeRecord, runReportOf, type NodeRecord, type RunReport } from './report.ts';
@@ -201,12 +202,28 @@ export class Graph {
     const views = new Map<number, Tensor>();
     const records: NodeRecord[] = [];
     let placement: PlacementSummary | undefined;
+    let followed: PlacementPlan | undefined; // the auto plan this run followed
     let replans = 0;
     try {
       const choosingFrom = clock();
       const planned = placer.kind === 'plan' ? this.plans.planFor(values) : undefined;
       let choosingMs = clock() - choosingFrom - (planned?.summary.planningMs ?? 0);
+      // An auto candidate that puts every node on one backend is measured replayed, as it will run once chosen.
+      const candidate = options.replay === false ? undefined : this.recordings.forCandidate(planned?.plan, residency);
+      if (candidate !== undefined && planned?.plan !== undefined) {
+        try {
+          const summary = placementOf(planned.summary, 0, choosingMs, 0);
+          const run = await this.replayRun(candidate, inputs, strategyChoice, summary);
+          this.plans.recordRun(planned.plan, run.report.totalMs, true);
+          for (const id of [...live.tensors.keys()]) live.release(id);
+          return run;
+        } catch (error) {
+          if (error instanceof GraphRunError || callerError(error) !== undefined) throw error;
+          replay = this.recordings.failedCandidate(candidate, error);
+        }
+      }
       let current = planned?.plan;
+      followed = planned?.plan;
       let fresh = planned?.summary.reused === false;
       let replanningMs = 0;
       let overrides = 0;
@@ -269,6 +286,10 @@ export class Graph {
       live.handOver(sym.root);
     }
     const unsettled = placementUnsettled(placement) ?? (replans > 0 ? 'the run re-planned' : undefined);
+    if (options.replay !== false && replans === 0 && followed !== undefined)
+      this.recordings.afterCandidate(followed, records, (backend) =>
+        recordPlan(engine, this.parts, { key: `candidate|${backend}`, backend, residency }),
+      );
     if (options.replay !== false)
       replay = this.recordings.after(key, residency, records, unsettled, replay, (backend) =>
         recordPlan(engine, this.parts, { key, backend, residency }),
@@ -293,6 +314,7 @@ export class Graph {
     recording: Recording,
     inputs: Readonly<Record<string, GraphInput>>,
     strategyChoice: GraphStrategy,
+    placement?: PlacementSummary,
   ): Promise<GraphRun> {
     const { engine, clock } = this.parts;
     const started = clock();
@@ -334,7 +356,7 @@ export class Graph {
         nodes: records,
         live,
         leakedTensors: 0,
-        placement: undefined,
+        placement,
         replay: { state: 'replayed', backendCalls: run.backendCalls },
       });
       return { outputs: new GraphOutputs(outputs), report };

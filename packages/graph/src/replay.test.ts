@@ -8,7 +8,9 @@ import { ReferenceBackend } from '@tandem/reference';
 import { FaultInjectingBackend, ManualClock, SimulatedBackend, type FaultKind } from '@tandem/testing';
 import { GraphBuilder } from './graph-builder.ts';
 import type { Graph } from './graph.ts';
-import { RECHECK_EVERY, SETTLE_RUNS } from './replay.ts';
+import type { PlacementPlan } from './placement.ts';
+import { RECHECK_EVERY, Recordings, SETTLE_RUNS, uniformBackend, type Recording } from './replay.ts';
+import type { NodeRecord } from './report.ts';
 
 const N = 8;
 
@@ -190,6 +192,75 @@ describe('graph replay', () => {
     let last = { state: '', reason: '' };
     for (let i = 0; i < SETTLE_RUNS + 2; i++) last = await yOf(graph, data(i), { strategy: 'cpu-only' });
     expect(last).toMatchObject({ state: 'node-by-node', reason: 'residual reads a permuted or sliced view' });
+    await engine.dispose();
+  });
+});
+
+describe("auto's candidate recordings", () => {
+  /** A plan putting node i on backends[i]. */
+  const planOf = (backends: readonly string[], firstStep = 0): PlacementPlan => ({
+    nodes: backends.map((backend) => ({ backend, estimatedMs: 0, engineAlone: backend })),
+    estimatedMs: 0,
+    greedyMs: 0,
+    explainCalls: 0,
+    firstStep,
+    alternatives: [],
+  });
+  /** A run's record of a node on `backend`. */
+  const ran = (name: string, backend: string, attempts = 1): NodeRecord => ({
+    name,
+    op: 'add',
+    backend,
+    reasonKind: 'cost-model',
+    reason: '',
+    attempts,
+    ms: 0,
+    kernelMs: undefined,
+    bytesMoved: 0,
+    estimatedMs: 0,
+    callId: 0,
+  });
+
+  it('records a candidate that puts every node on one backend once a run followed it there, and only that', async () => {
+    const engine = await Engine.create({ backends: [new ReferenceBackend()] });
+    const sequence = engine.recordSequence({
+      inputs: [{ dtype: 'f32', shape: [2] }],
+      steps: [{ label: 'a', op: { op: 'scale', x: { value: 0, shape: [2] }, factor: 2 }, release: [] }],
+      keep: [1],
+    });
+    const made: string[] = [];
+    const record = (backend: string): Recording => {
+      made.push(backend);
+      return {
+        key: `candidate|${backend}`,
+        backend,
+        residency: 'host;',
+        sequence,
+        constants: [],
+        outputs: new Map(),
+        nodes: [],
+        replays: 0,
+      };
+    };
+    const recordings = new Recordings();
+    const gpuPlan = planOf(['gpu', 'gpu']);
+    expect(uniformBackend(gpuPlan)).toBe('gpu');
+    expect(uniformBackend(planOf(['gpu', 'cpu']))).toBeUndefined();
+    expect(uniformBackend(planOf(['gpu', 'gpu'], 1))).toBeUndefined(); // a plan of the rest of a run
+    recordings.afterCandidate(planOf(['gpu', 'cpu']), [ran('a', 'gpu'), ran('b', 'cpu')], record);
+    recordings.afterCandidate(gpuPlan, [ran('a', 'gpu'), ran('b', 'cpu')], record); // the run departed from the plan
+    recordings.afterCandidate(gpuPlan, [ran('a', 'gpu'), ran('b', 'gpu', 2)], record); // a node fell back
+    expect(made).toEqual([]);
+    expect(recordings.forCandidate(gpuPlan, 'host;')).toBeUndefined();
+    recordings.afterCandidate(gpuPlan, [ran('a', 'gpu'), ran('b', 'gpu')], record);
+    expect(made).toEqual(['gpu']);
+    expect(recordings.forCandidate(gpuPlan, 'host;')?.backend).toBe('gpu');
+    expect(recordings.forCandidate(gpuPlan, 'gpu;')).toBeUndefined(); // inputs elsewhere than when recorded
+    expect(recordings.forCandidate(planOf(['gpu', 'cpu']), 'host;')).toBeUndefined();
+    const recording = recordings.forCandidate(gpuPlan, 'host;');
+    if (recording === undefined) throw new Error('no recording');
+    expect(recordings.failedCandidate(recording, new Error('lost')).state).toBe('dropped');
+    expect(recordings.forCandidate(gpuPlan, 'host;')).toBeUndefined();
     await engine.dispose();
   });
 });

@@ -8,6 +8,7 @@ import type { Engine, Op, OpKind, RecordedSequence, SequenceSpec, SequenceTensor
 import { mapOpTensors, Tensor } from '@tandem/core';
 import type { GraphInput } from './graph.ts';
 import type { PlacementSummary } from './node-decision.ts';
+import type { PlacementPlan } from './placement.ts';
 import type { ExecutionPlan } from './plan.ts';
 import type { NodeRecord } from './report.ts';
 import type { SymbolicTensor } from './symbolic.ts';
@@ -148,9 +149,24 @@ export function settledBackend(nodes: readonly NodeRecord[]): { backend: string 
   return { backend: first.backend };
 }
 
-/** A graph's recorded plans by strategy key, and the runs settling towards one. */
+/** The backend a placement plan puts every node on, or undefined when it uses several. */
+export function uniformBackend(plan: PlacementPlan): string | undefined {
+  const first = plan.nodes[0]?.backend;
+  return first !== undefined && plan.firstStep === 0 && plan.nodes.every((n) => n.backend === first)
+    ? first
+    : undefined;
+}
+
+/**
+ * A graph's recorded plans by strategy key, and the runs settling towards one; and, for 'auto', the recordings of
+ * its candidate plans that put every node on one backend, so that a candidate is measured as it will run: replayed
+ * (one backend call on the GPU is several times faster than the same plan node by node, which would otherwise lose
+ * to a CPU plan that replays less well).
+ */
 export class Recordings {
   private readonly byKey = new Map<string, Recording>();
+  /** Per backend: the recording of the auto candidate that puts every node there. */
+  private readonly byCandidate = new Map<string, Recording>();
   /** Per strategy key: the backend the latest runs settled on, and how many in a row. */
   private readonly settling = new Map<string, { backend: string; runs: number }>();
   /** Why the plan cannot be recorded (a permuted view, say): found once. */
@@ -227,9 +243,43 @@ export class Recordings {
     return before ?? { state: 'recorded' };
   }
 
+  /** An auto candidate plan's recording, when the plan puts every node on one backend, one was made and the inputs live where they did. */
+  forCandidate(plan: PlacementPlan | undefined, residency: string): Recording | undefined {
+    const backend = plan === undefined ? undefined : uniformBackend(plan);
+    const recording = backend === undefined ? undefined : this.byCandidate.get(backend);
+    return recording?.residency === residency ? recording : undefined;
+  }
+
+  /** After an auto run of `plan` node by node: records it when it puts every node on one backend and the run did. */
+  afterCandidate(
+    plan: PlacementPlan,
+    records: readonly NodeRecord[],
+    record: (backend: string) => Recording | string,
+  ): void {
+    const backend = uniformBackend(plan);
+    if (backend === undefined || this.byCandidate.has(backend) || this.unrecordable !== undefined) return;
+    const settled = settledBackend(records);
+    if (!('backend' in settled) || settled.backend !== backend) return;
+    let made: Recording | string;
+    try {
+      made = record(backend);
+    } catch (error) {
+      made = `recording failed: ${String(error)}`;
+    }
+    if (typeof made === 'string') this.unrecordable = made;
+    else this.byCandidate.set(backend, made);
+  }
+
+  /** A candidate's replay failed: its recording is dropped (the run goes node by node). */
+  failedCandidate(recording: Recording, error: unknown): ReplayState {
+    this.byCandidate.delete(recording.backend);
+    return { state: 'dropped', reason: `the replay of the candidate on ${recording.backend} failed: ${String(error)}` };
+  }
+
   /** Forgets every recording (the graph was disposed). */
   clear(): void {
     this.byKey.clear();
+    this.byCandidate.clear();
     this.settling.clear();
   }
 }

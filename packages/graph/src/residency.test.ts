@@ -87,13 +87,13 @@ describe('residency-aware placement of a graph', () => {
   it('keeps a cheap op on the GPU between two GPU ops when moving its data costs more than the CPU would gain', async () => {
     // silu: CPU 0.055 ms vs GPU 0.102 ms on compute, but the CPU first has to download 256 KiB at 1 GB/s (0.26 ms).
     const { run, gpu } = await hybrid(1e6);
-    await run(); // the first run explores the unmeasured backends (the engine's rule)
-    const fresh = await run(); // a plan made from what run 1 measured: each node the plan agrees on, the engine decides
+    await run('auto', false); // (node by node: this test reads the planner's reasons) the first run explores the unmeasured backends (the engine's rule)
+    const fresh = await run('auto', false); // a plan made from what run 1 measured: each node the plan agrees on, the engine decides
     expect(fresh.placement?.reused).toBe(false);
     expect(fresh.nodes[1]?.reasonKind).toBe('cost-model');
     expect(fresh.nodes[1]?.reason).toMatch(/^cost model \(prior\): gpu 0\.102ms, cpu 0\.3\d\dms$/); // the CPU's cost includes the download
     const downloadsBefore = gpu.downloads;
-    const report = await run(); // the plan reused: nodes run where it says, no per-node decision
+    const report = await run('auto', false); // the plan reused: nodes run where it says, no per-node decision
     expect(report.placement?.reused).toBe(true);
     expect(report.nodes.map((n) => n.backend)).toEqual(['gpu', 'gpu', 'gpu']);
     expect(report.nodes[1]?.reason).toMatch(
