@@ -215,6 +215,8 @@ export class Graph {
           const summary = placementOf(planned.summary, 0, choosingMs, 0);
           const run = await this.replayRun(candidate, inputs, strategyChoice, summary);
           this.plans.recordRun(planned.plan, run.report.totalMs, true);
+          // Chosen, not just measured: the next runs replay it without planning, as a settled plan's do.
+          if (placementUnsettled(summary) === undefined) this.recordings.adopt(key, candidate);
           for (const id of [...live.tensors.keys()]) live.release(id);
           return run;
         } catch (error) {

@@ -270,6 +270,12 @@ export class Recordings {
     else this.byCandidate.set(backend, made);
   }
 
+  /** Auto chose a candidate whose recording it replayed: the runs under `key` replay it from now on. */
+  adopt(key: string, recording: Recording): void {
+    this.byKey.set(key, { ...recording, key, replays: 0 });
+    this.settling.delete(key);
+  }
+
   /** A candidate's replay failed: its recording is dropped (the run goes node by node). */
   failedCandidate(recording: Recording, error: unknown): ReplayState {
     this.byCandidate.delete(recording.backend);
