@@ -221,7 +221,7 @@ describe("auto's candidate recordings", () => {
     callId: 0,
   });
 
-  it('records a candidate that puts every node on one backend once a run followed it there, and only that', async () => {
+  it('records a candidate that puts every node on one backend once SETTLE_RUNS runs followed it there, and only that', async () => {
     const engine = await Engine.create({ backends: [new ReferenceBackend()] });
     const sequence = engine.recordSequence({
       inputs: [{ dtype: 'f32', shape: [2] }],
@@ -252,6 +252,8 @@ describe("auto's candidate recordings", () => {
     recordings.afterCandidate(gpuPlan, [ran('a', 'gpu'), ran('b', 'gpu', 2)], record); // a node fell back
     expect(made).toEqual([]);
     expect(recordings.forCandidate(gpuPlan, 'host;')).toBeUndefined();
+    recordings.afterCandidate(gpuPlan, [ran('a', 'gpu'), ran('b', 'gpu')], record);
+    expect(made).toEqual([]); // one run that followed it: a graph run once is never recorded
     recordings.afterCandidate(gpuPlan, [ran('a', 'gpu'), ran('b', 'gpu')], record);
     expect(made).toEqual(['gpu']);
     expect(recordings.forCandidate(gpuPlan, 'host;')?.backend).toBe('gpu');

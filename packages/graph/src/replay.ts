@@ -167,6 +167,8 @@ export class Recordings {
   private readonly byKey = new Map<string, Recording>();
   /** Per backend: the recording of the auto candidate that puts every node there. */
   private readonly byCandidate = new Map<string, Recording>();
+  /** Per backend: auto runs node by node that followed such a candidate there, until it is recorded. */
+  private readonly candidateRuns = new Map<string, number>();
   /** Per strategy key: the backend the latest runs settled on, and how many in a row. */
   private readonly settling = new Map<string, { backend: string; runs: number }>();
   /** Why the plan cannot be recorded (a permuted view, say): found once. */
@@ -250,7 +252,10 @@ export class Recordings {
     return recording?.residency === residency ? recording : undefined;
   }
 
-  /** After an auto run of `plan` node by node: records it when it puts every node on one backend and the run did. */
+  /**
+   * After an auto run of `plan` node by node: records it when it puts every node on one backend and SETTLE_RUNS such
+   * runs did.
+   */
   afterCandidate(
     plan: PlacementPlan,
     records: readonly NodeRecord[],
@@ -260,6 +265,11 @@ export class Recordings {
     if (backend === undefined || this.byCandidate.has(backend) || this.unrecordable !== undefined) return;
     const settled = settledBackend(records);
     if (!('backend' in settled) || settled.backend !== backend) return;
+    // Recorded on its second such run: a graph run once (each step of a decode loop whose cache grows is a new
+    // graph) never pays for a recording it would not use.
+    const runs = (this.candidateRuns.get(backend) ?? 0) + 1;
+    this.candidateRuns.set(backend, runs);
+    if (runs < SETTLE_RUNS) return;
     let made: Recording | string;
     try {
       made = record(backend);
@@ -279,6 +289,7 @@ export class Recordings {
   /** A candidate's replay failed: its recording is dropped (the run goes node by node). */
   failedCandidate(recording: Recording, error: unknown): ReplayState {
     this.byCandidate.delete(recording.backend);
+    this.candidateRuns.delete(recording.backend);
     return { state: 'dropped', reason: `the replay of the candidate on ${recording.backend} failed: ${String(error)}` };
   }
 
@@ -286,6 +297,7 @@ export class Recordings {
   clear(): void {
     this.byKey.clear();
     this.byCandidate.clear();
+    this.candidateRuns.clear();
     this.settling.clear();
   }
 }
