@@ -108,7 +108,6 @@ for (const name of strategies) {
   let calls: number | undefined;
   for (let i = 0; i < runs; i++) {
     const r = await step(strategy);
-    if (process.env["PROBE_TRACE"]) console.log(i, r.state, last.graph, r.ms.toFixed(1));
     ms.push(r.ms);
     runMs.push(r.runMs);
     calls = r.calls;
