@@ -40,6 +40,19 @@ function mlp(engine: Engine): Graph {
   return g.build();
 }
 
+/** A 'gpu' backend (the reference behind a fault injector) whose sequences `prepareSequence` prepares. */
+function gpuPreparing(prepareSequence: (sequence: RecordedSequence) => BackendSequence): {
+  gpu: FaultInjectingBackend;
+  backend: CapableBackend;
+} {
+  const gpu = new FaultInjectingBackend(new ReferenceBackend(), () => undefined, {
+    name: 'gpu',
+    kind: 'gpu',
+    priority: 20,
+  });
+  return { gpu, backend: Object.assign(gpu, { prepareSequence }) };
+}
+
 async function run(graph: Graph, x: Float32Array, replay: boolean) {
   const result = await graph.run({ x }, { strategy: 'gpu-only', replay });
   const y: Tensor = result.outputs.get('y');
@@ -87,15 +100,8 @@ describe.skipIf(!needBackend('rocm'))('graph replay in one backend call (ROCm)',
 
 describe('graph replay where the backend cannot prepare the sequence', () => {
   it('runs the replay one call per step and says why in a notice, once', async () => {
-    const gpu = new FaultInjectingBackend(new ReferenceBackend(), () => undefined, {
-      name: 'gpu',
-      kind: 'gpu',
-      priority: 20,
-    });
-    const refusing: CapableBackend = Object.assign(gpu, {
-      prepareSequence(): BackendSequence {
-        throw new BackendError('UNSUPPORTED', 'gpu', 'no sequences on this device');
-      },
+    const { backend: refusing } = gpuPreparing(() => {
+      throw new BackendError('UNSUPPORTED', 'gpu', 'no sequences on this device');
     });
     const engine = await Engine.create({ backends: [new ReferenceBackend(), refusing] });
     const graph = mlp(engine);
@@ -110,16 +116,9 @@ describe('graph replay where the backend cannot prepare the sequence', () => {
 
 describe('a one-call replay that fails', () => {
   it('drops the recording: that run goes node by node with the right bytes, and the failure is an op event', async () => {
-    const gpu = new FaultInjectingBackend(new ReferenceBackend(), () => undefined, {
-      name: 'gpu',
-      kind: 'gpu',
-      priority: 20,
-    });
-    const failing: CapableBackend = Object.assign(gpu, {
-      prepareSequence: (): BackendSequence => ({
-        run: () => Promise.reject(new BackendError('KERNEL_FAILED', 'gpu', 'sequence step 2 (silu): injected')),
-      }),
-    });
+    const { backend: failing } = gpuPreparing(() => ({
+      run: () => Promise.reject(new BackendError('KERNEL_FAILED', 'gpu', 'sequence step 2 (silu): injected')),
+    }));
     const engine = await Engine.create({ backends: [new ReferenceBackend(), failing] });
     const graph = mlp(engine);
     const check = mlp(engine);
@@ -138,12 +137,10 @@ describe('a one-call replay that fails', () => {
 
 describe('how often a one-call replay times its steps', () => {
   it(`asks for step times on one run in ${TIME_STEPS_EVERY}: those are op events; the others are counted`, async () => {
-    const inner = new ReferenceBackend();
-    const gpu = new FaultInjectingBackend(inner, () => undefined, { name: 'gpu', kind: 'gpu', priority: 20 });
     const asked: boolean[] = [];
     const stepTimes = [0.4, 0.1, 0.2, 0.3]; // scripted device times of the four steps, ms
-    const scripted: CapableBackend = Object.assign(gpu, {
-      prepareSequence: (sequence: RecordedSequence): BackendSequence => ({
+    const { gpu, backend: scripted } = gpuPreparing(
+      (sequence): BackendSequence => ({
         run: async (inputs: readonly DeviceBuffer[], timeSteps: boolean) => {
           asked.push(timeSteps);
           // Run the steps on the wrapped backend, as a device would in one call.
@@ -168,7 +165,7 @@ describe('how often a one-call replay times its steps', () => {
           };
         },
       }),
-    });
+    );
     const engine = await Engine.create({ backends: [new ReferenceBackend(), scripted] });
     const graph = mlp(engine);
     const check = mlp(engine);
