@@ -1,5 +1,6 @@
 // Graph replay through a backend that runs a whole recorded sequence in one call (BackendSequence: the ROCm addon's
-// runSequence, here on its CPU emulation; TANDEM_TEST_GPU=native for the machine's GPU): the replayed bytes equal a
+// runSequence, here on its CPU emulation, and WebGPU's one command buffer, on SwiftShader; TANDEM_TEST_GPU=native for
+// the machine's GPU): the replayed bytes equal a
 // node-by-node run's for every new input, no per-op run() is made, the steps of a timed replay (one in
 // TIME_STEPS_EVERY) are op events (reason 'replay') with their own kernel times, the others are counted, and the run
 // report says one backend call. A backend that cannot prepare a sequence
@@ -61,42 +62,44 @@ async function run(graph: Graph, x: Float32Array, replay: boolean) {
   return { bytes, replay: result.report.replay };
 }
 
-describe.skipIf(!needBackend('rocm'))('graph replay in one backend call (ROCm)', () => {
-  it('replays with the bytes of node-by-node runs, no run() per op; a timed replay makes an event per step', async () => {
-    const rocm = createBackend('rocm');
-    const engine = await Engine.create({ backends: [new ReferenceBackend(), rocm] });
-    const graph = mlp(engine);
-    const check = mlp(engine);
-    const runs = vi.spyOn(rocm, 'run');
-    const states: string[] = [];
-    for (let i = 0; i < 6; i++) {
-      const x = data(i);
-      const before = runs.mock.calls.length;
-      const replayed = await run(graph, x, true);
-      const replayRuns = runs.mock.calls.length - before;
-      const nodeByNode = await run(check, x, false);
-      expect(replayed.bytes).toEqual(nodeByNode.bytes);
-      states.push(`${replayed.replay?.state}:${replayed.replay?.backendCalls ?? '-'}:${replayRuns}`);
-    }
-    // Two runs node by node settle the plan (4 run() calls each), then every replay is one backend call.
-    expect(states).toEqual([
-      'node-by-node:-:4',
-      'recorded:-:4',
-      'replayed:1:0',
-      'replayed:1:0',
-      'replayed:1:0',
-      'replayed:1:0',
-    ]);
-    const events = engine.telemetry.opEvents().filter((e) => e.reason.kind === 'replay');
-    expect(events.map((e) => e.label).slice(0, 4)).toEqual(['up', 'act', 'scaled', 'residual']);
-    for (const e of events) {
-      expect(e.ok).toBe(true);
-      expect(e.kernelMs).toBeGreaterThanOrEqual(0);
-      expect(e.durationMs).toBeGreaterThanOrEqual(e.kernelMs ?? 0);
-    }
-    await engine.dispose();
+for (const name of ['rocm', 'webgpu'] as const) {
+  describe.skipIf(!needBackend(name))(`graph replay in one backend call (${name})`, () => {
+    it('replays with the bytes of node-by-node runs, no run() per op; a timed replay makes an event per step', async () => {
+      const gpu = createBackend(name);
+      const engine = await Engine.create({ backends: [new ReferenceBackend(), gpu] });
+      const graph = mlp(engine);
+      const check = mlp(engine);
+      const runs = vi.spyOn(gpu, 'run');
+      const states: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const x = data(i);
+        const before = runs.mock.calls.length;
+        const replayed = await run(graph, x, true);
+        const replayRuns = runs.mock.calls.length - before;
+        const nodeByNode = await run(check, x, false);
+        expect(replayed.bytes).toEqual(nodeByNode.bytes);
+        states.push(`${replayed.replay?.state}:${replayed.replay?.backendCalls ?? '-'}:${replayRuns}`);
+      }
+      // Two runs node by node settle the plan (4 run() calls each), then every replay is one backend call.
+      expect(states).toEqual([
+        'node-by-node:-:4',
+        'recorded:-:4',
+        'replayed:1:0',
+        'replayed:1:0',
+        'replayed:1:0',
+        'replayed:1:0',
+      ]);
+      const events = engine.telemetry.opEvents().filter((e) => e.reason.kind === 'replay');
+      expect(events.map((e) => e.label).slice(0, 4)).toEqual(['up', 'act', 'scaled', 'residual']);
+      for (const e of events) {
+        expect(e.ok).toBe(true);
+        expect(e.kernelMs).toBeGreaterThanOrEqual(0);
+        expect(e.durationMs).toBeGreaterThanOrEqual(e.kernelMs ?? 0);
+      }
+      await engine.dispose();
+    });
   });
-});
+}
 
 describe('graph replay where the backend cannot prepare the sequence', () => {
   it('runs the replay one call per step and says why in a notice, once', async () => {

@@ -7,7 +7,8 @@
 // asks for each step's time (one in TIME_STEPS_EVERY), launched step by step with events. It is also timed with
 // every run launched step by step; the device times and the weights' streaming limit are printed beside.
 // PROBE_SEQUENCE_INLINE=1 runs every sequence on the JS thread, =0 never (default: the backend's limits).
-//   node -C @tandem/source --import tsx apps/bench/probes/replay-probe.ts [tiny|7b] [wasm|rocm] [rounds]
+//   node -C @tandem/source --import tsx apps/bench/probes/replay-probe.ts [tiny|7b] [wasm|rocm|webgpu] [rounds]
+// (webgpu: one command buffer per replay; PROBE_SWIFTSHADER=1 runs it on SwiftShader, e.g. here)
 import {
   Engine,
   mapOpTensors,
@@ -29,9 +30,10 @@ import {
 } from '@tandem/graph';
 import { DEFAULT_INLINE_LIMITS, RocmBackend } from '@tandem/rocm';
 import { WasmBackend } from '@tandem/wasm';
+import { createNodeWebGpuBackend, useSwiftShader } from '@tandem/webgpu/node';
 
 const size = process.argv[2] === '7b' ? '7b' : 'tiny';
-const which = process.argv[3] === 'rocm' ? 'rocm' : 'wasm';
+const which = process.argv[3] === 'rocm' || process.argv[3] === 'webgpu' ? process.argv[3] : 'wasm';
 const rounds = Number(process.argv[4] ?? 40);
 const PER_ROUND = 10;
 
@@ -48,8 +50,14 @@ let stepEvents: 'engine' | 'always' = 'engine';
 let lastKernelMs = Number.NaN;
 /** Sequence runs made as a captured graph, and in all. */
 const graphRuns = { graph: 0, all: 0, captures: 0 };
-const prepare = rocm.prepareSequence.bind(rocm);
-rocm.prepareSequence = (sequence) => {
+if (which === 'webgpu' && process.env['PROBE_SWIFTSHADER'] === '1') {
+  const software = useSwiftShader();
+  if (!software.ok) throw new Error(software.reason);
+}
+const gpu: CapableBackend = which === 'webgpu' ? createNodeWebGpuBackend() : rocm;
+const prepare = gpu.prepareSequence?.bind(gpu);
+if (prepare === undefined) throw new Error(`${gpu.name} prepares no sequences`);
+gpu.prepareSequence = (sequence) => {
   const prepared = prepare(sequence);
   return {
     run: async (inputs, timeSteps) => {
@@ -62,7 +70,7 @@ rocm.prepareSequence = (sequence) => {
     },
   };
 };
-const backends: CapableBackend[] = which === 'rocm' ? [rocm, wasm] : [wasm];
+const backends: CapableBackend[] = which === 'wasm' ? [wasm] : [gpu, wasm];
 const first = backends[0];
 if (first === undefined) throw new Error('no backend');
 const backend: CapableBackend = first;
@@ -83,7 +91,7 @@ const parts: {
   outputs: ReadonlyMap<string, SymbolicTensor>;
 } = Reflect.get(graph, 'parts');
 const options = {
-  strategy: which === 'rocm' ? ('gpu-only' as const) : ('cpu-only' as const),
+  strategy: which === 'wasm' ? ('cpu-only' as const) : ('gpu-only' as const),
   cpuBackend: 'wasm',
   gpuBackend: backend.name,
 };
@@ -233,19 +241,19 @@ const limitMs = profile === undefined ? Number.NaN : weightBytes / profile.bytes
 console.log(
   `${size} q4_0 decode at KV 512 on ${backend.name} (${parts.plan.steps.length} nodes, ${rounds} x ${PER_ROUND} runs each, interleaved):\n` +
     `  node by node ${n.toFixed(3)} ms | replayed (state ${replayedState}) ${e.toFixed(3)} ms` +
-    (which === 'rocm' ? ` | replayed, every step launched with an event ${u.toFixed(3)} ms` : '') +
+    (which !== 'wasm' ? ` | replayed, every step launched with an event ${u.toFixed(3)} ms` : '') +
     ` | kernels straight on the backend ${d.toFixed(3)} ms\n` +
     `  node-by-node/replayed ${ratio(n, e)}, replayed/straight ${ratio(e, d)}` +
-    (which === 'rocm' ? `, step-launched/replayed ${ratio(u, e)}` : '') +
+    (which !== 'wasm' ? `, step-launched/replayed ${ratio(u, e)}` : '') +
     `\n  outputs bit-identical to node by node: replayed ${replayedSame} (timed replays differing: ${differing}), straight ${directSame}\n` +
-    (which === 'rocm'
+    (which !== 'wasm'
       ? `  device time of the replayed sequence ${k.toFixed(3)} ms (${graphRuns.graph} of ${graphRuns.all} runs a captured graph, ${graphRuns.captures} captures), ` +
         `${kt.toFixed(3)} ms launched step by step; weights, cache and input bound ${(weightBytes / 1e6).toFixed(1)} MB, ` +
         `${limitMs.toFixed(3)} ms at the profile's ${((profile?.bytesPerMs ?? 0) / 1e9).toFixed(2)} TB/s\n` +
         `  free device memory before / after the timed rounds: ${freeBefore} / ${freeAfter} bytes\n`
       : ''),
 );
-if (which === 'rocm') {
+if (which !== 'wasm') {
   // Each step's device time in the replays (medians), the largest first.
   const byLabel = new Map<string, number[]>();
   for (const event of engine.telemetry.opEvents())

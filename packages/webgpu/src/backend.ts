@@ -8,6 +8,7 @@ import {
   OutOfMemoryError,
   mapOpTensors,
   type BackendHealth,
+  type BackendSequence,
   type BoundTensor,
   type CapableBackend,
   type Capability,
@@ -15,6 +16,7 @@ import {
   type DeviceDescription,
   type InitResult,
   type Op,
+  type RecordedSequence,
   type RunResult,
   type SupportVerdict,
   type TensorSpec,
@@ -28,6 +30,7 @@ import { MAP_READ_MODE, READBACK_USAGE, TENSOR_USAGE } from './gpu-constants.ts'
 import { BACKEND_NAME, deviceLost } from './gpu-errors.ts';
 import { guarded } from './guarded.ts';
 import { executeOp } from './execute-op.ts';
+import { executeSequence, executeSequenceByStep } from './execute-sequence.ts';
 import type { DeviceTensor } from './plan.ts';
 import { performanceProfile } from './profile.ts';
 import { checkWebGpuSupport } from './support.ts';
@@ -223,6 +226,31 @@ export class WebGpuBackend implements CapableBackend {
     const executed = await executeOp(ctx, resolved, outputs);
     const handles = executed.outputs.map((t) => this.buffers.add(t.gpu, t, hostByteLength(t), ctx));
     return { outputs: handles, kernelMs: executed.kernelMs };
+  }
+
+  /**
+   * Prepares a recorded sequence (graph replay): each run encodes every step into one command buffer and submits it
+   * once; a run asked for step times runs op by op, each timed (execute-sequence.ts).
+   */
+  prepareSequence(sequence: RecordedSequence): BackendSequence {
+    return {
+      run: async (inputs, timeSteps) => {
+        const ctx = await this.ready('sequence');
+        const resolved = inputs.map((buffer, i): DeviceTensor => {
+          const spec = sequence.inputs[i] ?? { dtype: 'f32', shape: [] };
+          return { ...spec, gpu: this.buffers.resolve(buffer, `sequence.inputs[${i}]`, ctx).gpu };
+        });
+        const executed = timeSteps
+          ? await executeSequenceByStep(ctx, sequence, resolved)
+          : await executeSequence(ctx, sequence, resolved);
+        const outputs = executed.outputs.map((t) => this.buffers.add(t.gpu, t, hostByteLength(t), ctx));
+        return {
+          outputs,
+          kernelMs: executed.kernelMs,
+          ...(executed.stepMs === undefined ? {} : { stepKernelMs: executed.stepMs }),
+        };
+      },
+    };
   }
 
   /** 'healthy' with a device; 'unhealthy' after a loss until a new device is acquired; 'unavailable' otherwise. */

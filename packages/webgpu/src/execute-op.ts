@@ -77,7 +77,7 @@ export async function executeOp(
 }
 
 /** Steps that compute `op` into `outputs` (allocated by the caller, one per output spec), by its kernel. */
-function planOp<K extends OpKind>(
+export function planOp<K extends OpKind>(
   op: OpOf<K, DeviceTensor>,
   outputs: readonly DeviceTensor[],
   ctx: PlanContext,
