@@ -91,11 +91,11 @@ void SequenceGraph::Launch(const SequencePlan& plan, const std::vector<void*>& i
 void SequenceGraph::DestroyExec() { exec_ = nullptr; }
 
 void SequenceGraph::Capture(const SequencePlan&, DeviceState&, const std::vector<void*>&) {
-  throw Failure("TANDEM_UNSUPPORTED", "this build has no graphs");
+  throw Failure("TANDEM_INTERNAL", "this build has no graphs");
 }
 
 void SequenceGraph::Launch(const SequencePlan&, const std::vector<void*>&, hipStream_t) const {
-  throw Failure("TANDEM_UNSUPPORTED", "this build has no graphs");
+  throw Failure("TANDEM_INTERNAL", "this build has no graphs");
 }
 
 #endif
