@@ -67,8 +67,12 @@ std::shared_ptr<SequencePlan> SequencePlan::Parse(Napi::Env env, const Napi::Val
   std::vector<bool> released(plan->valueBytes.size(), false);
   for (uint32_t i = 0; i < steps.Length(); ++i) plan->steps.push_back(ParseStep(env, steps.Get(i), i, plan->valueBytes, released));
   plan->keep = IndexListArg(env, object.Get("keep"), "sequence.keep", static_cast<double>(plan->valueBytes.size()));
+  std::vector<bool> kept(plan->valueBytes.size(), false);
   for (uint32_t id : plan->keep) {
     if (id < plan->inputBytes.size()) Throw(env, Failure("TANDEM_BAD_ARGUMENT", "sequence.keep: value " + std::to_string(id) + " is an input; keep names step outputs"));
+    // Two buffer ids over one allocation would each free it.
+    if (kept[id]) Throw(env, Failure("TANDEM_BAD_ARGUMENT", "sequence.keep: value " + std::to_string(id) + " is kept twice"));
+    kept[id] = true;
   }
   return plan;
 }

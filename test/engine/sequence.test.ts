@@ -52,7 +52,7 @@ function onRun(backend: FaultInjectingBackend, hook: (call: number, result: RunR
 }
 
 describe('engine.recordSequence', () => {
-  it('refuses a step that reads a value not made yet, a reshape of another size, and a kept input', async () => {
+  it('refuses a step that reads a value not made yet, a reshape of another size, a kept input and a value kept twice', async () => {
     const { engine } = await engineWith();
     const step = (x: { value: number; shape: readonly number[] }): SequenceSpec => ({
       ...SPEC,
@@ -68,6 +68,9 @@ describe('engine.recordSequence', () => {
     });
     expect(caught(() => engine.recordSequence({ ...SPEC, keep: [0] }))).toMatchObject({
       message: "sequence.keep = 0: must name a step's output (1..2); inputs stay with their owner",
+    });
+    expect(caught(() => engine.recordSequence({ ...SPEC, keep: [2, 1, 2] }))).toMatchObject({
+      message: 'sequence.keep = 2: must name each value once',
     });
     const wrongDtype = { ...SPEC, inputs: [{ dtype: 'i32' as const, shape: [2, 3] }] };
     expect(caught(() => engine.recordSequence(wrongDtype))).toBeInstanceOf(InvalidArgumentError);

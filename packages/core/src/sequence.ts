@@ -112,13 +112,15 @@ export class RecordedSequence {
       });
       values.push(...outputs);
     }
-    for (const id of spec.keep) {
+    for (const [k, id] of spec.keep.entries()) {
       if (!Number.isInteger(id) || id < spec.inputs.length || values[id] === undefined)
         throw new InvalidArgumentError(
           'sequence.keep',
           id,
           `must name a step's output (${spec.inputs.length}..${values.length - 1}); inputs stay with their owner`,
         );
+      // Two tensors over one buffer would each free it.
+      if (spec.keep.indexOf(id) !== k) throw new InvalidArgumentError('sequence.keep', id, 'must name each value once');
     }
     this.inputs = values.slice(0, spec.inputs.length);
     this.steps = steps;

@@ -105,6 +105,7 @@ describe.skipIf(!requireBackend('rocm', existsSync(EMULATED) ? undefined : `no e
           /sequence step 0 \(scale_f32\): output 0 must have at least 256 bytes/,
         ],
         [{ ...SPEC, keep: [0] }, 'TANDEM_BAD_ARGUMENT', /value 0 is an input; keep names step outputs/],
+        [{ ...SPEC, keep: [3, 2, 3] }, 'TANDEM_BAD_ARGUMENT', /sequence\.keep: value 3 is kept twice/],
         [{ ...SPEC, steps: [] }, 'TANDEM_BAD_ARGUMENT', /sequence\.steps must be a non-empty array/],
       ];
       for (const [spec, code, message] of cases) {
