@@ -228,18 +228,7 @@ export class SequenceRunner {
       if (byOp === undefined) this.succeeded(step, state, at, ms, kernelMs, i === 0 ? bytesMoved : 0);
       else {
         costModel.tick(step.opKey);
-        const reason = step.reason;
-        const moved = i === 0 ? bytesMoved : 0;
-        this.o.telemetry.count({
-          op: step.op.op,
-          backend: backend.name,
-          attempt: 1,
-          ok: true,
-          durationMs: ms,
-          bytesMoved: moved,
-          reason,
-          costsMs: NO_COSTS,
-        });
+        this.record(step, backend.name, at, ms, kernelMs, true, undefined, i === 0 ? bytesMoved : 0, false);
         const sum = byOp.get(step.op.op) ?? { ms: 0, steps: 0 };
         byOp.set(step.op.op, { ms: sum.ms + ms, steps: sum.steps + 1 });
       }
@@ -359,7 +348,7 @@ export class SequenceRunner {
     this.capable.set(sequence, set);
   }
 
-  /** One step's op event (or count, when no event is kept). */
+  /** One step's op event, or only its count (`event` false, or no event kept). */
   private record(
     step: RecordedStep,
     backend: string,
@@ -369,10 +358,11 @@ export class SequenceRunner {
     ok: boolean,
     error: string | undefined,
     bytesMoved: number,
+    event = true,
   ): void {
     const { telemetry, executor } = this.o;
     const reason = step.reason;
-    if (!telemetry.keepsEvents) {
+    if (!event || !telemetry.keepsEvents) {
       telemetry.count({ op: step.op.op, backend, attempt: 1, ok, durationMs, bytesMoved, reason, costsMs: NO_COSTS });
       return;
     }

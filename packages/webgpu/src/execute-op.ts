@@ -1,5 +1,6 @@
 // Runs one resolved op on a device: allocates its outputs from the pool, plans and encodes it, submits, and
-// waits for completion inside guarded() (so failures come out as BackendErrors and nothing leaks).
+// waits for completion inside guarded() (so failures come out as BackendErrors and nothing leaks). submitPlanned is
+// that submit for any plan (a recorded sequence's too: execute-sequence.ts).
 import { BackendError, monotonicClock, type Op, type OpKind, type OpOf, type TensorSpec } from '@tandem/core';
 import type { DeviceContext } from './device-context.ts';
 import { storageByteLength } from './device-layout.ts';
@@ -26,21 +27,48 @@ export async function executeOp(
   op: Op<DeviceTensor>,
   outputs: readonly TensorSpec[],
 ): Promise<ExecutedOp> {
+  const requestedBytes = outputs.reduce((sum, spec) => sum + storageByteLength(spec), 0);
+  const done = await submitPlanned(ctx, op.op, requestedBytes, (output, planContext) => {
+    const outs = outputs.map(output);
+    return { value: outs, steps: planWithF16Storage(op, outs, planContext, (w, c) => planOp(w, c, planContext)) };
+  });
+  return { outputs: done.value, kernelMs: done.kernelMs };
+}
+
+/** What a planning section hands to submitPlanned: the steps to encode, and its own result. */
+export interface Planned<T> {
+  /** Steps to encode, in order. */
+  readonly steps: readonly Step[];
+  /** What submitPlanned resolves with once the GPU is done. */
+  readonly value: T;
+}
+
+/**
+ * One guarded submit: `plan` takes its output buffers from `output` and plans its steps with `planContext`; the
+ * steps are encoded into one command buffer, submitted and waited for (inside guarded(), so failures come out as
+ * BackendErrors). On failure every buffer acquired is destroyed. Resolves with plan's value, the kernel time, and
+ * the output buffers acquired, which the caller owns; scratch goes back to the pool.
+ */
+export async function submitPlanned<T>(
+  ctx: DeviceContext,
+  what: string,
+  requestedBytes: number,
+  plan: (output: (spec: TensorSpec) => DeviceTensor, planContext: PlanContext) => Planned<T>,
+): Promise<{ readonly value: T; readonly kernelMs: number; readonly allocated: readonly GPUBuffer[] }> {
   const allocated: GPUBuffer[] = [];
   const transient: GPUBuffer[] = [];
   const dispatched: DispatchStep[] = [];
   const timer: { pair?: TimestampPair } = {};
-  const requestedBytes = outputs.reduce((sum, spec) => sum + storageByteLength(spec), 0);
   const started = monotonicClock();
-  const outTensors = await guarded(
+  const value = await guarded(
     ctx,
-    { what: op.op, requestedBytes },
+    { what, requestedBytes },
     () => {
-      const outs = outputs.map((spec): DeviceTensor => {
+      const output = (spec: TensorSpec): DeviceTensor => {
         const gpu = ctx.pool.acquire(storageByteLength(spec), TENSOR_USAGE);
         allocated.push(gpu);
         return { dtype: spec.dtype, shape: spec.shape, gpu };
-      });
+      };
       const planContext: PlanContext = {
         limits: ctx.limits,
         scratch: (bytes) => {
@@ -49,13 +77,11 @@ export async function executeOp(
           return gpu;
         },
       };
-      const steps = planWithF16Storage(op, outs, planContext, (widened, computed) =>
-        planOp(widened, computed, planContext),
-      );
-      dispatched.push(...steps.flatMap((step) => (step.kind === 'dispatch' ? [step] : [])));
-      if (ctx.timestamps && hasDispatch(steps)) timer.pair = new TimestampPair(ctx);
-      transient.push(...encodeAndSubmit(ctx, steps, op.op, timer.pair));
-      return outs;
+      const planned = plan(output, planContext);
+      dispatched.push(...planned.steps.flatMap((step) => (step.kind === 'dispatch' ? [step] : [])));
+      if (ctx.timestamps && hasDispatch(planned.steps)) timer.pair = new TimestampPair(ctx);
+      transient.push(...encodeAndSubmit(ctx, planned.steps, what, timer.pair));
+      return planned.value;
     },
     () =>
       timer.pair !== undefined
@@ -73,7 +99,7 @@ export async function executeOp(
   timer.pair?.release();
   for (const gpu of transient) ctx.pool.release(gpu);
   // Timestamps can be quantized (browsers) or missing; never report more than the wall time around the op.
-  return { outputs: outTensors, kernelMs: measured !== undefined && measured <= wallMs ? measured : wallMs };
+  return { value, kernelMs: measured !== undefined && measured <= wallMs ? measured : wallMs, allocated };
 }
 
 /** Steps that compute `op` into `outputs` (allocated by the caller, one per output spec), by its kernel. */

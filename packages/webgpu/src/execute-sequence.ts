@@ -3,17 +3,13 @@
 // intermediates go back to the pool once the GPU is done (the command buffer reads them all), the kept values' buffers
 // to the caller. Op by op (each step's own time, when the engine asks for it): executeOp per step, intermediates
 // released after their last reader.
-import { BackendError, mapOpTensors, monotonicClock, type RecordedSequence } from '@tandem/core';
+import { BackendError, mapOpTensors, type RecordedSequence } from '@tandem/core';
 import type { DeviceContext } from './device-context.ts';
 import { storageByteLength } from './device-layout.ts';
-import { encodeAndSubmit, hasDispatch } from './encode.ts';
-import { executeOp, planOp, type ExecutedOp } from './execute-op.ts';
+import { executeOp, planOp, submitPlanned, type ExecutedOp } from './execute-op.ts';
 import { planWithF16Storage } from './f16-storage.ts';
-import { MAP_READ_MODE, TENSOR_USAGE } from './gpu-constants.ts';
 import { BACKEND_NAME } from './gpu-errors.ts';
-import { guarded } from './guarded.ts';
-import type { DeviceTensor, DispatchStep, PlanContext, Step } from './plan.ts';
-import { TimestampPair } from './timestamps.ts';
+import type { DeviceTensor, Step } from './plan.ts';
 
 /** What a sequence run gives back: the kept values' tensors, its time, and each step's when run op by op. */
 export interface ExecutedSequence extends ExecutedOp {
@@ -40,67 +36,31 @@ export async function executeSequence(
   sequence: RecordedSequence,
   inputs: readonly DeviceTensor[],
 ): Promise<ExecutedSequence> {
-  const values: (DeviceTensor | undefined)[] = [...inputs];
-  const allocated: GPUBuffer[] = [];
-  const transient: GPUBuffer[] = [];
-  const dispatched: DispatchStep[] = [];
-  const timer: { pair?: TimestampPair } = {};
   let requestedBytes = 0;
   for (const step of sequence.steps) for (const spec of step.outputs) requestedBytes += storageByteLength(spec);
-  const started = monotonicClock();
-  const kept = await guarded(
-    ctx,
-    { what: `sequence of ${sequence.steps.length} ops`, requestedBytes },
-    () => {
-      const planContext: PlanContext = {
-        limits: ctx.limits,
-        scratch: (bytes) => {
-          const gpu = ctx.pool.acquire(bytes, TENSOR_USAGE);
-          transient.push(gpu);
-          return gpu;
-        },
-      };
-      const steps: Step[] = [];
-      for (let s = 0; s < sequence.steps.length; s++) {
-        const { step, op } = stepOp(sequence, s, values);
-        const outs = step.outputs.map((spec): DeviceTensor => {
-          const gpu = ctx.pool.acquire(storageByteLength(spec), TENSOR_USAGE);
-          allocated.push(gpu);
-          return { dtype: spec.dtype, shape: spec.shape, gpu };
-        });
-        outs.forEach((out, k) => {
-          values[step.firstOutput + k] = out;
-        });
-        steps.push(
-          ...planWithF16Storage(op, outs, planContext, (widened, computed) => planOp(widened, computed, planContext)),
-        );
-      }
-      dispatched.push(...steps.flatMap((step) => (step.kind === 'dispatch' ? [step] : [])));
-      if (ctx.timestamps && hasDispatch(steps)) timer.pair = new TimestampPair(ctx);
-      transient.push(...encodeAndSubmit(ctx, steps, 'sequence', timer.pair));
-      return sequence.keep.map((v) => {
-        const value = values[v];
-        if (value === undefined) throw new BackendError('BAD_OUTPUT', BACKEND_NAME, `kept value ${v} has no buffer`);
-        return value;
+  const what = `sequence of ${sequence.steps.length} ops`;
+  const done = await submitPlanned(ctx, what, requestedBytes, (output, planContext) => {
+    const values: (DeviceTensor | undefined)[] = [...inputs];
+    const steps: Step[] = [];
+    for (let s = 0; s < sequence.steps.length; s++) {
+      const { step, op } = stepOp(sequence, s, values);
+      const outs = step.outputs.map(output);
+      outs.forEach((out, k) => {
+        values[step.firstOutput + k] = out;
       });
-    },
-    () =>
-      timer.pair !== undefined
-        ? timer.pair.readback.mapAsync(MAP_READ_MODE, 0, 16)
-        : ctx.device.queue.onSubmittedWorkDone(),
-    () => {
-      for (const gpu of [...allocated, ...transient]) gpu.destroy();
-      timer.pair?.discard();
-      for (const step of dispatched) ctx.pipelines.forget(step.spec, step.overrides);
-    },
-  );
-  const wallMs = monotonicClock() - started;
-  const measured = timer.pair?.readMs();
-  timer.pair?.release();
-  const keptBuffers = new Set(kept.map((t) => t.gpu));
-  for (const gpu of allocated) if (!keptBuffers.has(gpu)) ctx.pool.release(gpu);
-  for (const gpu of transient) ctx.pool.release(gpu);
-  return { outputs: kept, kernelMs: measured !== undefined && measured <= wallMs ? measured : wallMs };
+      steps.push(...planWithF16Storage(op, outs, planContext, (w, c) => planOp(w, c, planContext)));
+    }
+    const kept = sequence.keep.map((v) => {
+      const value = values[v];
+      if (value === undefined) throw new BackendError('BAD_OUTPUT', BACKEND_NAME, `kept value ${v} has no buffer`);
+      return value;
+    });
+    return { steps, value: kept };
+  });
+  // The command buffer read every intermediate; now only the kept values' buffers stay out of the pool.
+  const keptBuffers = new Set(done.value.map((t) => t.gpu));
+  for (const gpu of done.allocated) if (!keptBuffers.has(gpu)) ctx.pool.release(gpu);
+  return { outputs: done.value, kernelMs: done.kernelMs };
 }
 
 /** Each step through executeOp, timed; intermediates back to the pool after their last reader. */
